@@ -1,0 +1,16 @@
+//! `gamebot bench KIND` — the project's benchmarks. Each kind lives in its own module.
+
+use clap::Subcommand;
+
+/// The benchmark families.
+#[derive(Subcommand)]
+pub enum Kind {
+    /// Rule engine: random playouts/s, positions/s, branching factor per game.
+    Rules(super::bench_rules::Args),
+}
+
+pub fn run(kind: Kind) -> anyhow::Result<i32> {
+    match kind {
+        Kind::Rules(a) => super::bench_rules::run(a),
+    }
+}

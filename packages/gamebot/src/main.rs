@@ -1,0 +1,59 @@
+//! `gamebot` — the command line of the gamebot project.
+//!
+//! Each subcommand lives in its own module under `cmd/`; this file only
+//! declares them and dispatches. Exit codes: 0 success, 1 a reported problem
+//! (lint errors, unreachable locations), 2 bad input (illegal move, bad target).
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+#[derive(Parser)]
+#[command(name = "gamebot", version, about = "A robot that plays board games: rules, AI, arm, vision, ROS 2")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Lint game files; prints `file:line:col: message` per problem.
+    Check(cmd::check::Args),
+    /// Print the legal moves after a sequence of moves.
+    Legal(cmd::legal::Args),
+    /// Print the state after a sequence of moves as JSON.
+    State(cmd::state::Args),
+    /// Random-vs-random games with statistics.
+    Selfplay(cmd::selfplay::Args),
+    /// Play a game in the terminal.
+    Play(cmd::play::Args),
+    /// Benchmarks (rules, ...).
+    #[command(subcommand)]
+    Bench(cmd::bench::Kind),
+}
+
+fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(a) => cmd::check::run(a),
+        Command::Legal(a) => cmd::legal::run(a),
+        Command::State(a) => cmd::state::run(a),
+        Command::Selfplay(a) => cmd::selfplay::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Bench(k) => cmd::bench::run(k),
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}
