@@ -1,0 +1,662 @@
+//! Move generation, validation and application (§7).
+
+use crate::error::RuleError;
+use crate::eval::{Ctx, EvalError, StateRef, Vars};
+use crate::game::{Filter, Game, Rule, SrcExpr};
+use crate::model::{ElementId, LocationId};
+use crate::pattern::Bindings;
+use crate::state::State;
+use crate::value::{Deferred, LazyMember, Str, Value};
+use std::sync::Arc;
+
+/// A move: an element goes from its location to an empty location, optionally
+/// carrying a deferred followup (§7.1).
+#[derive(Clone, Debug)]
+pub struct Move {
+    pub element: ElementId,
+    pub from: LocationId,
+    pub to: LocationId,
+    /// The rule that generated it (index into [`Game::rules`]).
+    pub rule: u16,
+    /// Target-specific followup from a `toLocations` pair; replaces the rule's followup.
+    pub followup: Option<Arc<Deferred>>,
+}
+
+impl PartialEq for Move {
+    fn eq(&self, o: &Self) -> bool {
+        self.element == o.element
+            && self.from == o.from
+            && self.to == o.to
+            && self.rule == o.rule
+            && match (&self.followup, &o.followup) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b) || (a.func == b.func && a.args == b.args),
+                _ => false,
+            }
+    }
+}
+
+/// Reusable working memory for generation and application; one per thread.
+pub struct Scratch {
+    pub(crate) vars: Vars,
+    targets: Vec<(LocationId, Option<Arc<Deferred>>)>,
+}
+
+/// What a position's move equivalence class is made of (§7.5): from (or its type
+/// if irrelevant), to (likewise), element type, element state.
+pub type EquivalenceKey = (u32, u32, u16, i32);
+
+impl Game {
+    /// The initial position (§6.2).
+    pub fn initial_state(&self) -> State {
+        State::new(
+            self.meta.clone(),
+            self.elements.iter().map(|e| e.location).collect(),
+            self.elements
+                .iter()
+                .map(|e| [e.state, e.owner, e.zindex])
+                .collect(),
+            self.locations.len(),
+            vec![self.initial_score; self.players.len()],
+        )
+    }
+
+    /// Fresh working memory for [`Game::legal_moves_into`] and [`Game::apply_with`].
+    pub fn scratch(&self) -> Scratch {
+        Scratch {
+            vars: Vars::new(self.var_names.len()),
+            targets: Vec::new(),
+        }
+    }
+
+    /// All legal moves in file order of rules, elements and targets (§7.3).
+    pub fn legal_moves(&self, st: &State) -> Result<Vec<Move>, RuleError> {
+        let mut out = Vec::new();
+        self.legal_moves_into(st, &mut self.scratch(), &mut out)?;
+        Ok(out)
+    }
+
+    fn eval_error(&self, se: &SrcExpr, context: String, error: EvalError) -> RuleError {
+        RuleError::Eval {
+            file: self.file.clone(),
+            line: se.line,
+            col: se.col,
+            context,
+            error,
+        }
+    }
+
+    /// Like [`Game::legal_moves`], reusing buffers. `out` is cleared first.
+    pub fn legal_moves_into(
+        &self,
+        st: &State,
+        sc: &mut Scratch,
+        out: &mut Vec<Move>,
+    ) -> Result<(), RuleError> {
+        out.clear();
+        if st.winner() != -1 {
+            return Ok(());
+        }
+        let p = st.player();
+        for (ri, r) in self.rules.iter().enumerate() {
+            if let Filter::Literal(x) = r.player {
+                if x != p {
+                    continue;
+                }
+            }
+            let mut have_targets = false;
+            for (e, eb) in &r.elem_matches {
+                let es = st.element_state(*e);
+                if let Filter::Literal(x) = r.state {
+                    if x != es {
+                        continue;
+                    }
+                }
+                let from = st.location_of(*e);
+                let Some(fb) = &r.from_match[from as usize] else {
+                    continue;
+                };
+                if !(have_targets && r.element_independent) {
+                    sc.vars.clear();
+                    bind(&mut sc.vars, eb);
+                    if let Filter::Var(v) = r.state {
+                        sc.vars.set(v, Value::Int(es));
+                    }
+                    if let Filter::Var(v) = r.player {
+                        sc.vars.set(v, Value::Int(p));
+                    }
+                    bind(&mut sc.vars, fb);
+                    sc.targets.clear();
+                    self.targets(r, st, sc)?;
+                    have_targets = true;
+                }
+                for (t, f) in &sc.targets {
+                    out.push(Move {
+                        element: *e,
+                        from,
+                        to: *t,
+                        rule: ri as u16,
+                        followup: f.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn targets(&self, r: &Rule, st: &State, sc: &mut Scratch) -> Result<(), RuleError> {
+        if let Some(tl) = &r.to_locations {
+            let ctx_err =
+                |e: EvalError| self.eval_error(tl, format!("rule `{}` toLocations", r.name), e);
+            let v = Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
+                .eval(&tl.expr)
+                .map_err(ctx_err)?;
+            let members: Vec<Value> = match v {
+                Value::Set(items) => items.iter().cloned().collect(),
+                Value::Lazy(items) => items
+                    .iter()
+                    .map(|m| match m {
+                        LazyMember::Value(v) => Ok(v.clone()),
+                        LazyMember::Deferred(_) => Err(ctx_err(EvalError::new(
+                            "toLocations returned a lazy set directly; return a Set of targets and [target, Followup(...)] pairs",
+                        ))),
+                    })
+                    .collect::<Result<_, _>>()?,
+                other => {
+                    return Err(ctx_err(EvalError::new(format!("toLocations must give a Set, got {}", other.kind()))));
+                }
+            };
+            for m in members {
+                let (target, followup) = match m {
+                    Value::Str(s) => (s, None),
+                    Value::Lazy(pair) if pair.len() >= 2 => {
+                        let t = match &pair[0] {
+                            LazyMember::Value(Value::Str(s)) => s.clone(),
+                            _ => return Err(ctx_err(EvalError::new("the first member of a [target, followup] pair must be a location name"))),
+                        };
+                        let f = match &pair[1] {
+                            LazyMember::Deferred(d) => d.clone(),
+                            _ => {
+                                return Err(ctx_err(EvalError::new(
+                                    "the second member of a [target, followup] pair must be a user-function call (built-ins run immediately)",
+                                )))
+                            }
+                        };
+                        (t, Some(f))
+                    }
+                    Value::Set(_) => {
+                        return Err(ctx_err(EvalError::new(
+                            "a {target, followup} pair runs its followup while moves are generated; write [target, Followup(...)]",
+                        )))
+                    }
+                    other => {
+                        return Err(ctx_err(EvalError::new(format!(
+                            "toLocations members must be location names or [target, followup] pairs, got {}",
+                            other.kind()
+                        ))))
+                    }
+                };
+                let loc = match &target {
+                    Str::Sym(s) => self.sym_location(*s),
+                    Str::Dyn(_) => None,
+                };
+                let Some(loc) = loc else {
+                    let text = match &target {
+                        Str::Sym(s) => self.syms[*s as usize].to_string(),
+                        Str::Dyn(d) => d.to_string(),
+                    };
+                    return Err(ctx_err(EvalError::new(format!(
+                        "toLocations gave `{text}`, which is not a location"
+                    ))));
+                };
+                if st.content(loc).is_some() {
+                    return Err(ctx_err(EvalError::new(format!(
+                        "toLocations gave `{}`, which is occupied (targets must be empty)",
+                        self.locations[loc as usize].name
+                    ))));
+                }
+                sc.targets.push((loc, followup));
+            }
+            return Ok(());
+        }
+        for (l, tb) in &r.to_matches {
+            if st.content(*l).is_some() {
+                continue;
+            }
+            bind(&mut sc.vars, tb);
+            let ok = match &r.condition {
+                None => true,
+                Some(c) => matches!(
+                    Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
+                        .eval(&c.expr)
+                        .map_err(|e| self.eval_error(
+                            c,
+                            format!("rule `{}` condition", r.name),
+                            e
+                        ))?,
+                    Value::Bool(true)
+                ),
+            };
+            if ok {
+                sc.targets.push((*l, None));
+            }
+        }
+        Ok(())
+    }
+
+    /// §7.6 step 3: does rule `r` match the move? Binds its variables on the way.
+    fn rule_matches(
+        &self,
+        r: &Rule,
+        st: &State,
+        mv: &Move,
+        vars: &mut Vars,
+    ) -> Result<bool, RuleError> {
+        let i = r.elem_index[mv.element as usize];
+        if i == u32::MAX {
+            return Ok(false);
+        }
+        bind(vars, &r.elem_matches[i as usize].1);
+        let es = st.element_state(mv.element);
+        match r.state {
+            Filter::Literal(x) if x != es => return Ok(false),
+            Filter::Var(v) => vars.set(v, Value::Int(es)),
+            _ => {}
+        }
+        match r.player {
+            Filter::Literal(x) if x != st.player() => return Ok(false),
+            Filter::Var(v) => vars.set(v, Value::Int(st.player())),
+            _ => {}
+        }
+        let Some(fb) = &r.from_match[mv.from as usize] else {
+            return Ok(false);
+        };
+        bind(vars, fb);
+        let ti = r.to_index[mv.to as usize];
+        if ti == u32::MAX {
+            return Ok(false);
+        }
+        bind(vars, &r.to_matches[ti as usize].1);
+        Ok(match &r.condition {
+            None => true,
+            Some(c) => matches!(
+                Ctx::new(self, StateRef::Ro(st), vars)
+                    .eval(&c.expr)
+                    .map_err(|e| self.eval_error(c, format!("rule `{}` condition", r.name), e))?,
+                Value::Bool(true)
+            ),
+        })
+    }
+
+    /// Applies a move (§7.7). The move should come from [`Game::legal_moves`]
+    /// (or [`Game::find_move`]); the element must be on `from` and `to` empty.
+    /// On error the state may be partly changed: apply to a clone when that matters.
+    pub fn apply(&self, st: &mut State, mv: &Move) -> Result<(), RuleError> {
+        self.apply_with(st, mv, &mut self.scratch())
+    }
+
+    /// [`Game::apply`] reusing working memory.
+    pub fn apply_with(&self, st: &mut State, mv: &Move, sc: &mut Scratch) -> Result<(), RuleError> {
+        let illegal = |reason: String| RuleError::IllegalMove {
+            text: self.move_text(mv),
+            reason,
+        };
+        if mv.element as usize >= self.elements.len()
+            || mv.from as usize >= self.locations.len()
+            || mv.to as usize >= self.locations.len()
+        {
+            return Err(illegal("element or location out of range".into()));
+        }
+        if st.winner() != -1 {
+            return Err(illegal("the game is over".into()));
+        }
+        if st.location_of(mv.element) != mv.from {
+            return Err(illegal(format!(
+                "the element is on `{}`",
+                self.locations[st.location_of(mv.element) as usize].name
+            )));
+        }
+        if st.content(mv.to).is_some() {
+            return Err(illegal("the target is occupied".into()));
+        }
+        let p = st.player();
+        let vars = &mut sc.vars;
+        // 1. Choose the rule.
+        let mut chosen: Option<usize> = None;
+        if !self.has_bonuses {
+            for (ri, r) in self.rules.iter().enumerate() {
+                vars.clear();
+                if self.rule_matches(r, st, mv, vars)? {
+                    chosen = Some(ri);
+                    break;
+                }
+            }
+        } else {
+            let mut best: Option<(usize, Option<i32>)> = None;
+            for (ri, r) in self.rules.iter().enumerate() {
+                vars.clear();
+                if !self.rule_matches(r, st, mv, vars)? {
+                    continue;
+                }
+                let mut bonus: Option<i32> = None;
+                for (a, w) in &r.bonuses {
+                    let who =
+                        self.eval_int(a, st, vars, &format!("rule `{}` awardPlayer", r.name))?;
+                    if who == p {
+                        let amount =
+                            self.eval_int(w, st, vars, &format!("rule `{}` withScore", r.name))?;
+                        bonus = Some(bonus.map_or(amount, |b: i32| b.max(amount)));
+                    }
+                }
+                let better = match (best, bonus) {
+                    (None, _) => true,
+                    (Some((_, None)), Some(_)) => true,
+                    (Some((_, Some(b))), Some(x)) => x > b,
+                    _ => false,
+                };
+                if better {
+                    best = Some((ri, bonus));
+                }
+            }
+            chosen = best.map(|b| b.0);
+            if let Some(ri) = chosen {
+                // Re-match so the followup sees the chosen rule's own bindings (§11 defect 19).
+                vars.clear();
+                self.rule_matches(&self.rules[ri], st, mv, vars)?;
+            }
+        }
+        let ri = match chosen {
+            Some(ri) => ri,
+            None => {
+                // A generated move whose target its rule's `to=` does not describe: use the generating rule.
+                let r = self
+                    .rules
+                    .get(mv.rule as usize)
+                    .ok_or_else(|| illegal("no rule allows it".into()))?;
+                if mv.followup.is_none() && r.to_locations.is_none() {
+                    return Err(illegal("no rule allows it".into()));
+                }
+                vars.clear();
+                let i = r.elem_index[mv.element as usize];
+                if i == u32::MAX {
+                    return Err(illegal("no rule allows it".into()));
+                }
+                bind(vars, &r.elem_matches[i as usize].1);
+                if let Some(fb) = &r.from_match[mv.from as usize] {
+                    bind(vars, fb);
+                }
+                mv.rule as usize
+            }
+        };
+        let r = &self.rules[ri];
+        // 2. Rule bonuses, in the state before the move.
+        for (a, w) in &r.bonuses {
+            let who = self.eval_int(a, st, vars, &format!("rule `{}` awardPlayer", r.name))?;
+            let amount = self.eval_int(w, st, vars, &format!("rule `{}` withScore", r.name))?;
+            let n = self.players.len() as i32;
+            if who < 1 || who > n {
+                return Err(self.eval_error(
+                    a,
+                    format!("rule `{}` awardPlayer", r.name),
+                    EvalError::new(format!("player {who} does not exist (1..{n})")),
+                ));
+            }
+            st.add_score(who as usize - 1, amount);
+        }
+        // 3. Relocate.
+        st.relocate(mv.element, mv.to);
+        // 4. Followup: the deferred one replaces the rule's.
+        if let Some(d) = &mv.followup {
+            let mut ctx = Ctx::new(self, StateRef::Rw(st), vars);
+            ctx.call_values(d.func, &d.args).map_err(|e| {
+                let f = self.funcs[d.func as usize].as_ref();
+                RuleError::Eval {
+                    file: self.file.clone(),
+                    line: f.map(|f| f.line).unwrap_or(r.line),
+                    col: 1,
+                    context: format!(
+                        "deferred followup {} of rule `{}`",
+                        self.func_names[d.func as usize], r.name
+                    ),
+                    error: e,
+                }
+            })?;
+        } else if let Some(f) = &r.followup {
+            Ctx::new(self, StateRef::Rw(st), vars)
+                .eval(&f.expr)
+                .map_err(|e| self.eval_error(f, format!("rule `{}` followup", r.name), e))?;
+        }
+        // 5. Scorings.
+        let n = self.players.len() as i32;
+        for s in &self.scorings {
+            let fire = Ctx::new(self, StateRef::Rw(st), vars)
+                .eval(&s.situation.expr)
+                .map_err(|e| self.eval_error(&s.situation, "scoring situation".into(), e))?;
+            if !matches!(fire, Value::Bool(true)) {
+                continue;
+            }
+            for (pe, se) in s.players.iter().zip(&s.scores) {
+                let who = self.eval_int_rw(pe, st, vars, "scoring player")?;
+                let amount = self.eval_int_rw(se, st, vars, "scoring score")?;
+                if who < 1 || who > n {
+                    return Err(self.eval_error(
+                        pe,
+                        "scoring player".into(),
+                        EvalError::new(format!("player {who} does not exist (1..{n})")),
+                    ));
+                }
+                st.add_score(who as usize - 1, amount);
+            }
+        }
+        // 6. End of game: the first true situation decides.
+        for end in &self.ends {
+            let fire = Ctx::new(self, StateRef::Rw(st), vars)
+                .eval(&end.situation.expr)
+                .map_err(|e| self.eval_error(&end.situation, "end-of-game situation".into(), e))?;
+            if matches!(fire, Value::Bool(true)) {
+                let w = self.eval_int_rw(&end.winner, st, vars, "end-of-game winner")?;
+                if w < -1 || w > n {
+                    return Err(self.eval_error(
+                        &end.winner,
+                        "end-of-game winner".into(),
+                        EvalError::new(format!(
+                            "winner {w} is neither 0 (draw) nor a player 1..{n}"
+                        )),
+                    ));
+                }
+                if w != -1 {
+                    st.set_winner(w);
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn eval_int(
+        &self,
+        se: &SrcExpr,
+        st: &State,
+        vars: &mut Vars,
+        what: &str,
+    ) -> Result<i32, RuleError> {
+        match Ctx::new(self, StateRef::Ro(st), vars)
+            .eval(&se.expr)
+            .map_err(|e| self.eval_error(se, what.into(), e))?
+        {
+            Value::Int(i) => Ok(i),
+            v => Err(self.eval_error(
+                se,
+                what.into(),
+                EvalError::new(format!("must be an Int, got {}", v.kind())),
+            )),
+        }
+    }
+
+    fn eval_int_rw(
+        &self,
+        se: &SrcExpr,
+        st: &mut State,
+        vars: &mut Vars,
+        what: &str,
+    ) -> Result<i32, RuleError> {
+        match Ctx::new(self, StateRef::Rw(st), vars)
+            .eval(&se.expr)
+            .map_err(|e| self.eval_error(se, what.into(), e))?
+        {
+            Value::Int(i) => Ok(i),
+            v => Err(self.eval_error(
+                se,
+                what.into(),
+                EvalError::new(format!("must be an Int, got {}", v.kind())),
+            )),
+        }
+    }
+
+    /// Ends the game as a draw when the player to move has no legal move (§7.11).
+    /// Returns whether the game is over.
+    pub fn settle(&self, st: &mut State, legal: &[Move]) -> bool {
+        if st.winner() == -1 && legal.is_empty() {
+            st.set_winner(0);
+        }
+        st.winner() != -1
+    }
+
+    /// The move as `element:from->to`.
+    pub fn move_text(&self, mv: &Move) -> String {
+        let e = self
+            .elements
+            .get(mv.element as usize)
+            .map(|e| e.name.as_str())
+            .unwrap_or("?");
+        let f = self
+            .locations
+            .get(mv.from as usize)
+            .map(|l| l.name.as_str())
+            .unwrap_or("?");
+        let t = self
+            .locations
+            .get(mv.to as usize)
+            .map(|l| l.name.as_str())
+            .unwrap_or("?");
+        format!("{e}:{f}->{t}")
+    }
+
+    /// Name of the rule that generated a move.
+    pub fn rule_name(&self, mv: &Move) -> &str {
+        self.rules
+            .get(mv.rule as usize)
+            .map(|r| r.name.as_str())
+            .unwrap_or("?")
+    }
+
+    /// Finds a legal move by its text `element:from->to` (optionally `@rule`).
+    /// The generated move is returned, so its deferred followup comes along (§7.6).
+    pub fn find_move(&self, st: &State, text: &str) -> Result<Move, RuleError> {
+        let bad = |reason: &str| RuleError::BadMove {
+            text: text.to_string(),
+            reason: reason.to_string(),
+        };
+        let (body, rule) = match text.rsplit_once('@') {
+            Some((b, r)) => (b, Some(r)),
+            None => (text, None),
+        };
+        let (e, rest) = body
+            .split_once(':')
+            .ok_or_else(|| bad("expected `element:from->to`"))?;
+        let (f, t) = rest
+            .split_once("->")
+            .ok_or_else(|| bad("expected `element:from->to`"))?;
+        let legal = self.legal_moves(st)?;
+        let found = legal.iter().find(|m| {
+            self.elements[m.element as usize].name == e
+                && self.locations[m.from as usize].name == f
+                && self.locations[m.to as usize].name == t
+                && rule.is_none_or(|r| self.rules[m.rule as usize].name == r)
+        });
+        match found {
+            Some(m) => Ok(m.clone()),
+            None => {
+                let mut alts: Vec<String> = legal.iter().map(|m| self.move_text(m)).collect();
+                alts.sort();
+                alts.dedup();
+                let reason = if self.element_by_name(e).is_none() {
+                    format!("there is no element `{e}`")
+                } else if self.location_by_name(f).is_none() || self.location_by_name(t).is_none() {
+                    format!(
+                        "there is no location `{}`",
+                        if self.location_by_name(f).is_none() {
+                            f
+                        } else {
+                            t
+                        }
+                    )
+                } else if st.winner() != -1 {
+                    "the game is over".to_string()
+                } else if alts.is_empty() {
+                    "there are no legal moves".to_string()
+                } else {
+                    format!("legal moves are: {}", alts.join(" "))
+                };
+                Err(RuleError::IllegalMove {
+                    text: text.to_string(),
+                    reason,
+                })
+            }
+        }
+    }
+
+    /// The equivalence class of a move in a position (§7.5), using the element's current state.
+    pub fn equivalence_key(&self, st: &State, mv: &Move) -> EquivalenceKey {
+        let side = |l: LocationId| {
+            if self.meta.relevant[l as usize] {
+                l as u32
+            } else {
+                0x8000_0000 | self.locations[l as usize].location_type as u32
+            }
+        };
+        (
+            side(mv.from),
+            side(mv.to),
+            self.meta.elem_type[mv.element as usize],
+            st.element_state(mv.element),
+        )
+    }
+
+    /// One representative (the first) of each equivalence class, in generation order.
+    pub fn distinct_moves(&self, st: &State, moves: &[Move]) -> Vec<Move> {
+        let mut seen = rustc_hash::FxHashSet::default();
+        moves
+            .iter()
+            .filter(|m| seen.insert(self.equivalence_key(st, m)))
+            .cloned()
+            .collect()
+    }
+
+    /// The game's own evaluation of a position for `player` from `[EVALUATION]`, if it has one.
+    pub fn evaluate(
+        &self,
+        st: &State,
+        player: i32,
+        sc: &mut Scratch,
+    ) -> Result<Option<i32>, RuleError> {
+        let Some(ev) = self.evaluations.iter().find(|e| e.player == player) else {
+            return Ok(None);
+        };
+        sc.vars.clear();
+        self.eval_int(
+            &ev.value,
+            st,
+            &mut sc.vars,
+            &format!("[EVALUATION] player {player}"),
+        )
+        .map(Some)
+    }
+}
+
+#[inline]
+fn bind(vars: &mut Vars, b: &Bindings) {
+    for (v, x) in b {
+        vars.set(*v, Value::Int(*x));
+    }
+}

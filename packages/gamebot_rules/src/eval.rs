@@ -1,0 +1,763 @@
+//! The expression evaluator (§5.4–§5.11).
+
+use crate::expr::{Builtin, Expr, FuncId, LazyItem, VarId};
+use crate::game::Game;
+use crate::lexer::Op;
+use crate::state::State;
+use crate::value::{Deferred, LazyMember, Str, Sym, Value};
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+/// Nested user-function calls allowed before evaluation fails (keeps the Rust stack safe).
+const MAX_CALL_DEPTH: u32 = 200;
+
+/// An evaluation error: a message plus the chain of user functions it happened in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError {
+    pub message: String,
+    /// Innermost first: `function Name (line N)`.
+    pub trace: Vec<String>,
+}
+
+impl EvalError {
+    pub(crate) fn new(message: impl Into<String>) -> EvalError {
+        EvalError {
+            message: message.into(),
+            trace: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)?;
+        for t in &self.trace {
+            write!(f, " (in {t})")?;
+        }
+        Ok(())
+    }
+}
+
+type R<T> = Result<T, EvalError>;
+
+/// The global variable namespace: one slot per variable name of the game.
+#[derive(Clone, Debug, Default)]
+pub struct Vars {
+    slots: Vec<Option<Value>>,
+}
+
+impl Vars {
+    pub fn new(n: usize) -> Vars {
+        Vars {
+            slots: vec![None; n],
+        }
+    }
+    /// Empties the namespace (a fresh one per engine operation, §5.4).
+    pub fn clear(&mut self) {
+        for s in &mut self.slots {
+            *s = None;
+        }
+    }
+    #[inline]
+    pub fn set(&mut self, v: VarId, value: Value) {
+        self.slots[v as usize] = Some(value);
+    }
+    #[inline]
+    pub fn get(&self, v: VarId) -> Option<&Value> {
+        self.slots[v as usize].as_ref()
+    }
+}
+
+/// Read-only access during move generation; read-write when applying a move.
+pub(crate) enum StateRef<'a> {
+    Ro(&'a State),
+    Rw(&'a mut State),
+}
+
+impl StateRef<'_> {
+    #[inline]
+    fn get(&self) -> &State {
+        match self {
+            StateRef::Ro(s) => s,
+            StateRef::Rw(s) => s,
+        }
+    }
+}
+
+pub(crate) struct Ctx<'a> {
+    pub g: &'a Game,
+    pub st: StateRef<'a>,
+    pub vars: &'a mut Vars,
+    depth: u32,
+}
+
+/// A string argument resolved against the game's names.
+enum Name {
+    Known(Sym),
+    /// A text the game does not know (no element, location or literal of that name).
+    Unknown,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(g: &'a Game, st: StateRef<'a>, vars: &'a mut Vars) -> Ctx<'a> {
+        Ctx {
+            g,
+            st,
+            vars,
+            depth: 0,
+        }
+    }
+
+    fn state_mut(&mut self, what: Builtin) -> R<&mut State> {
+        match &mut self.st {
+            StateRef::Rw(s) => Ok(s),
+            StateRef::Ro(_) => Err(EvalError::new(format!(
+                "{} changes the game state and may not be evaluated while moves are generated \
+                 (conditions and toLocations must not change the state)",
+                what.name()
+            ))),
+        }
+    }
+
+    fn var(&self, v: VarId) -> R<&Value> {
+        self.vars.get(v).ok_or_else(|| {
+            EvalError::new(format!(
+                "variable ${} is not bound",
+                self.g.var_names[v as usize]
+            ))
+        })
+    }
+
+    fn text<'s>(&'s self, s: &'s Str) -> &'s str {
+        match s {
+            Str::Sym(s) => &self.g.syms[*s as usize],
+            Str::Dyn(d) => d,
+        }
+    }
+
+    fn int(&mut self, e: &Expr, what: &str) -> R<i32> {
+        match self.eval(e)? {
+            Value::Int(i) => Ok(i),
+            v => Err(EvalError::new(format!(
+                "{what} must be an Int, got {} {}",
+                v.kind(),
+                self.show(&v)
+            ))),
+        }
+    }
+
+    fn bool(&mut self, e: &Expr, what: &str) -> R<bool> {
+        match self.eval(e)? {
+            Value::Bool(b) => Ok(b),
+            v => Err(EvalError::new(format!(
+                "{what} must be a Bool, got {} {}",
+                v.kind(),
+                self.show(&v)
+            ))),
+        }
+    }
+
+    fn show(&self, v: &Value) -> String {
+        crate::value::Display {
+            value: v,
+            syms: &self.g.syms,
+        }
+        .to_string()
+    }
+
+    /// Evaluates a string-valued argument and resolves it to a known name.
+    fn name(&mut self, e: &Expr, what: &str) -> R<Name> {
+        if let Expr::Interp(t) = e {
+            return match self.template(*t)? {
+                Ok(s) => Ok(Name::Known(s)),
+                Err(_) => Ok(Name::Unknown),
+            };
+        }
+        match self.eval(e)? {
+            Value::Str(Str::Sym(s)) => Ok(Name::Known(s)),
+            Value::Str(Str::Dyn(_)) => Ok(Name::Unknown),
+            v => Err(EvalError::new(format!(
+                "{what} must be a Str, got {} {}",
+                v.kind(),
+                self.show(&v)
+            ))),
+        }
+    }
+
+    fn location(&mut self, e: &Expr, what: &str) -> R<Option<u16>> {
+        Ok(match self.name(e, what)? {
+            Name::Known(s) => self.g.sym_location(s),
+            Name::Unknown => None,
+        })
+    }
+
+    fn element(&mut self, e: &Expr, what: &str) -> R<Option<u16>> {
+        Ok(match self.name(e, what)? {
+            Name::Known(s) => self.g.sym_element(s),
+            Name::Unknown => None,
+        })
+    }
+
+    fn str_arg(&mut self, e: &Expr, what: &str) -> R<Str> {
+        match self.eval(e)? {
+            Value::Str(s) => Ok(s),
+            v => Err(EvalError::new(format!(
+                "{what} must be a Str, got {} {}",
+                v.kind(),
+                self.show(&v)
+            ))),
+        }
+    }
+
+    /// Interpolates a template. `Ok(Ok(sym))` for a known text; `Ok(Err(value))` for an unknown one.
+    fn template(&mut self, t: u32) -> R<Result<Sym, Value>> {
+        let tpl = &self.g.templates[t as usize];
+        let mut ints: SmallVec<[i32; 4]> = SmallVec::new();
+        let mut all_int = true;
+        for &v in &tpl.vars {
+            match self.var(v)? {
+                Value::Int(i) => ints.push(*i),
+                Value::Str(_) => all_int = false,
+                other => {
+                    return Err(EvalError::new(format!(
+                        "cannot interpolate ${} holding a {} into a string",
+                        self.g.var_names[v as usize],
+                        other.kind()
+                    )))
+                }
+            }
+        }
+        if all_int {
+            if let Some(&s) = tpl.cache.get(&ints) {
+                return Ok(Ok(s));
+            }
+        }
+        // Slow path: build the text, then look it up.
+        let mut text = String::new();
+        let mut vi = 0;
+        for p in &tpl.pieces {
+            match p {
+                crate::game::TemplatePiece::Text(s) => text.push_str(s),
+                crate::game::TemplatePiece::Var(v) => {
+                    match self.var(*v)? {
+                        Value::Int(i) => text.push_str(&i.to_string()),
+                        Value::Str(s) => text.push_str(self.text(s)),
+                        _ => unreachable!("checked above"),
+                    }
+                    vi += 1;
+                }
+            }
+        }
+        debug_assert_eq!(vi, tpl.vars.len());
+        Ok(match self.g.sym_of(&text) {
+            Some(s) => Ok(s),
+            None => Err(Value::Str(Str::Dyn(Arc::from(text)))),
+        })
+    }
+
+    /// Calls a user function with already evaluated arguments (deferred followups).
+    pub fn call_values(&mut self, f: FuncId, args: &[Value]) -> R<Value> {
+        let func = self.func(f, args.len())?;
+        for (p, a) in func.params.iter().zip(args) {
+            self.vars.set(*p, a.clone());
+        }
+        self.run_body(f)
+    }
+
+    fn func(&self, f: FuncId, argc: usize) -> R<&'a crate::game::Function> {
+        let g: &'a Game = self.g;
+        let func = g.funcs[f as usize].as_ref().ok_or_else(|| {
+            EvalError::new(format!("unknown function {}", g.func_names[f as usize]))
+        })?;
+        if func.params.len() != argc {
+            return Err(EvalError::new(format!(
+                "function {} takes {} argument(s), called with {argc}",
+                func.name,
+                func.params.len()
+            )));
+        }
+        Ok(func)
+    }
+
+    fn run_body(&mut self, f: FuncId) -> R<Value> {
+        let g: &'a Game = self.g;
+        let Some(func) = g.funcs[f as usize].as_ref() else {
+            return Err(EvalError::new(format!(
+                "unknown function {}",
+                g.func_names[f as usize]
+            )));
+        };
+        if func.body.is_empty() {
+            return Err(EvalError::new(format!(
+                "function {} has an empty body",
+                func.name
+            )));
+        }
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(EvalError::new(format!(
+                "calls nested deeper than {MAX_CALL_DEPTH} (unbounded recursion in {}?)",
+                func.name
+            )));
+        }
+        self.depth += 1;
+        let mut last = Value::Bool(true);
+        let mut result = Ok(());
+        for line in &func.body {
+            match self.eval(&line.expr) {
+                Ok(Value::Bool(false)) => {
+                    last = Value::Bool(false);
+                    break;
+                }
+                Ok(v) => last = v,
+                Err(mut e) => {
+                    e.trace
+                        .push(format!("function {} line {}", func.name, line.line));
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.depth -= 1;
+        result.map(|_| last)
+    }
+
+    pub fn eval(&mut self, e: &Expr) -> R<Value> {
+        Ok(match e {
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Str(s) => Value::Str(Str::Sym(*s)),
+            Expr::Interp(t) => match self.template(*t)? {
+                Ok(s) => Value::Str(Str::Sym(s)),
+                Err(v) => v,
+            },
+            Expr::Var(v) => self.var(*v)?.clone(),
+            Expr::Set(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items.iter() {
+                    out.push(self.eval(x)?);
+                }
+                Value::Set(Arc::new(out))
+            }
+            Expr::Lazy(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for it in items.iter() {
+                    out.push(match it {
+                        LazyItem::Defer(f, args) => {
+                            let mut vals = Vec::with_capacity(args.len());
+                            for a in args.iter() {
+                                vals.push(self.eval(a)?);
+                            }
+                            LazyMember::Deferred(Arc::new(Deferred {
+                                func: *f,
+                                args: vals,
+                            }))
+                        }
+                        LazyItem::Now(x) => LazyMember::Value(self.eval(x)?),
+                    });
+                }
+                Value::Lazy(Arc::new(out))
+            }
+            Expr::Call(f, args) => {
+                let func = self.func(*f, args.len())?;
+                for (p, a) in func.params.iter().zip(args.iter()) {
+                    // Sequential binding: a later argument sees earlier parameters (§5.9).
+                    let v = self.eval(a)?;
+                    self.vars.set(*p, v);
+                }
+                self.run_body(*f)?
+            }
+            Expr::Loop {
+                all,
+                var,
+                from,
+                to,
+                body,
+            } => {
+                let a = self.int(from, "a loop's start")?;
+                let b = self.int(to, "a loop's end")?;
+                let step: i64 = if a <= b { 1 } else { -1 };
+                let mut i = a as i64;
+                loop {
+                    self.vars.set(*var, Value::Int(i as i32));
+                    let r = self.bool(
+                        body,
+                        if *all {
+                            "a FORALL body"
+                        } else {
+                            "a FORSOME body"
+                        },
+                    )?;
+                    if *all && !r {
+                        return Ok(Value::Bool(false));
+                    }
+                    if !*all && r {
+                        return Ok(Value::Bool(true));
+                    }
+                    if i == b as i64 {
+                        break;
+                    }
+                    i += step;
+                }
+                Value::Bool(*all)
+            }
+            Expr::Unary(op, x) => match op {
+                Op::Not => Value::Bool(!self.bool(x, "the operand of NOT")?),
+                Op::Abs => Value::Int(self.int(x, "the operand of ABS")?.wrapping_abs()),
+                _ => Value::Int(self.int(x, "the operand of unary -")?.wrapping_neg()),
+            },
+            Expr::Assign(v, x) => {
+                let val = self.eval(x)?;
+                self.vars.set(*v, val);
+                Value::Bool(true)
+            }
+            Expr::Binary(op, a, b) => self.binary(*op, a, b)?,
+            Expr::Builtin(b, args) => self.builtin(*b, args)?,
+        })
+    }
+
+    fn binary(&mut self, op: Op, a: &Expr, b: &Expr) -> R<Value> {
+        match op {
+            Op::And => {
+                if !self.bool(a, "the left side of AND")? {
+                    return Ok(Value::Bool(false));
+                }
+                return Ok(Value::Bool(self.bool(b, "the right side of AND")?));
+            }
+            Op::Or => {
+                if self.bool(a, "the left side of OR")? {
+                    return Ok(Value::Bool(true));
+                }
+                return Ok(Value::Bool(self.bool(b, "the right side of OR")?));
+            }
+            _ => {}
+        }
+        let l = self.eval(a)?;
+        let r = self.eval(b)?;
+        let ints = |this: &Self| -> R<(i32, i32)> {
+            match (&l, &r) {
+                (Value::Int(x), Value::Int(y)) => Ok((*x, *y)),
+                _ => Err(EvalError::new(format!(
+                    "`{}` needs two Ints, got {} {} and {} {}",
+                    op.text(),
+                    l.kind(),
+                    this.show(&l),
+                    r.kind(),
+                    this.show(&r)
+                ))),
+            }
+        };
+        let sets = |this: &Self| -> R<(Arc<Vec<Value>>, Arc<Vec<Value>>)> {
+            match (&l, &r) {
+                (Value::Set(x), Value::Set(y)) => Ok((x.clone(), y.clone())),
+                _ => Err(EvalError::new(format!(
+                    "`{}` needs two Sets, got {} {} and {} {}",
+                    op.text(),
+                    l.kind(),
+                    this.show(&l),
+                    r.kind(),
+                    this.show(&r)
+                ))),
+            }
+        };
+        Ok(match op {
+            Op::Eq => Value::Bool(l == r),
+            Op::Ne => Value::Bool(l != r),
+            Op::Lt => {
+                let (x, y) = ints(self)?;
+                Value::Bool(x < y)
+            }
+            Op::Le => {
+                let (x, y) = ints(self)?;
+                Value::Bool(x <= y)
+            }
+            Op::Gt => {
+                let (x, y) = ints(self)?;
+                Value::Bool(x > y)
+            }
+            Op::Ge => {
+                let (x, y) = ints(self)?;
+                Value::Bool(x >= y)
+            }
+            Op::Add => {
+                let (x, y) = ints(self)?;
+                Value::Int(x.wrapping_add(y))
+            }
+            Op::Sub => {
+                let (x, y) = ints(self)?;
+                Value::Int(x.wrapping_sub(y))
+            }
+            Op::Mul => {
+                let (x, y) = ints(self)?;
+                Value::Int(x.wrapping_mul(y))
+            }
+            Op::Div | Op::Rem => {
+                let (x, y) = ints(self)?;
+                if y == 0 {
+                    return Err(EvalError::new(format!(
+                        "{} by zero",
+                        if op == Op::Div {
+                            "division"
+                        } else {
+                            "remainder"
+                        }
+                    )));
+                }
+                Value::Int(if op == Op::Div {
+                    x.wrapping_div(y)
+                } else {
+                    x.wrapping_rem(y)
+                })
+            }
+            Op::In => match &r {
+                Value::Set(items) => Value::Bool(items.iter().any(|m| *m == l)),
+                _ => {
+                    return Err(EvalError::new(format!(
+                        "the right side of IN must be a Set, got {}",
+                        r.kind()
+                    )))
+                }
+            },
+            Op::Subset => {
+                let (x, y) = sets(self)?;
+                Value::Bool(x.iter().all(|m| y.iter().any(|n| n == m)))
+            }
+            Op::Union => {
+                let (x, y) = sets(self)?;
+                let mut out: Vec<Value> = Vec::with_capacity(x.len() + y.len());
+                out.extend(y.iter().cloned());
+                for m in x.iter() {
+                    if !y.iter().any(|n| n == m) {
+                        out.push(m.clone());
+                    }
+                }
+                Value::Set(Arc::new(out))
+            }
+            Op::Intersect => {
+                let (x, y) = sets(self)?;
+                Value::Set(Arc::new(
+                    x.iter()
+                        .filter(|m| y.iter().any(|n| n == *m))
+                        .cloned()
+                        .collect(),
+                ))
+            }
+            Op::SetMinus => {
+                let (x, y) = sets(self)?;
+                Value::Set(Arc::new(
+                    x.iter()
+                        .filter(|m| !y.iter().any(|n| n == *m))
+                        .cloned()
+                        .collect(),
+                ))
+            }
+            Op::Assign | Op::And | Op::Or | Op::Not | Op::Abs => {
+                unreachable!("handled by the parser/above")
+            }
+        })
+    }
+
+    fn sym_value(s: Sym) -> Value {
+        Value::Str(Str::Sym(s))
+    }
+
+    fn parse_indexes(&self, s: &Str, what: &str) -> R<(String, Vec<i32>)> {
+        let t = self.text(s);
+        match t.find('(') {
+            None => Ok((t.to_string(), Vec::new())),
+            Some(p) => {
+                let inner = t[p + 1..].strip_suffix(')').ok_or_else(|| {
+                    EvalError::new(format!(
+                        "{what}: `{t}` is not an indexed name (missing `)`)"
+                    ))
+                })?;
+                let idx = inner
+                    .split(',')
+                    .map(|x| x.parse::<i32>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|_| {
+                        EvalError::new(format!("{what}: `{t}` has a non-integer index"))
+                    })?;
+                Ok((t[..p].to_string(), idx))
+            }
+        }
+    }
+
+    fn builtin(&mut self, b: Builtin, a: &[Expr]) -> R<Value> {
+        let g = self.g;
+        Ok(match b {
+            Builtin::If => {
+                if self.bool(&a[0], "the condition of IF")? {
+                    self.eval(&a[1])?
+                } else {
+                    let e = a.get(2).ok_or_else(|| {
+                        EvalError::new("IF needs an else-branch here (its condition is false)")
+                    })?;
+                    self.eval(e)?
+                }
+            }
+            Builtin::Content => match self.location(&a[0], "the argument of CONTENT")? {
+                Some(l) => match self.st.get().content(l) {
+                    Some(e) => Self::sym_value(g.elem_sym[e as usize]),
+                    None => Self::sym_value(g.empty_sym),
+                },
+                None => Self::sym_value(g.empty_sym),
+            },
+            Builtin::Empty => match self.location(&a[0], "the argument of EMPTY")? {
+                Some(l) => Value::Bool(self.st.get().content(l).is_none()),
+                None => Value::Bool(true),
+            },
+            Builtin::Location => match self.element(&a[0], "the argument of LOCATION")? {
+                Some(e) => Self::sym_value(g.loc_sym[self.st.get().location_of(e) as usize]),
+                None => Self::sym_value(g.empty_sym),
+            },
+            Builtin::ElType => match self.element(&a[0], "the argument of ELTYPE")? {
+                Some(e) => Self::sym_value(g.etype_sym[g.elements[e as usize].element_type]),
+                None => Self::sym_value(g.empty_sym),
+            },
+            Builtin::LocType => match self.location(&a[0], "the argument of LOCTYPE")? {
+                Some(l) => Self::sym_value(g.ltype_sym[g.locations[l as usize].location_type]),
+                None => Self::sym_value(g.empty_sym),
+            },
+            Builtin::State => match self.element(&a[0], "the argument of STATE")? {
+                Some(e) => Value::Int(self.st.get().element_state(e)),
+                None => Value::Int(-1),
+            },
+            Builtin::Owner => match self.element(&a[0], "the argument of OWNER")? {
+                Some(e) => Value::Int(self.st.get().owner(e)),
+                None => Value::Int(-1),
+            },
+            Builtin::ZIndex => {
+                let s = self.str_arg(&a[0], "the argument of ZINDEX")?;
+                match self.known_element(&s) {
+                    Some(e) => Value::Int(self.st.get().zindex(e)),
+                    None => {
+                        return Err(EvalError::new(format!(
+                            "ZINDEX: unknown element `{}`",
+                            self.text(&s)
+                        )))
+                    }
+                }
+            }
+            Builtin::Index => {
+                let s = self.str_arg(&a[0], "the argument of INDEX")?;
+                let (_, idx) = self.parse_indexes(&s, "INDEX")?;
+                Value::Int(*idx.first().ok_or_else(|| {
+                    EvalError::new(format!("INDEX: `{}` has no index", self.text(&s)))
+                })?)
+            }
+            Builtin::IndexA => {
+                let k = self.int(&a[0], "the first argument of INDEXA")?;
+                let s = self.str_arg(&a[1], "the second argument of INDEXA")?;
+                let (_, idx) = self.parse_indexes(&s, "INDEXA")?;
+                if k < 1 || k as usize > idx.len() {
+                    return Err(EvalError::new(format!(
+                        "INDEXA: `{}` has no index number {k}",
+                        self.text(&s)
+                    )));
+                }
+                Value::Int(idx[k as usize - 1])
+            }
+            Builtin::Unindex => {
+                let s = self.str_arg(&a[0], "the argument of UNINDEX")?;
+                let (base, _) = self.parse_indexes(&s, "UNINDEX")?;
+                match g.sym_of(&base) {
+                    Some(sym) => Self::sym_value(sym),
+                    None => Value::Str(Str::Dyn(Arc::from(base))),
+                }
+            }
+            Builtin::Player => Value::Int(self.st.get().player()),
+            Builtin::Score => {
+                let p = self.int(&a[0], "the argument of SCORE")?;
+                let n = g.players.len() as i32;
+                if p < 1 || p > n {
+                    return Err(EvalError::new(format!(
+                        "SCORE: player {p} does not exist (1..{n})"
+                    )));
+                }
+                Value::Int(self.st.get().scores()[p as usize - 1])
+            }
+            Builtin::Move => {
+                let es = self.str_arg(&a[0], "the element of MOVE")?;
+                let e = self.known_element(&es).ok_or_else(|| {
+                    EvalError::new(format!("MOVE: unknown element `{}`", self.text(&es)))
+                })?;
+                let fs = self.str_arg(&a[1], "the source of MOVE")?;
+                let f = self.known_location(&fs).ok_or_else(|| {
+                    EvalError::new(format!("MOVE: unknown location `{}`", self.text(&fs)))
+                })?;
+                if self.st.get().location_of(e) != f {
+                    return Err(EvalError::new(format!(
+                        "MOVE: element `{}` is not on `{}` but on `{}`",
+                        self.text(&es),
+                        self.text(&fs),
+                        g.locations[self.st.get().location_of(e) as usize].name
+                    )));
+                }
+                let ts = self.str_arg(&a[2], "the target of MOVE")?;
+                let t = self.known_location(&ts).ok_or_else(|| {
+                    EvalError::new(format!("MOVE: unknown location `{}`", self.text(&ts)))
+                })?;
+                if self.st.get().content(t).is_some() {
+                    return Ok(Value::Bool(false));
+                }
+                self.state_mut(b)?.relocate(e, t);
+                Value::Bool(true)
+            }
+            Builtin::SetState | Builtin::SetOwner | Builtin::SetZIndex => {
+                let es = self.str_arg(&a[0], "the element argument")?;
+                let e = self.known_element(&es).ok_or_else(|| {
+                    EvalError::new(format!(
+                        "{}: unknown element `{}`",
+                        b.name(),
+                        self.text(&es)
+                    ))
+                })?;
+                let v = self.int(&a[1], "the value argument")?;
+                let which = match b {
+                    Builtin::SetState => {
+                        let k = g.element_types[g.elements[e as usize].element_type].states;
+                        if v < 1 || v > k {
+                            return Err(EvalError::new(format!(
+                                "SETSTATE: state {v} out of range 1..{k} for `{}`",
+                                self.text(&es)
+                            )));
+                        }
+                        0
+                    }
+                    Builtin::SetOwner => {
+                        let n = g.players.len() as i32;
+                        if v < 0 || v > n {
+                            return Err(EvalError::new(format!(
+                                "SETOWNER: owner {v} out of range 0..{n}"
+                            )));
+                        }
+                        1
+                    }
+                    _ => 2,
+                };
+                self.state_mut(b)?.set_attr(e, which, v);
+                Value::Bool(true)
+            }
+            Builtin::NextPlayer => {
+                let n = g.players.len() as i32;
+                let st = self.state_mut(b)?;
+                let p = st.player() % n + 1;
+                st.set_player(p);
+                Value::Bool(true)
+            }
+        })
+    }
+
+    fn known_element(&self, s: &Str) -> Option<u16> {
+        match s {
+            Str::Sym(s) => self.g.sym_element(*s),
+            Str::Dyn(_) => None,
+        }
+    }
+    fn known_location(&self, s: &Str) -> Option<u16> {
+        match s {
+            Str::Sym(s) => self.g.sym_location(*s),
+            Str::Dyn(_) => None,
+        }
+    }
+}

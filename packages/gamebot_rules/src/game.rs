@@ -1,0 +1,316 @@
+//! A loaded game: the parsed file with every name resolved, ready to run.
+
+use crate::error::{Diagnostic, LoadError};
+use crate::expr::{Expr, VarId};
+use crate::model::*;
+use crate::pattern::{Bindings, Pattern};
+use crate::state::Meta;
+use crate::value::Sym;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use std::path::Path;
+use std::sync::Arc;
+
+/// An expression with the place it was written.
+#[derive(Clone, Debug)]
+pub struct SrcExpr {
+    pub expr: Expr,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A user function of `[EXPRESSIONS]`.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<VarId>,
+    pub body: Vec<SrcExpr>,
+    pub line: u32,
+}
+
+/// `player=` / `state=` filter of a rule (§7.2 matchInt).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    Any,
+    Literal(i32),
+    Var(VarId),
+}
+
+/// A `[GAME RULES]` record with its patterns matched in advance against every name.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub name: String,
+    pub line: u32,
+    pub element: Pattern,
+    pub from: Pattern,
+    pub to: Option<Pattern>,
+    pub to_locations: Option<SrcExpr>,
+    pub condition: Option<SrcExpr>,
+    pub followup: Option<SrcExpr>,
+    pub player: Filter,
+    pub state: Filter,
+    pub bonuses: Vec<(SrcExpr, SrcExpr)>,
+    /// Elements matching `element`, in file order, with their bindings.
+    pub(crate) elem_matches: Vec<(ElementId, Bindings)>,
+    /// Per element: index into `elem_matches`, or `u32::MAX`.
+    pub(crate) elem_index: Vec<u32>,
+    /// Per location: bindings of `from`, if it matches.
+    pub(crate) from_match: Vec<Option<Bindings>>,
+    /// Locations matching `to` (all when `to` is absent), in file order.
+    pub(crate) to_matches: Vec<(LocationId, Bindings)>,
+    /// Per location: index into `to_matches`, or `u32::MAX`.
+    pub(crate) to_index: Vec<u32>,
+    /// True when the targets do not depend on which element is moved (§ engine notes),
+    /// so they are computed once per rule and position.
+    pub(crate) element_independent: bool,
+}
+
+/// A `[SCORINGS]` record.
+#[derive(Clone, Debug)]
+pub struct Scoring {
+    pub situation: SrcExpr,
+    pub players: Vec<SrcExpr>,
+    pub scores: Vec<SrcExpr>,
+}
+
+/// An `[END OF GAME]` record.
+#[derive(Clone, Debug)]
+pub struct EndCondition {
+    pub situation: SrcExpr,
+    pub winner: SrcExpr,
+}
+
+/// An `[EVALUATION]` record (gamebot extension for the AI): a player's heuristic value.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    pub player: i32,
+    pub value: SrcExpr,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum TemplatePiece {
+    Text(String),
+    Var(VarId),
+}
+
+/// An interpolated string with a cache from integer arguments to known names.
+#[derive(Clone, Debug)]
+pub(crate) struct Template {
+    pub pieces: Vec<TemplatePiece>,
+    pub vars: SmallVec<[VarId; 4]>,
+    pub cache: FxHashMap<SmallVec<[i32; 4]>, Sym>,
+}
+
+/// A loaded game.
+#[derive(Debug)]
+pub struct Game {
+    /// The game's name (file stem).
+    pub name: String,
+    /// The file it was loaded from, as given.
+    pub file: String,
+    pub board_image: Option<String>,
+    pub realboard: Vec<RealboardSignature>,
+    pub element_types: Vec<ElementType>,
+    pub location_types: Vec<LocationType>,
+    pub locations: Vec<Location>,
+    pub elements: Vec<Element>,
+    /// Player names; the number of players is their count.
+    pub players: Vec<String>,
+    pub initial_score: i32,
+    pub functions: Vec<Function>,
+    pub rules: Vec<Rule>,
+    pub scorings: Vec<Scoring>,
+    pub ends: Vec<EndCondition>,
+    pub evaluations: Vec<Evaluation>,
+    /// Problems worth a look that do not stop the game from loading.
+    pub warnings: Vec<Diagnostic>,
+
+    pub(crate) syms: Vec<Arc<str>>,
+    pub(crate) sym_map: FxHashMap<Arc<str>, Sym>,
+    pub(crate) sym_loc: Vec<u16>,
+    pub(crate) sym_elem: Vec<u16>,
+    pub(crate) loc_sym: Vec<Sym>,
+    pub(crate) elem_sym: Vec<Sym>,
+    pub(crate) etype_sym: Vec<Sym>,
+    pub(crate) ltype_sym: Vec<Sym>,
+    pub(crate) empty_sym: Sym,
+    pub(crate) var_names: Vec<String>,
+    pub(crate) func_names: Vec<String>,
+    /// Per function name: its definition (index into `functions`), if defined.
+    pub(crate) funcs: Vec<Option<Function>>,
+    pub(crate) templates: Vec<Template>,
+    pub(crate) meta: Arc<Meta>,
+    pub(crate) has_bonuses: bool,
+    loc_by_name: FxHashMap<String, LocationId>,
+    elem_by_name: FxHashMap<String, ElementId>,
+}
+
+impl Game {
+    /// Loads a game file. A path without extension also tries `.game`.
+    pub fn load(path: impl AsRef<Path>) -> Result<Game, LoadError> {
+        let path = path.as_ref();
+        let mut p = path.to_path_buf();
+        if !p.exists() && p.extension().is_none() {
+            p.set_extension("game");
+        }
+        let display = p.display().to_string();
+        let bytes = std::fs::read(&p)
+            .map_err(|e| LoadError::single(&display, 0, 0, format!("cannot read file: {e}")))?;
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
+        let name = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| display.clone());
+        Self::parse_named(&name, &display, &text)
+    }
+
+    /// Parses a game from text; `file` names it in messages.
+    pub fn parse(file: &str, text: &str) -> Result<Game, LoadError> {
+        let name = Path::new(file)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Self::parse_named(&name, file, text)
+    }
+
+    fn parse_named(name: &str, file: &str, text: &str) -> Result<Game, LoadError> {
+        crate::loader::load(name, file, text)
+    }
+
+    /// Number of players.
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+    /// Location index by exact name.
+    pub fn location_by_name(&self, name: &str) -> Option<LocationId> {
+        self.loc_by_name.get(name).copied()
+    }
+    /// Element index by exact name.
+    pub fn element_by_name(&self, name: &str) -> Option<ElementId> {
+        self.elem_by_name.get(name).copied()
+    }
+    /// Element type of an element.
+    pub fn element_type_of(&self, e: ElementId) -> &ElementType {
+        &self.element_types[self.elements[e as usize].element_type]
+    }
+    /// Location type of a location.
+    pub fn location_type_of(&self, l: LocationId) -> &LocationType {
+        &self.location_types[self.locations[l as usize].location_type]
+    }
+    /// Whether a location counts for state identity.
+    pub fn is_relevant(&self, l: LocationId) -> bool {
+        self.meta.relevant[l as usize]
+    }
+    /// Name of a variable slot (for messages).
+    pub fn var_name(&self, v: VarId) -> &str {
+        &self.var_names[v as usize]
+    }
+
+    pub(crate) fn sym_of(&self, text: &str) -> Option<Sym> {
+        self.sym_map.get(text).copied()
+    }
+    #[inline]
+    pub(crate) fn sym_location(&self, s: Sym) -> Option<u16> {
+        let l = self.sym_loc[s as usize];
+        (l != u16::MAX).then_some(l)
+    }
+    #[inline]
+    pub(crate) fn sym_element(&self, s: Sym) -> Option<u16> {
+        let e = self.sym_elem[s as usize];
+        (e != u16::MAX).then_some(e)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn assemble(name: String, file: String, parts: crate::loader::Parts) -> Game {
+        let crate::loader::Parts {
+            board_image,
+            realboard,
+            element_types,
+            location_types,
+            locations,
+            elements,
+            players,
+            initial_score,
+            functions,
+            rules,
+            scorings,
+            ends,
+            evaluations,
+            warnings,
+            syms,
+            sym_map,
+            var_names,
+            func_names,
+            funcs,
+            templates,
+        } = parts;
+        let mut sym_loc = vec![u16::MAX; syms.len()];
+        let mut sym_elem = vec![u16::MAX; syms.len()];
+        let lookup = |t: &str| sym_map[t];
+        let loc_sym: Vec<Sym> = locations.iter().map(|l| lookup(&l.name)).collect();
+        let elem_sym: Vec<Sym> = elements.iter().map(|e| lookup(&e.name)).collect();
+        let etype_sym = element_types.iter().map(|t| lookup(&t.name)).collect();
+        let ltype_sym = location_types.iter().map(|t| lookup(&t.name)).collect();
+        for (i, &s) in loc_sym.iter().enumerate() {
+            sym_loc[s as usize] = i as u16;
+        }
+        for (i, &s) in elem_sym.iter().enumerate() {
+            sym_elem[s as usize] = i as u16;
+        }
+        let relevant = locations
+            .iter()
+            .map(|l| location_types[l.location_type].relevant)
+            .collect();
+        let elem_type = elements.iter().map(|e| e.element_type as u16).collect();
+        let meta = Arc::new(Meta::new(relevant, elem_type, element_types.len()));
+        let loc_by_name = locations
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.name.clone(), i as LocationId))
+            .collect();
+        let elem_by_name = elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.clone(), i as ElementId))
+            .collect();
+        let has_bonuses = rules.iter().any(|r| !r.bonuses.is_empty());
+        Game {
+            name,
+            file,
+            board_image,
+            realboard,
+            element_types,
+            location_types,
+            locations,
+            elements,
+            players,
+            initial_score,
+            functions,
+            rules,
+            scorings,
+            ends,
+            evaluations,
+            warnings,
+            empty_sym: sym_map[""],
+            syms,
+            sym_map,
+            sym_loc,
+            sym_elem,
+            loc_sym,
+            elem_sym,
+            etype_sym,
+            ltype_sym,
+            var_names,
+            func_names,
+            funcs,
+            templates,
+            meta,
+            has_bonuses,
+            loc_by_name,
+            elem_by_name,
+        }
+    }
+}

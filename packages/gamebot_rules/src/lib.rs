@@ -1,0 +1,43 @@
+//! # gamebot_rules
+//!
+//! The S3Games board-game rule language: a loader for game files, an
+//! interpreter for its expression language, a compact game state, move
+//! generation and move application. The language reference is
+//! `shared/docs/game-language.md`; section numbers (§) below refer to it.
+//!
+//! Design for speed: names are interned and patterns matched against every
+//! element and location once at load, expressions are compiled into trees
+//! with variable slots, interpolated names are looked up through per-template
+//! caches, and a rule whose targets do not depend on the moved element (the
+//! usual case for supply stacks) computes its targets once per position.
+//!
+//! ```no_run
+//! let game = gamebot_rules::Game::load("games/tictactoe.game")?;
+//! let mut state = game.initial_state();
+//! let moves = game.legal_moves(&state)?;
+//! game.apply(&mut state, &moves[0])?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod engine;
+mod error;
+mod eval;
+mod expr;
+mod game;
+mod lexer;
+mod loader;
+pub mod model;
+mod pattern;
+mod state;
+mod value;
+
+#[cfg(test)]
+mod tests;
+
+pub use engine::{EquivalenceKey, Move, Scratch};
+pub use error::{Diagnostic, LoadError, RuleError};
+pub use eval::EvalError;
+pub use game::{EndCondition, Evaluation, Function, Game, Rule, Scoring};
+pub use model::*;
+pub use state::State;
+pub use value::{Deferred, Value};

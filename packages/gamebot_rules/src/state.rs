@@ -1,0 +1,272 @@
+//! The game state (§6): a compact value that is cheap to clone, compare and hash.
+
+use crate::model::{ElementId, LocationId};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// Marks an empty location.
+pub const NO_ELEMENT: u16 = u16::MAX;
+
+/// Facts about the game a state needs for its identity (shared, never changes).
+#[derive(Debug)]
+pub(crate) struct Meta {
+    pub relevant: Vec<bool>,
+    pub elem_type: Vec<u16>,
+    pub n_types: usize,
+    /// Zobrist key per (location, element type).
+    pub zobrist: Vec<u64>,
+}
+
+fn mix(mut z: u64) -> u64 {
+    // splitmix64 finaliser: a good 64-bit mixer.
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Meta {
+    pub fn new(relevant: Vec<bool>, elem_type: Vec<u16>, n_types: usize) -> Meta {
+        let n = relevant.len() * n_types.max(1);
+        let zobrist = (0..n as u64)
+            .map(|i| mix(i.wrapping_add(0x9e37_79b9_7f4a_7c15)))
+            .collect();
+        Meta {
+            relevant,
+            elem_type,
+            n_types,
+            zobrist,
+        }
+    }
+}
+
+/// A position: where every element is, its state, owner and z-index, the
+/// current player, the winner and the scores.
+///
+/// Equality and [`State::hash`] follow the recommended identity of §6.3: the
+/// occupants of relevant locations by element *type*, state, owner and
+/// z-index, plus current player, winner and scores. Element names and
+/// irrelevant locations do not count.
+#[derive(Clone)]
+pub struct State {
+    pub(crate) meta: Arc<Meta>,
+    /// Location of every element.
+    pub(crate) elem_loc: Vec<LocationId>,
+    /// Occupant of every location, or [`NO_ELEMENT`].
+    pub(crate) loc_elem: Vec<u16>,
+    /// (state, owner, z-index) of every element.
+    pub(crate) attrs: Vec<[i32; 3]>,
+    pub(crate) scores: Vec<i32>,
+    pub(crate) player: i32,
+    pub(crate) winner: i32,
+    pub(crate) hash: u64,
+}
+
+impl State {
+    pub(crate) fn new(
+        meta: Arc<Meta>,
+        elem_loc: Vec<LocationId>,
+        attrs: Vec<[i32; 3]>,
+        n_locations: usize,
+        scores: Vec<i32>,
+    ) -> State {
+        let mut loc_elem = vec![NO_ELEMENT; n_locations];
+        for (e, &l) in elem_loc.iter().enumerate() {
+            loc_elem[l as usize] = e as u16;
+        }
+        let mut s = State {
+            meta,
+            elem_loc,
+            loc_elem,
+            attrs,
+            scores,
+            player: 1,
+            winner: -1,
+            hash: 0,
+        };
+        s.hash = s.full_hash();
+        s
+    }
+
+    /// Location of an element.
+    pub fn location_of(&self, e: ElementId) -> LocationId {
+        self.elem_loc[e as usize]
+    }
+    /// Element on a location, if any.
+    pub fn content(&self, l: LocationId) -> Option<ElementId> {
+        let e = self.loc_elem[l as usize];
+        (e != NO_ELEMENT).then_some(e)
+    }
+    /// State (1..k) of an element.
+    pub fn element_state(&self, e: ElementId) -> i32 {
+        self.attrs[e as usize][0]
+    }
+    /// Owner of an element (0 = nobody).
+    pub fn owner(&self, e: ElementId) -> i32 {
+        self.attrs[e as usize][1]
+    }
+    /// Z-index of an element.
+    pub fn zindex(&self, e: ElementId) -> i32 {
+        self.attrs[e as usize][2]
+    }
+    /// The player to move, 1..N.
+    pub fn player(&self) -> i32 {
+        self.player
+    }
+    /// −1 while the game runs, 0 for a draw, 1..N for the winner.
+    pub fn winner(&self) -> i32 {
+        self.winner
+    }
+    /// Score of every player (index 0 = player 1).
+    pub fn scores(&self) -> &[i32] {
+        &self.scores
+    }
+    /// The Zobrist hash of the state's identity (§6.3).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Number of elements.
+    pub fn element_count(&self) -> usize {
+        self.elem_loc.len()
+    }
+    /// Number of locations.
+    pub fn location_count(&self) -> usize {
+        self.loc_elem.len()
+    }
+    /// Whether location `l` is relevant to state identity.
+    pub fn is_relevant(&self, l: LocationId) -> bool {
+        self.meta.relevant[l as usize]
+    }
+
+    fn loc_key(&self, l: usize) -> u64 {
+        let e = self.loc_elem[l];
+        if e == NO_ELEMENT || !self.meta.relevant[l] {
+            return 0;
+        }
+        let t = self.meta.elem_type[e as usize] as usize;
+        let [st, ow, z] = self.attrs[e as usize];
+        let z0 = self.meta.zobrist[l * self.meta.n_types + t];
+        mix(z0
+            ^ (st as u32 as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)
+            ^ ((ow as u32 as u64) << 32).wrapping_mul(0x9e37_79b9)
+            ^ (z as u32 as u64)
+                .wrapping_mul(0xff51_afd7_ed55_8ccd)
+                .rotate_left(17))
+    }
+
+    fn player_key(p: i32) -> u64 {
+        mix(0x5bd1_e995_0000_0000 ^ p as u32 as u64)
+    }
+    fn winner_key(w: i32) -> u64 {
+        mix(0x1b87_3593_0000_0000 ^ w as u32 as u64)
+    }
+    fn score_key(p: usize, s: i32) -> u64 {
+        mix(0xcc9e_2d51_0000_0000 ^ ((p as u64) << 40) ^ s as u32 as u64)
+    }
+
+    /// Recomputes the hash from scratch (the incremental one must always equal it).
+    pub fn full_hash(&self) -> u64 {
+        let mut h = Self::player_key(self.player) ^ Self::winner_key(self.winner);
+        for l in 0..self.loc_elem.len() {
+            h ^= self.loc_key(l);
+        }
+        for (p, &s) in self.scores.iter().enumerate() {
+            h ^= Self::score_key(p, s);
+        }
+        h
+    }
+
+    /// Checks the internal invariants: element/location maps agree, the hash is current.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        for (e, &l) in self.elem_loc.iter().enumerate() {
+            if self.loc_elem.get(l as usize) != Some(&(e as u16)) {
+                return Err(format!(
+                    "element #{e} says it is on location #{l}, which holds something else"
+                ));
+            }
+        }
+        let placed = self.loc_elem.iter().filter(|&&e| e != NO_ELEMENT).count();
+        if placed != self.elem_loc.len() {
+            return Err(format!(
+                "{placed} occupied locations for {} elements",
+                self.elem_loc.len()
+            ));
+        }
+        if self.hash != self.full_hash() {
+            return Err("incremental hash differs from the recomputed hash".into());
+        }
+        Ok(())
+    }
+
+    // ---- mutators (engine only); each keeps the hash current ----
+
+    pub(crate) fn relocate(&mut self, e: ElementId, to: LocationId) {
+        let from = self.elem_loc[e as usize] as usize;
+        let to = to as usize;
+        self.hash ^= self.loc_key(from) ^ self.loc_key(to);
+        self.loc_elem[from] = NO_ELEMENT;
+        self.loc_elem[to] = e;
+        self.elem_loc[e as usize] = to as LocationId;
+        self.hash ^= self.loc_key(from) ^ self.loc_key(to);
+    }
+
+    pub(crate) fn set_attr(&mut self, e: ElementId, which: usize, v: i32) {
+        let l = self.elem_loc[e as usize] as usize;
+        self.hash ^= self.loc_key(l);
+        self.attrs[e as usize][which] = v;
+        self.hash ^= self.loc_key(l);
+    }
+
+    pub(crate) fn set_player(&mut self, p: i32) {
+        self.hash ^= Self::player_key(self.player) ^ Self::player_key(p);
+        self.player = p;
+    }
+
+    pub(crate) fn set_winner(&mut self, w: i32) {
+        self.hash ^= Self::winner_key(self.winner) ^ Self::winner_key(w);
+        self.winner = w;
+    }
+
+    pub(crate) fn add_score(&mut self, p: usize, amount: i32) {
+        let old = self.scores[p];
+        let new = old.wrapping_add(amount);
+        self.hash ^= Self::score_key(p, old) ^ Self::score_key(p, new);
+        self.scores[p] = new;
+    }
+
+    /// Identity key of one location: (type, state, owner, z) of a relevant occupant.
+    fn identity(&self, l: usize) -> Option<(u16, [i32; 3])> {
+        let e = self.loc_elem[l];
+        (e != NO_ELEMENT && self.meta.relevant[l])
+            .then(|| (self.meta.elem_type[e as usize], self.attrs[e as usize]))
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash
+            && self.player == other.player
+            && self.winner == other.winner
+            && self.scores == other.scores
+            && self.loc_elem.len() == other.loc_elem.len()
+            && (0..self.loc_elem.len()).all(|l| self.identity(l) == other.identity(l))
+    }
+}
+impl Eq for State {}
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("player", &self.player)
+            .field("winner", &self.winner)
+            .field("scores", &self.scores)
+            .field("elem_loc", &self.elem_loc)
+            .field("hash", &format_args!("{:016x}", self.hash))
+            .finish()
+    }
+}
