@@ -6,10 +6,17 @@
 
 use clap::{Parser, Subcommand};
 
+mod board_text;
 mod cmd;
+mod common;
+mod playout;
 
 #[derive(Parser)]
-#[command(name = "gamebot", version, about = "A robot that plays board games: rules, AI, arm, vision, ROS 2")]
+#[command(
+    name = "gamebot",
+    version,
+    about = "A robot that plays board games: rules, AI, arm, vision, ROS 2"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1,0 +1,105 @@
+//! `gamebot bench rules [GAME...] [--json]` — random playouts per second,
+//! positions per second and mean branching factor, single-threaded.
+
+use crate::common::load_game;
+use crate::playout::random_playout;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game files (default: every games/*.game).
+    games: Vec<String>,
+    /// Print a JSON list instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Measuring time per game, in seconds.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Playouts are cut after this many moves (as the original benchmark did).
+    #[arg(long, default_value_t = 300)]
+    max_moves: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Serialize)]
+struct Row {
+    game: String,
+    games_per_s: f64,
+    positions_per_s: f64,
+    mean_branching: f64,
+    mean_length: f64,
+}
+
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    let mut games = a.games.clone();
+    if games.is_empty() {
+        let mut found: Vec<String> = std::fs::read_dir("games")?
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "game"))
+            .map(|p| p.display().to_string())
+            .collect();
+        found.sort();
+        games = found;
+    }
+    let bar = indicatif::ProgressBar::new(games.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .expect("valid template"),
+    );
+    let mut rows = Vec::new();
+    for path in &games {
+        let game = load_game(path)?;
+        bar.set_message(game.name.clone());
+        let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
+        let mut scratch = game.scratch();
+        let mut buf = Vec::new();
+        let (mut n, mut positions, mut branching, mut length) = (0usize, 0usize, 0usize, 0usize);
+        let budget = Duration::from_secs_f64(a.seconds);
+        let start = Instant::now();
+        while start.elapsed() < budget || n == 0 {
+            let p = random_playout(
+                &game,
+                game.initial_state(),
+                &mut rng,
+                a.max_moves,
+                &mut scratch,
+                &mut buf,
+            )?;
+            n += 1;
+            positions += p.positions;
+            branching += p.branching_sum;
+            length += p.length;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        rows.push(Row {
+            game: game.name.clone(),
+            games_per_s: n as f64 / secs,
+            positions_per_s: positions as f64 / secs,
+            mean_branching: branching as f64 / positions.max(1) as f64,
+            mean_length: length as f64 / n as f64,
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        println!(
+            "{:<16} {:>12} {:>14} {:>10} {:>10}",
+            "game", "games/s", "positions/s", "branching", "length"
+        );
+        for r in &rows {
+            println!(
+                "{:<16} {:>12.0} {:>14.0} {:>10.1} {:>10.1}",
+                r.game, r.games_per_s, r.positions_per_s, r.mean_branching, r.mean_length
+            );
+        }
+    }
+    Ok(0)
+}

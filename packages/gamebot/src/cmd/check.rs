@@ -1,0 +1,46 @@
+//! `gamebot check GAME...` — lint game files.
+
+use gamebot_rules::Game;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game files to check.
+    #[arg(required = true)]
+    games: Vec<String>,
+    /// Also print warnings (problems that do not stop a game from loading).
+    #[arg(long, short = 'W')]
+    warnings: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    let mut failed = false;
+    for path in &a.games {
+        match Game::load(path) {
+            Ok(g) => {
+                if a.warnings {
+                    for w in &g.warnings {
+                        println!("{}:{}:{}: warning: {}", g.file, w.line, w.col, w.message);
+                    }
+                }
+                println!(
+                    "{}: ok: {} player(s), {} element(s), {} location(s), {} rule(s){}",
+                    g.file,
+                    g.player_count(),
+                    g.elements.len(),
+                    g.locations.len(),
+                    g.rules.len(),
+                    if g.warnings.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} warning(s)", g.warnings.len())
+                    }
+                );
+            }
+            Err(e) => {
+                failed = true;
+                println!("{e}");
+            }
+        }
+    }
+    Ok(if failed { 1 } else { 0 })
+}

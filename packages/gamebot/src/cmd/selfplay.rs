@@ -1,0 +1,79 @@
+//! `gamebot selfplay GAME --games N [--seed S]` — random against random.
+
+use crate::common::load_game;
+use crate::playout::random_playout;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game file.
+    game: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Random seed (same seed, same games).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game still running after this many moves counts as unfinished.
+    #[arg(long, default_value_t = 1000)]
+    max_moves: usize,
+}
+
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    let game = load_game(&a.game)?;
+    let n = game.player_count();
+    let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
+    let mut wins = vec![0usize; n + 1]; // index 0 = draws
+    let mut unfinished = 0;
+    let mut total_moves = 0usize;
+    let mut scratch = game.scratch();
+    let mut buf = Vec::new();
+    let bar = indicatif::ProgressBar::new(a.games as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise}")
+            .expect("valid template"),
+    );
+    let start = Instant::now();
+    for _ in 0..a.games {
+        let p = random_playout(
+            &game,
+            game.initial_state(),
+            &mut rng,
+            a.max_moves,
+            &mut scratch,
+            &mut buf,
+        )?;
+        total_moves += p.length;
+        if p.finished {
+            wins[p.state.winner() as usize] += 1;
+        } else {
+            unfinished += 1;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "game: {} ({} player(s)), {} games, seed {}",
+        game.name, n, a.games, a.seed
+    );
+    for (p, name) in game.players.iter().enumerate() {
+        println!("  player {} ({name}) wins: {}", p + 1, wins[p + 1]);
+    }
+    println!("  draws: {}", wins[0]);
+    if unfinished > 0 {
+        println!("  unfinished after {} moves: {unfinished}", a.max_moves);
+    }
+    println!(
+        "  average length: {:.1} moves",
+        total_moves as f64 / a.games.max(1) as f64
+    );
+    println!(
+        "  {:.0} games/s, {:.0} moves/s",
+        a.games as f64 / secs,
+        total_moves as f64 / secs
+    );
+    Ok(0)
+}
