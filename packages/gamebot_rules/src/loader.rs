@@ -533,13 +533,16 @@ impl Loader<'_> {
         };
         match key {
             "states" => {
-                if let Some(k) = self.int(v) {
-                    if k < 1 {
+                // On a bad value the error is reported here; 1 keeps later checks quiet.
+                let k = match self.int(v) {
+                    Some(k) if k >= 1 => k,
+                    Some(_) => {
                         self.err(v.line, v.col, "states must be at least 1");
-                    } else {
-                        self.element_types[cur].states = k;
+                        1
                     }
-                }
+                    None => 1,
+                };
+                self.element_types[cur].states = k;
             }
             "image" => self.etype_pending_image = Some(v.text.clone()),
             "point" => {
@@ -670,11 +673,15 @@ impl Loader<'_> {
                     self.locations[cur].loc.location_type = t;
                     self.locations[cur].has_type = true;
                 }
-                None => self.err(
-                    v.line,
-                    v.col,
-                    format!("unknown location type `{}` (location types must be defined earlier in the file)", v.text),
-                ),
+                None => {
+                    // Reported here; do not also report the location as untyped.
+                    self.locations[cur].has_type = true;
+                    self.err(
+                        v.line,
+                        v.col,
+                        format!("unknown location type `{}` (location types must be defined earlier in the file)", v.text),
+                    )
+                }
             },
             "point" => {
                 if let Some(p) = self.pixel(v) {
@@ -689,13 +696,22 @@ impl Loader<'_> {
             "robot" => {
                 let nums: Option<Vec<f64>> = v.text.split(',').map(parse_real).collect();
                 match nums.as_deref() {
-                    Some([x, y, z]) => self.locations[cur].loc.robot = Some(RobotSpec::Cartesian([*x, *y, *z])),
+                    Some([x, y, z]) => {
+                        self.locations[cur].loc.robot = Some(RobotSpec::Cartesian([*x, *y, *z]))
+                    }
                     Some(a) if a.len() == 10 => {
                         let mut arr = [0.0; 10];
                         arr.copy_from_slice(a);
                         self.locations[cur].loc.robot = Some(RobotSpec::Angles(arr));
                     }
-                    _ => self.err(v.line, v.col, format!("robot= needs 3 coordinates (cm) or 10 angles (degrees), found `{}`", v.text)),
+                    _ => self.err(
+                        v.line,
+                        v.col,
+                        format!(
+                            "robot= needs 3 coordinates (cm) or 10 angles (degrees), found `{}`",
+                            v.text
+                        ),
+                    ),
                 }
             }
             _ => self.unknown_key("LOCATIONS", key, v),
@@ -1309,7 +1325,7 @@ impl Loader<'_> {
         // Templates: cache the known texts each one can produce from integers.
         let templates = self.build_templates();
         if !self.errors.is_empty() {
-            self.errors.sort_by_key(|d| (d.line, d.col));
+            self.errors.sort_by_key(|d| (d.line == 0, d.line, d.col));
             return Err(LoadError {
                 file: self.file.to_string(),
                 errors: self.errors,
