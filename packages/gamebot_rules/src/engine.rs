@@ -61,6 +61,53 @@ impl Game {
         )
     }
 
+    /// Builds a state from its parts (element locations, `[state, owner, zindex]` per
+    /// element, player, winner, scores), checking that it is a possible position.
+    pub fn state_from_parts(
+        &self,
+        locations: Vec<LocationId>,
+        attrs: Vec<[i32; 3]>,
+        player: i32,
+        winner: i32,
+        scores: Vec<i32>,
+    ) -> Result<State, String> {
+        let (ne, nl, np) = (
+            self.elements.len(),
+            self.locations.len(),
+            self.players.len(),
+        );
+        if locations.len() != ne || attrs.len() != ne {
+            return Err(format!("expected {ne} element locations and attributes"));
+        }
+        if scores.len() != np {
+            return Err(format!("expected {np} scores"));
+        }
+        if player < 1 || player as usize > np || winner < -1 || winner as i64 > np as i64 {
+            return Err(format!(
+                "player {player} / winner {winner} out of range for {np} player(s)"
+            ));
+        }
+        let mut seen = vec![false; nl];
+        for (e, &l) in locations.iter().enumerate() {
+            if l as usize >= nl {
+                return Err(format!(
+                    "element `{}` on location #{l}, which does not exist",
+                    self.elements[e].name
+                ));
+            }
+            if std::mem::replace(&mut seen[l as usize], true) {
+                return Err(format!(
+                    "two elements on `{}`",
+                    self.locations[l as usize].name
+                ));
+            }
+        }
+        let mut st = State::new(self.meta.clone(), locations, attrs, nl, scores);
+        st.set_player(player);
+        st.set_winner(winner);
+        Ok(st)
+    }
+
     /// Fresh working memory for [`Game::legal_moves_into`] and [`Game::apply_with`].
     pub fn scratch(&self) -> Scratch {
         Scratch {
