@@ -1,0 +1,410 @@
+//! What the camera needs to know about a game: its colour signatures and the
+//! locations it can see, in *board camera pixels* — the `camera=` pixel frame
+//! of game files (640×480, 20 px/cm top-down, see `config/boards/a4.yaml`).
+
+use gamebot_rules::model::{
+    ElementType, Location, LocationId, LocationType, RealboardSignature, Shape,
+};
+use gamebot_rules::Game;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, VisionError};
+use crate::hsv::HsvRange;
+
+/// Maps table-plane centimetres (arm base frame: x right, y forward) to the
+/// board pixel frame used by `camera=` and `point=` in game files.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardMapping {
+    /// Pixels per centimetre.
+    pub scale_px_per_cm: f64,
+    /// Table coordinates (cm) of the pixel frame's top-left corner.
+    pub origin_cm: [f64; 2],
+    /// Whether pixel y grows towards smaller table y (image up = arm +y).
+    pub flip_y: bool,
+}
+
+impl Default for BoardMapping {
+    /// The project convention: 20 px/cm, top-left at (−16, 30) cm, y flipped.
+    fn default() -> Self {
+        BoardMapping {
+            scale_px_per_cm: 20.0,
+            origin_cm: [-16.0, 30.0],
+            flip_y: true,
+        }
+    }
+}
+
+impl BoardMapping {
+    /// Board pixel of a table point (cm).
+    pub fn to_px(&self, x_cm: f64, y_cm: f64) -> (f64, f64) {
+        let u = (x_cm - self.origin_cm[0]) * self.scale_px_per_cm;
+        let v = if self.flip_y {
+            (self.origin_cm[1] - y_cm) * self.scale_px_per_cm
+        } else {
+            (y_cm - self.origin_cm[1]) * self.scale_px_per_cm
+        };
+        (u, v)
+    }
+
+    /// Table point (cm) of a board pixel.
+    pub fn to_cm(&self, u: f64, v: f64) -> (f64, f64) {
+        let x = self.origin_cm[0] + u / self.scale_px_per_cm;
+        let y = if self.flip_y {
+            self.origin_cm[1] - v / self.scale_px_per_cm
+        } else {
+            self.origin_cm[1] + v / self.scale_px_per_cm
+        };
+        (x, y)
+    }
+
+    /// The 3×3 matrix taking homogeneous cm to board pixels.
+    pub fn cm_to_px_matrix(&self) -> [[f64; 3]; 3] {
+        let s = self.scale_px_per_cm;
+        let (sy, ty) = if self.flip_y {
+            (-s, self.origin_cm[1] * s)
+        } else {
+            (s, -self.origin_cm[1] * s)
+        };
+        [
+            [s, 0.0, -self.origin_cm[0] * s],
+            [0.0, sy, ty],
+            [0.0, 0.0, 1.0],
+        ]
+    }
+}
+
+/// A colour class the detector can report: an element type name and the
+/// state its colour stands for. Several signatures may share one class.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PieceClass {
+    /// Element type name (from the signature's `name=`).
+    pub name: String,
+    /// Element state the colour represents.
+    pub state: i32,
+    /// Index into the game's element types when the name matches one.
+    pub element_type: Option<usize>,
+}
+
+/// A signature compiled for detection.
+#[derive(Clone, Debug)]
+pub struct CompiledSignature {
+    /// The signature as written in the game file.
+    pub source: RealboardSignature,
+    /// Its OpenCV HSV ranges.
+    pub range: HsvRange,
+    /// Index into [`VisionBoard::classes`].
+    pub class: usize,
+}
+
+/// A location the camera can see.
+#[derive(Clone, Debug, Serialize)]
+pub struct CameraLocation {
+    /// Index in the game's locations.
+    pub id: LocationId,
+    pub name: String,
+    /// Centre in board camera pixels (`camera=`).
+    pub px: (f64, f64),
+    /// Blobs whose centre lies within this many board pixels may be assigned here.
+    pub radius: f64,
+    /// From the location type (`relevant=no` → false).
+    pub relevant: bool,
+    /// The location type's shape, used for drawing.
+    pub shape: Option<Shape>,
+}
+
+/// A game's camera view: colour signatures and visible locations.
+#[derive(Clone, Debug)]
+pub struct VisionBoard {
+    pub signatures: Vec<CompiledSignature>,
+    pub classes: Vec<PieceClass>,
+    /// Locations that have a `camera=` key, in game order.
+    pub locations: Vec<CameraLocation>,
+    /// For every game location, its index in `locations` (None when it has no `camera=`).
+    pub camera_index: Vec<Option<usize>>,
+    /// Board pixel ↔ table mapping.
+    pub mapping: BoardMapping,
+}
+
+/// Fallback assignment radius (board px) for a location type without a shape: one piece radius.
+const DEFAULT_RADIUS_PX: f64 = 20.0;
+
+impl VisionBoard {
+    /// Builds the camera view of a loaded game.
+    pub fn from_game(game: &Game) -> Result<VisionBoard> {
+        Self::from_parts(
+            &game.element_types,
+            &game.location_types,
+            &game.locations,
+            &game.realboard,
+        )
+    }
+
+    /// Builds the camera view from the game's model parts (useful without a full game).
+    pub fn from_parts(
+        element_types: &[ElementType],
+        location_types: &[LocationType],
+        locations: &[Location],
+        realboard: &[RealboardSignature],
+    ) -> Result<VisionBoard> {
+        let mut classes: Vec<PieceClass> = Vec::new();
+        let mut signatures = Vec::new();
+        for sig in realboard {
+            let range = HsvRange::from_signature(sig);
+            if range.is_empty() {
+                return Err(VisionError::Board(format!(
+                    "line {}: signature `{}` accepts no colour (check its hue/saturation/value ranges)",
+                    sig.line, sig.name
+                )));
+            }
+            if sig.size_max < sig.size_min || sig.size_max <= 0 {
+                return Err(VisionError::Board(format!(
+                    "line {}: signature `{}` accepts no blob size (sizeMin {} sizeMax {})",
+                    sig.line, sig.name, sig.size_min, sig.size_max
+                )));
+            }
+            let class = match classes
+                .iter()
+                .position(|c| c.name == sig.name && c.state == sig.state)
+            {
+                Some(i) => i,
+                None => {
+                    classes.push(PieceClass {
+                        name: sig.name.clone(),
+                        state: sig.state,
+                        element_type: element_types.iter().position(|t| t.name == sig.name),
+                    });
+                    classes.len() - 1
+                }
+            };
+            signatures.push(CompiledSignature {
+                source: sig.clone(),
+                range,
+                class,
+            });
+        }
+
+        let mut camera_index = vec![None; locations.len()];
+        let mut cams = Vec::new();
+        for (i, loc) in locations.iter().enumerate() {
+            let Some(p) = loc.camera else { continue };
+            let lt = location_types.get(loc.location_type).ok_or_else(|| {
+                VisionError::Board(format!(
+                    "line {}: location `{}` has an unknown location type",
+                    loc.line, loc.name
+                ))
+            })?;
+            let radius = match lt.shape {
+                Some(Shape::Circle { r }) if r > 0 => r as f64,
+                Some(Shape::Rectangle { w, h }) if w > 0 && h > 0 => (w.min(h) / 2) as f64,
+                _ => DEFAULT_RADIUS_PX,
+            };
+            camera_index[i] = Some(cams.len());
+            cams.push(CameraLocation {
+                id: i as LocationId,
+                name: loc.name.clone(),
+                px: (p.x as f64, p.y as f64),
+                radius,
+                relevant: lt.relevant,
+                shape: lt.shape,
+            });
+        }
+        // Neighbouring locations must not claim the same blob: cap each radius
+        // at half the distance to the nearest distinct camera location.
+        let pts: Vec<(f64, f64)> = cams.iter().map(|c| c.px).collect();
+        for c in cams.iter_mut() {
+            let nearest = pts
+                .iter()
+                .map(|q| ((q.0 - c.px.0).powi(2) + (q.1 - c.px.1).powi(2)).sqrt())
+                .filter(|d| *d > 0.5)
+                .fold(f64::INFINITY, f64::min);
+            if nearest.is_finite() {
+                c.radius = c.radius.min(nearest / 2.0).max(4.0);
+            }
+        }
+        Ok(VisionBoard {
+            signatures,
+            classes,
+            locations: cams,
+            camera_index,
+            mapping: BoardMapping::default(),
+        })
+    }
+
+    /// Replaces the board pixel ↔ table mapping (from a board YAML file).
+    pub fn with_mapping(mut self, mapping: BoardMapping) -> VisionBoard {
+        self.mapping = mapping;
+        self
+    }
+
+    /// The class of an element type in a state, as the camera would report it:
+    /// the exact (type, state) class when there is one, else any class of that type.
+    pub fn class_for(&self, type_name: &str, state: i32) -> Option<usize> {
+        self.classes
+            .iter()
+            .position(|c| c.name == type_name && c.state == state)
+            .or_else(|| self.classes.iter().position(|c| c.name == type_name))
+    }
+
+    /// The first signature of a class (its colour is used for drawing).
+    pub fn signature_of_class(&self, class: usize) -> Option<&CompiledSignature> {
+        self.signatures.iter().find(|s| s.class == class)
+    }
+
+    /// Largest accepted blob area of any signature (camera px²).
+    pub fn max_piece_area(&self) -> f64 {
+        self.signatures
+            .iter()
+            .map(|s| s.source.size_max as f64)
+            .fold(0.0, f64::max)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testboard {
+    //! A synthetic 4×4 game built in code, used by unit tests of this crate.
+    use super::*;
+    use gamebot_rules::model::{Pixel, RobotSpec};
+
+    /// Red and blue discs; a 4×4 grid (2.5 cm pitch) plus two supply columns of four slots.
+    pub fn parts() -> (
+        Vec<ElementType>,
+        Vec<LocationType>,
+        Vec<Location>,
+        Vec<RealboardSignature>,
+    ) {
+        let et = vec![
+            ElementType {
+                name: "red".into(),
+                states: 1,
+                images: vec![],
+                line: 1,
+            },
+            ElementType {
+                name: "blue".into(),
+                states: 1,
+                images: vec![],
+                line: 2,
+            },
+        ];
+        let lt = vec![
+            LocationType {
+                name: "cell".into(),
+                image: None,
+                shape: Some(Shape::Circle { r: 24 }),
+                hotspot: Pixel { x: 0, y: 0 },
+                relevant: true,
+                line: 3,
+            },
+            LocationType {
+                name: "supply".into(),
+                image: None,
+                shape: Some(Shape::Rectangle { w: 44, h: 44 }),
+                hotspot: Pixel { x: 0, y: 0 },
+                relevant: false,
+                line: 4,
+            },
+        ];
+        let m = BoardMapping::default();
+        let mut locs = Vec::new();
+        for r in 0..4 {
+            for c in 0..4 {
+                let x = -3.75 + 2.5 * c as f64;
+                let y = 14.25 + 2.5 * r as f64;
+                let (u, v) = m.to_px(x, y);
+                let p = Pixel {
+                    x: u.round() as i32,
+                    y: v.round() as i32,
+                };
+                locs.push(Location {
+                    name: format!("c({},{})", c + 1, r + 1),
+                    location_type: 0,
+                    point: Some(p),
+                    camera: Some(p),
+                    robot: Some(RobotSpec::Cartesian([x, y, 0.0])),
+                    line: 10,
+                });
+            }
+        }
+        for (side, x) in [("r", -13.5), ("b", 13.5)] {
+            for i in 0..4 {
+                let y = 12.0 + 3.0 * i as f64;
+                let (u, v) = m.to_px(x, y);
+                let p = Pixel {
+                    x: u.round() as i32,
+                    y: v.round() as i32,
+                };
+                locs.push(Location {
+                    name: format!("{side}({})", i + 1),
+                    location_type: 1,
+                    point: Some(p),
+                    camera: Some(p),
+                    robot: Some(RobotSpec::Cartesian([x, y, 0.0])),
+                    line: 20,
+                });
+            }
+        }
+        let sig = |name: &str, hmin, hmax| RealboardSignature {
+            name: name.into(),
+            state: 1,
+            hue_min: hmin,
+            hue_max: hmax,
+            saturation_min: 0.45,
+            saturation_max: 1.0,
+            value_min: 0.25,
+            value_max: 1.0,
+            size_min: 600,
+            size_max: 2500,
+            line: 30,
+        };
+        let rb = vec![sig("red", 340.0, 20.0), sig("blue", 200.0, 250.0)];
+        (et, lt, locs, rb)
+    }
+
+    /// The compiled board of [`parts`].
+    pub fn board() -> VisionBoard {
+        let (et, lt, l, rb) = parts();
+        VisionBoard::from_parts(&et, &lt, &l, &rb).unwrap()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mapping_matches_convention() {
+        let m = BoardMapping::default();
+        assert_eq!(m.to_px(0.0, 6.0), (320.0, 480.0));
+        assert_eq!(m.to_px(-16.0, 30.0), (0.0, 0.0));
+        let (x, y) = m.to_cm(100.0, 200.0);
+        let (u, v) = m.to_px(x, y);
+        assert!((u - 100.0).abs() < 1e-9 && (v - 200.0).abs() < 1e-9);
+        let h = m.cm_to_px_matrix();
+        let (x, y) = (3.5, 12.25);
+        let u = h[0][0] * x + h[0][1] * y + h[0][2];
+        let v = h[1][0] * x + h[1][1] * y + h[1][2];
+        assert_eq!((u, v), m.to_px(x, y));
+    }
+
+    #[test]
+    fn board_from_parts_radii_and_classes() {
+        let b = testboard::board();
+        assert_eq!(b.classes.len(), 2);
+        assert_eq!(b.locations.len(), 24);
+        // Grid pitch 2.5 cm = 50 px, so the circle(24) radius stays 24 (< 25).
+        assert_eq!(b.locations[0].radius, 24.0);
+        assert!(b.locations.iter().filter(|l| !l.relevant).count() == 8);
+        assert_eq!(b.class_for("blue", 1), Some(1));
+        assert_eq!(b.class_for("blue", 2), Some(1));
+        assert_eq!(b.class_for("green", 1), None);
+    }
+
+    #[test]
+    fn empty_signature_is_a_clear_error() {
+        let (et, lt, l, mut rb) = testboard::parts();
+        rb[0].saturation_min = 0.9;
+        rb[0].saturation_max = 0.1;
+        let e = VisionBoard::from_parts(&et, &lt, &l, &rb).unwrap_err();
+        assert!(e.to_string().contains("line 30"), "{e}");
+    }
+}

@@ -1,0 +1,539 @@
+//! Board calibration: the homography from camera image pixels to the table
+//! plane, from ArUco markers at known board positions or from listed /
+//! clicked points, saved to and loaded from `config/camera/*.yaml`.
+//!
+//! Two files are involved:
+//! - a **board file** (`config/boards/*.yaml`) describing the physical board:
+//!   its pixel mapping, the ArUco markers printed on it and reference points;
+//! - a **camera file** (`config/camera/*.yaml`) written by calibration: the
+//!   image → table homography and the derived image → board-pixel homography
+//!   the detector uses to compare blobs with the game's `camera=` pixels.
+
+use std::path::{Path, PathBuf};
+
+use opencv::core::{Mat, Point2f, Ptr, Vector};
+use opencv::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::board::BoardMapping;
+use crate::error::{CvContext, Result, VisionError};
+use crate::geom::Homography;
+
+/// One ArUco marker printed on the board. Its image top faces table +y
+/// (image up in the default camera), so its corners in ArUco order
+/// (top-left, top-right, bottom-right, bottom-left) are at
+/// (cx−s/2, cy+s/2), (cx+s/2, cy+s/2), (cx+s/2, cy−s/2), (cx−s/2, cy−s/2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MarkerSpec {
+    pub id: i32,
+    /// Centre on the table, cm.
+    pub center_cm: [f64; 2],
+    /// Side length of the black square (including the black border), cm.
+    pub size_cm: f64,
+}
+
+impl MarkerSpec {
+    /// Table coordinates of the four corners in ArUco order.
+    pub fn corners_cm(&self) -> [[f64; 2]; 4] {
+        let (x, y, h) = (self.center_cm[0], self.center_cm[1], self.size_cm / 2.0);
+        [[x - h, y + h], [x + h, y + h], [x + h, y - h], [x - h, y - h]]
+    }
+}
+
+/// The ArUco section of a board file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArucoSpec {
+    /// Predefined dictionary name, e.g. `DICT_4X4_50`.
+    pub dictionary: String,
+    pub markers: Vec<MarkerSpec>,
+}
+
+/// The area of the printed sheet on the table (for rendering).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SheetSpec {
+    pub min_cm: [f64; 2],
+    pub max_cm: [f64; 2],
+}
+
+/// The parts of a board file (`config/boards/*.yaml`) the vision code reads.
+/// Unknown keys belong to other parts of gamebot and are ignored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardConfig {
+    #[serde(default)]
+    pub name: String,
+    /// Board pixel ↔ table mapping (`camera=`/`point=` pixels).
+    #[serde(default)]
+    pub camera_mapping: BoardMapping,
+    /// The sheet's extent on the table.
+    #[serde(default = "default_sheet")]
+    pub sheet: SheetSpec,
+    /// Markers for automatic calibration.
+    #[serde(default)]
+    pub aruco: Option<ArucoSpec>,
+    /// Named reference points on the table (cm) for calibration from
+    /// clicked/listed image points, in the order the user gives them.
+    #[serde(default)]
+    pub calibration_points: Vec<RefPoint>,
+}
+
+/// A named point on the table (cm) used for point calibration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RefPoint {
+    pub name: String,
+    pub cm: [f64; 2],
+}
+
+fn default_sheet() -> SheetSpec {
+    // A4 landscape centred on the playing grid at (0, 18) cm.
+    SheetSpec {
+        min_cm: [-14.85, 7.5],
+        max_cm: [14.85, 28.5],
+    }
+}
+
+impl Default for BoardConfig {
+    /// The A4 board of the project conventions with four 1.6 cm markers
+    /// between the playing grid and the supply columns.
+    fn default() -> Self {
+        let m = |id, x, y| MarkerSpec {
+            id,
+            center_cm: [x, y],
+            size_cm: 1.6,
+        };
+        BoardConfig {
+            name: "a4".into(),
+            camera_mapping: BoardMapping::default(),
+            sheet: default_sheet(),
+            aruco: Some(ArucoSpec {
+                dictionary: "DICT_4X4_50".into(),
+                markers: vec![
+                    m(0, -11.25, 27.25),
+                    m(1, 11.25, 27.25),
+                    m(2, 11.25, 8.75),
+                    m(3, -11.25, 8.75),
+                ],
+            }),
+            calibration_points: vec![
+                RefPoint { name: "sheet top-left".into(), cm: [-14.85, 28.5] },
+                RefPoint { name: "sheet top-right".into(), cm: [14.85, 28.5] },
+                RefPoint { name: "sheet bottom-right".into(), cm: [14.85, 7.5] },
+                RefPoint { name: "sheet bottom-left".into(), cm: [-14.85, 7.5] },
+            ],
+        }
+    }
+}
+
+impl BoardConfig {
+    /// Reads a board file.
+    pub fn load(path: impl AsRef<Path>) -> Result<BoardConfig> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| VisionError::Config {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses a board file's text (`path` is used in messages).
+    pub fn parse(path: &Path, text: &str) -> Result<BoardConfig> {
+        let cfg: BoardConfig = serde_yaml::from_str(text).map_err(|e| VisionError::Config {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        if !(cfg.camera_mapping.scale_px_per_cm > 0.0) {
+            return Err(VisionError::Config {
+                path: path.to_path_buf(),
+                reason: "camera_mapping.scale_px_per_cm must be positive".into(),
+            });
+        }
+        Ok(cfg)
+    }
+}
+
+/// The result of calibration, stored in `config/camera/*.yaml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CameraCalibration {
+    /// Size of the images the homography applies to.
+    pub image_width: i32,
+    pub image_height: i32,
+    /// `aruco` or `points`.
+    pub method: String,
+    /// Board file used (informational).
+    #[serde(default)]
+    pub board: String,
+    /// Image pixel → table cm (arm base frame).
+    pub image_to_table_cm: Homography,
+    /// Image pixel → board pixel (the `camera=` frame of game files).
+    pub image_to_board_px: Homography,
+    /// RMS distance in image pixels between the observed calibration points
+    /// and the table points projected back through the homography.
+    pub reprojection_rms_px: f64,
+    /// Largest such distance.
+    pub reprojection_max_px: f64,
+    /// Number of point correspondences used.
+    pub points: usize,
+}
+
+impl CameraCalibration {
+    /// The calibration of an ideal camera whose image *is* the board pixel frame.
+    pub fn identity(mapping: &BoardMapping, width: i32, height: i32) -> CameraCalibration {
+        let to_px = Homography(mapping.cm_to_px_matrix());
+        CameraCalibration {
+            image_width: width,
+            image_height: height,
+            method: "identity".into(),
+            board: String::new(),
+            image_to_table_cm: to_px.inverse().unwrap_or(Homography::IDENTITY),
+            image_to_board_px: Homography::IDENTITY,
+            reprojection_rms_px: 0.0,
+            reprojection_max_px: 0.0,
+            points: 0,
+        }
+    }
+
+    /// Reads a camera file.
+    pub fn load(path: impl AsRef<Path>) -> Result<CameraCalibration> {
+        let path = path.as_ref();
+        let err = |reason: String| VisionError::Config {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+        let c: CameraCalibration = serde_yaml::from_str(&text).map_err(|e| err(e.to_string()))?;
+        if c.image_width <= 0 || c.image_height <= 0 {
+            return Err(err(format!(
+                "image size {}x{} is not positive",
+                c.image_width, c.image_height
+            )));
+        }
+        if !c.image_to_board_px.is_finite() || c.image_to_board_px.inverse().is_none() {
+            return Err(err("image_to_board_px is not an invertible homography".into()));
+        }
+        Ok(c)
+    }
+
+    /// Writes the camera file (with a comment header).
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let err = |reason: String| VisionError::Config {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let body = serde_yaml::to_string(self).map_err(|e| err(e.to_string()))?;
+        let text = format!(
+            "# Camera calibration written by `gamebot calibrate`.\n\
+             # image_to_table_cm maps image pixels to the table plane (cm, arm base frame);\n\
+             # image_to_board_px maps image pixels to the game files' camera= pixel frame.\n{body}"
+        );
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
+        }
+        std::fs::write(path, text).map_err(|e| err(e.to_string()))
+    }
+}
+
+/// Estimates the homography from ≥ 4 image points to table points (cm) and
+/// packages it as a calibration. Uses all points (least squares); with more
+/// than 4 points a RANSAC pass first rejects gross outliers.
+pub fn calibrate_from_points(
+    image_pts: &[(f64, f64)],
+    table_cm: &[(f64, f64)],
+    mapping: &BoardMapping,
+    image_size: (i32, i32),
+    method: &str,
+) -> Result<CameraCalibration> {
+    if image_pts.len() != table_cm.len() {
+        return Err(VisionError::Calibration(format!(
+            "{} image points but {} table points",
+            image_pts.len(),
+            table_cm.len()
+        )));
+    }
+    if image_pts.len() < 4 {
+        return Err(VisionError::Calibration(format!(
+            "need at least 4 point pairs, got {}",
+            image_pts.len()
+        )));
+    }
+    let src: Vector<Point2f> = image_pts
+        .iter()
+        .map(|&(u, v)| Point2f::new(u as f32, v as f32))
+        .collect();
+    let dst: Vector<Point2f> = table_cm
+        .iter()
+        .map(|&(x, y)| Point2f::new(x as f32, y as f32))
+        .collect();
+    let mut mask = Mat::default();
+    let method_flag = if image_pts.len() > 4 {
+        opencv::calib3d::RANSAC
+    } else {
+        0
+    };
+    // RANSAC threshold is in table units (cm): 0.3 cm ≈ 6 px.
+    let h = opencv::calib3d::find_homography(&src, &dst, &mut mask, method_flag, 0.3)
+        .cv("estimating the homography")?;
+    let h = mat_to_homography(&h).ok_or_else(|| {
+        VisionError::Calibration(
+            "the points are degenerate (three on a line, or repeated); no homography".into(),
+        )
+    })?;
+    let inv = h.inverse().ok_or_else(|| {
+        VisionError::Calibration("the estimated homography is singular".into())
+    })?;
+    let mut sq = 0.0;
+    let mut max: f64 = 0.0;
+    for (&(u, v), &(x, y)) in image_pts.iter().zip(table_cm) {
+        let (pu, pv) = inv.apply(x, y).ok_or_else(|| {
+            VisionError::Calibration(format!("table point ({x}, {y}) maps to infinity"))
+        })?;
+        let d = ((pu - u).powi(2) + (pv - v).powi(2)).sqrt();
+        sq += d * d;
+        max = max.max(d);
+    }
+    let to_px = Homography(mapping.cm_to_px_matrix());
+    Ok(CameraCalibration {
+        image_width: image_size.0,
+        image_height: image_size.1,
+        method: method.into(),
+        board: String::new(),
+        image_to_table_cm: h,
+        image_to_board_px: to_px.after(&h).normalized(),
+        reprojection_rms_px: (sq / image_pts.len() as f64).sqrt(),
+        reprojection_max_px: max,
+        points: image_pts.len(),
+    })
+}
+
+/// Converts a 3×3 CV_64F matrix to a [`Homography`]; `None` when empty or not finite.
+pub(crate) fn mat_to_homography(m: &Mat) -> Option<Homography> {
+    if m.rows() != 3 || m.cols() != 3 {
+        return None;
+    }
+    let mut h = [[0.0; 3]; 3];
+    for (i, row) in h.iter_mut().enumerate() {
+        for (j, x) in row.iter_mut().enumerate() {
+            *x = *m.at_2d::<f64>(i as i32, j as i32).ok()?;
+        }
+    }
+    let h = Homography(h).normalized();
+    h.is_finite().then_some(h)
+}
+
+/// Resolves an ArUco dictionary name such as `DICT_4X4_50` to OpenCV's constant.
+pub fn dictionary_id(name: &str) -> Option<i32> {
+    let n = name.trim().to_ascii_uppercase();
+    let n = n.strip_prefix("DICT_").unwrap_or(&n);
+    if n == "ARUCO_ORIGINAL" {
+        return Some(16);
+    }
+    let (bits, count) = n.split_once('_')?;
+    let bits = match bits {
+        "4X4" => 0,
+        "5X5" => 1,
+        "6X6" => 2,
+        "7X7" => 3,
+        _ => return None,
+    };
+    let count = match count {
+        "50" => 0,
+        "100" => 1,
+        "250" => 2,
+        "1000" => 3,
+        _ => return None,
+    };
+    Some(bits * 4 + count)
+}
+
+/// Loads the predefined dictionary of an ArUco section.
+pub(crate) fn dictionary(spec: &ArucoSpec) -> Result<Ptr<opencv::aruco::Dictionary>> {
+    let id = dictionary_id(&spec.dictionary).ok_or_else(|| {
+        VisionError::Calibration(format!(
+            "unknown ArUco dictionary `{}` (use e.g. DICT_4X4_50)",
+            spec.dictionary
+        ))
+    })?;
+    opencv::aruco::get_predefined_dictionary_i32(id).cv("loading the ArUco dictionary")
+}
+
+/// A marker found in an image.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoundMarker {
+    pub id: i32,
+    /// Corners in ArUco order, image pixels.
+    pub corners: [(f64, f64); 4],
+}
+
+/// Finds the ArUco markers of `spec`'s dictionary in a BGR or grey image.
+pub fn find_markers(image: &Mat, spec: &ArucoSpec) -> Result<Vec<FoundMarker>> {
+    let dict = dictionary(spec)?;
+    let mut params =
+        opencv::aruco::DetectorParameters::create().cv("creating ArUco detector parameters")?;
+    params.set_corner_refinement_method(opencv::aruco::CORNER_REFINE_SUBPIX);
+    let mut corners: Vector<Vector<Point2f>> = Vector::new();
+    let mut ids: Vector<i32> = Vector::new();
+    let mut rejected: Vector<Vector<Point2f>> = Vector::new();
+    opencv::aruco::detect_markers(image, &dict, &mut corners, &mut ids, &params, &mut rejected)
+        .cv("detecting ArUco markers")?;
+    let mut out = Vec::new();
+    for (id, c) in ids.iter().zip(corners.iter()) {
+        if c.len() != 4 {
+            continue;
+        }
+        let p = |i: usize| {
+            let q = c.get(i).unwrap_or_default();
+            (q.x as f64, q.y as f64)
+        };
+        out.push(FoundMarker {
+            id,
+            corners: [p(0), p(1), p(2), p(3)],
+        });
+    }
+    out.sort_by_key(|m| m.id);
+    Ok(out)
+}
+
+/// Calibrates from the ArUco markers of a board file visible in `image`.
+/// At least three of the board's markers must be found.
+pub fn calibrate_from_aruco(
+    image: &Mat,
+    board: &BoardConfig,
+    board_path: Option<&Path>,
+) -> Result<CameraCalibration> {
+    let spec = board.aruco.as_ref().ok_or_else(|| {
+        VisionError::Calibration(format!(
+            "board file {} has no `aruco:` section; give image points instead",
+            board_path.map(|p| p.display().to_string()).unwrap_or_default()
+        ))
+    })?;
+    let found = find_markers(image, spec)?;
+    let mut img_pts = Vec::new();
+    let mut tab_pts = Vec::new();
+    let mut used = Vec::new();
+    for m in &found {
+        let Some(ms) = spec.markers.iter().find(|s| s.id == m.id) else {
+            continue;
+        };
+        if used.contains(&m.id) {
+            // A duplicate id means a misdetection or a second printout; don't trust either.
+            return Err(VisionError::Calibration(format!(
+                "marker {} seen twice in the image",
+                m.id
+            )));
+        }
+        used.push(m.id);
+        for (ip, tp) in m.corners.iter().zip(ms.corners_cm()) {
+            img_pts.push(*ip);
+            tab_pts.push((tp[0], tp[1]));
+        }
+    }
+    if used.len() < 3 {
+        return Err(VisionError::Calibration(format!(
+            "found {} of the board's {} ArUco markers (ids {:?}); need at least 3",
+            used.len(),
+            spec.markers.len(),
+            used
+        )));
+    }
+    let size = (image.cols(), image.rows());
+    let mut c = calibrate_from_points(&img_pts, &tab_pts, &board.camera_mapping, size, "aruco")?;
+    c.board = board_path.map(|p| p.display().to_string()).unwrap_or_default();
+    Ok(c)
+}
+
+/// Parses `"u,v u,v u,v u,v"` (clicked or listed image points).
+pub fn parse_points(text: &str) -> Result<Vec<(f64, f64)>> {
+    text.split_whitespace()
+        .map(|p| {
+            let (a, b) = p.split_once(',').ok_or_else(|| {
+                VisionError::Calibration(format!("point `{p}` is not `u,v`"))
+            })?;
+            let f = |s: &str| {
+                s.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| {
+                    VisionError::Calibration(format!("point `{p}`: `{s}` is not a number"))
+                })
+            };
+            Ok((f(a)?, f(b)?))
+        })
+        .collect()
+}
+
+/// Default location of camera files.
+pub fn default_camera_file() -> PathBuf {
+    PathBuf::from("config/camera/default.yaml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dictionary_names() {
+        assert_eq!(dictionary_id("DICT_4X4_50"), Some(0));
+        assert_eq!(dictionary_id("dict_6x6_250"), Some(10));
+        assert_eq!(dictionary_id("DICT_ARUCO_ORIGINAL"), Some(16));
+        assert_eq!(dictionary_id("DICT_9X9_50"), None);
+    }
+
+    #[test]
+    fn points_calibration_recovers_exact_homography() {
+        // A synthetic, slightly tilted view: image = A · table.
+        let a = Homography([[19.0, 1.5, 330.0], [0.8, -20.5, 605.0], [0.001, -0.0007, 1.0]]);
+        let table = [(-14.0, 28.0), (14.0, 28.0), (14.0, 8.0), (-14.0, 8.0), (0.0, 18.0)];
+        let img: Vec<(f64, f64)> = table.iter().map(|&(x, y)| a.apply(x, y).unwrap()).collect();
+        let c = calibrate_from_points(&img, &table, &BoardMapping::default(), (640, 480), "points")
+            .unwrap();
+        assert!(c.reprojection_max_px < 0.05, "{}", c.reprojection_max_px);
+        let inv = a.inverse().unwrap();
+        for &(u, v) in &[(100.0, 100.0), (500.0, 400.0)] {
+            let p = c.image_to_table_cm.apply(u, v).unwrap();
+            let q = inv.apply(u, v).unwrap();
+            assert!((p.0 - q.0).abs() < 1e-3 && (p.1 - q.1).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn degenerate_points_are_rejected() {
+        let img = [(0.0, 0.0), (10.0, 0.0), (20.0, 0.0), (30.0, 0.0)];
+        let tab = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0)];
+        assert!(calibrate_from_points(&img, &tab, &BoardMapping::default(), (640, 480), "p").is_err());
+        assert!(calibrate_from_points(&img[..3], &tab[..3], &BoardMapping::default(), (640, 480), "p")
+            .is_err());
+    }
+
+    #[test]
+    fn parse_points_errors_name_the_point() {
+        assert_eq!(parse_points("1,2 3.5,4").unwrap(), vec![(1.0, 2.0), (3.5, 4.0)]);
+        let e = parse_points("1,2 3;4").unwrap_err().to_string();
+        assert!(e.contains("3;4"), "{e}");
+        let e = parse_points("1,x").unwrap_err().to_string();
+        assert!(e.contains("`x`"), "{e}");
+    }
+
+    #[test]
+    fn camera_file_round_trip_and_errors() {
+        let dir = std::env::temp_dir().join(format!("gbv-calib-{}", std::process::id()));
+        let p = dir.join("cam.yaml");
+        let c = CameraCalibration::identity(&BoardMapping::default(), 640, 480);
+        c.save(&p).unwrap();
+        assert_eq!(CameraCalibration::load(&p).unwrap(), c);
+        std::fs::write(&p, "image_width: [").unwrap();
+        let e = CameraCalibration::load(&p).unwrap_err().to_string();
+        assert!(e.contains("cam.yaml"), "{e}");
+        let e = CameraCalibration::load(dir.join("missing.yaml")).unwrap_err().to_string();
+        assert!(e.contains("missing.yaml"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn board_file_defaults_and_unknown_keys() {
+        let b = BoardConfig::parse(
+            Path::new("b.yaml"),
+            "name: x\nplacement: {offset: [1, 2]}\ncamera_mapping: {scale_px_per_cm: 10, origin_cm: [0, 0], flip_y: false}\n",
+        )
+        .unwrap();
+        assert_eq!(b.camera_mapping.scale_px_per_cm, 10.0);
+        assert!(b.aruco.is_none());
+        let e = BoardConfig::parse(Path::new("b.yaml"), "camera_mapping: 3").unwrap_err();
+        assert!(e.to_string().starts_with("b.yaml:"), "{e}");
+    }
+}

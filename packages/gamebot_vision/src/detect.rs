@@ -1,0 +1,625 @@
+//! The piece detector: HSV segmentation per colour signature, morphological
+//! clean-up, connected components, size filtering, assignment of blobs to the
+//! game's camera locations, and per-frame occlusion cues.
+//!
+//! Per frame the work is: one BGR→HSV conversion, then per signature one or
+//! two `inRange` calls, an opening and a connected-components pass with
+//! statistics; plus one foreground mask for occlusion and a 32×24 thumbnail
+//! that the temporal filter compares between frames.
+
+use opencv::core::{self, Mat, Point, Scalar, Size};
+use opencv::imgproc;
+use opencv::prelude::*;
+use serde::Serialize;
+
+use crate::board::VisionBoard;
+use crate::calib::CameraCalibration;
+use crate::error::{CvContext, Result, VisionError};
+use crate::geom::Homography;
+
+/// Tuning of the detector. The defaults suit the project's 640×480 top-down
+/// camera with 2 cm discs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DetectorConfig {
+    /// Process at full (1) or half (2) resolution. Half resolution is about
+    /// four times faster; blob areas and centroids are scaled back to full.
+    pub downscale: u32,
+    /// Side of the square opening kernel, in processed pixels (0 = no opening).
+    pub open_kernel: i32,
+    /// A signature blob or foreground region larger than this (full-resolution
+    /// px²) means something covers the board. `None`: 4 × the largest `sizeMax`,
+    /// at least 6000 px² (≈ 15 cm²).
+    pub occluder_area_px: Option<f64>,
+    /// Pixels with saturation at least this (0–1) are foreground...
+    pub foreground_saturation: f64,
+    /// ...and so are pixels with value at most this (0–1).
+    pub foreground_value: f64,
+    /// Whether to look for large foreground regions (arm, hand) at all.
+    pub check_foreground: bool,
+}
+
+impl Default for DetectorConfig {
+    fn default() -> Self {
+        DetectorConfig {
+            downscale: 2,
+            open_kernel: 3,
+            occluder_area_px: None,
+            foreground_saturation: 0.3,
+            foreground_value: 0.25,
+            check_foreground: true,
+        }
+    }
+}
+
+/// A connected region accepted by a signature's colour range.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Blob {
+    /// Index into [`VisionBoard::signatures`].
+    pub signature: usize,
+    /// Index into [`VisionBoard::classes`].
+    pub class: usize,
+    /// Centroid in image pixels.
+    pub image: (f64, f64),
+    /// Centroid in board pixels (the game's `camera=` frame).
+    pub board: (f64, f64),
+    /// Area in full-resolution image px².
+    pub area: f64,
+    /// Bounding box in image pixels: x, y, width, height.
+    pub bbox: (i32, i32, i32, i32),
+    /// Index into [`VisionBoard::locations`] when assigned.
+    pub location: Option<usize>,
+}
+
+/// What one camera location shows in one frame.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LocationObservation {
+    /// Index into [`VisionBoard::locations`].
+    pub index: usize,
+    /// The piece class seen (index into [`VisionBoard::classes`]), or `None` for empty.
+    pub class: Option<usize>,
+    /// Index into [`Observation::blobs`] of the blob seen.
+    pub blob: Option<usize>,
+    /// 0–1: how sure the detector is of `class` (including of "empty").
+    pub confidence: f32,
+}
+
+/// Why a frame is considered occluded.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Occlusion {
+    /// A blob of a piece colour far larger than any piece.
+    LargeBlob { signature: usize, area: f64 },
+    /// A large saturated or dark region (hand, arm).
+    LargeForeground { area: f64 },
+    /// Much of the image changed since the previous frame (reported by the temporal filter).
+    SuddenChange { fraction: f64 },
+}
+
+/// Side of the grey thumbnail kept for frame-to-frame change detection.
+pub const THUMB_W: i32 = 32;
+/// Height of the thumbnail.
+pub const THUMB_H: i32 = 24;
+
+/// The detector's view of one frame.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Observation {
+    /// One entry per camera location, aligned with [`VisionBoard::locations`].
+    pub locations: Vec<LocationObservation>,
+    /// All accepted blobs (piece sized).
+    pub blobs: Vec<Blob>,
+    /// Indices into `blobs` of blobs that match no location (or lost a location to a better blob).
+    pub unmatched: Vec<usize>,
+    /// Set when this frame alone shows an occlusion.
+    pub occlusion: Option<Occlusion>,
+    /// 32×24 grey thumbnail of the frame (row-major).
+    #[serde(skip)]
+    pub thumbnail: Vec<u8>,
+}
+
+impl Observation {
+    /// The class seen at a camera location (index into `board.locations`).
+    pub fn class_at(&self, index: usize) -> Option<usize> {
+        self.locations.get(index).and_then(|l| l.class)
+    }
+
+    /// Whether two observations agree on every location's content.
+    pub fn same_content(&self, other: &Observation) -> bool {
+        self.locations.len() == other.locations.len()
+            && self
+                .locations
+                .iter()
+                .zip(&other.locations)
+                .all(|(a, b)| a.class == b.class)
+    }
+}
+
+/// A blob that was too small to be a piece but may hint at one (for "empty" confidence).
+struct Residue {
+    board: (f64, f64),
+    fraction: f64,
+}
+
+/// The detector for one game and one camera. Keeps scratch images between
+/// frames, so `detect` takes `&mut self`; create one per thread.
+pub struct Detector {
+    board: VisionBoard,
+    config: DetectorConfig,
+    /// Image pixel → board pixel.
+    to_board: Homography,
+    /// Board pixel → image pixel.
+    to_image: Homography,
+    width: i32,
+    height: i32,
+    occluder_area: f64,
+    kernel: Mat,
+    work: Mat,
+    hsv: Mat,
+    mask: Mat,
+    mask2: Mat,
+    opened: Mat,
+    labels: Mat,
+    stats: Mat,
+    centroids: Mat,
+    small: Mat,
+    grey: Mat,
+}
+
+impl Detector {
+    /// A detector for `board`. Without a calibration the image is taken to be
+    /// the board pixel frame itself (640×480, the project's ideal camera).
+    pub fn new(
+        board: VisionBoard,
+        calibration: Option<&CameraCalibration>,
+        config: DetectorConfig,
+    ) -> Result<Detector> {
+        if !(config.downscale == 1 || config.downscale == 2) {
+            return Err(VisionError::Board(format!(
+                "detector downscale must be 1 or 2, not {}",
+                config.downscale
+            )));
+        }
+        let (to_board, width, height) = match calibration {
+            Some(c) => (c.image_to_board_px, c.image_width, c.image_height),
+            None => (Homography::IDENTITY, 640, 480),
+        };
+        let to_image = to_board.inverse().ok_or_else(|| {
+            VisionError::Board("the calibration homography is singular".into())
+        })?;
+        let occluder_area = config
+            .occluder_area_px
+            .unwrap_or_else(|| (4.0 * board.max_piece_area()).max(6000.0));
+        let k = config.open_kernel.max(1);
+        let kernel = imgproc::get_structuring_element(
+            imgproc::MORPH_RECT,
+            Size::new(k, k),
+            Point::new(-1, -1),
+        )
+        .cv("creating the morphology kernel")?;
+        Ok(Detector {
+            board,
+            config,
+            to_board,
+            to_image,
+            width,
+            height,
+            occluder_area,
+            kernel,
+            work: Mat::default(),
+            hsv: Mat::default(),
+            mask: Mat::default(),
+            mask2: Mat::default(),
+            opened: Mat::default(),
+            labels: Mat::default(),
+            stats: Mat::default(),
+            centroids: Mat::default(),
+            small: Mat::default(),
+            grey: Mat::default(),
+        })
+    }
+
+    /// The board this detector looks for.
+    pub fn board(&self) -> &VisionBoard {
+        &self.board
+    }
+
+    /// Image pixel → board pixel homography in use.
+    pub fn image_to_board(&self) -> Homography {
+        self.to_board
+    }
+
+    /// Board pixel → image pixel homography in use.
+    pub fn board_to_image(&self) -> Homography {
+        self.to_image
+    }
+
+    /// Expected frame size.
+    pub fn frame_size(&self) -> (i32, i32) {
+        (self.width, self.height)
+    }
+
+    /// Checks that a frame is 8-bit BGR of the expected size. `source_name` names it in errors.
+    pub fn check_frame(&self, frame: &Mat, source_name: &str) -> Result<()> {
+        if frame.typ() != core::CV_8UC3 {
+            return Err(VisionError::WrongFormat {
+                source_name: source_name.into(),
+                typ: frame.typ(),
+                channels: frame.channels(),
+            });
+        }
+        if frame.cols() != self.width || frame.rows() != self.height {
+            return Err(VisionError::WrongSize {
+                source_name: source_name.into(),
+                got_w: frame.cols(),
+                got_h: frame.rows(),
+                want_w: self.width,
+                want_h: self.height,
+            });
+        }
+        Ok(())
+    }
+
+    /// Detects the pieces in one BGR frame.
+    pub fn detect(&mut self, frame: &Mat) -> Result<Observation> {
+        self.detect_named(frame, "frame")
+    }
+
+    /// [`Self::detect`], naming the frame's source in errors.
+    pub fn detect_named(&mut self, frame: &Mat, source_name: &str) -> Result<Observation> {
+        self.check_frame(frame, source_name)?;
+        let s = self.config.downscale as f64;
+        if self.config.downscale == 2 {
+            imgproc::pyr_down(
+                frame,
+                &mut self.work,
+                Size::new((frame.cols() + 1) / 2, (frame.rows() + 1) / 2),
+                core::BORDER_DEFAULT,
+            )
+            .cv("downscaling the frame")?;
+        } else {
+            frame.copy_to(&mut self.work).cv("copying the frame")?;
+        }
+        imgproc::cvt_color_def(&self.work, &mut self.hsv, imgproc::COLOR_BGR2HSV)
+            .cv("converting to HSV")?;
+
+        let mut blobs: Vec<Blob> = Vec::new();
+        let mut residues: Vec<Residue> = Vec::new();
+        let mut occlusion: Option<Occlusion> = None;
+        let area_scale = s * s;
+
+        for si in 0..self.board.signatures.len() {
+            let sig = &self.board.signatures[si];
+            let (range, class) = (sig.range.clone(), sig.class);
+            let (size_min, size_max) = (sig.source.size_min as f64, sig.source.size_max as f64);
+            for (k, h) in range.hue.iter().enumerate() {
+                let lo = Scalar::new(h.lo as f64, range.sat.lo as f64, range.val.lo as f64, 0.0);
+                let hi = Scalar::new(h.hi as f64, range.sat.hi as f64, range.val.hi as f64, 0.0);
+                if k == 0 {
+                    core::in_range(&self.hsv, &lo, &hi, &mut self.mask).cv("thresholding")?;
+                } else {
+                    core::in_range(&self.hsv, &lo, &hi, &mut self.mask2).cv("thresholding")?;
+                    core::bitwise_or_def(&self.mask, &self.mask2, &mut self.opened)
+                        .cv("combining hue ranges")?;
+                    std::mem::swap(&mut self.mask, &mut self.opened);
+                }
+            }
+            let src = if self.config.open_kernel > 1 {
+                imgproc::morphology_ex(
+                    &self.mask,
+                    &mut self.opened,
+                    imgproc::MORPH_OPEN,
+                    &self.kernel,
+                    Point::new(-1, -1),
+                    1,
+                    core::BORDER_CONSTANT,
+                    imgproc::morphology_default_border_value().cv("morphology border")?,
+                )
+                .cv("opening the mask")?;
+                &self.opened
+            } else {
+                &self.mask
+            };
+            let n = imgproc::connected_components_with_stats(
+                src,
+                &mut self.labels,
+                &mut self.stats,
+                &mut self.centroids,
+                8,
+                core::CV_32S,
+            )
+            .cv("labelling blobs")?;
+            let stats = self.stats.data_typed::<i32>().cv("reading blob statistics")?;
+            let cents = self.centroids.data_typed::<f64>().cv("reading blob centroids")?;
+            for label in 1..n as usize {
+                let st = &stats[label * 5..label * 5 + 5];
+                let area = st[imgproc::CC_STAT_AREA as usize] as f64 * area_scale;
+                let (cx, cy) = (cents[label * 2] * s, cents[label * 2 + 1] * s);
+                if area > self.occluder_area {
+                    if occlusion.is_none() {
+                        occlusion = Some(Occlusion::LargeBlob {
+                            signature: si,
+                            area,
+                        });
+                    }
+                    continue;
+                }
+                if area < size_min {
+                    // Too small for a piece; a sizeable remnant still lowers "empty" confidence.
+                    if area >= 0.25 * size_min {
+                        if let Some(b) = self.to_board.apply(cx, cy) {
+                            residues.push(Residue {
+                                board: b,
+                                fraction: area / size_min,
+                            });
+                        }
+                    }
+                    continue;
+                }
+                if area > size_max {
+                    continue;
+                }
+                let Some(board_px) = self.to_board.apply(cx, cy) else {
+                    continue;
+                };
+                let si32 = |i: i32| (st[i as usize] as f64 * s).round() as i32;
+                blobs.push(Blob {
+                    signature: si,
+                    class,
+                    image: (cx, cy),
+                    board: board_px,
+                    area,
+                    bbox: (
+                        si32(imgproc::CC_STAT_LEFT),
+                        si32(imgproc::CC_STAT_TOP),
+                        si32(imgproc::CC_STAT_WIDTH),
+                        si32(imgproc::CC_STAT_HEIGHT),
+                    ),
+                    location: None,
+                });
+            }
+        }
+
+        if occlusion.is_none() && self.config.check_foreground {
+            if let Some(area) = self.largest_foreground()? {
+                if area > self.occluder_area {
+                    occlusion = Some(Occlusion::LargeForeground { area });
+                }
+            }
+        }
+
+        let thumbnail = self.thumbnail()?;
+        let (locations, unmatched) = self.assign(&mut blobs, &residues);
+        Ok(Observation {
+            locations,
+            blobs,
+            unmatched,
+            occlusion,
+            thumbnail,
+        })
+    }
+
+    /// Area (full-resolution px²) of the largest foreground component.
+    fn largest_foreground(&mut self) -> Result<Option<f64>> {
+        let s = self.config.downscale as f64;
+        let sat = (self.config.foreground_saturation * 255.0).ceil();
+        let val = (self.config.foreground_value * 255.0).floor();
+        // Background = unsaturated and not dark; foreground is the rest.
+        core::in_range(
+            &self.hsv,
+            &Scalar::new(0.0, 0.0, val + 1.0, 0.0),
+            &Scalar::new(255.0, sat - 1.0, 255.0, 0.0),
+            &mut self.mask,
+        )
+        .cv("thresholding the background")?;
+        core::bitwise_not_def(&self.mask, &mut self.mask2).cv("inverting the background")?;
+        imgproc::morphology_ex(
+            &self.mask2,
+            &mut self.opened,
+            imgproc::MORPH_OPEN,
+            &self.kernel,
+            Point::new(-1, -1),
+            1,
+            core::BORDER_CONSTANT,
+            imgproc::morphology_default_border_value().cv("morphology border")?,
+        )
+        .cv("opening the foreground")?;
+        let n = imgproc::connected_components_with_stats(
+            &self.opened,
+            &mut self.labels,
+            &mut self.stats,
+            &mut self.centroids,
+            8,
+            core::CV_32S,
+        )
+        .cv("labelling the foreground")?;
+        let stats = self.stats.data_typed::<i32>().cv("reading foreground statistics")?;
+        let max = (1..n as usize)
+            .map(|l| stats[l * 5 + imgproc::CC_STAT_AREA as usize])
+            .max();
+        Ok(max.map(|a| a as f64 * s * s))
+    }
+
+    /// A small grey copy of the working image for frame differencing.
+    fn thumbnail(&mut self) -> Result<Vec<u8>> {
+        imgproc::resize(
+            &self.work,
+            &mut self.small,
+            Size::new(THUMB_W, THUMB_H),
+            0.0,
+            0.0,
+            imgproc::INTER_AREA,
+        )
+        .cv("making the thumbnail")?;
+        imgproc::cvt_color_def(&self.small, &mut self.grey, imgproc::COLOR_BGR2GRAY)
+            .cv("making the thumbnail grey")?;
+        Ok(self.grey.data_bytes().cv("reading the thumbnail")?.to_vec())
+    }
+
+    /// Assigns blobs to their nearest location within its radius, resolves
+    /// conflicts, and computes per-location confidences.
+    fn assign(
+        &self,
+        blobs: &mut [Blob],
+        residues: &[Residue],
+    ) -> (Vec<LocationObservation>, Vec<usize>) {
+        let locs = &self.board.locations;
+        let nearest = |p: (f64, f64)| -> Option<(usize, f64)> {
+            let mut best: Option<(usize, f64)> = None;
+            for (i, l) in locs.iter().enumerate() {
+                let d2 = (l.px.0 - p.0).powi(2) + (l.px.1 - p.1).powi(2);
+                if best.is_none_or(|(_, b)| d2 < b) {
+                    best = Some((i, d2));
+                }
+            }
+            best.and_then(|(i, d2)| {
+                let d = d2.sqrt();
+                (d <= locs[i].radius).then_some((i, d))
+            })
+        };
+
+        // Per location: candidate blobs with their scores.
+        let mut cands: Vec<Vec<(usize, f64)>> = vec![Vec::new(); locs.len()];
+        let mut unmatched = Vec::new();
+        for (bi, b) in blobs.iter().enumerate() {
+            match nearest(b.board) {
+                Some((li, d)) => {
+                    let r = locs[li].radius;
+                    let dist_score = 1.0 - 0.5 * (d / r).powi(2);
+                    let (_, _, w, h) = b.bbox;
+                    let fill = b.area / ((w.max(1) * h.max(1)) as f64);
+                    // A disc fills π/4 of its box; ragged or elongated blobs fill less.
+                    let fill_score = (fill / 0.7).min(1.0);
+                    cands[li].push((bi, dist_score * fill_score));
+                }
+                None => unmatched.push(bi),
+            }
+        }
+        let mut residue = vec![0.0f64; locs.len()];
+        for r in residues {
+            if let Some((li, _)) = nearest(r.board) {
+                residue[li] = residue[li].max(r.fraction.min(1.0));
+            }
+        }
+
+        let mut out = Vec::with_capacity(locs.len());
+        for (li, c) in cands.iter().enumerate() {
+            if c.is_empty() {
+                out.push(LocationObservation {
+                    index: li,
+                    class: None,
+                    blob: None,
+                    confidence: (1.0 - residue[li]).clamp(0.0, 1.0) as f32,
+                });
+                continue;
+            }
+            // The best blob wins: highest score weighted by area (two overlapping
+            // signatures on one piece: the one covering more of it).
+            let weight = |&(bi, sc): &(usize, f64)| sc * blobs[bi].area;
+            let (best_i, best) = c
+                .iter()
+                .enumerate()
+                .max_by(|a, b| weight(a.1).total_cmp(&weight(b.1)))
+                .map(|(i, x)| (i, *x))
+                .unwrap_or((0, c[0]));
+            let total: f64 = c.iter().map(|&(bi, _)| blobs[bi].area).sum();
+            let exclusivity = blobs[best.0].area / total;
+            for (k, &(bi, _)) in c.iter().enumerate() {
+                if k != best_i {
+                    unmatched.push(bi);
+                }
+            }
+            blobs[best.0].location = Some(li);
+            out.push(LocationObservation {
+                index: li,
+                class: Some(blobs[best.0].class),
+                blob: Some(best.0),
+                confidence: (best.1 * exclusivity).clamp(0.0, 1.0) as f32,
+            });
+        }
+        unmatched.sort_unstable();
+        (out, unmatched)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::testboard;
+    use opencv::core::{Scalar, CV_8UC3};
+
+    fn blank() -> Mat {
+        // Light cream board, BGR.
+        Mat::new_rows_cols_with_default(480, 640, CV_8UC3, Scalar::new(200.0, 220.0, 225.0, 0.0))
+            .unwrap()
+    }
+
+    fn disc(img: &mut Mat, x: i32, y: i32, bgr: (f64, f64, f64)) {
+        imgproc::circle(
+            img,
+            Point::new(x, y),
+            20,
+            Scalar::new(bgr.0, bgr.1, bgr.2, 0.0),
+            -1,
+            imgproc::LINE_AA,
+            0,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn finds_discs_on_their_locations() {
+        for downscale in [1, 2] {
+            let board = testboard::board();
+            let cfg = DetectorConfig {
+                downscale,
+                ..Default::default()
+            };
+            let mut d = Detector::new(board.clone(), None, cfg).unwrap();
+            let mut img = blank();
+            let l0 = &board.locations[0];
+            let l5 = &board.locations[5];
+            disc(&mut img, l0.px.0 as i32 + 3, l0.px.1 as i32 - 2, (30.0, 30.0, 220.0));
+            disc(&mut img, l5.px.0 as i32, l5.px.1 as i32, (220.0, 90.0, 30.0));
+            // A red disc far from every location.
+            disc(&mut img, 320, 30, (30.0, 30.0, 220.0));
+            let obs = d.detect(&img).unwrap();
+            assert_eq!(obs.class_at(0), board.class_for("red", 1));
+            assert_eq!(obs.class_at(5), board.class_for("blue", 1));
+            let occupied = obs.locations.iter().filter(|l| l.class.is_some()).count();
+            assert_eq!(occupied, 2);
+            assert_eq!(obs.unmatched.len(), 1);
+            let u = &obs.blobs[obs.unmatched[0]];
+            assert!((u.image.0 - 320.0).abs() < 1.5 && (u.image.1 - 30.0).abs() < 1.5);
+            assert!((u.area - 1257.0).abs() < 120.0, "area {}", u.area);
+            assert!(obs.occlusion.is_none());
+            assert!(obs.locations.iter().all(|l| l.confidence > 0.5));
+        }
+    }
+
+    #[test]
+    fn large_dark_region_is_an_occlusion() {
+        let mut d = Detector::new(testboard::board(), None, DetectorConfig::default()).unwrap();
+        let mut img = blank();
+        imgproc::rectangle(
+            &mut img,
+            core::Rect::new(200, 150, 120, 330),
+            Scalar::new(40.0, 40.0, 40.0, 0.0),
+            -1,
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+        let obs = d.detect(&img).unwrap();
+        assert!(matches!(obs.occlusion, Some(Occlusion::LargeForeground { .. })), "{:?}", obs.occlusion);
+    }
+
+    #[test]
+    fn wrong_frames_are_clear_errors() {
+        let mut d = Detector::new(testboard::board(), None, DetectorConfig::default()).unwrap();
+        let small = Mat::new_rows_cols_with_default(240, 320, CV_8UC3, Scalar::all(0.0)).unwrap();
+        let e = d.detect_named(&small, "cam.png").unwrap_err().to_string();
+        assert_eq!(e, "cam.png: frame is 320x240, expected 640x480");
+        let grey =
+            Mat::new_rows_cols_with_default(480, 640, core::CV_8UC1, Scalar::all(0.0)).unwrap();
+        let e = d.detect(&grey).unwrap_err().to_string();
+        assert!(e.contains("not 8-bit BGR"), "{e}");
+    }
+}

@@ -1,0 +1,43 @@
+//! # gamebot_vision
+//!
+//! Camera vision for gamebot, on the system OpenCV:
+//!
+//! - [`detect`]: per-signature HSV segmentation of a frame (`[REALBOARD
+//!   ELEMENT TYPES]`), morphological clean-up, blobs, assignment to the game's
+//!   `camera=` locations, confidences and occlusion cues;
+//! - [`filter`]: temporal stabilisation — K agreeing frames, nothing while occluded;
+//! - [`calib`]: image → table homography from ArUco markers or listed points,
+//!   stored in `config/camera/*.yaml`;
+//! - [`source`]: frames from a V4L2 camera, image files or the simulation;
+//! - [`render`]: synthetic camera frames of a game position with ground truth;
+//! - [`annotate`]: annotated images and named reports of observations.
+//!
+//! Coordinates: *image pixels* are the real camera's; *board pixels* are the
+//! game files' `camera=` frame (640×480, 20 px/cm, top-down; see
+//! [`board::BoardMapping`]); *table cm* are the arm base frame. A calibration
+//! maps image pixels to both. Without one, the image is taken to be the
+//! board pixel frame (the default, ideal camera).
+//!
+//! ```no_run
+//! use gamebot_vision::{board::VisionBoard, detect::{Detector, DetectorConfig}};
+//! let game = gamebot_rules::Game::load("games/tictactoe.game")?;
+//! let mut det = Detector::new(VisionBoard::from_game(&game)?, None, DetectorConfig::default())?;
+//! let frame = gamebot_vision::source::read_image("frame.png")?;
+//! let obs = det.detect(&frame)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod annotate;
+pub mod board;
+pub mod calib;
+pub mod camera;
+pub mod detect;
+pub mod error;
+pub mod filter;
+pub mod geom;
+pub mod hsv;
+pub mod render;
+pub mod source;
+
+pub use error::{Result, VisionError};
+pub use opencv::core::Mat;

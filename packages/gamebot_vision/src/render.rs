@@ -1,0 +1,793 @@
+//! Synthetic camera frames: the board sheet, its locations and the pieces of
+//! a position drawn through a pinhole camera, with shading, shadows, a
+//! lighting gradient, Gaussian noise, blur, random piece offsets and an
+//! optional arm-shaped occluder. Every frame comes with its ground truth.
+//!
+//! Pieces are cylinders (discs 2 cm across, 1 cm tall by default) coloured
+//! from the game's `[REALBOARD ELEMENT TYPES]` signatures; element types
+//! without a signature are drawn in a neutral grey the detector ignores.
+
+use gamebot_rules::model::{Location, LocationId, LocationType, RobotSpec};
+use gamebot_rules::{Game, State};
+use opencv::core::{self, Mat, Point, Scalar, Size, Vector, CV_16SC3, CV_8UC1, CV_8UC3};
+use opencv::imgproc;
+use opencv::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::board::VisionBoard;
+use crate::calib::{dictionary, BoardConfig};
+use crate::camera::CameraModel;
+use crate::error::{CvContext, Result, VisionError};
+use crate::geom::Vec3;
+use crate::hsv::hsv_to_bgr;
+
+/// A piece to draw: which element type, in which state, on which location.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenePiece {
+    /// Index into the game's locations.
+    pub location: LocationId,
+    /// Element type name.
+    pub element_type: String,
+    /// Element state (selects the colour when signatures differ per state).
+    pub state: i32,
+}
+
+/// A position to draw.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    pub pieces: Vec<ScenePiece>,
+}
+
+/// The scene of a game state: every element on its current location.
+pub fn scene_from_state(game: &Game, state: &State) -> Scene {
+    let pieces = game
+        .elements
+        .iter()
+        .enumerate()
+        .map(|(e, el)| {
+            let e = e as gamebot_rules::model::ElementId;
+            ScenePiece {
+                location: state.location_of(e),
+                element_type: game.element_types[el.element_type].name.clone(),
+                state: state.element_state(e),
+            }
+        })
+        .collect();
+    Scene { pieces }
+}
+
+/// Image degradations and extras.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Standard deviation of additive Gaussian noise, in 8-bit grey levels.
+    pub noise_sigma: f64,
+    /// Gaussian blur sigma in pixels (0 = none).
+    pub blur_sigma: f64,
+    /// Lighting varies smoothly over the image by up to ± this fraction.
+    pub light_gradient: f64,
+    /// Pieces are displaced by up to this many cm from their location's centre.
+    pub piece_offset_cm: f64,
+    /// Draw an arm reaching over the board (the frame is then occluded).
+    pub arm: bool,
+    /// Draw the board file's ArUco markers.
+    pub markers: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            noise_sigma: 4.0,
+            blur_sigma: 0.8,
+            light_gradient: 0.12,
+            piece_offset_cm: 0.2,
+            arm: false,
+            markers: false,
+        }
+    }
+}
+
+impl RenderOptions {
+    /// No noise, blur, gradient or offsets: the exact picture.
+    pub fn clean() -> RenderOptions {
+        RenderOptions {
+            noise_sigma: 0.0,
+            blur_sigma: 0.0,
+            light_gradient: 0.0,
+            piece_offset_cm: 0.0,
+            arm: false,
+            markers: false,
+        }
+    }
+}
+
+/// A drawn piece and where it ended up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedPiece {
+    pub location: LocationId,
+    /// Index into [`VisionBoard::classes`] of the colour drawn; `None` for grey (undetectable) pieces.
+    pub class: Option<usize>,
+    /// Centre of the piece's top face in the image.
+    pub image: (f64, f64),
+    /// Whether another piece of a stack lies on top of it.
+    pub covered: bool,
+}
+
+/// What a rendered frame shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroundTruth {
+    /// Per camera location ([`VisionBoard::locations`] order): the class a
+    /// perfect detector reports there (`None`: empty or undetectable).
+    pub locations: Vec<Option<usize>>,
+    pub pieces: Vec<PlacedPiece>,
+    /// Whether an occluder (the arm) covers part of the board.
+    pub occluded: bool,
+}
+
+/// A synthetic frame and its ground truth.
+pub struct RenderedFrame {
+    pub image: Mat,
+    pub truth: GroundTruth,
+}
+
+/// Where every game location lies on the table.
+fn location_cm(loc: &Location, board: &VisionBoard) -> Option<(f64, f64)> {
+    // camera= first: the detector compares against it, so a piece drawn there
+    // appears exactly where the game file says the camera sees the location.
+    if let Some(p) = loc.camera.or(loc.point) {
+        return Some(board.mapping.to_cm(p.x as f64, p.y as f64));
+    }
+    match loc.robot {
+        Some(RobotSpec::Cartesian([x, y, _])) => Some((x, y)),
+        _ => None,
+    }
+}
+
+/// Renders frames of one game seen by one camera. The static board layer is
+/// drawn once; each frame costs the pieces plus the degradations.
+pub struct Renderer {
+    board: VisionBoard,
+    camera: CameraModel,
+    /// Table position (cm) of every game location.
+    loc_cm: Vec<Option<(f64, f64)>>,
+    loc_relevant: Vec<bool>,
+    background_plain: Mat,
+    background_markers: Mat,
+    sheet_hsv: (f64, f64, f64),
+    grey_hsv: (f64, f64, f64),
+    piece_radius_cm: f64,
+    piece_height_cm: f64,
+}
+
+/// Whether a colour (hue deg, s, v) — or a lighter/darker/noisier version of
+/// it — would be accepted by a signature.
+fn colour_collides(board: &VisionBoard, (h, s, v): (f64, f64, f64)) -> bool {
+    let variants = [
+        (s, v),
+        (s, v * 0.8),
+        (s, (v * 1.15).min(1.0)),
+        ((s + 0.06).min(1.0), v),
+        ((s - 0.06).max(0.0), v),
+    ];
+    board.signatures.iter().any(|sig| {
+        variants.iter().any(|&(s, v)| {
+            sig.source.hue_matches(h)
+                && sig.source.saturation_min <= s
+                && s <= sig.source.saturation_max
+                && sig.source.value_min <= v
+                && v <= sig.source.value_max
+        })
+    })
+}
+
+/// The first candidate colour no signature accepts (else the first candidate).
+fn pick_colour(board: &VisionBoard, candidates: &[(f64, f64, f64)]) -> (f64, f64, f64) {
+    candidates
+        .iter()
+        .copied()
+        .find(|c| !colour_collides(board, *c))
+        .unwrap_or(candidates[0])
+}
+
+fn scalar(bgr: [u8; 3]) -> Scalar {
+    Scalar::new(bgr[0] as f64, bgr[1] as f64, bgr[2] as f64, 0.0)
+}
+
+fn hsv_scalar((h, s, v): (f64, f64, f64)) -> Scalar {
+    scalar(hsv_to_bgr(h, s, v.clamp(0.0, 1.0)))
+}
+
+/// Sub-pixel bits used for polygon drawing.
+const SHIFT: i32 = 4;
+
+fn to_fixed(p: (f64, f64)) -> Point {
+    let k = (1 << SHIFT) as f64;
+    Point::new((p.0 * k).round() as i32, (p.1 * k).round() as i32)
+}
+
+impl Renderer {
+    /// A renderer for a loaded game.
+    pub fn from_game(
+        game: &Game,
+        board_cfg: &BoardConfig,
+        camera: CameraModel,
+    ) -> Result<Renderer> {
+        let board = VisionBoard::from_game(game)?.with_mapping(board_cfg.camera_mapping);
+        Self::new(board, &game.locations, &game.location_types, board_cfg, camera)
+    }
+
+    /// A renderer from the game's parts.
+    pub fn new(
+        board: VisionBoard,
+        locations: &[Location],
+        location_types: &[LocationType],
+        board_cfg: &BoardConfig,
+        camera: CameraModel,
+    ) -> Result<Renderer> {
+        if camera.width <= 0 || camera.height <= 0 || camera.width > 8192 || camera.height > 8192 {
+            return Err(VisionError::Board(format!(
+                "camera image size {}x{} is out of range",
+                camera.width, camera.height
+            )));
+        }
+        let loc_cm: Vec<Option<(f64, f64)>> =
+            locations.iter().map(|l| location_cm(l, &board)).collect();
+        let loc_relevant: Vec<bool> = locations
+            .iter()
+            .map(|l| location_types.get(l.location_type).is_none_or(|t| t.relevant))
+            .collect();
+
+        // Pieces are 2 cm discs unless the relevant locations are packed tighter.
+        let rel: Vec<(f64, f64)> = loc_cm
+            .iter()
+            .zip(&loc_relevant)
+            .filter_map(|(p, r)| if *r { *p } else { None })
+            .collect();
+        let mut pitch = f64::INFINITY;
+        for (i, a) in rel.iter().enumerate() {
+            for b in &rel[i + 1..] {
+                let d = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+                if d > 0.05 {
+                    pitch = pitch.min(d);
+                }
+            }
+        }
+        let piece_radius_cm = if pitch.is_finite() {
+            (0.42 * pitch).min(1.0)
+        } else {
+            1.0
+        };
+
+        let sheet_hsv = pick_colour(
+            &board,
+            &[
+                (40.0, 0.08, 0.88),
+                (0.0, 0.0, 0.80),
+                (200.0, 0.05, 0.70),
+                (0.0, 0.0, 0.55),
+            ],
+        );
+        let grey_hsv = pick_colour(
+            &board,
+            &[(0.0, 0.02, 0.55), (0.0, 0.02, 0.40), (0.0, 0.02, 0.70)],
+        );
+        let mut r = Renderer {
+            board,
+            camera,
+            loc_cm,
+            loc_relevant,
+            background_plain: Mat::default(),
+            background_markers: Mat::default(),
+            sheet_hsv,
+            grey_hsv,
+            piece_radius_cm,
+            piece_height_cm: 1.0,
+        };
+        r.background_plain = r.draw_background(board_cfg, locations, location_types, false)?;
+        r.background_markers = if board_cfg.aruco.is_some() {
+            r.draw_background(board_cfg, locations, location_types, true)?
+        } else {
+            r.background_plain.clone()
+        };
+        Ok(r)
+    }
+
+    /// The board view used for colours and ground truth.
+    pub fn board(&self) -> &VisionBoard {
+        &self.board
+    }
+
+    /// The camera.
+    pub fn camera(&self) -> &CameraModel {
+        &self.camera
+    }
+
+    /// Piece radius in cm.
+    pub fn piece_radius_cm(&self) -> f64 {
+        self.piece_radius_cm
+    }
+
+    fn project(&self, p: Vec3) -> Option<(f64, f64)> {
+        self.camera.project(p)
+    }
+
+    /// Projects a table-plane polygon (cm, height z) to fixed-point image points.
+    fn poly(&self, pts: &[(f64, f64)], z: f64) -> Vector<Point> {
+        let r = self.camera.rotation();
+        pts.iter()
+            .filter_map(|&(x, y)| self.camera.project_with(&r, [x, y, z]))
+            .map(to_fixed)
+            .collect()
+    }
+
+    fn fill(&self, img: &mut Mat, pts: &Vector<Point>, colour: Scalar) -> Result<()> {
+        if pts.len() < 3 {
+            return Ok(());
+        }
+        let polys: Vector<Vector<Point>> = Vector::from_iter([pts.clone()]);
+        imgproc::fill_poly(img, &polys, colour, imgproc::LINE_AA, SHIFT, Point::new(0, 0))
+            .cv("filling a polygon")
+    }
+
+    fn outline(&self, img: &mut Mat, pts: &Vector<Point>, colour: Scalar, px: i32) -> Result<()> {
+        let polys: Vector<Vector<Point>> = Vector::from_iter([pts.clone()]);
+        imgproc::polylines(img, &polys, true, colour, px, imgproc::LINE_AA, SHIFT)
+            .cv("drawing an outline")
+    }
+
+    fn circle_pts(c: (f64, f64), r: f64, n: usize) -> Vec<(f64, f64)> {
+        (0..n)
+            .map(|i| {
+                let a = i as f64 / n as f64 * std::f64::consts::TAU;
+                (c.0 + r * a.cos(), c.1 + r * a.sin())
+            })
+            .collect()
+    }
+
+    fn rect_pts(c: (f64, f64), hw: f64, hh: f64) -> Vec<(f64, f64)> {
+        vec![
+            (c.0 - hw, c.1 - hh),
+            (c.0 + hw, c.1 - hh),
+            (c.0 + hw, c.1 + hh),
+            (c.0 - hw, c.1 + hh),
+        ]
+    }
+
+    /// The static layer: table, sheet, location marks, optionally markers.
+    fn draw_background(
+        &self,
+        cfg: &BoardConfig,
+        locations: &[Location],
+        location_types: &[LocationType],
+        markers: bool,
+    ) -> Result<Mat> {
+        let table = pick_colour(
+            &self.board,
+            &[(30.0, 0.10, 0.42), (0.0, 0.0, 0.45), (0.0, 0.0, 0.62)],
+        );
+        let mut img = Mat::new_rows_cols_with_default(
+            self.camera.height,
+            self.camera.width,
+            CV_8UC3,
+            hsv_scalar(table),
+        )
+        .cv("allocating the background")?;
+        let (lo, hi) = (cfg.sheet.min_cm, cfg.sheet.max_cm);
+        let sheet = self.poly(
+            &[(lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1])],
+            0.0,
+        );
+        self.fill(&mut img, &sheet, hsv_scalar(self.sheet_hsv))?;
+        // Location marks in a mid grey: visible, unsaturated and not dark.
+        let line = hsv_scalar((self.sheet_hsv.0, 0.03, (self.sheet_hsv.2 - 0.3).max(0.4)));
+        let scale = self.board.mapping.scale_px_per_cm;
+        let mut drawn: Vec<(f64, f64)> = Vec::new();
+        for (i, loc) in locations.iter().enumerate() {
+            let Some(c) = self.loc_cm[i] else { continue };
+            if drawn.iter().any(|d| (d.0 - c.0).abs() < 0.05 && (d.1 - c.1).abs() < 0.05) {
+                continue; // stacked slots share one mark
+            }
+            drawn.push(c);
+            let shape = location_types.get(loc.location_type).and_then(|t| t.shape);
+            let pts = match shape {
+                Some(gamebot_rules::model::Shape::Rectangle { w, h }) => {
+                    Self::rect_pts(c, w as f64 / 2.0 / scale, h as f64 / 2.0 / scale)
+                }
+                Some(gamebot_rules::model::Shape::Circle { r }) => {
+                    Self::circle_pts(c, (r as f64 / scale).min(1.4 * self.piece_radius_cm), 48)
+                }
+                None => Self::circle_pts(c, 1.2 * self.piece_radius_cm, 48),
+            };
+            let poly = self.poly(&pts, 0.0);
+            self.outline(&mut img, &poly, line, 1)?;
+        }
+        if markers {
+            if let Some(spec) = &cfg.aruco {
+                let dict = dictionary(spec)?;
+                for m in &spec.markers {
+                    self.draw_marker(&mut img, &dict, m)?;
+                }
+            }
+        }
+        Ok(img)
+    }
+
+    fn draw_marker(
+        &self,
+        img: &mut Mat,
+        dict: &core::Ptr<opencv::aruco::Dictionary>,
+        m: &crate::calib::MarkerSpec,
+    ) -> Result<()> {
+        let cells = dict.marker_size() + 2;
+        let mut bits = Mat::default();
+        opencv::aruco::draw_marker_def(dict, m.id, cells, &mut bits).cv("drawing an ArUco marker")?;
+        if bits.rows() != cells || bits.typ() != CV_8UC1 {
+            return Err(VisionError::Calibration(format!(
+                "ArUco marker {} could not be drawn",
+                m.id
+            )));
+        }
+        let c = m.size_cm / cells as f64;
+        let (x0, y0) = (m.center_cm[0] - m.size_cm / 2.0, m.center_cm[1] + m.size_cm / 2.0);
+        // White quiet zone of one cell around the marker.
+        let quiet = self.poly(&Self::rect_pts((m.center_cm[0], m.center_cm[1]), m.size_cm / 2.0 + c, m.size_cm / 2.0 + c), 0.0);
+        self.fill(img, &quiet, Scalar::all(245.0))?;
+        for i in 0..cells {
+            for j in 0..cells {
+                let black = *bits.at_2d::<u8>(i, j).cv("reading marker bits")? < 128;
+                if !black {
+                    continue;
+                }
+                let (xa, xb) = (x0 + j as f64 * c, x0 + (j + 1) as f64 * c);
+                let (ya, yb) = (y0 - i as f64 * c, y0 - (i + 1) as f64 * c);
+                let q = self.poly(&[(xa, ya), (xb, ya), (xb, yb), (xa, yb)], 0.0);
+                self.fill(img, &q, Scalar::all(20.0))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Colour (hue, s, v) and class of a piece.
+    fn piece_colour(&self, type_name: &str, state: i32) -> ((f64, f64, f64), Option<usize>) {
+        let Some(class) = self.board.class_for(type_name, state) else {
+            return (self.grey_hsv, None);
+        };
+        let Some(sig) = self.board.signature_of_class(class) else {
+            return (self.grey_hsv, None);
+        };
+        let s = &sig.source;
+        let hue = if s.hue_min < s.hue_max {
+            (s.hue_min + s.hue_max) / 2.0
+        } else if s.hue_min == s.hue_max {
+            s.hue_min
+        } else {
+            ((s.hue_min + s.hue_max + 360.0) / 2.0).rem_euclid(360.0)
+        };
+        let sat = (s.saturation_min + s.saturation_max) / 2.0;
+        let val = ((s.value_min + s.value_max) / 2.0).min(0.9);
+        ((hue, sat.clamp(0.0, 1.0), val.clamp(0.0, 1.0)), Some(class))
+    }
+
+    /// Draws one frame of `scene`. The same seed gives the same frame.
+    pub fn render(&self, scene: &Scene, opts: &RenderOptions, seed: u64) -> Result<RenderedFrame> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut img = if opts.markers {
+            self.background_markers.try_clone()
+        } else {
+            self.background_plain.try_clone()
+        }
+        .cv("copying the background")?;
+
+        // Stack pieces that share a table point; draw bottom-up.
+        struct Item {
+            piece: usize,
+            at: (f64, f64),
+            level: usize,
+        }
+        let mut items: Vec<Item> = Vec::new();
+        for (i, p) in scene.pieces.iter().enumerate() {
+            let Some(Some(c)) = self.loc_cm.get(p.location as usize) else {
+                continue;
+            };
+            let level = items
+                .iter()
+                .filter(|it| (it.at.0 - c.0).abs() < 0.05 && (it.at.1 - c.1).abs() < 0.05)
+                .count();
+            items.push(Item {
+                piece: i,
+                at: *c,
+                level,
+            });
+        }
+        let max_level: Vec<usize> = items
+            .iter()
+            .map(|it| {
+                items
+                    .iter()
+                    .filter(|o| (o.at.0 - it.at.0).abs() < 0.05 && (o.at.1 - it.at.1).abs() < 0.05)
+                    .map(|o| o.level)
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by_key(|&i| items[i].level);
+
+        let light_dir = {
+            let a: f64 = rng.gen_range(0.0..std::f64::consts::TAU);
+            (a.cos(), a.sin())
+        };
+        let mut truth = vec![None; self.board.locations.len()];
+        let mut placed = Vec::new();
+        let r = self.piece_radius_cm;
+        let h = self.piece_height_cm;
+        // Offsets are drawn per stack so a stack stays a stack.
+        let mut stack_offsets: Vec<((f64, f64), (f64, f64))> = Vec::new();
+        for &ii in &order {
+            let it = &items[ii];
+            let p = &scene.pieces[it.piece];
+            let off = match stack_offsets.iter().find(|(a, _)| {
+                (a.0 - it.at.0).abs() < 0.05 && (a.1 - it.at.1).abs() < 0.05
+            }) {
+                Some((_, o)) => *o,
+                None => {
+                    let o = if opts.piece_offset_cm > 0.0 {
+                        let a: f64 = rng.gen_range(0.0..std::f64::consts::TAU);
+                        let d = opts.piece_offset_cm * rng.gen_range(0.0f64..1.0).sqrt();
+                        (d * a.cos(), d * a.sin())
+                    } else {
+                        (0.0, 0.0)
+                    };
+                    stack_offsets.push((it.at, o));
+                    o
+                }
+            };
+            let c = (it.at.0 + off.0, it.at.1 + off.1);
+            let z0 = it.level as f64 * h;
+            let (colour, class) = self.piece_colour(&p.element_type, p.state);
+            let tint: f64 = rng.gen_range(-0.03..0.03);
+            let colour = (colour.0, colour.1, (colour.2 * (1.0 + tint)).clamp(0.0, 1.0));
+            if it.level == 0 {
+                // Soft shadow away from the light.
+                let sc = (c.0 - 0.18 * light_dir.0, c.1 - 0.18 * light_dir.1);
+                let sh = self.poly(&Self::circle_pts(sc, r * 1.04, 40), 0.0);
+                let (sh_h, sh_s, sh_v) = self.sheet_hsv;
+                self.fill(&mut img, &sh, hsv_scalar((sh_h, sh_s, sh_v * 0.72)))?;
+            }
+            let bottom = Self::circle_pts(c, r, 40);
+            let mut side_pts: Vector<Point> = self.poly(&bottom, z0);
+            for q in self.poly(&bottom, z0 + h) {
+                side_pts.push(q);
+            }
+            let mut hull = Vector::<Point>::new();
+            imgproc::convex_hull(&side_pts, &mut hull, false, true).cv("piece outline")?;
+            self.fill(&mut img, &hull, hsv_scalar((colour.0, colour.1, colour.2 * 0.55)))?;
+            let top = self.poly(&bottom, z0 + h);
+            self.fill(&mut img, &top, hsv_scalar(colour))?;
+            // A gentle highlight towards the light: brighter, same hue and saturation.
+            let hc = (c.0 + 0.3 * r * light_dir.0, c.1 + 0.3 * r * light_dir.1);
+            let hl = self.poly(&Self::circle_pts(hc, 0.45 * r, 24), z0 + h);
+            self.fill(&mut img, &hl, hsv_scalar((colour.0, colour.1, colour.2 * 1.07)))?;
+
+            let image = self.project([c.0, c.1, z0 + h]).unwrap_or((-1.0, -1.0));
+            let covered = it.level < max_level[ii];
+            if !covered {
+                if let Some(ci) = self.board.camera_index.get(p.location as usize).copied().flatten()
+                {
+                    truth[ci] = class;
+                }
+            }
+            placed.push(PlacedPiece {
+                location: p.location,
+                class,
+                image,
+                covered,
+            });
+        }
+
+        if opts.arm {
+            self.draw_arm(&mut img, &mut rng)?;
+        }
+        if opts.light_gradient > 0.0 {
+            self.apply_lighting(&mut img, opts.light_gradient, &mut rng)?;
+        }
+        if opts.noise_sigma > 0.0 {
+            let mut noise = Mat::new_rows_cols_with_default(
+                img.rows(),
+                img.cols(),
+                CV_16SC3,
+                Scalar::all(0.0),
+            )
+            .cv("allocating noise")?;
+            let mut cvrng = core::RNG::new(seed ^ 0x9E37_79B9_7F4A_7C15).cv("seeding noise")?;
+            cvrng
+                .fill(
+                    &mut noise,
+                    core::RNG_NORMAL,
+                    &Scalar::all(0.0),
+                    &Scalar::all(opts.noise_sigma),
+                    false,
+                )
+                .cv("generating noise")?;
+            let mut out = Mat::default();
+            core::add(&img, &noise, &mut out, &core::no_array(), core::CV_8U).cv("adding noise")?;
+            img = out;
+        }
+        if opts.blur_sigma > 0.0 {
+            let mut out = Mat::default();
+            imgproc::gaussian_blur(
+                &img,
+                &mut out,
+                Size::new(0, 0),
+                opts.blur_sigma,
+                opts.blur_sigma,
+                core::BORDER_REPLICATE,
+            )
+            .cv("blurring")?;
+            img = out;
+        }
+        Ok(RenderedFrame {
+            image: img,
+            truth: GroundTruth {
+                locations: truth,
+                pieces: placed,
+                occluded: opts.arm,
+            },
+        })
+    }
+
+    /// Multiplies the image by a smooth random field in [1 − a, 1 + a].
+    fn apply_lighting(&self, img: &mut Mat, a: f64, rng: &mut ChaCha8Rng) -> Result<()> {
+        let a = a.clamp(0.0, 0.9);
+        let (gw, gh) = (4, 3);
+        let mut small = Mat::new_rows_cols_with_default(gh, gw, CV_8UC3, Scalar::all(128.0))
+            .cv("allocating the light field")?;
+        for y in 0..gh {
+            for x in 0..gw {
+                let f: f64 = rng.gen_range(1.0 - a..=1.0 + a);
+                let v = (f * 128.0).round().clamp(0.0, 255.0) as u8;
+                *small
+                    .at_2d_mut::<core::Vec3b>(y, x)
+                    .cv("writing the light field")? = core::Vec3b::from([v, v, v]);
+            }
+        }
+        let mut field = Mat::default();
+        imgproc::resize(
+            &small,
+            &mut field,
+            Size::new(img.cols(), img.rows()),
+            0.0,
+            0.0,
+            imgproc::INTER_LINEAR,
+        )
+        .cv("scaling the light field")?;
+        let mut out = Mat::default();
+        core::multiply(&*img, &field, &mut out, 1.0 / 128.0, -1).cv("applying the light")?;
+        *img = out;
+        Ok(())
+    }
+
+    /// An AL5D-like arm coming in from the base (in front of the image's lower
+    /// edge) with its gripper over a random point of the board.
+    fn draw_arm(&self, img: &mut Mat, rng: &mut ChaCha8Rng) -> Result<()> {
+        let relevant: Vec<(f64, f64)> = self
+            .loc_cm
+            .iter()
+            .zip(&self.loc_relevant)
+            .filter_map(|(p, r)| if *r { *p } else { None })
+            .collect();
+        let target = if relevant.is_empty() {
+            (rng.gen_range(-8.0..8.0), rng.gen_range(10.0..26.0))
+        } else {
+            relevant[rng.gen_range(0..relevant.len())]
+        };
+        let tz: f64 = rng.gen_range(2.0..8.0);
+        let base: Vec3 = [0.0, 0.0, 8.0];
+        let elbow: Vec3 = [target.0 * 0.45, target.1 * 0.45, 24.0];
+        let wrist: Vec3 = [target.0, target.1, tz + 8.0];
+        let tip: Vec3 = [target.0, target.1, tz];
+        let black = hsv_scalar((0.0, 0.0, 0.10));
+        let dark = hsv_scalar((220.0, 0.10, 0.18));
+        let silver = hsv_scalar((0.0, 0.0, 0.62));
+        let link = |img: &mut Mat, a: Vec3, b: Vec3, width_cm: f64, col: Scalar| -> Result<()> {
+            let (Some(pa), Some(pb)) = (self.project(a), self.project(b)) else {
+                return Ok(());
+            };
+            let depth = self.camera.to_camera(a)[2].min(self.camera.to_camera(b)[2]).max(1.0);
+            let w = (self.camera.fx * width_cm / depth).round().max(1.0) as i32;
+            imgproc::line(img, to_fixed(pa), to_fixed(pb), col, w, imgproc::LINE_AA, SHIFT)
+                .cv("drawing the arm")
+        };
+        link(img, base, elbow, 3.4, black)?;
+        link(img, elbow, wrist, 2.8, dark)?;
+        link(img, [elbow[0], elbow[1], elbow[2] + 1.0], [wrist[0], wrist[1], wrist[2] + 1.0], 0.8, silver)?;
+        link(img, wrist, tip, 3.6, black)?;
+        // Gripper fingers.
+        let dx = 1.4;
+        link(img, [tip[0] - dx, tip[1], tip[2] + 2.0], [tip[0] - dx, tip[1], tip[2]], 0.6, silver)?;
+        link(img, [tip[0] + dx, tip[1], tip[2] + 2.0], [tip[0] + dx, tip[1], tip[2]], 0.6, silver)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::testboard;
+    use crate::detect::{Detector, DetectorConfig};
+
+    fn renderer(camera: CameraModel) -> Renderer {
+        let (_, lt, locs, _) = testboard::parts();
+        Renderer::new(testboard::board(), &locs, &lt, &BoardConfig::default(), camera).unwrap()
+    }
+
+    fn scene() -> Scene {
+        let p = |l: u16, t: &str| ScenePiece {
+            location: l,
+            element_type: t.into(),
+            state: 1,
+        };
+        Scene {
+            pieces: vec![p(0, "red"), p(5, "blue"), p(15, "red"), p(16, "red"), p(20, "blue"), p(9, "ghost")],
+        }
+    }
+
+    #[test]
+    fn clean_render_puts_pieces_on_their_camera_pixels() {
+        let r = renderer(CameraModel::default());
+        let f = r.render(&scene(), &RenderOptions::clean(), 1).unwrap();
+        assert_eq!((f.image.cols(), f.image.rows()), (640, 480));
+        let b = r.board();
+        for p in &f.truth.pieces {
+            let ci = b.camera_index[p.location as usize].unwrap();
+            let (u, v) = b.locations[ci].px;
+            // The top face is 1 cm up: at most ~7 px of parallax at the image edge.
+            assert!((p.image.0 - u).abs() < 8.0 && (p.image.1 - v).abs() < 8.0, "{p:?}");
+        }
+        assert_eq!(f.truth.locations[0], b.class_for("red", 1));
+        assert_eq!(f.truth.locations[9], None, "unknown types are grey, undetectable");
+        assert!(!f.truth.occluded);
+    }
+
+    #[test]
+    fn same_seed_same_frame() {
+        let r = renderer(CameraModel::default());
+        let o = RenderOptions::default();
+        let a = r.render(&scene(), &o, 7).unwrap();
+        let b = r.render(&scene(), &o, 7).unwrap();
+        let c = r.render(&scene(), &o, 8).unwrap();
+        let bytes = |m: &Mat| m.data_bytes().unwrap().to_vec();
+        assert_eq!(bytes(&a.image), bytes(&b.image));
+        assert_ne!(bytes(&a.image), bytes(&c.image));
+    }
+
+    #[test]
+    fn detector_reads_noisy_renders() {
+        let r = renderer(CameraModel::default());
+        let mut d = Detector::new(testboard::board(), None, DetectorConfig::default()).unwrap();
+        for seed in 0..20 {
+            let f = r.render(&scene(), &RenderOptions::default(), seed).unwrap();
+            let obs = d.detect(&f.image).unwrap();
+            for (i, l) in obs.locations.iter().enumerate() {
+                assert_eq!(l.class, f.truth.locations[i], "seed {seed} location {i}");
+            }
+            assert!(obs.occlusion.is_none(), "seed {seed}: {:?}", obs.occlusion);
+        }
+    }
+
+    #[test]
+    fn arm_is_seen_as_occlusion() {
+        let r = renderer(CameraModel::default());
+        let mut d = Detector::new(testboard::board(), None, DetectorConfig::default()).unwrap();
+        let o = RenderOptions {
+            arm: true,
+            ..RenderOptions::default()
+        };
+        for seed in 0..10 {
+            let f = r.render(&scene(), &o, seed).unwrap();
+            assert!(f.truth.occluded);
+            let obs = d.detect(&f.image).unwrap();
+            assert!(obs.occlusion.is_some(), "seed {seed}");
+        }
+    }
+}
