@@ -123,13 +123,13 @@ impl Game {
         Ok(out)
     }
 
-    fn eval_error(&self, se: &SrcExpr, context: String, error: EvalError) -> RuleError {
+    fn eval_error(&self, se: &SrcExpr, context: String, error: Box<EvalError>) -> RuleError {
         RuleError::Eval {
             file: self.file.clone(),
             line: se.line,
             col: se.col,
             context,
-            error,
+            error: *error,
         }
     }
 
@@ -193,8 +193,9 @@ impl Game {
 
     fn targets(&self, r: &Rule, st: &State, sc: &mut Scratch) -> Result<(), RuleError> {
         if let Some(tl) = &r.to_locations {
-            let ctx_err =
-                |e: EvalError| self.eval_error(tl, format!("rule `{}` toLocations", r.name), e);
+            let ctx_err = |e: Box<EvalError>| {
+                self.eval_error(tl, format!("rule `{}` toLocations", r.name), e)
+            };
             let v = Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
                 .eval(&tl.expr)
                 .map_err(ctx_err)?;
@@ -465,7 +466,7 @@ impl Game {
                         "deferred followup {} of rule `{}`",
                         self.func_names[d.func as usize], r.name
                     ),
-                    error: e,
+                    error: *e,
                 }
             })?;
         } else if let Some(f) = &r.followup {

@@ -20,11 +20,12 @@ pub struct EvalError {
 }
 
 impl EvalError {
-    pub(crate) fn new(message: impl Into<String>) -> EvalError {
-        EvalError {
+    pub(crate) fn new(message: impl Into<String>) -> Box<EvalError> {
+        // Boxed: keeps `Result<Value, _>` small on the hot path.
+        Box::new(EvalError {
             message: message.into(),
             trace: Vec::new(),
-        }
+        })
     }
 }
 
@@ -38,7 +39,7 @@ impl std::fmt::Display for EvalError {
     }
 }
 
-type R<T> = Result<T, EvalError>;
+type R<T> = Result<T, Box<EvalError>>;
 
 /// The global variable namespace: one slot per variable name of the game.
 #[derive(Clone, Debug, Default)]
@@ -168,10 +169,10 @@ impl<'a> Ctx<'a> {
     /// Evaluates a string-valued argument and resolves it to a known name.
     fn name(&mut self, e: &Expr, what: &str) -> R<Name> {
         if let Expr::Interp(t) = e {
-            return match self.template(*t)? {
-                Ok(s) => Ok(Name::Known(s)),
-                Err(_) => Ok(Name::Unknown),
-            };
+            return Ok(match self.template(*t)? {
+                Some(s) => Name::Known(s),
+                None => Name::Unknown,
+            });
         }
         match self.eval(e)? {
             Value::Str(Str::Sym(s)) => Ok(Name::Known(s)),
@@ -209,8 +210,10 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Interpolates a template. `Ok(Ok(sym))` for a known text; `Ok(Err(value))` for an unknown one.
-    fn template(&mut self, t: u32) -> R<Result<Sym, Value>> {
+    /// Interpolates a template and looks the text up: `Some(sym)` when the game
+    /// knows the text, `None` otherwise. Integer arguments go through the
+    /// template's table; the text is built only when the table cannot decide.
+    fn template(&mut self, t: u32) -> R<Option<Sym>> {
         let tpl = &self.g.templates[t as usize];
         let mut ints: SmallVec<[i32; 4]> = SmallVec::new();
         let mut all_int = true;
@@ -228,31 +231,35 @@ impl<'a> Ctx<'a> {
             }
         }
         if all_int {
-            if let Some(&s) = tpl.cache.get(&ints) {
-                return Ok(Ok(s));
+            if let Some(found) = tpl.lookup(&ints) {
+                return Ok(found);
             }
         }
-        // Slow path: build the text, then look it up.
+        let text = self.template_text(t)?;
+        Ok(self.g.sym_of(&text))
+    }
+
+    /// The interpolated text itself.
+    fn template_text(&mut self, t: u32) -> R<String> {
+        let tpl = &self.g.templates[t as usize];
         let mut text = String::new();
-        let mut vi = 0;
         for p in &tpl.pieces {
             match p {
                 crate::game::TemplatePiece::Text(s) => text.push_str(s),
-                crate::game::TemplatePiece::Var(v) => {
-                    match self.var(*v)? {
-                        Value::Int(i) => text.push_str(&i.to_string()),
-                        Value::Str(s) => text.push_str(self.text(s)),
-                        _ => unreachable!("checked above"),
+                crate::game::TemplatePiece::Var(v) => match self.var(*v)? {
+                    Value::Int(i) => text.push_str(&i.to_string()),
+                    Value::Str(s) => text.push_str(self.text(s)),
+                    other => {
+                        return Err(EvalError::new(format!(
+                            "cannot interpolate ${} holding a {} into a string",
+                            self.g.var_names[*v as usize],
+                            other.kind()
+                        )))
                     }
-                    vi += 1;
-                }
+                },
             }
         }
-        debug_assert_eq!(vi, tpl.vars.len());
-        Ok(match self.g.sym_of(&text) {
-            Some(s) => Ok(s),
-            None => Err(Value::Str(Str::Dyn(Arc::from(text)))),
-        })
+        Ok(text)
     }
 
     /// Calls a user function with already evaluated arguments (deferred followups).
@@ -327,8 +334,8 @@ impl<'a> Ctx<'a> {
             Expr::Bool(b) => Value::Bool(*b),
             Expr::Str(s) => Value::Str(Str::Sym(*s)),
             Expr::Interp(t) => match self.template(*t)? {
-                Ok(s) => Value::Str(Str::Sym(s)),
-                Err(v) => v,
+                Some(s) => Value::Str(Str::Sym(s)),
+                None => Value::Str(Str::Dyn(Arc::from(self.template_text(*t)?))),
             },
             Expr::Var(v) => self.var(*v)?.clone(),
             Expr::Set(items) => {

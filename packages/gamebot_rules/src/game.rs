@@ -93,12 +93,59 @@ pub(crate) enum TemplatePiece {
     Var(VarId),
 }
 
-/// An interpolated string with a cache from integer arguments to known names.
+/// An interpolated string with a table from integer arguments to known texts.
 #[derive(Clone, Debug)]
 pub(crate) struct Template {
     pub pieces: Vec<TemplatePiece>,
     pub vars: SmallVec<[VarId; 4]>,
+    /// Known texts by integer arguments (when not dense).
     pub cache: FxHashMap<SmallVec<[i32; 4]>, Sym>,
+    /// The same as a dense array when the argument ranges are small.
+    pub dense: Option<DenseTable>,
+    /// True when every known text this template can produce from non-negative
+    /// integers is in the table (its literal text has no digits), so a miss means unknown.
+    pub exhaustive: bool,
+}
+
+/// Dense lookup of known texts: row-major over per-argument ranges.
+#[derive(Clone, Debug)]
+pub(crate) struct DenseTable {
+    pub mins: SmallVec<[i32; 4]>,
+    pub dims: SmallVec<[u32; 4]>,
+    pub table: Vec<Sym>,
+}
+
+impl Template {
+    /// `Some(Some(sym))` known, `Some(None)` certainly unknown, `None` undecided (build the text).
+    #[inline]
+    pub fn lookup(&self, ints: &[i32]) -> Option<Option<Sym>> {
+        let found = match &self.dense {
+            Some(d) => {
+                let mut idx: usize = 0;
+                let mut inside = true;
+                for (k, &x) in ints.iter().enumerate() {
+                    let off = x.wrapping_sub(d.mins[k]) as u32;
+                    if off >= d.dims[k] {
+                        inside = false;
+                        break;
+                    }
+                    idx = idx * d.dims[k] as usize + off as usize;
+                }
+                if inside {
+                    let s = d.table[idx];
+                    (s != Sym::MAX).then_some(s)
+                } else {
+                    None
+                }
+            }
+            None => self.cache.get(ints).copied(),
+        };
+        match found {
+            Some(s) => Some(Some(s)),
+            None if self.exhaustive && ints.iter().all(|&x| x >= 0) => Some(None),
+            None => None,
+        }
+    }
 }
 
 /// A loaded game.

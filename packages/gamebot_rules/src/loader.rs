@@ -1498,14 +1498,55 @@ impl Loader<'_> {
                     }
                 }
             }
+            let exhaustive = !as_pattern.has_literal_digits();
+            let dense = dense_table(&cache, vars.len());
+            if dense.is_some() {
+                cache.clear();
+            }
             out.push(Template {
                 pieces: tpieces,
                 vars,
                 cache,
+                dense,
+                exhaustive,
             });
         }
         out
     }
+}
+
+/// A dense table over the argument ranges of `cache`, when it has at most 65536 cells.
+fn dense_table(cache: &FxHashMap<SmallVec<[i32; 4]>, Sym>, arity: usize) -> Option<DenseTable> {
+    if cache.is_empty() || arity == 0 {
+        return None;
+    }
+    let mut mins: SmallVec<[i32; 4]> = SmallVec::from_elem(i32::MAX, arity);
+    let mut maxs: SmallVec<[i32; 4]> = SmallVec::from_elem(i32::MIN, arity);
+    for k in cache.keys() {
+        for (i, &x) in k.iter().enumerate() {
+            mins[i] = mins[i].min(x);
+            maxs[i] = maxs[i].max(x);
+        }
+    }
+    let mut cells: u64 = 1;
+    let mut dims: SmallVec<[u32; 4]> = SmallVec::new();
+    for i in 0..arity {
+        let d = (maxs[i] as i64 - mins[i] as i64 + 1) as u64;
+        cells = cells.saturating_mul(d);
+        dims.push(d.min(u32::MAX as u64) as u32);
+    }
+    if cells > 65_536 {
+        return None;
+    }
+    let mut table = vec![Sym::MAX; cells as usize];
+    for (k, &s) in cache {
+        let mut idx = 0usize;
+        for (i, &x) in k.iter().enumerate() {
+            idx = idx * dims[i] as usize + (x - mins[i]) as usize;
+        }
+        table[idx] = s;
+    }
+    Some(DenseTable { mins, dims, table })
 }
 
 /// Which variables an expression may touch, following calls into functions.
