@@ -297,6 +297,19 @@ fn wrong_baud_fails_the_handshake_with_a_hint() {
 }
 
 #[test]
+fn paced_line_still_answers_correctly() {
+    let emu = Emulator::start(EmulatorConfig {
+        clock: Clock::virtual_clock(),
+        pace_line: true,
+        ..EmulatorConfig::default()
+    })
+    .unwrap();
+    let mut drv = Driver::open(config(&emu)).unwrap();
+    drv.move_and_wait(&group(&[(7, 2210)], None)).unwrap();
+    assert_eq!(drv.read_pulses(&[ch(7)]).unwrap(), vec![Some(p(2210))]);
+}
+
+#[test]
 fn the_common_115200_rate_works() {
     let (_emu, drv) = pair_with(115200, 115200);
     assert_eq!(drv.config().baud, 115200);

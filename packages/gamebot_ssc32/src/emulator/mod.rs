@@ -86,6 +86,10 @@ pub struct EmulatorConfig {
     pub publish_interval: Duration,
     /// Seed of the garbage-byte generator, so fault tests are repeatable.
     pub seed: u64,
+    /// Delay each answer by the time its command and answer would take on a
+    /// real serial line at `baud` (10 bits per byte), so round trips are as
+    /// slow as the hardware's. Off by default: the pty itself is instant.
+    pub pace_line: bool,
 }
 
 impl Default for EmulatorConfig {
@@ -97,6 +101,7 @@ impl Default for EmulatorConfig {
             firmware: DEFAULT_FIRMWARE.to_string(),
             publish_interval: Duration::from_millis(20),
             seed: 0x5eed_5c32,
+            pace_line: false,
         }
     }
 }
@@ -135,6 +140,8 @@ pub struct LogEntry {
     pub line: String,
     /// What happened.
     pub outcome: Outcome,
+    /// The answer sent back (without injected noise); empty if none.
+    pub response: Vec<u8>,
 }
 
 #[derive(Debug, Default)]
@@ -217,6 +224,7 @@ impl Emulator {
             firmware: config.firmware,
             publish_interval: config.publish_interval,
             rng: config.seed | 1,
+            pace_line: config.pace_line,
             line: Vec::new(),
             overflow: false,
             last_frame: None,
@@ -401,6 +409,7 @@ struct Worker {
     firmware: String,
     publish_interval: Duration,
     rng: u64,
+    pace_line: bool,
     line: Vec<u8>,
     overflow: bool,
     last_frame: Option<PulseFrame>,
@@ -489,13 +498,22 @@ impl Worker {
                 None
             }
         };
+        let response = response.unwrap_or_default();
         self.log(LogEntry {
             time: now,
             line: text,
             outcome,
+            response: response.clone(),
         });
-        if let Some(r) = response.filter(|r| !r.is_empty()) {
-            self.respond(&r);
+        if !response.is_empty() {
+            let wire = if self.pace_line {
+                // Command + CR in, answer out, 10 bits per byte (8N1).
+                let bits = (line.len() + 1 + response.len()) as f64 * 10.0;
+                Duration::from_secs_f64(bits / self.baud as f64)
+            } else {
+                Duration::ZERO
+            };
+            self.respond(&response, wire);
         }
         self.publish(true);
     }
@@ -524,7 +542,7 @@ impl Worker {
         }
     }
 
-    fn respond(&mut self, response: &[u8]) {
+    fn respond(&mut self, response: &[u8], wire: Duration) {
         let (delay, mut out, noise) = {
             let mut f = lock(&self.shared.faults);
             let out = std::mem::take(&mut f.garbage_next);
@@ -534,6 +552,7 @@ impl Worker {
             let b = self.next_random();
             out.push(b);
         }
+        let delay = delay + wire;
         if !delay.is_zero() {
             std::thread::sleep(delay);
         }
