@@ -37,6 +37,9 @@ enum Command {
     /// Benchmarks (rules, ...).
     #[command(subcommand)]
     Bench(cmd::bench::Kind),
+    /// SSC-32U servo controller: emulator on a pty, probe, send a command.
+    #[command(subcommand)]
+    Ssc32(cmd::ssc32::Action),
 }
 
 fn main() {
@@ -55,6 +58,7 @@ fn main() {
         Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Bench(k) => cmd::bench::run(k),
+        Command::Ssc32(a) => cmd::ssc32::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

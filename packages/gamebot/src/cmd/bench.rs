@@ -7,10 +7,13 @@ use clap::Subcommand;
 pub enum Kind {
     /// Rule engine: random playouts/s, positions/s, branching factor per game.
     Rules(super::bench_rules::Args),
+    /// SSC-32U: command round-trip latency over a pty, emulator timing accuracy.
+    Ssc32(super::bench_ssc32::Args),
 }
 
 pub fn run(kind: Kind) -> anyhow::Result<i32> {
     match kind {
         Kind::Rules(a) => super::bench_rules::run(a),
+        Kind::Ssc32(a) => super::bench_ssc32::run(a),
     }
 }

@@ -2,8 +2,10 @@
 
 pub mod bench;
 pub mod bench_rules;
+pub mod bench_ssc32;
 pub mod check;
 pub mod legal;
 pub mod play;
 pub mod selfplay;
+pub mod ssc32;
 pub mod state;
