@@ -123,6 +123,7 @@ impl Game {
         Ok(out)
     }
 
+    #[allow(clippy::boxed_local)] // the evaluator's errors arrive boxed
     fn eval_error(&self, se: &SrcExpr, context: String, error: Box<EvalError>) -> RuleError {
         RuleError::Eval {
             file: self.file.clone(),

@@ -40,6 +40,7 @@ impl std::fmt::Display for EvalError {
 }
 
 type R<T> = Result<T, Box<EvalError>>;
+type SetPair = (Arc<Vec<Value>>, Arc<Vec<Value>>);
 
 /// The global variable namespace: one slot per variable name of the game.
 #[derive(Clone, Debug, Default)]
@@ -453,7 +454,7 @@ impl<'a> Ctx<'a> {
                 ))),
             }
         };
-        let sets = |this: &Self| -> R<(Arc<Vec<Value>>, Arc<Vec<Value>>)> {
+        let sets = |this: &Self| -> R<SetPair> {
             match (&l, &r) {
                 (Value::Set(x), Value::Set(y)) => Ok((x.clone(), y.clone())),
                 _ => Err(EvalError::new(format!(
@@ -516,7 +517,7 @@ impl<'a> Ctx<'a> {
                 })
             }
             Op::In => match &r {
-                Value::Set(items) => Value::Bool(items.iter().any(|m| *m == l)),
+                Value::Set(items) => Value::Bool(items.contains(&l)),
                 _ => {
                     return Err(EvalError::new(format!(
                         "the right side of IN must be a Set, got {}",

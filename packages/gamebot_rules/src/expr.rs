@@ -212,12 +212,15 @@ impl Item {
     }
 }
 
+/// A bracket group being built: (open char, column, finished parts, current part).
+type OpenGroup = (char, u32, Vec<Vec<Item>>, Vec<Item>);
+
 const MAX_NESTING: usize = 64;
 const MAX_DEPTH: usize = 400;
 
 fn group(tokens: Vec<Token>) -> Result<Vec<Item>, ParseError> {
     // Stack of open groups: (open char, col, finished parts, current part).
-    let mut stack: Vec<(char, u32, Vec<Vec<Item>>, Vec<Item>)> = Vec::new();
+    let mut stack: Vec<OpenGroup> = Vec::new();
     let mut top: Vec<Item> = Vec::new();
     for t in tokens {
         match t.tok {

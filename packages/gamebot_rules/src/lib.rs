@@ -28,6 +28,7 @@ mod lexer;
 mod loader;
 pub mod model;
 mod pattern;
+pub mod physical;
 mod state;
 mod value;
 
@@ -39,5 +40,6 @@ pub use error::{Diagnostic, LoadError, RuleError};
 pub use eval::EvalError;
 pub use game::{EndCondition, Evaluation, Function, Game, Rule, Scoring};
 pub use model::*;
+pub use physical::{physical_actions, PhysicalAction, PlanError};
 pub use state::State;
 pub use value::{Deferred, Value};

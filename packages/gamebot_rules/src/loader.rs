@@ -1573,13 +1573,11 @@ impl<'a> FunctionReads<'a> {
                     vars.insert(*var);
                 }
                 Expr::Interp(t) => template_ids.push(*t),
-                Expr::Call(f, _) => {
-                    if seen.insert(*f) {
-                        if let Some(def) = &self.funcs[*f as usize] {
-                            vars.extend(def.params.iter().copied());
-                            for line in &def.body {
-                                todo.push(&line.expr);
-                            }
+                Expr::Call(f, _) if seen.insert(*f) => {
+                    if let Some(def) = &self.funcs[*f as usize] {
+                        vars.extend(def.params.iter().copied());
+                        for line in &def.body {
+                            todo.push(&line.expr);
                         }
                     }
                 }

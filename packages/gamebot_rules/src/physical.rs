@@ -1,0 +1,162 @@
+//! Turning a rule move into what a robot arm must physically do.
+//!
+//! A rule move is not one pick-and-place: followups capture pieces, flip
+//! discs, rotate whole board quadrants. The arm's work is derived from the
+//! states before and after the move: every element whose location changed is
+//! a transfer, every element that stayed but changed state is a flip. The
+//! transfers are ordered so each target is free when the piece arrives, and a
+//! cycle (a rotated quadrant) is broken through a free location used as a
+//! temporary buffer.
+
+use crate::model::{ElementId, LocationId};
+use crate::{Game, State};
+use serde::Serialize;
+
+/// One thing the arm does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum PhysicalAction {
+    /// Pick the element up at `from` and put it down at `to`.
+    Transfer {
+        element: ElementId,
+        from: LocationId,
+        to: LocationId,
+    },
+    /// Turn the element over where it stands (its state changed, e.g. a Reversi disc).
+    Flip {
+        element: ElementId,
+        at: LocationId,
+        from_state: i32,
+        to_state: i32,
+    },
+}
+
+/// Why no plan exists.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("the two states belong to different games")]
+    Mismatch,
+    #[error("pieces move in a cycle and no free location is left to break it")]
+    NoBuffer,
+}
+
+/// The physical actions that turn `before` into `after`.
+pub fn physical_actions(
+    game: &Game,
+    before: &State,
+    after: &State,
+) -> Result<Vec<PhysicalAction>, PlanError> {
+    let n = before.element_count();
+    if n != after.element_count() || before.location_count() != after.location_count() {
+        return Err(PlanError::Mismatch);
+    }
+    // Pending transfers: element -> (current physical location, target).
+    let mut pending: Vec<(ElementId, LocationId, LocationId)> = (0..n as ElementId)
+        .filter(|&e| before.location_of(e) != after.location_of(e))
+        .map(|e| (e, before.location_of(e), after.location_of(e)))
+        .collect();
+    // Physical occupancy as the plan proceeds.
+    let mut occupant: Vec<Option<ElementId>> = (0..before.location_count() as LocationId)
+        .map(|l| before.content(l))
+        .collect();
+    let mut out = Vec::new();
+    while !pending.is_empty() {
+        // Move any piece whose target is free now, in element order (deterministic).
+        if let Some(i) = pending
+            .iter()
+            .position(|&(_, _, to)| occupant[to as usize].is_none())
+        {
+            let (e, from, to) = pending.remove(i);
+            occupant[from as usize] = None;
+            occupant[to as usize] = Some(e);
+            out.push(PhysicalAction::Transfer {
+                element: e,
+                from,
+                to,
+            });
+            continue;
+        }
+        // Every target is occupied by a piece that itself must move: a cycle. Park the
+        // first piece on a location free both now and after the move, preferring an
+        // irrelevant one (a supply slot) so the board stays readable.
+        let free = |l: usize| occupant[l].is_none() && after.content(l as LocationId).is_none();
+        let buffer = (0..occupant.len())
+            .filter(|&l| free(l))
+            .min_by_key(|&l| game.is_relevant(l as LocationId))
+            .ok_or(PlanError::NoBuffer)? as LocationId;
+        let (e, from, to) = pending[0];
+        occupant[from as usize] = None;
+        occupant[buffer as usize] = Some(e);
+        out.push(PhysicalAction::Transfer {
+            element: e,
+            from,
+            to: buffer,
+        });
+        pending[0] = (e, buffer, to);
+    }
+    for e in 0..n as ElementId {
+        let (s0, s1) = (before.element_state(e), after.element_state(e));
+        if s0 != s1 {
+            out.push(PhysicalAction::Flip {
+                element: e,
+                at: after.location_of(e),
+                from_state: s0,
+                to_state: s1,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RING: &str = "[LOCATION TYPES]\nname=cell\nname=spare\nrelevant=no\n[LOCATIONS]\n\
+        name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\nname=c(4)\ntype=cell\nname=s(1)\ntype=spare\n\
+        [ELEMENT TYPES]\nname=disc\nstates=2\n[PLAYER NAMES]\n1=a\n\
+        [MOVABLE ELEMENTS]\nname=d(1)\ntype=disc\nlocation=c(1)\nname=d(2)\ntype=disc\nlocation=c(2)\nname=d(3)\ntype=disc\nlocation=c(3)\n\
+        [EXPRESSIONS]\nRotate\nMOVE(\"d(3)\", \"c(3)\", \"s(1)\")\nMOVE(\"d(2)\", \"c(2)\", \"c(3)\")\nMOVE(\"d(3)\", \"s(1)\", \"c(2)\")\nSETSTATE(\"d(2)\", 2)\nEND\n\
+        [GAME RULES]\nname=spin\nelement=d($N)\nfrom=c($F)\nto=c($T)\ncondition=$F == 1\nfollowup=Rotate\n";
+
+    #[test]
+    fn a_cycle_is_broken_through_a_free_location_and_flips_come_last() {
+        let g = Game::parse("ring.game", RING).unwrap();
+        let before = g.initial_state();
+        let mut after = before.clone();
+        let mv = g.find_move(&before, "d(1):c(1)->c(4)").unwrap();
+        g.apply(&mut after, &mv).unwrap();
+        // d(1) went c1->c4 by the move; the followup then swapped d(2) and d(3) through s(1).
+        let plan = physical_actions(&g, &before, &after).unwrap();
+        // Replaying the plan on a physical board must end in `after`, each step onto a free place.
+        let mut occ: Vec<Option<u16>> = (0..before.location_count() as u16)
+            .map(|l| before.content(l))
+            .collect();
+        for a in &plan {
+            if let PhysicalAction::Transfer { element, from, to } = a {
+                assert_eq!(occ[*from as usize], Some(*element));
+                assert!(occ[*to as usize].is_none(), "{plan:?}");
+                occ[*from as usize] = None;
+                occ[*to as usize] = Some(*element);
+            }
+        }
+        let want: Vec<Option<u16>> = (0..after.location_count() as u16)
+            .map(|l| after.content(l))
+            .collect();
+        assert_eq!(occ, want);
+        assert!(matches!(
+            plan.last(),
+            Some(PhysicalAction::Flip { to_state: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn a_pure_rotation_needs_a_buffer() {
+        let g = Game::parse("ring.game", RING).unwrap();
+        let before = g.initial_state();
+        let after = g
+            .state_from_parts(vec![1, 2, 0], vec![[1, 0, 0]; 3], 1, -1, vec![0])
+            .unwrap();
+        let plan = physical_actions(&g, &before, &after).unwrap();
+        assert_eq!(plan.len(), 4, "{plan:?}"); // three moves plus one detour through a free location
+    }
+}
