@@ -205,6 +205,7 @@ impl Emulator {
         )
         .map_err(pty("fcntl"))?;
 
+        let keeper = ExclusiveKeeper::open(&slave).map_err(pty("open slave"))?;
         if let Some(link) = &config.link {
             make_link(&slave, link)?;
         }
@@ -218,6 +219,7 @@ impl Emulator {
         });
         let worker = Worker {
             master,
+            keeper,
             shared: shared.clone(),
             clock: config.clock.clone(),
             baud: config.baud,
@@ -401,8 +403,93 @@ fn set_baud(master: &impl AsFd, baud: u32) -> Result<(), Errno> {
     Ok(())
 }
 
+/// Holds the slave side open and undoes the exclusive mode (TIOCEXCL) a
+/// client leaves behind when it dies without closing the port.
+///
+/// `serialport` sets TIOCEXCL and takes an exclusive `flock`. On a real USB
+/// adapter the last close frees the tty and the flag with it; on a pty the
+/// master keeps the tty alive, so after a killed client every later open by a
+/// non-root user would fail with EBUSY. The flock dies with its process, so
+/// "exclusive flag set, nobody holds a flock" (seen twice in a row, to never
+/// race a client between its two calls) means the owner is gone.
+struct ExclusiveKeeper {
+    slave: std::os::fd::OwnedFd,
+    dev: (u64, u64),
+    ino: u64,
+    orphan_seen: bool,
+    last_check: std::time::Instant,
+}
+
+impl ExclusiveKeeper {
+    const PERIOD: Duration = Duration::from_millis(100);
+
+    fn open(slave: &Path) -> Result<Self, Errno> {
+        let fd = nix::fcntl::open(
+            slave,
+            OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
+            nix::sys::stat::Mode::empty(),
+        )?;
+        let st = nix::sys::stat::fstat(&fd)?;
+        Ok(ExclusiveKeeper {
+            slave: fd,
+            dev: (
+                nix::sys::stat::major(st.st_dev as _) as u64,
+                nix::sys::stat::minor(st.st_dev as _) as u64,
+            ),
+            ino: st.st_ino as u64,
+            orphan_seen: false,
+            last_check: std::time::Instant::now(),
+        })
+    }
+
+    fn check(&mut self) {
+        if self.last_check.elapsed() < Self::PERIOD {
+            return;
+        }
+        self.last_check = std::time::Instant::now();
+        let fd = self.slave.as_raw_fd();
+        let mut excl: libc::c_int = 0;
+        // SAFETY: TIOCGEXCL writes one int we own.
+        if unsafe { libc::ioctl(fd, libc::TIOCGEXCL, &mut excl) } != 0 || excl == 0 {
+            self.orphan_seen = false;
+            return;
+        }
+        if flock_held(self.dev, self.ino) {
+            self.orphan_seen = false;
+        } else if !std::mem::replace(&mut self.orphan_seen, true) {
+            // First sighting: a client may be between TIOCEXCL and flock.
+        } else {
+            // SAFETY: TIOCNXCL takes no argument.
+            unsafe { libc::ioctl(fd, libc::TIOCNXCL) };
+            self.orphan_seen = false;
+            tracing::info!("emulator: cleared the exclusive mode left by a client that died");
+        }
+    }
+}
+
+/// Whether `/proc/locks` lists a flock on the file (device, inode). If the
+/// list cannot be read, assume it does (never clear a live client's mode).
+fn flock_held(dev: (u64, u64), ino: u64) -> bool {
+    let Ok(text) = std::fs::read_to_string("/proc/locks") else {
+        return true;
+    };
+    text.lines().any(|line| {
+        // "1: FLOCK  ADVISORY  WRITE 1234 00:19:3 0 EOF"; waiters have "->" after the id.
+        let f: Vec<&str> = line.split_whitespace().filter(|t| *t != "->").collect();
+        f.get(1) == Some(&"FLOCK")
+            && f.get(5).is_some_and(|id| {
+                let mut parts = id.split(':');
+                let maj = parts.next().and_then(|x| u64::from_str_radix(x, 16).ok());
+                let min = parts.next().and_then(|x| u64::from_str_radix(x, 16).ok());
+                let i = parts.next().and_then(|x| x.parse::<u64>().ok());
+                (maj, min, i) == (Some(dev.0), Some(dev.1), Some(ino))
+            })
+    })
+}
+
 struct Worker {
     master: PtyMaster,
+    keeper: ExclusiveKeeper,
     shared: Arc<Shared>,
     clock: Clock,
     baud: u32,
@@ -444,8 +531,10 @@ impl Worker {
                 std::thread::sleep(IDLE_POLL);
             }
             self.publish(false);
+            self.keeper.check();
         }
         // Closing the master (dropping it) is the disconnect.
+        drop(self.keeper);
         drop(self.master);
         self.shared.connected.store(false, Ordering::SeqCst);
     }
@@ -628,4 +717,124 @@ pub fn block_termination_signals() -> io::Result<impl FnOnce() -> io::Result<i32
     }
     set.thread_block().map_err(io::Error::from)?;
     Ok(move || set.wait().map(|s| s as i32).map_err(io::Error::from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    fn virtual_emulator(link: Option<PathBuf>) -> Result<Emulator, EmulatorError> {
+        Emulator::start(EmulatorConfig {
+            clock: Clock::virtual_clock(),
+            link,
+            ..EmulatorConfig::default()
+        })
+    }
+
+    /// Whether the slave's exclusive flag is set (an open that fails with
+    /// EBUSY, for non-root, says the same).
+    fn exclusive(path: &Path) -> bool {
+        match nix::fcntl::open(
+            path,
+            OFlag::O_RDWR | OFlag::O_NOCTTY,
+            nix::sys::stat::Mode::empty(),
+        ) {
+            Err(Errno::EBUSY) => true,
+            Err(e) => panic!("open {}: {e}", path.display()),
+            Ok(fd) => {
+                let mut excl: libc::c_int = 0;
+                // SAFETY: TIOCGEXCL writes one int we own.
+                assert_eq!(
+                    unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCGEXCL, &mut excl) },
+                    0
+                );
+                excl != 0
+            }
+        }
+    }
+
+    #[test]
+    fn exclusive_mode_of_a_dead_client_is_cleared() {
+        let emu = virtual_emulator(None).unwrap();
+        let path = emu.slave_path().to_path_buf();
+        {
+            let fd = nix::fcntl::open(
+                &path,
+                OFlag::O_RDWR | OFlag::O_NOCTTY,
+                nix::sys::stat::Mode::empty(),
+            )
+            .unwrap();
+            // SAFETY: TIOCEXCL takes no argument. Closing without TIOCNXCL is
+            // what a killed process does.
+            assert_eq!(unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCEXCL) }, 0);
+        }
+        let start = Instant::now();
+        // Liveness only: the keeper looks every 100 ms; allow a loaded machine plenty.
+        while exclusive(&path) {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "flag never cleared"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn exclusive_mode_of_a_live_client_is_kept() {
+        let emu = virtual_emulator(None).unwrap();
+        let port = serialport::new(emu.path().to_str().unwrap(), 9600)
+            .open_native()
+            .unwrap();
+        // Several keeper periods with the client's flock held.
+        std::thread::sleep(Duration::from_millis(400));
+        assert!(exclusive(emu.slave_path()));
+        drop(port);
+        assert!(!exclusive(emu.slave_path()), "a clean close clears it");
+    }
+
+    #[test]
+    fn link_is_made_replaced_and_removed() {
+        let dir = std::env::temp_dir().join(format!("gamebot-ssc32-link-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        std::os::unix::fs::symlink("/nonexistent/stale", &dir).unwrap();
+        let emu = virtual_emulator(Some(dir.clone())).unwrap();
+        assert_eq!(emu.path(), dir.as_path());
+        assert_eq!(std::fs::read_link(&dir).unwrap(), emu.slave_path());
+        drop(emu);
+        assert!(std::fs::symlink_metadata(&dir).is_err(), "link removed");
+        std::fs::write(&dir, b"not a link").unwrap();
+        let e = virtual_emulator(Some(dir.clone()))
+            .err()
+            .expect("refuses a regular file");
+        assert!(matches!(e, EmulatorError::LinkOccupied { .. }), "{e}");
+        std::fs::remove_file(&dir).unwrap();
+    }
+
+    #[test]
+    fn disconnect_removes_the_device() {
+        let emu = virtual_emulator(None).unwrap();
+        assert!(emu.slave_path().exists());
+        emu.disconnect();
+        assert!(!emu.is_connected());
+        assert!(!emu.slave_path().exists());
+    }
+
+    #[test]
+    fn flock_listing_is_parsed() {
+        // Our own flock on a temp file must show up under its device and inode.
+        let path = std::env::temp_dir().join(format!("gamebot-ssc32-lock-{}", std::process::id()));
+        let f = std::fs::File::create(&path).unwrap();
+        let st = nix::sys::stat::fstat(&f).unwrap();
+        let dev = (
+            nix::sys::stat::major(st.st_dev as _) as u64,
+            nix::sys::stat::minor(st.st_dev as _) as u64,
+        );
+        assert!(!flock_held(dev, st.st_ino as u64));
+        let locked =
+            nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusiveNonblock).unwrap();
+        assert!(flock_held(dev, st.st_ino as u64));
+        drop(locked);
+        std::fs::remove_file(&path).unwrap();
+    }
 }
