@@ -1,0 +1,215 @@
+//! Board placements (`config/boards/*.yaml`): where the paper lies on the table and how
+//! board-picture / camera pixels map onto it.
+
+use crate::arm::yaml_error;
+use crate::error::LoadError;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The paper sheet.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Sheet {
+    /// Centre on the table (cm).
+    pub centre_cm: [f64; 2],
+    /// Extent along x (cm).
+    pub width_cm: f64,
+    /// Extent along y (cm).
+    pub depth_cm: f64,
+}
+
+/// The square playing grid.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Grid {
+    /// Centre on the table (cm).
+    pub centre_cm: [f64; 2],
+    /// Side length (cm).
+    pub size_cm: f64,
+}
+
+/// A column of supply / bin places.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Column {
+    pub x_cm: f64,
+    pub y_min_cm: f64,
+    pub y_max_cm: f64,
+}
+
+/// The pixel-to-table mapping.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PixelMapping {
+    /// Image size.
+    pub width_px: u32,
+    pub height_px: u32,
+    /// Pixels per centimetre.
+    pub scale_px_per_cm: f64,
+    /// Table point (cm) under pixel (0, 0).
+    pub origin_cm: [f64; 2],
+    /// Counter-clockwise rotation of the image axes on the table (degrees).
+    #[serde(default)]
+    pub rotation_deg: f64,
+    /// Whether image v grows towards -y (the usual top-down view with y forward).
+    #[serde(default = "yes")]
+    pub y_flipped: bool,
+    /// Height of the board surface (cm).
+    #[serde(default)]
+    pub surface_z_cm: f64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A board placement file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    /// Short name.
+    pub name: String,
+    /// The paper.
+    pub sheet: Sheet,
+    /// The playing grid (for drawing).
+    #[serde(default)]
+    pub grid: Option<Grid>,
+    /// Supply columns (for drawing).
+    #[serde(default)]
+    pub columns: Vec<Column>,
+    /// Pixel mapping.
+    pub pixels: PixelMapping,
+    #[serde(skip)]
+    path: PathBuf,
+}
+
+impl Board {
+    /// Loads and checks a board YAML.
+    pub fn load(path: impl AsRef<Path>) -> Result<Board, LoadError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Board::parse(path, &text)
+    }
+
+    /// Loads `config/boards/<name>.yaml` (see [`crate::find_board_config`]).
+    pub fn load_named(name: &str) -> Result<Board, LoadError> {
+        Board::load(crate::find_board_config(name))
+    }
+
+    /// Parses board YAML text; `path` names it in errors.
+    pub fn parse(path: &Path, text: &str) -> Result<Board, LoadError> {
+        let mut b: Board = serde_yaml::from_str(text).map_err(|e| yaml_error(path, e))?;
+        b.path = path.to_path_buf();
+        let p = &b.pixels;
+        let finite = [
+            p.scale_px_per_cm,
+            p.origin_cm[0],
+            p.origin_cm[1],
+            p.rotation_deg,
+            p.surface_z_cm,
+        ]
+        .iter()
+        .chain(&b.sheet.centre_cm)
+        .all(|v| v.is_finite());
+        if !finite || p.scale_px_per_cm <= 0.0 || b.sheet.width_cm <= 0.0 || b.sheet.depth_cm <= 0.0
+        {
+            return Err(LoadError::Config {
+                path: path.to_path_buf(),
+                message: "board sizes and scale must be positive and finite".into(),
+            });
+        }
+        Ok(b)
+    }
+
+    /// The file this placement was loaded from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Table point (cm, with the board surface height) under a pixel.
+    pub fn pixel_to_table_cm(&self, u: f64, v: f64) -> [f64; 3] {
+        let p = &self.pixels;
+        let dx = u / p.scale_px_per_cm;
+        let dy = if p.y_flipped { -v } else { v } / p.scale_px_per_cm;
+        let (s, c) = p.rotation_deg.to_radians().sin_cos();
+        [
+            p.origin_cm[0] + c * dx - s * dy,
+            p.origin_cm[1] + s * dx + c * dy,
+            p.surface_z_cm,
+        ]
+    }
+
+    /// Pixel of a table point (cm): the inverse of [`Board::pixel_to_table_cm`].
+    pub fn table_cm_to_pixel(&self, x: f64, y: f64) -> [f64; 2] {
+        let p = &self.pixels;
+        let (ex, ey) = (x - p.origin_cm[0], y - p.origin_cm[1]);
+        let (s, c) = p.rotation_deg.to_radians().sin_cos();
+        let dx = c * ex + s * ey;
+        let dy = -s * ex + c * ey;
+        [
+            dx * p.scale_px_per_cm,
+            if p.y_flipped { -dy } else { dy } * p.scale_px_per_cm,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a4_matches_the_shared_camera_convention() {
+        let b = Board::load_named("a4").unwrap();
+        // u = 320 + 20 x, v = 480 - 20 (y - 6)
+        for &(x, y) in &[
+            (0.0, 18.0),
+            (-13.5, 9.0),
+            (13.5, 27.0),
+            (-16.0, 30.0),
+            (16.0, 6.0),
+        ] {
+            let u = 320.0 + 20.0 * x;
+            let v = 480.0 - 20.0 * (y - 6.0);
+            let t = b.pixel_to_table_cm(u, v);
+            assert!(
+                (t[0] - x).abs() < 1e-9 && (t[1] - y).abs() < 1e-9,
+                "{x},{y} -> {t:?}"
+            );
+            assert_eq!(t[2], 0.0);
+            let px = b.table_cm_to_pixel(x, y);
+            assert!((px[0] - u).abs() < 1e-9 && (px[1] - v).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn rotated_mapping_round_trips() {
+        let text = "name: t\nsheet: {centre_cm: [0, 18], width_cm: 29.7, depth_cm: 21}\npixels: {width_px: 640, height_px: 480, scale_px_per_cm: 12.5, origin_cm: [-3, 31], rotation_deg: 17, y_flipped: false}\n";
+        let b = Board::parse(Path::new("t.yaml"), text).unwrap();
+        for &(u, v) in &[(0.0, 0.0), (100.0, 37.0), (639.0, 479.0)] {
+            let t = b.pixel_to_table_cm(u, v);
+            let p = b.table_cm_to_pixel(t[0], t[1]);
+            assert!((p[0] - u).abs() < 1e-9 && (p[1] - v).abs() < 1e-9);
+        }
+        // 12.5 px per cm: 125 px along u is 10 cm on the table.
+        let a = b.pixel_to_table_cm(0.0, 0.0);
+        let c = b.pixel_to_table_cm(125.0, 0.0);
+        assert!(((a[0] - c[0]).hypot(a[1] - c[1]) - 10.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bad_board_files_name_the_problem() {
+        let e = Board::parse(Path::new("b.yaml"), "name: x\nsheet: {centre_cm: [0, 0], width_cm: 1, depth_cm: 1}\npixels: {width_px: 1, height_px: 1, scale_px_per_cm: 0, origin_cm: [0, 0]}\n")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("b.yaml") && e.to_string().contains("scale"),
+            "{e}"
+        );
+        let e =
+            Board::parse(Path::new("b.yaml"), "name: x\nsheet: {centre_cm: [0, 0]}\n").unwrap_err();
+        assert!(matches!(e, LoadError::Yaml { .. }), "{e}");
+        assert!(e.to_string().starts_with("b.yaml:2:"), "{e}");
+    }
+}
