@@ -1,0 +1,328 @@
+//! The referee's game logic, independent of any transport.
+
+use gamebot_rules::{
+    physical_actions, Game, LoadError, Move, PhysicalAction, RobotSpec, RuleError, State,
+};
+use std::sync::Arc;
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// A person: moves arrive through `SubmitMove` (or the camera).
+    Human,
+    /// The computer, with a strategy string of `gamebot_ai` (e.g. `mcts:time=1s`).
+    Ai(String),
+}
+
+impl PlayerKind {
+    /// Parses `human` or `ai:<strategy>` (a bare strategy string also means AI).
+    pub fn parse(s: &str) -> PlayerKind {
+        match s.trim() {
+            "human" | "" => PlayerKind::Human,
+            other => PlayerKind::Ai(other.strip_prefix("ai:").unwrap_or(other).to_string()),
+        }
+    }
+    /// The text form accepted by [`PlayerKind::parse`].
+    pub fn text(&self) -> String {
+        match self {
+            PlayerKind::Human => "human".into(),
+            PlayerKind::Ai(s) => format!("ai:{s}"),
+        }
+    }
+}
+
+/// Why the referee refused something.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    #[error("{0}")]
+    Rule(#[from] RuleError),
+    #[error("the game has {players} player(s) but {kinds} player kind(s) were given")]
+    Kinds { players: usize, kinds: usize },
+    #[error("the game is over")]
+    GameOver,
+    #[error("move history step {step}: {error}")]
+    History { step: usize, error: RuleError },
+    #[error("cannot plan the arm's actions: {0}")]
+    Plan(#[from] gamebot_rules::PlanError),
+}
+
+/// A physical action with names and arm coordinates filled in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionInfo {
+    pub action: PhysicalAction,
+    pub element: String,
+    pub element_type: String,
+    pub from_location: String,
+    pub to_location: String,
+    /// `robot=` coordinates (cm, arm base frame) of the locations, when given as x,y,z.
+    pub from_position: Option<[f64; 3]>,
+    pub to_position: Option<[f64; 3]>,
+}
+
+/// What happened when a move was played.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub player: i32,
+    pub ply: usize,
+    pub text: String,
+    pub mv: Move,
+    pub actions: Vec<ActionInfo>,
+    /// −1 while the game goes on, else 0 (draw) or the winner.
+    pub winner: i32,
+}
+
+/// One location of the board for a state message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocationView {
+    pub location: String,
+    pub location_type: String,
+    pub relevant: bool,
+    pub element: String,
+    pub element_type: String,
+    pub element_state: i32,
+    pub owner: i32,
+}
+
+/// The authoritative game.
+pub struct RefereeCore {
+    game: Arc<Game>,
+    kinds: Vec<PlayerKind>,
+    state: State,
+    history: Vec<String>,
+    legal: Vec<Move>,
+    game_number: u32,
+}
+
+/// Replays a move history from the initial position (used by the stateless planner too).
+pub fn replay(game: &Game, history: &[String]) -> Result<State, RefereeError> {
+    let mut st = game.initial_state();
+    for (i, m) in history.iter().enumerate() {
+        let mv = game
+            .find_move(&st, m)
+            .map_err(|error| RefereeError::History { step: i + 1, error })?;
+        game.apply(&mut st, &mv)
+            .map_err(|error| RefereeError::History { step: i + 1, error })?;
+    }
+    Ok(st)
+}
+
+impl RefereeCore {
+    /// Starts game number 1 of `game` with the given player kinds (one per player).
+    pub fn new(game: Arc<Game>, kinds: Vec<PlayerKind>) -> Result<RefereeCore, RefereeError> {
+        if kinds.len() != game.player_count() {
+            return Err(RefereeError::Kinds {
+                players: game.player_count(),
+                kinds: kinds.len(),
+            });
+        }
+        let state = game.initial_state();
+        let mut r = RefereeCore {
+            game,
+            kinds,
+            state,
+            history: Vec::new(),
+            legal: Vec::new(),
+            game_number: 1,
+        };
+        r.refresh()?;
+        Ok(r)
+    }
+
+    /// Loads a game file and starts it.
+    pub fn load(path: &str, kinds: Vec<PlayerKind>) -> Result<RefereeCore, RefereeError> {
+        Self::new(Arc::new(Game::load(path)?), kinds)
+    }
+
+    /// Starts a new game (same file unless another game is given); the game number increases.
+    pub fn new_game(
+        &mut self,
+        game: Option<Arc<Game>>,
+        kinds: Option<Vec<PlayerKind>>,
+    ) -> Result<u32, RefereeError> {
+        let game = game.unwrap_or_else(|| self.game.clone());
+        let kinds = kinds.unwrap_or_else(|| self.kinds.clone());
+        let n = self.game_number + 1;
+        *self = RefereeCore::new(game, kinds)?;
+        self.game_number = n;
+        Ok(n)
+    }
+
+    fn refresh(&mut self) -> Result<(), RefereeError> {
+        self.legal = self.game.legal_moves(&self.state)?;
+        self.game.settle(&mut self.state, &self.legal);
+        Ok(())
+    }
+
+    pub fn game(&self) -> &Arc<Game> {
+        &self.game
+    }
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+    pub fn history(&self) -> &[String] {
+        &self.history
+    }
+    pub fn game_number(&self) -> u32 {
+        self.game_number
+    }
+    pub fn kinds(&self) -> &[PlayerKind] {
+        &self.kinds
+    }
+    /// The player to move.
+    pub fn player(&self) -> i32 {
+        self.state.player()
+    }
+    /// Who plays the side to move.
+    pub fn kind_to_move(&self) -> &PlayerKind {
+        &self.kinds[self.state.player() as usize - 1]
+    }
+    /// −1 while running, 0 draw, else the winner.
+    pub fn winner(&self) -> i32 {
+        self.state.winner()
+    }
+    pub fn is_over(&self) -> bool {
+        self.state.winner() != -1
+    }
+
+    /// The legal moves as sorted `element:from->to` texts.
+    pub fn legal_texts(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.legal.iter().map(|m| self.game.move_text(m)).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Validates and plays a move given as text, from whichever side is to move.
+    pub fn submit(&mut self, text: &str) -> Result<Played, RefereeError> {
+        if self.is_over() {
+            return Err(RefereeError::GameOver);
+        }
+        let mv = self.game.find_move(&self.state, text.trim())?;
+        self.play(mv)
+    }
+
+    /// Plays a move already known to be legal (e.g. from the planner).
+    pub fn play(&mut self, mv: Move) -> Result<Played, RefereeError> {
+        let mut next = self.state.clone();
+        self.game.apply(&mut next, &mv)?;
+        let actions = physical_actions(&self.game, &self.state, &next)?;
+        let player = self.state.player();
+        let text = self.game.move_text(&mv);
+        self.state = next;
+        self.history.push(text.clone());
+        self.refresh()?;
+        let actions = actions.into_iter().map(|a| self.describe(a)).collect();
+        Ok(Played {
+            player,
+            ply: self.history.len(),
+            text,
+            mv,
+            actions,
+            winner: self.state.winner(),
+        })
+    }
+
+    fn describe(&self, a: PhysicalAction) -> ActionInfo {
+        let g = &self.game;
+        let pos = |l: u16| match g.locations[l as usize].robot {
+            Some(RobotSpec::Cartesian(p)) => Some(p),
+            _ => None,
+        };
+        let (e, from, to) = match a {
+            PhysicalAction::Transfer { element, from, to } => (element, from, to),
+            PhysicalAction::Flip { element, at, .. } => (element, at, at),
+        };
+        ActionInfo {
+            element: g.elements[e as usize].name.clone(),
+            element_type: g.element_type_of(e).name.clone(),
+            from_location: g.locations[from as usize].name.clone(),
+            to_location: g.locations[to as usize].name.clone(),
+            from_position: pos(from),
+            to_position: pos(to),
+            action: a,
+        }
+    }
+
+    /// Every location with its occupant, for the state message.
+    pub fn board(&self) -> Vec<LocationView> {
+        let g = &self.game;
+        (0..g.locations.len() as u16)
+            .map(|l| {
+                let loc = &g.locations[l as usize];
+                let (element, element_type, element_state, owner) = match self.state.content(l) {
+                    Some(e) => (
+                        g.elements[e as usize].name.clone(),
+                        g.element_type_of(e).name.clone(),
+                        self.state.element_state(e),
+                        self.state.owner(e),
+                    ),
+                    None => (String::new(), String::new(), 0, 0),
+                };
+                LocationView {
+                    location: loc.name.clone(),
+                    location_type: g.location_type_of(l).name.clone(),
+                    relevant: g.is_relevant(l),
+                    element,
+                    element_type,
+                    element_state,
+                    owner,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games_dir() -> std::path::PathBuf {
+        std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../games"))
+    }
+
+    #[test]
+    fn plays_validates_and_ends_tictactoe() {
+        let path = games_dir().join("tictactoe.game");
+        let mut r = RefereeCore::load(
+            path.to_str().unwrap(),
+            vec![PlayerKind::Human, PlayerKind::Ai("random".into())],
+        )
+        .unwrap();
+        assert_eq!(r.kind_to_move(), &PlayerKind::Human);
+        let bad = r.submit("nonsense:a->b").unwrap_err().to_string();
+        assert!(
+            bad.contains("cannot read move") || bad.contains("no element"),
+            "{bad}"
+        );
+        // Play until the end with the first legal move each time; every move has one transfer.
+        while !r.is_over() {
+            let m = r.legal_texts()[0].clone();
+            let p = r.submit(&m).unwrap();
+            assert_eq!(p.actions.len(), 1, "{:?}", p.actions);
+            assert!(
+                p.actions[0].to_position.is_some(),
+                "tic-tac-toe cells have robot coordinates"
+            );
+        }
+        assert!(r.submit("x").is_err());
+        let replayed = replay(r.game(), r.history()).unwrap();
+        assert_eq!(&replayed, r.state());
+        assert_eq!(r.new_game(None, None).unwrap(), 2);
+        assert!(r.history().is_empty());
+    }
+
+    #[test]
+    fn player_kinds_parse() {
+        assert_eq!(PlayerKind::parse("human"), PlayerKind::Human);
+        assert_eq!(
+            PlayerKind::parse("ai:mcts:time=1s"),
+            PlayerKind::Ai("mcts:time=1s".into())
+        );
+        assert_eq!(
+            PlayerKind::parse("alphabeta:depth=3").text(),
+            "ai:alphabeta:depth=3"
+        );
+    }
+}
