@@ -41,6 +41,7 @@ pub(crate) fn visit<V: TypeVisitor>(v: &mut V) {
     v.message::<CancelGoalRequest>();
     v.message::<CancelGoalResponse>();
     v.service::<CancelGoal>();
+    v.message::<rcl_interfaces::Log>();
 }
 
 /// `builtin_interfaces`: time stamps and durations.
@@ -497,5 +498,33 @@ pub mod action_msgs {
         const TYPE_NAME: &'static str = "action_msgs/srv/CancelGoal";
         type Request = CancelGoalRequest;
         type Response = CancelGoalResponse;
+    }
+}
+
+/// `rcl_interfaces`: the `/rosout` log record.
+pub mod rcl_interfaces {
+    use super::*;
+    use crate::builtin_interfaces::Time;
+
+    ros_message! {
+        /// One log record as published on `/rosout`; `level` is one of the constants.
+        "rcl_interfaces/msg/Log" => pub struct Log {
+            pub stamp: Time,
+            pub level: u8,
+            pub name: String,
+            pub msg: String,
+            pub file: String,
+            pub function: String,
+            pub line: u32,
+        }
+    }
+
+    #[allow(missing_docs)]
+    impl Log {
+        pub const DEBUG: u8 = 10;
+        pub const INFO: u8 = 20;
+        pub const WARN: u8 = 30;
+        pub const ERROR: u8 = 40;
+        pub const FATAL: u8 = 50;
     }
 }

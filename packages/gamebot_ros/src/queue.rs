@@ -1,0 +1,188 @@
+//! Blocking keep-last queues and one-shot slots: the plumbing every handle
+//! receives through, whatever the backend.
+
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// A FIFO that keeps only the newest `depth` items (DDS keep-last history),
+/// with blocking receive.
+pub(crate) struct Queue<T> {
+    state: Mutex<QueueState<T>>,
+    ready: Condvar,
+    depth: usize,
+}
+
+struct QueueState<T> {
+    items: VecDeque<T>,
+    dropped: u64,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock leaves plain data that is still usable.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<T> Queue<T> {
+    /// A queue keeping at most `depth` items (at least 1).
+    pub(crate) fn new(depth: usize) -> Queue<T> {
+        Queue {
+            state: Mutex::new(QueueState {
+                items: VecDeque::new(),
+                dropped: 0,
+            }),
+            ready: Condvar::new(),
+            depth: depth.max(1),
+        }
+    }
+
+    /// Appends, discarding the oldest item when full.
+    pub(crate) fn push(&self, item: T) {
+        let mut s = lock(&self.state);
+        if s.items.len() == self.depth {
+            s.items.pop_front();
+            s.dropped += 1;
+        }
+        s.items.push_back(item);
+        drop(s);
+        self.ready.notify_all();
+    }
+
+    pub(crate) fn try_pop(&self) -> Option<T> {
+        lock(&self.state).items.pop_front()
+    }
+
+    /// Waits up to `timeout` for an item.
+    pub(crate) fn pop_timeout(&self, timeout: Duration) -> Option<T> {
+        let deadline = Instant::now().checked_add(timeout);
+        let mut s = lock(&self.state);
+        loop {
+            if let Some(item) = s.items.pop_front() {
+                return Some(item);
+            }
+            let wait = match deadline {
+                Some(d) => d.saturating_duration_since(Instant::now()),
+                None => Duration::from_secs(3600),
+            };
+            if wait.is_zero() {
+                return None;
+            }
+            s = self
+                .ready
+                .wait_timeout(s, wait)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    pub(crate) fn drain(&self) -> Vec<T> {
+        lock(&self.state).items.drain(..).collect()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        lock(&self.state).items.len()
+    }
+
+    /// How many items were discarded because the queue was full.
+    pub(crate) fn dropped(&self) -> u64 {
+        lock(&self.state).dropped
+    }
+}
+
+/// A value set once and awaited by another thread.
+pub(crate) struct Slot<T> {
+    value: Mutex<Option<T>>,
+    ready: Condvar,
+}
+
+impl<T> Slot<T> {
+    pub(crate) fn new() -> Slot<T> {
+        Slot {
+            value: Mutex::new(None),
+            ready: Condvar::new(),
+        }
+    }
+
+    /// Sets the value unless one is already set; returns whether it was set.
+    pub(crate) fn set(&self, v: T) -> bool {
+        let mut g = lock(&self.value);
+        if g.is_some() {
+            return false;
+        }
+        *g = Some(v);
+        drop(g);
+        self.ready.notify_all();
+        true
+    }
+
+    /// Waits up to `timeout` and takes the value.
+    pub(crate) fn take_timeout(&self, timeout: Duration) -> Option<T> {
+        let deadline = Instant::now().checked_add(timeout);
+        let mut g = lock(&self.value);
+        loop {
+            if let Some(v) = g.take() {
+                return Some(v);
+            }
+            let wait = match deadline {
+                Some(d) => d.saturating_duration_since(Instant::now()),
+                None => Duration::from_secs(3600),
+            };
+            if wait.is_zero() {
+                return None;
+            }
+            g = self
+                .ready
+                .wait_timeout(g, wait)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn keep_last_drops_oldest() {
+        let q = Queue::new(3);
+        for i in 0..5 {
+            q.push(i);
+        }
+        assert_eq!(q.len(), 3);
+        assert_eq!(q.dropped(), 2);
+        assert_eq!(q.drain(), vec![2, 3, 4]);
+        assert_eq!(q.try_pop(), None);
+        assert_eq!(q.pop_timeout(Duration::from_millis(1)), None);
+    }
+
+    #[test]
+    fn blocking_pop_wakes_on_push() {
+        let q = Arc::new(Queue::new(2));
+        let q2 = q.clone();
+        let t = std::thread::spawn(move || q2.pop_timeout(Duration::from_secs(30)));
+        q.push(7);
+        assert_eq!(t.join().unwrap(), Some(7));
+    }
+
+    #[test]
+    fn slot_is_set_once() {
+        let s = Slot::new();
+        assert!(s.set(1));
+        assert!(!s.set(2));
+        assert_eq!(s.take_timeout(Duration::ZERO), Some(1));
+        assert_eq!(s.take_timeout(Duration::from_millis(1)), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn queue_keeps_the_newest(depth in 1usize..8, n in 0usize..40) {
+            let q = Queue::new(depth);
+            for i in 0..n { q.push(i); }
+            let got = q.drain();
+            let want: Vec<usize> = (n.saturating_sub(depth)..n).collect();
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
+}
