@@ -1,0 +1,201 @@
+//! Position evaluation at the search horizon. Nothing here knows any game:
+//! the game-specific knowledge comes from the game file's `[EVALUATION]` section.
+
+use crate::error::{AiError, Result};
+use crate::worker::Worker;
+use gamebot_rules::{Game, State};
+use std::fmt;
+use std::str::FromStr;
+
+/// A heuristic: how good a running position is for a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Heuristic {
+    /// `eval` if the game has an `[EVALUATION]` section, else `score` if the
+    /// game's scores ever change (`[SCORINGS]` or rule bonuses), else `pieces`.
+    #[default]
+    Auto,
+    /// Own elements on relevant locations minus other players' (owner 0 counts for nobody).
+    Pieces,
+    /// Number of distinct moves of the player to move: positive when that is the
+    /// evaluating player, negative otherwise.
+    Mobility,
+    /// The game's own scores (`[SCORINGS]`, rule bonuses): own score minus the best other score.
+    Score,
+    /// The game file's `[EVALUATION]` expression for the player. In a two-player
+    /// game with only one player's record, the other player's value is its negation.
+    Eval,
+    /// Always 0: only decided games count.
+    Zero,
+}
+
+/// Every heuristic name, for messages.
+pub const HEURISTIC_NAMES: &str = "auto, pieces, mobility, score, eval, none";
+
+impl FromStr for Heuristic {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Ok(match s {
+            "auto" => Heuristic::Auto,
+            "pieces" | "piece-count" => Heuristic::Pieces,
+            "mobility" => Heuristic::Mobility,
+            "score" | "scores" => Heuristic::Score,
+            "eval" | "evaluation" | "game" => Heuristic::Eval,
+            "none" | "zero" => Heuristic::Zero,
+            _ => {
+                return Err(format!(
+                    "unknown heuristic `{s}`; available: {HEURISTIC_NAMES}"
+                ))
+            }
+        })
+    }
+}
+
+impl fmt::Display for Heuristic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Heuristic::Auto => "auto",
+            Heuristic::Pieces => "pieces",
+            Heuristic::Mobility => "mobility",
+            Heuristic::Score => "score",
+            Heuristic::Eval => "eval",
+            Heuristic::Zero => "none",
+        })
+    }
+}
+
+impl Heuristic {
+    /// Replaces `Auto` with the concrete heuristic for `game`, and checks that
+    /// `Eval` is possible.
+    pub fn resolve(self, game: &Game) -> Result<Heuristic> {
+        let has_scores =
+            !game.scorings.is_empty() || game.rules.iter().any(|r| !r.bonuses.is_empty());
+        match self {
+            Heuristic::Auto => Ok(if !game.evaluations.is_empty() {
+                Heuristic::Eval
+            } else if has_scores {
+                Heuristic::Score
+            } else {
+                Heuristic::Pieces
+            }),
+            Heuristic::Eval => {
+                let n = game.player_count() as i32;
+                let have = |p: i32| game.evaluations.iter().any(|e| e.player == p);
+                let ok = (1..=n).all(|p| have(p) || (n == 2 && have(3 - p)));
+                if ok {
+                    Ok(Heuristic::Eval)
+                } else {
+                    Err(AiError::Heuristic {
+                        heuristic: "eval".into(),
+                        game: game.name.clone(),
+                        message: "the game file has no [EVALUATION] record for every player".into(),
+                    })
+                }
+            }
+            h => Ok(h),
+        }
+    }
+
+    /// The raw value of a running position for `player` (any scale; larger is better).
+    pub(crate) fn raw(self, w: &mut Worker<'_>, st: &State, player: i32) -> Result<f64> {
+        let game = w.game;
+        Ok(match self {
+            Heuristic::Zero => 0.0,
+            Heuristic::Pieces => pieces(game, st, player),
+            Heuristic::Score => score(st, player),
+            Heuristic::Mobility => {
+                let n = w.moves(st)?.len() as f64;
+                if st.player() == player {
+                    n
+                } else {
+                    -n
+                }
+            }
+            Heuristic::Eval => match game.evaluate(st, player, &mut w.sc)? {
+                Some(v) => v as f64,
+                None => match game.evaluate(st, 3 - player, &mut w.sc)? {
+                    Some(v) if game.player_count() == 2 => -(v as f64),
+                    _ => 0.0,
+                },
+            },
+            Heuristic::Auto => {
+                let h = self.resolve(game)?;
+                return h.raw(w, st, player);
+            }
+        })
+    }
+
+    /// A default scale for [`squash`]: the raw difference that counts as "clearly better".
+    pub(crate) fn default_scale(self) -> f64 {
+        match self {
+            Heuristic::Eval => 50.0,
+            _ => 8.0,
+        }
+    }
+}
+
+fn pieces(game: &Game, st: &State, player: i32) -> f64 {
+    let mut v = 0i64;
+    for l in 0..game.locations.len() {
+        let l = l as u16;
+        if !st.is_relevant(l) {
+            continue;
+        }
+        if let Some(e) = st.content(l) {
+            let o = st.owner(e);
+            if o == player {
+                v += 1;
+            } else if o != 0 {
+                v -= 1;
+            }
+        }
+    }
+    v as f64
+}
+
+fn score(st: &State, player: i32) -> f64 {
+    let s = st.scores();
+    let own = s[player as usize - 1] as f64;
+    let best_other = s
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i as i32 != player - 1)
+        .map(|(_, &x)| x as f64)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if best_other.is_finite() {
+        own - best_other
+    } else {
+        own
+    }
+}
+
+/// Maps a raw heuristic value into (−0.4, 0.4), keeping its order, so that it
+/// always ranks below a decided game (worth ±0.99^plies).
+#[inline]
+pub(crate) fn squash(raw: f64, scale: f64) -> f64 {
+    0.4 * raw / (raw.abs() + scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn squash_keeps_order_and_range(a in -1e6f64..1e6, b in -1e6f64..1e6, s in 0.5f64..100.0) {
+            let (x, y) = (squash(a, s), squash(b, s));
+            prop_assert!(x.abs() < 0.4 && y.abs() < 0.4);
+            if a < b { prop_assert!(x <= y); }
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for n in ["auto", "pieces", "mobility", "score", "eval", "none"] {
+            let h: Heuristic = n.parse().unwrap();
+            assert_eq!(h.to_string(), n);
+        }
+        let e = "fancy".parse::<Heuristic>().unwrap_err();
+        assert!(e.contains("mobility"), "{e}");
+    }
+}

@@ -1,0 +1,164 @@
+//! `mc`: flat Monte Carlo. Every root move gets the same number of uniformly
+//! random playouts (or, with a time budget, the moves take turns until time is
+//! up); the move with the best mean wins. Variants: mean result (win 1, draw 0,
+//! loss −1), ratio of wins, or mean final score difference.
+
+use crate::control::{Limits, SearchControl, Ticker};
+use crate::error::{AiError, Result};
+use crate::heuristic::squash;
+use crate::spec::{McVariant, Spec};
+use crate::stats::{Considered, Decision, SearchStats};
+use crate::worker::{outcome, Worker};
+use crate::{ensure_running, Strategy};
+use gamebot_rules::{Game, State};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
+
+/// The flat Monte Carlo player.
+pub struct MonteCarlo {
+    spec: Spec,
+    rng: ChaCha8Rng,
+}
+
+impl MonteCarlo {
+    /// A Monte Carlo player for `spec` (a [`Spec::Mc`]).
+    pub fn new(spec: Spec) -> MonteCarlo {
+        let seed = match &spec {
+            Spec::Mc(m) => m.seed.unwrap_or(0),
+            _ => 0,
+        };
+        MonteCarlo {
+            spec,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Strategy for MonteCarlo {
+    fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
+        ensure_running(state)?;
+        let Spec::Mc(o) = &self.spec else {
+            unreachable!("MonteCarlo is built from an mc spec")
+        };
+        let limits = Limits::new(o.time, &ctl.cancel);
+        let mut ticker = Ticker::new(Duration::from_millis(100));
+        let mut w = Worker::new(game);
+        let me = state.player();
+        let moves = w.moves(state)?;
+        if moves.is_empty() {
+            return Err(AiError::NoMove(
+                "the player to move has no legal move".into(),
+            ));
+        }
+        let children: Vec<State> = moves
+            .iter()
+            .map(|m| w.child(state, m))
+            .collect::<Result<_>>()?;
+        let mut n = vec![0u64; moves.len()];
+        let mut sum = vec![0f64; moves.len()];
+        let mut playouts = 0u64;
+        let mut stats = SearchStats {
+            strategy: self.spec.to_string(),
+            threads: 1,
+            ..Default::default()
+        };
+        let value_of = |sum: f64, n: u64| -> f64 {
+            if n == 0 {
+                return f64::NEG_INFINITY;
+            }
+            let m = sum / n as f64;
+            match o.variant {
+                McVariant::Mean => m,
+                McVariant::Wins => 2.0 * m - 1.0,
+                McVariant::Score => squash(m, 8.0),
+            }
+        };
+        if moves.len() > 1 {
+            'outer: loop {
+                let mut any = false;
+                for i in 0..moves.len() {
+                    if n[i] >= o.playouts {
+                        continue;
+                    }
+                    if limits.stop() {
+                        break 'outer;
+                    }
+                    any = true;
+                    let mut s = children[i].clone();
+                    let finished = w.playout(&mut s, &mut self.rng, o.limit, &ctl.cancel)?;
+                    let winner = if finished { s.winner() } else { 0 };
+                    let r = match o.variant {
+                        McVariant::Mean => outcome(winner, me),
+                        McVariant::Wins => f64::from(u8::from(winner == me)),
+                        McVariant::Score => {
+                            let sc = s.scores();
+                            let own = sc[me as usize - 1] as f64;
+                            let other = sc
+                                .iter()
+                                .enumerate()
+                                .filter(|(j, _)| *j as i32 != me - 1)
+                                .map(|(_, &x)| x as f64)
+                                .fold(f64::NEG_INFINITY, f64::max);
+                            if other.is_finite() {
+                                own - other
+                            } else {
+                                own
+                            }
+                        }
+                    };
+                    n[i] += 1;
+                    sum[i] += r;
+                    playouts += 1;
+                    if ticker.due() && ctl.progress.is_some() {
+                        let b = (0..moves.len())
+                            .max_by(|&a, &b| {
+                                value_of(sum[a], n[a]).total_cmp(&value_of(sum[b], n[b]))
+                            })
+                            .unwrap_or(0);
+                        stats.playouts = playouts;
+                        stats.nodes = w.nodes;
+                        stats.value = value_of(sum[b], n[b]);
+                        stats.pv = vec![game.move_text(&moves[b])];
+                        stats.seconds = limits.elapsed().as_secs_f64();
+                        ctl.report(&stats);
+                    }
+                }
+                if !any {
+                    break;
+                }
+            }
+        }
+        // The first of the best (moves with no playout rank last).
+        let mut best = 0;
+        for i in 1..moves.len() {
+            if value_of(sum[i], n[i]) > value_of(sum[best], n[best]) {
+                best = i;
+            }
+        }
+        let mut considered: Vec<Considered> = (0..moves.len())
+            .map(|i| Considered {
+                mv: game.move_text(&moves[i]),
+                value: value_of(sum[i], n[i]).max(-1.0),
+                visits: n[i],
+                exact: false,
+            })
+            .collect();
+        considered.sort_by(|a, b| b.value.total_cmp(&a.value));
+        stats.considered = considered;
+        stats.playouts = playouts;
+        stats.nodes = w.nodes;
+        stats.value = value_of(sum[best], n[best]).max(-1.0);
+        stats.pv = vec![game.move_text(&moves[best])];
+        stats.seconds = limits.elapsed().as_secs_f64();
+        stats.depth = 1;
+        Ok(Decision {
+            mv: moves[best].clone(),
+            stats,
+        })
+    }
+}

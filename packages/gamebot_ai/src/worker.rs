@@ -1,0 +1,86 @@
+//! Per-thread access to the rule engine: working memory, move buffers, node counting.
+
+use crate::control::CancelToken;
+use crate::error::Result;
+use gamebot_rules::{Game, Move, Scratch, State};
+use rand::Rng;
+
+/// One thread's view of the engine. Searches branch on [`Worker::moves`]: one
+/// representative per equivalence class (§7.5), since equivalent moves lead to
+/// equal states.
+pub(crate) struct Worker<'g> {
+    pub game: &'g Game,
+    pub sc: Scratch,
+    pub buf: Vec<Move>,
+    /// Positions whose moves were generated.
+    pub nodes: u64,
+}
+
+impl<'g> Worker<'g> {
+    pub fn new(game: &'g Game) -> Worker<'g> {
+        Worker {
+            game,
+            sc: game.scratch(),
+            buf: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// The distinct moves of a position; empty when the game is over or the
+    /// player to move is stuck (which ends the game as a draw, §7.11).
+    pub fn moves(&mut self, st: &State) -> Result<Vec<Move>> {
+        self.nodes += 1;
+        self.game
+            .legal_moves_into(st, &mut self.sc, &mut self.buf)?;
+        Ok(self.game.distinct_moves(st, &self.buf))
+    }
+
+    /// The position after `mv`.
+    pub fn child(&mut self, st: &State, mv: &Move) -> Result<State> {
+        let mut c = st.clone();
+        self.game.apply_with(&mut c, mv, &mut self.sc)?;
+        Ok(c)
+    }
+
+    /// Plays uniformly random legal moves (the raw list, as the reference's random
+    /// player does) until the game ends, `limit` moves were made or the search is
+    /// cancelled. Returns whether the game ended (a stuck player ends it as a draw).
+    pub fn playout(
+        &mut self,
+        st: &mut State,
+        rng: &mut impl Rng,
+        limit: usize,
+        cancel: &CancelToken,
+    ) -> Result<bool> {
+        let mut plies = 0;
+        loop {
+            if st.winner() != -1 {
+                return Ok(true);
+            }
+            self.game
+                .legal_moves_into(st, &mut self.sc, &mut self.buf)?;
+            self.nodes += 1;
+            if self.game.settle(st, &self.buf) {
+                return Ok(true);
+            }
+            if plies >= limit || cancel.is_cancelled() {
+                return Ok(false);
+            }
+            let i = rng.gen_range(0..self.buf.len());
+            self.game.apply_with(st, &self.buf[i], &mut self.sc)?;
+            plies += 1;
+        }
+    }
+}
+
+/// Outcome of a decided game for player `p`: 1 won, 0 draw, −1 lost.
+#[inline]
+pub(crate) fn outcome(winner: i32, p: i32) -> f64 {
+    if winner == p {
+        1.0
+    } else if winner == 0 {
+        0.0
+    } else {
+        -1.0
+    }
+}
