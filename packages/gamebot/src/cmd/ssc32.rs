@@ -105,7 +105,7 @@ fn emulator(a: EmulatorArgs) -> anyhow::Result<i32> {
     let log = emu.subscribe_log();
     {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", emu.path().display())?;
+        writeln!(out, "{}", emu.slave_path().display())?;
         out.flush()?;
     }
     eprintln!(
