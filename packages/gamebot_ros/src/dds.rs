@@ -262,6 +262,16 @@ impl DdsContext {
 }
 
 type SharedNode = Arc<Mutex<r2::Node>>;
+type WireActionServer<A> = AsyncActionServer<
+    Wire<<A as RosAction>::Goal>,
+    Wire<<A as RosAction>::Result>,
+    Wire<<A as RosAction>::Feedback>,
+>;
+type WireActionClient<A> = r2::ActionClient<
+    Wire<<A as RosAction>::Goal>,
+    Wire<<A as RosAction>::Result>,
+    Wire<<A as RosAction>::Feedback>,
+>;
 
 fn lock(n: &SharedNode) -> MutexGuard<'_, r2::Node> {
     n.lock().unwrap_or_else(|e| e.into_inner())
@@ -736,7 +746,7 @@ impl<S: RosService> ServiceClientImpl<S> for DdsServiceClient<S> {
 }
 
 struct DdsActiveGoal<A: RosAction> {
-    server: Arc<AsyncActionServer<Wire<A::Goal>, Wire<A::Result>, Wire<A::Feedback>>>,
+    server: Arc<WireActionServer<A>>,
     handle: ExecutingGoalHandle<Wire<A::Goal>>,
     id: GoalId,
     flag: Arc<CancelFlag>,
@@ -782,7 +792,7 @@ impl<A: RosAction> ActiveGoalImpl<A> for DdsActiveGoal<A> {
 type CurrentGoal<A> = Arc<Mutex<Option<(r2::action::GoalId, Arc<Queue<GoalEvent<A>>>)>>>;
 
 struct DdsActionClient<A: RosAction> {
-    client: Arc<r2::ActionClient<Wire<A::Goal>, Wire<A::Result>, Wire<A::Feedback>>>,
+    client: Arc<WireActionClient<A>>,
     node: SharedNode,
     name: String,
     current: CurrentGoal<A>,

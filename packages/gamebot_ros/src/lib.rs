@@ -119,9 +119,15 @@ pub enum BusError {
         /// Why it is not usable.
         reason: String,
     },
-    /// A bad parameter.
+    /// A bad parameter (boxed: it is large and rare).
     #[error(transparent)]
-    Param(#[from] ParamError),
+    Param(Box<ParamError>),
+}
+
+impl From<ParamError> for BusError {
+    fn from(e: ParamError) -> Self {
+        BusError::Param(Box::new(e))
+    }
 }
 
 /// A node's view of the graph: the one interface node logic is written

@@ -187,9 +187,27 @@ impl fmt::Display for ParamValue {
     }
 }
 
-/// A bad parameter value or declaration.
+/// A bad parameter value or declaration (boxed: errors are rare, results common).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ParamError {
+#[error(transparent)]
+pub struct ParamError(pub Box<ParamErrorKind>);
+
+impl ParamError {
+    /// What went wrong.
+    pub fn kind(&self) -> &ParamErrorKind {
+        &self.0
+    }
+}
+
+impl From<ParamErrorKind> for ParamError {
+    fn from(k: ParamErrorKind) -> Self {
+        ParamError(Box::new(k))
+    }
+}
+
+/// The kinds of [`ParamError`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ParamErrorKind {
     /// The override has the wrong type.
     #[error(
         "parameter `{name}` of node {node}: expected {expected}, got {got} {value} (from {origin})"
@@ -291,12 +309,15 @@ impl ParamDescriptor {
     }
 
     fn check(&self, node: &str, v: &ParamValue, source: &str) -> Result<(), ParamError> {
-        let not_allowed = |constraint: String| ParamError::NotAllowed {
-            node: node.to_string(),
-            name: self.name.clone(),
-            value: v.to_string(),
-            constraint,
-            origin: source.to_string(),
+        let not_allowed = |constraint: String| -> ParamError {
+            ParamErrorKind::NotAllowed {
+                node: node.to_string(),
+                name: self.name.clone(),
+                value: v.to_string(),
+                constraint,
+                origin: source.to_string(),
+            }
+            .into()
         };
         if let (Some((lo, hi)), Some(x)) = (self.range, v.as_f64()) {
             if !(lo..=hi).contains(&x) {
@@ -354,26 +375,27 @@ impl Parameters {
     /// the default), or why the override is not acceptable.
     pub fn declare(&self, desc: ParamDescriptor) -> Result<ParamValue, ParamError> {
         if self.store().declared.contains_key(&desc.name) {
-            return Err(ParamError::AlreadyDeclared {
+            return Err(ParamErrorKind::AlreadyDeclared {
                 node: self.node.clone(),
                 name: desc.name,
-            });
+            }
+            .into());
         }
         desc.check(&self.node, &desc.default, "default")?;
         let value = match self.overrides.get(&desc.name) {
             None => desc.default.clone(),
             Some(o) => {
-                let v = o
-                    .value
-                    .coerce_to(&desc.default)
-                    .ok_or_else(|| ParamError::WrongType {
-                        node: self.node.clone(),
-                        name: desc.name.clone(),
-                        expected: desc.default.type_name(),
-                        got: o.value.type_name(),
-                        value: o.value.to_string(),
-                        origin: o.source.clone(),
-                    })?;
+                let v =
+                    o.value
+                        .coerce_to(&desc.default)
+                        .ok_or_else(|| ParamErrorKind::WrongType {
+                            node: self.node.clone(),
+                            name: desc.name.clone(),
+                            expected: desc.default.type_name(),
+                            got: o.value.type_name(),
+                            value: o.value.to_string(),
+                            origin: o.source.clone(),
+                        })?;
                 desc.check(&self.node, &v, &o.source)?;
                 v
             }
@@ -482,14 +504,15 @@ impl Parameters {
     pub fn set(&self, name: &str, value: ParamValue, source: &str) -> Result<(), ParamError> {
         let mut s = self.store();
         let Some((desc, cur)) = s.declared.get_mut(name) else {
-            return Err(ParamError::NotDeclared {
+            return Err(ParamErrorKind::NotDeclared {
                 node: self.node.clone(),
                 name: name.to_string(),
-            });
+            }
+            .into());
         };
         let v = value
             .coerce_to(&desc.default)
-            .ok_or_else(|| ParamError::WrongType {
+            .ok_or_else(|| ParamErrorKind::WrongType {
                 node: self.node.clone(),
                 name: name.to_string(),
                 expected: desc.default.type_name(),
@@ -758,7 +781,7 @@ mod tests {
         );
         assert_eq!(p.declare_int("budget", 1000, 1, 60_000, "ms").unwrap(), 500);
         assert_eq!(p.declare_double("ratio", 1.0, 0.0, 10.0, "").unwrap(), 2.0);
-        assert_eq!(p.declare_bool("verbose", false, "").unwrap(), false);
+        assert!(!p.declare_bool("verbose", false, "").unwrap());
         let e = p.declare_string("strategy", "mcts", "").unwrap_err();
         let msg = e.to_string();
         assert!(
@@ -768,7 +791,7 @@ mod tests {
         assert!(msg.contains("expected string, got integer"), "{msg}");
         assert!(matches!(
             p.declare_bool("verbose", true, ""),
-            Err(ParamError::AlreadyDeclared { .. })
+            Err(e) if matches!(e.kind(), ParamErrorKind::AlreadyDeclared { .. })
         ));
         assert_eq!(p.get("budget"), Some(ParamValue::Integer(500)));
         let und = p.undeclared_overrides();
