@@ -34,6 +34,10 @@ enum Command {
     Selfplay(cmd::selfplay::Args),
     /// Play a game in the terminal.
     Play(cmd::play::Args),
+    /// Solve a one-player puzzle with bfs, dfs or astar.
+    Solve(cmd::solve::Args),
+    /// Round-robin tournament between strategies, with Elo ratings.
+    Tournament(cmd::tournament::Args),
     /// Benchmarks (rules, ...).
     #[command(subcommand)]
     Bench(cmd::bench::Kind),
@@ -57,6 +61,8 @@ fn main() {
         Command::State(a) => cmd::state::run(a),
         Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Play(a) => cmd::play::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
+        Command::Tournament(a) => cmd::tournament::run(a),
         Command::Bench(k) => cmd::bench::run(k),
         Command::Ssc32(a) => cmd::ssc32::run(a),
     };

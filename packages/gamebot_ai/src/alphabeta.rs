@@ -419,7 +419,8 @@ impl Strategy for AlphaBeta {
                 mv: game.move_text(m),
                 value: *v,
                 visits: *n,
-                exact: *exact,
+                bound: !*exact,
+                proven: false,
             })
             .collect();
         Ok(Decision { mv, stats })

@@ -145,7 +145,8 @@ impl Strategy for MonteCarlo {
                 mv: game.move_text(&moves[i]),
                 value: value_of(sum[i], n[i]).max(-1.0),
                 visits: n[i],
-                exact: false,
+                bound: false,
+                proven: false,
             })
             .collect();
         considered.sort_by(|a, b| b.value.total_cmp(&a.value));

@@ -578,7 +578,8 @@ impl Mcts {
                 mv: game.move_text(&m.mv),
                 value: value_of(m),
                 visits: m.visits,
-                exact: m.proven != UNKNOWN,
+                bound: false,
+                proven: m.proven != UNKNOWN,
             })
             .collect();
         stats.value = value_of(&best);

@@ -184,7 +184,8 @@ impl Strategy for Minimax {
                 mv: game.move_text(m),
                 value: *v,
                 visits: *n,
-                exact: true,
+                bound: false,
+                proven: false,
             })
             .collect();
         considered.sort_by(|a, b| b.value.total_cmp(&a.value));

@@ -13,8 +13,11 @@ pub struct Considered {
     pub value: f64,
     /// Visits (MCTS), playouts (Monte Carlo) or nodes searched below the move.
     pub visits: u64,
-    /// False when `value` is only a bound (alpha-beta: "at most this").
-    pub exact: bool,
+    /// True when `value` is only an upper bound (alpha-beta: the move was
+    /// refuted, "at most this"); estimates (MCTS, Monte Carlo) are not bounds.
+    pub bound: bool,
+    /// True when `value` is the proven game-theoretic value (MCTS-Solver).
+    pub proven: bool,
 }
 
 /// Statistics of one search.

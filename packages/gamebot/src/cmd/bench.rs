@@ -9,11 +9,14 @@ pub enum Kind {
     Rules(super::bench_rules::Args),
     /// SSC-32U: command round-trip latency over a pty, emulator timing accuracy.
     Ssc32(super::bench_ssc32::Args),
+    /// AI: alpha-beta nodes/s, MCTS playouts/s on 1 and N threads with the speed-up, cancel latency.
+    Ai(super::bench_ai::Args),
 }
 
 pub fn run(kind: Kind) -> anyhow::Result<i32> {
     match kind {
         Kind::Rules(a) => super::bench_rules::run(a),
         Kind::Ssc32(a) => super::bench_ssc32::run(a),
+        Kind::Ai(a) => super::bench_ai::run(a),
     }
 }

@@ -1,11 +1,14 @@
 //! One module per `gamebot` subcommand.
 
 pub mod bench;
+pub mod bench_ai;
 pub mod bench_rules;
 pub mod bench_ssc32;
 pub mod check;
 pub mod legal;
 pub mod play;
 pub mod selfplay;
+pub mod solve;
 pub mod ssc32;
 pub mod state;
+pub mod tournament;

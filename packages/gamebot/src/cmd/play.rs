@@ -1,41 +1,82 @@
-//! `gamebot play GAME` — a person plays in the terminal against the computer.
+//! `gamebot play GAME --vs STRATEGY` — a person plays in the terminal against
+//! any strategy of `gamebot_ai`, which shows what it considered.
 
 use crate::board_text::render;
 use crate::common::{legal_texts, load_game};
 use anyhow::Context;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use gamebot_ai::{build, SearchControl, SearchStats, Spec, STRATEGY_HELP};
 use std::io::{BufRead, Write};
 
 #[derive(clap::Args)]
+#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
 pub struct Args {
     /// Game file.
     game: String,
-    /// The computer's strategy.
+    /// The computer's strategy, e.g. random, alphabeta:time=1s, mcts:iterations=20000.
     #[arg(long, default_value = "random")]
     vs: String,
-    /// Which player the person is (1 or 2); one-player games are always played by the person.
+    /// Which player the person is (1..N); 0 lets the computer play every side
+    /// (e.g. to watch a puzzle solver). One-player games are played by the person unless 0.
     #[arg(long, default_value_t = 1)]
     human_side: i32,
-    /// Random seed of the computer player.
+    /// Random seed of the computer player (unless the strategy sets its own).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// How many of the moves the computer considered to show.
+    #[arg(long, default_value_t = 5)]
+    show: usize,
+}
+
+/// Prints what a search found: value, effort, expected line and the best candidates.
+pub fn print_thoughts(stats: &SearchStats, show: usize) {
+    let mut effort = vec![format!("{} nodes", stats.nodes)];
+    if stats.playouts > 0 {
+        effort.push(format!("{} playouts", stats.playouts));
+    }
+    if stats.depth > 0 {
+        effort.push(format!("depth {}", stats.depth));
+    }
+    if stats.reused > 0 {
+        effort.push(format!("{} reused", stats.reused));
+    }
+    effort.push(format!("{:.2} s", stats.seconds));
+    if stats.seconds > 0.0 {
+        effort.push(format!("{:.0} nodes/s", stats.nodes_per_second()));
+    }
+    println!(
+        "  value {:+.3}{}; {}",
+        stats.value,
+        if stats.complete { " (solved)" } else { "" },
+        effort.join(", ")
+    );
+    if stats.pv.len() > 1 {
+        println!("  expected line: {}", stats.pv.join(" "));
+    }
+    if show > 0 && stats.considered.len() > 1 {
+        println!("  considered ({} moves):", stats.considered.len());
+        for c in stats.considered.iter().take(show) {
+            let bound = if c.bound { "≤" } else { " " };
+            let proven = if c.proven { " proven" } else { "" };
+            println!(
+                "    {:<36} {bound}{:+.3}  {:>8}{proven}",
+                c.mv, c.value, c.visits
+            );
+        }
+    }
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let game = load_game(&a.game)?;
-    if a.vs != "random" {
-        anyhow::bail!("unknown strategy `{}`: available: random", a.vs);
+    let spec: Spec = a.vs.parse()?;
+    let n = game.player_count() as i32;
+    if a.human_side < 0 || a.human_side > n {
+        anyhow::bail!("--human-side must be between 0 and {n}");
     }
-    if a.human_side < 1 || a.human_side as usize > game.player_count() {
-        anyhow::bail!("--human-side must be between 1 and {}", game.player_count());
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
+    let mut ai = build(&spec.with_default_seed(a.seed));
     let mut state = game.initial_state();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
-    let mut turn = 0;
     loop {
         let legal = game.legal_moves(&state)?;
         println!("\n{}", render(&game, &state));
@@ -57,7 +98,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             return Ok(0);
         }
         let p = state.player();
-        let human = game.player_count() == 1 || p == a.human_side;
+        let human = a.human_side != 0 && (n == 1 || p == a.human_side);
         let mv = if human {
             let shown = game.distinct_moves(&state, &legal);
             let texts = legal_texts(&game, &state, &shown);
@@ -91,19 +132,18 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                 }
             }
         } else {
-            let m = legal[rng.gen_range(0..legal.len())].clone();
+            let d = ai.choose(&game, &state, &SearchControl::new())?;
             println!(
                 "{} (player {p}, {}) plays {}",
                 game.players[p as usize - 1],
                 a.vs,
-                game.move_text(&m)
+                game.move_text(&d.mv)
             );
-            m
+            print_thoughts(&d.stats, a.show);
+            d.mv
         };
         let mut next = state.clone();
         game.apply(&mut next, &mv)?;
         state = next;
-        turn += 1;
-        let _ = turn;
     }
 }

@@ -1,0 +1,203 @@
+//! `gamebot tournament GAME --players S1 S2 [S3...] --games N` — a round robin
+//! between strategies, games in parallel, with scores, 95 % intervals, Elo
+//! ratings, time per move and nodes per second.
+
+use crate::common::load_game;
+use gamebot_ai::tournament::{
+    elo_difference, player_names, run_tournament, TournamentConfig, TournamentResult,
+};
+use gamebot_ai::{CancelToken, Spec, STRATEGY_HELP};
+use std::collections::BTreeMap;
+
+#[derive(clap::Args)]
+#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
+pub struct Args {
+    /// Game file (a two-player game).
+    game: String,
+    /// The strategies; one listed twice plays as two players (`#2` suffix).
+    #[arg(long, num_args = 2.., required = true)]
+    players: Vec<String>,
+    /// Games per pairing.
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Alternate who moves first (otherwise the first-listed player of each pairing always does).
+    #[arg(long)]
+    swap_sides: bool,
+    /// Seed of the tournament; every game gets its own seed from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at the same time (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Games longer than this many moves are draws.
+    #[arg(long, default_value_t = 1000)]
+    max_plies: usize,
+    /// Also write the results as JSON to this file.
+    #[arg(long)]
+    json: Option<String>,
+}
+
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    let game = load_game(&a.game)?;
+    let names = player_names(&a.players);
+    let players = a
+        .players
+        .iter()
+        .zip(&names)
+        .map(|(s, n)| Ok((n.clone(), s.parse::<Spec>()?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if a.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let cfg = TournamentConfig {
+        players,
+        games: a.games,
+        swap_sides: a.swap_sides,
+        seed: a.seed,
+        jobs,
+        max_plies: a.max_plies,
+    };
+    let pairs = names.len() * (names.len() - 1) / 2;
+    println!(
+        "{}: {} players, {} games per pairing ({} games), {}, seed {}, {} jobs",
+        game.name,
+        names.len(),
+        a.games,
+        pairs * a.games,
+        if a.swap_sides {
+            "sides alternate"
+        } else {
+            "first-listed player moves first"
+        },
+        a.seed,
+        jobs
+    );
+    let bar = indicatif::ProgressBar::new((pairs * a.games) as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {elapsed} (eta {eta})",
+        )
+        .expect("valid template"),
+    );
+    let r = run_tournament(&game, &cfg, &CancelToken::new(), &|done, _| {
+        bar.set_position(done as u64)
+    });
+    bar.finish_and_clear();
+    let r = r?;
+    print_result(&r);
+    if let Some(path) = &a.json {
+        std::fs::write(path, serde_json::to_string_pretty(&to_json(&r))? + "\n")
+            .map_err(|e| anyhow::anyhow!("cannot write {path}: {e}"))?;
+        println!("\nwrote {path}");
+    }
+    Ok(0)
+}
+
+fn print_result(r: &TournamentResult) {
+    let w = r.players.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
+    println!(
+        "\n{:<w$}  {:<w$}  {:>5} {:>5} {:>5} {:>5}  {:>6}  {:>15}  {:>16}",
+        "player a",
+        "player b",
+        "games",
+        "a won",
+        "draws",
+        "b won",
+        "score",
+        "95% interval",
+        "Elo diff (95%)"
+    );
+    for p in &r.pairings {
+        let (lo, hi) = p.interval();
+        let elo = |s: f64| {
+            let e = elo_difference(s);
+            let e = if e.abs() < 0.5 { 0.0 } else { e };
+            if e.abs() > 1500.0 {
+                format!("{}inf", if e < 0.0 { "-" } else { "+" })
+            } else {
+                format!("{e:+.0}")
+            }
+        };
+        println!(
+            "{:<w$}  {:<w$}  {:>5} {:>5} {:>5} {:>5}  {:>6.3}  [{:.3}, {:.3}]  {:>5} [{}, {}]",
+            r.players[p.a],
+            r.players[p.b],
+            p.games,
+            p.a_wins,
+            p.draws,
+            p.b_wins,
+            p.score(),
+            lo,
+            hi,
+            elo(p.score()),
+            elo(lo),
+            elo(hi)
+        );
+        if p.truncated > 0 {
+            println!(
+                "  ({} games reached the move limit and count as draws)",
+                p.truncated
+            );
+        }
+    }
+    let mut order: Vec<usize> = (0..r.players.len()).collect();
+    order.sort_by(|&x, &y| r.elo[y].total_cmp(&r.elo[x]));
+    println!(
+        "\n{:<w$}  {:>7}  {:>9}  {:>12}  {:>10}",
+        "player", "Elo", "s/move", "nodes/s", "moves"
+    );
+    for i in order {
+        let t = &r.tally[i];
+        println!(
+            "{:<w$}  {:>+7.0}  {:>9.4}  {:>12.0}  {:>10}",
+            r.players[i],
+            r.elo[i],
+            t.seconds_per_move(),
+            t.nodes_per_second(),
+            t.moves
+        );
+    }
+    println!("(Elo: maximum likelihood, mean 0, one virtual draw per pairing)");
+}
+
+fn to_json(r: &TournamentResult) -> serde_json::Value {
+    let elo: BTreeMap<&str, f64> = r
+        .players
+        .iter()
+        .zip(&r.elo)
+        .map(|(n, e)| (n.as_str(), (e * 10.0).round() / 10.0))
+        .collect();
+    let stats: BTreeMap<&str, serde_json::Value> = r
+        .players
+        .iter()
+        .zip(&r.tally)
+        .map(|(n, t)| {
+            (
+                n.as_str(),
+                serde_json::json!({
+                    "moves": t.moves,
+                    "seconds_per_move": t.seconds_per_move(),
+                    "nodes_per_second": t.nodes_per_second(),
+                    "playouts": t.playouts,
+                }),
+            )
+        })
+        .collect();
+    serde_json::json!({
+        "players": r.players,
+        "pairings": r.pairings.iter().map(|p| serde_json::json!({
+            "a": r.players[p.a],
+            "b": r.players[p.b],
+            "games": p.games,
+            "a_wins": p.a_wins,
+            "b_wins": p.b_wins,
+            "draws": p.draws,
+        })).collect::<Vec<_>>(),
+        "elo": elo,
+        "stats": stats,
+    })
+}
