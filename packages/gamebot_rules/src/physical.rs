@@ -7,6 +7,12 @@
 //! transfers are ordered so each target is free when the piece arrives, and a
 //! cycle (a rotated quadrant) is broken through a free location used as a
 //! temporary buffer.
+//!
+//! Games also keep bookkeeping in pieces that do not exist on the table
+//! (phase markers, turn tokens). When a game gives camera positions, a piece
+//! that stays among locations without `camera=` is virtual and gets no
+//! action; and when a game gives camera colour signatures, a state change is
+//! a physical flip only if the type has a signature for both states.
 
 use crate::model::{ElementId, LocationId};
 use crate::{Game, State};
@@ -49,9 +55,12 @@ pub fn physical_actions(
     if n != after.element_count() || before.location_count() != after.location_count() {
         return Err(PlanError::Mismatch);
     }
+    let has_camera = game.locations.iter().any(|l| l.camera.is_some());
+    let on_table = |l: LocationId| !has_camera || game.locations[l as usize].camera.is_some();
+    let physical = |e: ElementId| on_table(before.location_of(e)) || on_table(after.location_of(e));
     // Pending transfers: element -> (current physical location, target).
     let mut pending: Vec<(ElementId, LocationId, LocationId)> = (0..n as ElementId)
-        .filter(|&e| before.location_of(e) != after.location_of(e))
+        .filter(|&e| before.location_of(e) != after.location_of(e) && physical(e))
         .map(|e| (e, before.location_of(e), after.location_of(e)))
         .collect();
     // Physical occupancy as the plan proceeds.
@@ -95,7 +104,7 @@ pub fn physical_actions(
     }
     for e in 0..n as ElementId {
         let (s0, s1) = (before.element_state(e), after.element_state(e));
-        if s0 != s1 {
+        if s0 != s1 && physical(e) && visible_flip(game, e, s0, s1) {
             out.push(PhysicalAction::Flip {
                 element: e,
                 at: after.location_of(e),
@@ -105,6 +114,16 @@ pub fn physical_actions(
         }
     }
     Ok(out)
+}
+
+/// Whether the camera can tell the two states apart (so the piece really turns over).
+fn visible_flip(game: &Game, e: ElementId, s0: i32, s1: i32) -> bool {
+    if game.realboard.is_empty() {
+        return true; // no colour information: assume every state is physical
+    }
+    let t = &game.element_type_of(e).name;
+    let has = |s: i32| game.realboard.iter().any(|r| &r.name == t && r.state == s);
+    has(s0) && has(s1)
 }
 
 #[cfg(test)]

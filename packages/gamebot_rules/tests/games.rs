@@ -111,3 +111,66 @@ fn equivalent_moves_lead_to_equal_states() {
         }
     }
 }
+
+#[test]
+fn physical_plans_replay_to_the_next_position() {
+    use gamebot_rules::{physical_actions, PhysicalAction};
+    for f in game_files() {
+        let g = Game::load(&f).unwrap();
+        let has_camera = g.locations.iter().any(|l| l.camera.is_some());
+        let on_table = |l: u16| !has_camera || g.locations[l as usize].camera.is_some();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut st = g.initial_state();
+        for _ in 0..80 {
+            let moves = g.legal_moves(&st).unwrap();
+            if g.settle(&mut st, &moves) {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())].clone();
+            let mut next = st.clone();
+            g.apply(&mut next, &mv).unwrap();
+            let plan = physical_actions(&g, &st, &next).unwrap();
+            let mut occ: Vec<Option<u16>> = (0..st.location_count() as u16)
+                .map(|l| st.content(l))
+                .collect();
+            for a in &plan {
+                if let PhysicalAction::Transfer { element, from, to } = a {
+                    assert_eq!(occ[*from as usize], Some(*element), "{}", f.display());
+                    assert!(occ[*to as usize].is_none(), "{}: {plan:?}", f.display());
+                    occ[*from as usize] = None;
+                    occ[*to as usize] = Some(*element);
+                }
+            }
+            for l in 0..st.location_count() as u16 {
+                if on_table(l) {
+                    assert_eq!(
+                        occ[l as usize],
+                        next.content(l),
+                        "{}: {}",
+                        f.display(),
+                        g.locations[l as usize].name
+                    );
+                }
+            }
+            // The moved piece itself is always part of the plan.
+            assert!(plan.iter().any(|a| matches!(a, PhysicalAction::Transfer { element, .. } if *element == mv.element)), "{}", f.display());
+            st = next;
+        }
+    }
+}
+
+#[test]
+fn bookkeeping_pieces_need_no_arm() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/mill.game");
+    let g = Game::load(path).unwrap();
+    let st = g.initial_state();
+    let mv = g.legal_moves(&st).unwrap()[0].clone();
+    let mut next = st.clone();
+    g.apply(&mut next, &mv).unwrap();
+    let plan = gamebot_rules::physical_actions(&g, &st, &next).unwrap();
+    assert_eq!(
+        plan.len(),
+        1,
+        "placing a man is one transfer, markers are virtual: {plan:?}"
+    );
+}
