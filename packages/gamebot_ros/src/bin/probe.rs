@@ -4,7 +4,7 @@
 //! ```text
 //! gamebot_ros_probe serve  [--ros-args ...]   # topics, a service, an action; runs until killed
 //! gamebot_ros_probe client [--ros-args ...]   # exercises them, prints measurements, exit 0 = all good
-//! gamebot_ros_probe interop [--ros-args ...]  # publishes /interop/state, waits for a Move on /interop/move
+//! gamebot_ros_probe interop [--ros-args ...]  # publishes /interop/state, checks the GameEvent a peer sends on /interop/event
 //! ```
 //!
 //! Run it inside `scripts/netns-run` (it creates DDS participants).
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context as _, Result};
 use gamebot_interfaces::action::{PlanMove, PlanMoveFeedback, PlanMoveGoal, PlanMoveResult};
-use gamebot_interfaces::msg::{GameState, LocationState, Move};
+use gamebot_interfaces::msg::{GameEvent, GameState, LocationState, Move, PhysicalAction};
 use gamebot_interfaces::rcl_interfaces::Log;
 use gamebot_interfaces::srv::{SubmitMove, SubmitMoveRequest, SubmitMoveResponse};
 use gamebot_interfaces::std_msgs;
@@ -359,27 +359,85 @@ fn client(node: &DdsNode) -> Result<()> {
     Ok(())
 }
 
+/// The event the Python interop peer publishes; checked field by field.
+fn known_event() -> GameEvent {
+    use gamebot_interfaces::geometry_msgs::Point;
+    GameEvent {
+        header: std_msgs::Header {
+            stamp: gamebot_interfaces::builtin_interfaces::Time {
+                sec: 42,
+                nanosec: 7,
+            },
+            frame_id: "cyclone".into(),
+        },
+        kind: GameEvent::MOVE_PLAYED,
+        game_number: 3,
+        ply: 2,
+        player: 1,
+        r#move: Move::new("x2", "supply_x", "c3"),
+        actions: vec![
+            PhysicalAction {
+                kind: PhysicalAction::TRANSFER,
+                element: "x2".into(),
+                element_type: "x".into(),
+                from_location: "supply_x".into(),
+                to_location: "c3".into(),
+                from_state: 1,
+                to_state: 1,
+                from_position: Point {
+                    x: 0.135,
+                    y: 0.09,
+                    z: 0.0,
+                },
+                to_position: Point {
+                    x: 0.05,
+                    y: 0.23,
+                    z: -0.0025,
+                },
+            },
+            PhysicalAction {
+                kind: PhysicalAction::FLIP,
+                element: "o1".into(),
+                element_type: "o".into(),
+                from_location: "b2".into(),
+                to_location: "b2".into(),
+                from_state: 2,
+                to_state: 1,
+                ..Default::default()
+            },
+        ],
+        winner: -1,
+        message: "from Python: é漢".into(),
+    }
+}
+
 fn interop(node: &DdsNode) -> Result<()> {
     let state = node.publisher::<GameState>("/interop/state", Qos::latched(1))?;
-    let moves = node.subscription::<Move>("/interop/move", Qos::reliable(10))?;
-    let want = node.parameters().declare_string(
-        "expect_move",
-        "x2:supply_x->c3",
-        "the Move text to wait for",
-    )?;
+    let events = node.subscription::<GameEvent>("/interop/event", Qos::reliable(10))?;
+    let ack = node.publisher::<std_msgs::String>("/interop/ack", Qos::latched(1))?;
     state.publish(&known_state())?;
-    println!("interop: publishing /interop/state, waiting for a Move on /interop/move");
+    println!("interop: publishing /interop/state, waiting for a GameEvent on /interop/event");
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
-        if let Some(m) = moves.recv_timeout(Duration::from_millis(200)) {
-            println!("interop: received Move {m:?}");
+        if let Some(ev) = events.recv_timeout(Duration::from_millis(200)) {
+            println!("interop: received {ev:?}");
             ensure!(
-                m == Move::new("x2", "supply_x", "c3") && m.text == want,
-                "unexpected Move {m:?}"
+                ev == known_event(),
+                "GameEvent differs:\n got {ev:?}\nwant {:?}",
+                known_event()
             );
-            println!("ok interop move received");
+            ack.publish(&std_msgs::String {
+                data: "event ok".into(),
+            })?;
+            println!("ok interop event received and decoded");
+            // Give the latched ack time to reach the peer before the participant goes.
+            ensure!(
+                ack.wait_for_subscribers(1, WAIT),
+                "the peer never subscribed to /interop/ack"
+            );
+            std::thread::sleep(Duration::from_millis(500));
             return Ok(());
         }
     }
-    bail!("no Move on /interop/move within 60 s")
+    bail!("no GameEvent on /interop/event within 60 s")
 }
