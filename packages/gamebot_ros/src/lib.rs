@@ -19,6 +19,7 @@
 
 pub mod action;
 pub mod args;
+pub mod graph;
 pub mod handles;
 pub mod inproc;
 pub mod logging;
