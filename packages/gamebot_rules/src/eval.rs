@@ -93,6 +93,23 @@ pub(crate) struct Ctx<'a> {
     depth: u32,
 }
 
+/// Whether evaluating `e` always gives a Bool (or fails), so that
+/// [`Ctx::bool`] evaluates it exactly as [`Ctx::eval`] would.
+fn bool_shaped(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Bool(_)
+            | Expr::Binary(
+                Op::And | Op::Or | Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge,
+                ..
+            )
+            | Expr::Unary(Op::Not, _)
+            | Expr::Builtin(Builtin::Empty, _)
+            | Expr::Loop { .. }
+            | Expr::Assign(..)
+    )
+}
+
 /// A string argument resolved against the game's names.
 enum Name {
     Known(Sym),
@@ -138,6 +155,15 @@ impl<'a> Ctx<'a> {
     }
 
     fn int(&mut self, e: &Expr, what: &str) -> R<i32> {
+        match e {
+            Expr::Int(i) => return Ok(*i),
+            Expr::Var(v) => {
+                if let Some(Value::Int(i)) = self.vars.get(*v) {
+                    return Ok(*i);
+                }
+            }
+            _ => {}
+        }
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
             v => Err(EvalError::new(format!(
@@ -148,7 +174,40 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Evaluates a Bool-valued operand. The usual Bool-producing shapes are
+    /// evaluated here directly (no `Value` round trip through [`Ctx::eval`]);
+    /// they behave exactly as their `eval` arms, which call back into these helpers.
     fn bool(&mut self, e: &Expr, what: &str) -> R<bool> {
+        match e {
+            Expr::Bool(b) => return Ok(*b),
+            Expr::Binary(Op::And, a, b) => {
+                return Ok(self.bool(a, "the left side of AND")?
+                    && self.bool(b, "the right side of AND")?)
+            }
+            Expr::Binary(Op::Or, a, b) => {
+                return Ok(
+                    self.bool(a, "the left side of OR")? || self.bool(b, "the right side of OR")?
+                )
+            }
+            Expr::Binary(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), a, b) => {
+                return self.compare(*op, a, b)
+            }
+            Expr::Unary(Op::Not, x) => return Ok(!self.bool(x, "the operand of NOT")?),
+            Expr::Builtin(Builtin::Empty, a) => return self.empty(&a[0]),
+            Expr::Loop {
+                all,
+                var,
+                from,
+                to,
+                body,
+            } => return self.run_loop(*all, *var, from, to, body),
+            Expr::Assign(v, x) => {
+                let val = self.eval(x)?;
+                self.vars.set(*v, val);
+                return Ok(true);
+            }
+            _ => {}
+        }
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
             v => Err(EvalError::new(format!(
@@ -194,6 +253,19 @@ impl<'a> Ctx<'a> {
     }
 
     fn element(&mut self, e: &Expr, what: &str) -> R<Option<u16>> {
+        // `ELTYPE(CONTENT(..))` and friends: the occupant itself, without the
+        // detour through its name (element names are unique, so the result is
+        // the same; an empty or unknown location names `""`).
+        if let Expr::Builtin(Builtin::Content, a) = e {
+            let g = self.g;
+            return Ok(match self.location(&a[0], "the argument of CONTENT")? {
+                Some(l) => match self.st.get().content(l) {
+                    Some(occupant) => Some(occupant),
+                    None => g.sym_element(g.empty_sym),
+                },
+                None => g.sym_element(g.empty_sym),
+            });
+        }
         Ok(match self.name(e, what)? {
             Name::Known(s) => self.g.sym_element(s),
             Name::Unknown => None,
@@ -214,7 +286,41 @@ impl<'a> Ctx<'a> {
     /// Interpolates a template and looks the text up: `Some(sym)` when the game
     /// knows the text, `None` otherwise. Integer arguments go through the
     /// template's table; the text is built only when the table cannot decide.
+    #[inline]
     fn template(&mut self, t: u32) -> R<Option<Sym>> {
+        let tpl = &self.g.templates[t as usize];
+        // Fast path (same answers as `Template::lookup`): every argument an Int
+        // and the table dense, so no SmallVec and no hashing.
+        if let Some(d) = &tpl.dense {
+            let mut idx: usize = 0;
+            let mut inside = true;
+            let mut nonneg = true;
+            for (k, &v) in tpl.vars.iter().enumerate() {
+                let Some(Value::Int(x)) = self.vars.get(v) else {
+                    return self.template_slow(t);
+                };
+                nonneg &= *x >= 0;
+                let off = x.wrapping_sub(d.mins[k]) as u32;
+                if off >= d.dims[k] {
+                    inside = false;
+                } else {
+                    idx = idx * d.dims[k] as usize + off as usize;
+                }
+            }
+            if inside {
+                let s = d.table[idx];
+                if s != Sym::MAX {
+                    return Ok(Some(s));
+                }
+            }
+            if tpl.exhaustive && nonneg {
+                return Ok(None);
+            }
+        }
+        self.template_slow(t)
+    }
+
+    fn template_slow(&mut self, t: u32) -> R<Option<Sym>> {
         let tpl = &self.g.templates[t as usize];
         let mut ints: SmallVec<[i32; 4]> = SmallVec::new();
         let mut all_int = true;
@@ -308,27 +414,42 @@ impl<'a> Ctx<'a> {
             )));
         }
         self.depth += 1;
-        let mut last = Value::Bool(true);
-        let mut result = Ok(());
-        for line in &func.body {
-            match self.eval(&line.expr) {
-                Ok(Value::Bool(false)) => {
-                    last = Value::Bool(false);
-                    break;
-                }
-                Ok(v) => last = v,
-                Err(mut e) => {
-                    e.trace
-                        .push(format!("function {} line {}", func.name, line.line));
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
+        let result = self.run_lines(func);
         self.depth -= 1;
-        result.map(|_| last)
+        result
     }
 
+    /// The body lines of a function (§5.9): stop at the first Bool `false`,
+    /// otherwise the last line's value.
+    fn run_lines(&mut self, func: &crate::game::Function) -> R<Value> {
+        let Some((last, guards)) = func.body.split_last() else {
+            return Ok(Value::Bool(true));
+        };
+        let traced = |mut e: Box<EvalError>, line: u32| {
+            e.trace.push(format!("function {} line {line}", func.name));
+            e
+        };
+        for line in guards {
+            // A guard line's value only matters when it is `false`; shapes that
+            // always give a Bool are evaluated as one.
+            let passed = if bool_shaped(&line.expr) {
+                self.bool(&line.expr, "a function body line")
+            } else {
+                self.eval(&line.expr)
+                    .map(|v| !matches!(v, Value::Bool(false)))
+            };
+            match passed {
+                Ok(true) => {}
+                Ok(false) => return Ok(Value::Bool(false)),
+                Err(e) => return Err(traced(e, line.line)),
+            }
+        }
+        self.eval(&last.expr).map_err(|e| traced(e, last.line))
+    }
+
+    /// Evaluates an expression. Kept small (the bulky arms live in separate,
+    /// non-inlined functions) so that its stack frame and register saves stay
+    /// cheap: it runs once per node.
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
         Ok(match e {
             Expr::Int(i) => Value::Int(*i),
@@ -336,78 +457,19 @@ impl<'a> Ctx<'a> {
             Expr::Str(s) => Value::Str(Str::Sym(*s)),
             Expr::Interp(t) => match self.template(*t)? {
                 Some(s) => Value::Str(Str::Sym(s)),
-                None => Value::Str(Str::Dyn(Arc::from(self.template_text(*t)?))),
+                None => self.interp_dyn(*t)?,
             },
             Expr::Var(v) => self.var(*v)?.clone(),
-            Expr::Set(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for x in items.iter() {
-                    out.push(self.eval(x)?);
-                }
-                Value::Set(Arc::new(out))
-            }
-            Expr::Lazy(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for it in items.iter() {
-                    out.push(match it {
-                        LazyItem::Defer(f, args) => {
-                            let mut vals = Vec::with_capacity(args.len());
-                            for a in args.iter() {
-                                vals.push(self.eval(a)?);
-                            }
-                            LazyMember::Deferred(Arc::new(Deferred {
-                                func: *f,
-                                args: vals,
-                            }))
-                        }
-                        LazyItem::Now(x) => LazyMember::Value(self.eval(x)?),
-                    });
-                }
-                Value::Lazy(Arc::new(out))
-            }
-            Expr::Call(f, args) => {
-                let func = self.func(*f, args.len())?;
-                for (p, a) in func.params.iter().zip(args.iter()) {
-                    // Sequential binding: a later argument sees earlier parameters (§5.9).
-                    let v = self.eval(a)?;
-                    self.vars.set(*p, v);
-                }
-                self.run_body(*f)?
-            }
+            Expr::Set(items) => self.eval_set(items)?,
+            Expr::Lazy(items) => self.eval_lazy(items)?,
+            Expr::Call(f, args) => self.call(*f, args)?,
             Expr::Loop {
                 all,
                 var,
                 from,
                 to,
                 body,
-            } => {
-                let a = self.int(from, "a loop's start")?;
-                let b = self.int(to, "a loop's end")?;
-                let step: i64 = if a <= b { 1 } else { -1 };
-                let mut i = a as i64;
-                loop {
-                    self.vars.set(*var, Value::Int(i as i32));
-                    let r = self.bool(
-                        body,
-                        if *all {
-                            "a FORALL body"
-                        } else {
-                            "a FORSOME body"
-                        },
-                    )?;
-                    if *all && !r {
-                        return Ok(Value::Bool(false));
-                    }
-                    if !*all && r {
-                        return Ok(Value::Bool(true));
-                    }
-                    if i == b as i64 {
-                        break;
-                    }
-                    i += step;
-                }
-                Value::Bool(*all)
-            }
+            } => Value::Bool(self.run_loop(*all, *var, from, to, body)?),
             Expr::Unary(op, x) => match op {
                 Op::Not => Value::Bool(!self.bool(x, "the operand of NOT")?),
                 Op::Abs => Value::Int(self.int(x, "the operand of ABS")?.wrapping_abs()),
@@ -423,8 +485,120 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    #[inline(never)]
+    fn interp_dyn(&mut self, t: u32) -> R<Value> {
+        Ok(Value::Str(Str::Dyn(Arc::new(self.template_text(t)?))))
+    }
+
+    #[inline(never)]
+    fn eval_set(&mut self, items: &[Expr]) -> R<Value> {
+        let mut out = Vec::with_capacity(items.len());
+        for x in items.iter() {
+            out.push(self.eval(x)?);
+        }
+        Ok(Value::Set(Arc::new(out)))
+    }
+
+    #[inline(never)]
+    fn eval_lazy(&mut self, items: &[LazyItem]) -> R<Value> {
+        let mut out = Vec::with_capacity(items.len());
+        for it in items.iter() {
+            out.push(match it {
+                LazyItem::Defer(f, args) => {
+                    let mut vals = Vec::with_capacity(args.len());
+                    for a in args.iter() {
+                        vals.push(self.eval(a)?);
+                    }
+                    LazyMember::Deferred(Arc::new(Deferred {
+                        func: *f,
+                        args: vals,
+                    }))
+                }
+                LazyItem::Now(x) => LazyMember::Value(self.eval(x)?),
+            });
+        }
+        Ok(Value::Lazy(Arc::new(out)))
+    }
+
+    #[inline(never)]
+    fn call(&mut self, f: FuncId, args: &[Expr]) -> R<Value> {
+        let func = self.func(f, args.len())?;
+        for (p, a) in func.params.iter().zip(args.iter()) {
+            // Sequential binding: a later argument sees earlier parameters (§5.9).
+            let v = self.eval(a)?;
+            self.vars.set(*p, v);
+        }
+        self.run_body(f)
+    }
+
+    /// `FORALL` (`all`) / `FORSOME` (§5.8).
+    fn run_loop(&mut self, all: bool, var: VarId, from: &Expr, to: &Expr, body: &Expr) -> R<bool> {
+        let a = self.int(from, "a loop's start")?;
+        let b = self.int(to, "a loop's end")?;
+        let step: i64 = if a <= b { 1 } else { -1 };
+        let what = if all {
+            "a FORALL body"
+        } else {
+            "a FORSOME body"
+        };
+        let mut i = a as i64;
+        loop {
+            self.vars.set(var, Value::Int(i as i32));
+            let r = self.bool(body, what)?;
+            if all != r {
+                // FORALL stops at the first false body, FORSOME at the first true one.
+                return Ok(r);
+            }
+            if i == b as i64 {
+                return Ok(all);
+            }
+            i += step;
+        }
+    }
+
+    /// `== != < <= > >=`.
+    fn compare(&mut self, op: Op, a: &Expr, b: &Expr) -> R<bool> {
+        let l = self.eval(a)?;
+        let r = self.eval(b)?;
+        let (x, y) = match (&l, &r) {
+            _ if op == Op::Eq => return Ok(l == r),
+            _ if op == Op::Ne => return Ok(l != r),
+            (Value::Int(x), Value::Int(y)) => (*x, *y),
+            _ => return Err(self.ints_error(op, &l, &r)),
+        };
+        Ok(match op {
+            Op::Lt => x < y,
+            Op::Le => x <= y,
+            Op::Gt => x > y,
+            _ => x >= y,
+        })
+    }
+
+    #[cold]
+    fn ints_error(&self, op: Op, l: &Value, r: &Value) -> Box<EvalError> {
+        EvalError::new(format!(
+            "`{}` needs two Ints, got {} {} and {} {}",
+            op.text(),
+            l.kind(),
+            self.show(l),
+            r.kind(),
+            self.show(r)
+        ))
+    }
+
+    /// `EMPTY(loc)`.
+    fn empty(&mut self, a: &Expr) -> R<bool> {
+        Ok(match self.location(a, "the argument of EMPTY")? {
+            Some(l) => self.st.get().content(l).is_none(),
+            None => true,
+        })
+    }
+
     fn binary(&mut self, op: Op, a: &Expr, b: &Expr) -> R<Value> {
         match op {
+            Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                return Ok(Value::Bool(self.compare(op, a, b)?))
+            }
             Op::And => {
                 if !self.bool(a, "the left side of AND")? {
                     return Ok(Value::Bool(false));
@@ -444,14 +618,7 @@ impl<'a> Ctx<'a> {
         let ints = |this: &Self| -> R<(i32, i32)> {
             match (&l, &r) {
                 (Value::Int(x), Value::Int(y)) => Ok((*x, *y)),
-                _ => Err(EvalError::new(format!(
-                    "`{}` needs two Ints, got {} {} and {} {}",
-                    op.text(),
-                    l.kind(),
-                    this.show(&l),
-                    r.kind(),
-                    this.show(&r)
-                ))),
+                _ => Err(this.ints_error(op, &l, &r)),
             }
         };
         let sets = |this: &Self| -> R<SetPair> {
@@ -468,24 +635,6 @@ impl<'a> Ctx<'a> {
             }
         };
         Ok(match op {
-            Op::Eq => Value::Bool(l == r),
-            Op::Ne => Value::Bool(l != r),
-            Op::Lt => {
-                let (x, y) = ints(self)?;
-                Value::Bool(x < y)
-            }
-            Op::Le => {
-                let (x, y) = ints(self)?;
-                Value::Bool(x <= y)
-            }
-            Op::Gt => {
-                let (x, y) = ints(self)?;
-                Value::Bool(x > y)
-            }
-            Op::Ge => {
-                let (x, y) = ints(self)?;
-                Value::Bool(x >= y)
-            }
             Op::Add => {
                 let (x, y) = ints(self)?;
                 Value::Int(x.wrapping_add(y))
@@ -558,7 +707,17 @@ impl<'a> Ctx<'a> {
                         .collect(),
                 ))
             }
-            Op::Assign | Op::And | Op::Or | Op::Not | Op::Abs => {
+            Op::Assign
+            | Op::And
+            | Op::Or
+            | Op::Not
+            | Op::Abs
+            | Op::Eq
+            | Op::Ne
+            | Op::Lt
+            | Op::Le
+            | Op::Gt
+            | Op::Ge => {
                 unreachable!("handled by the parser/above")
             }
         })
@@ -590,6 +749,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The built-ins that read the position; the rest (state changes, name
+    /// parsing) are in `builtin_rare`, out of line.
     fn builtin(&mut self, b: Builtin, a: &[Expr]) -> R<Value> {
         let g = self.g;
         Ok(match b {
@@ -610,10 +771,46 @@ impl<'a> Ctx<'a> {
                 },
                 None => Self::sym_value(g.empty_sym),
             },
-            Builtin::Empty => match self.location(&a[0], "the argument of EMPTY")? {
-                Some(l) => Value::Bool(self.st.get().content(l).is_none()),
-                None => Value::Bool(true),
+            Builtin::Empty => Value::Bool(self.empty(&a[0])?),
+            Builtin::ElType => match self.element(&a[0], "the argument of ELTYPE")? {
+                Some(e) => Self::sym_value(g.etype_sym[g.elements[e as usize].element_type]),
+                None => Self::sym_value(g.empty_sym),
             },
+            Builtin::State => match self.element(&a[0], "the argument of STATE")? {
+                Some(e) => Value::Int(self.st.get().element_state(e)),
+                None => Value::Int(-1),
+            },
+            Builtin::Owner => match self.element(&a[0], "the argument of OWNER")? {
+                Some(e) => Value::Int(self.st.get().owner(e)),
+                None => Value::Int(-1),
+            },
+            Builtin::Player => Value::Int(self.st.get().player()),
+            _ => self.builtin_rare(b, a)?,
+        })
+    }
+
+    #[inline(never)]
+    fn builtin_rare(&mut self, b: Builtin, a: &[Expr]) -> R<Value> {
+        let g = self.g;
+        Ok(match b {
+            Builtin::If => {
+                if self.bool(&a[0], "the condition of IF")? {
+                    self.eval(&a[1])?
+                } else {
+                    let e = a.get(2).ok_or_else(|| {
+                        EvalError::new("IF needs an else-branch here (its condition is false)")
+                    })?;
+                    self.eval(e)?
+                }
+            }
+            Builtin::Content => match self.location(&a[0], "the argument of CONTENT")? {
+                Some(l) => match self.st.get().content(l) {
+                    Some(e) => Self::sym_value(g.elem_sym[e as usize]),
+                    None => Self::sym_value(g.empty_sym),
+                },
+                None => Self::sym_value(g.empty_sym),
+            },
+            Builtin::Empty => Value::Bool(self.empty(&a[0])?),
             Builtin::Location => match self.element(&a[0], "the argument of LOCATION")? {
                 Some(e) => Self::sym_value(g.loc_sym[self.st.get().location_of(e) as usize]),
                 None => Self::sym_value(g.empty_sym),
@@ -648,6 +845,9 @@ impl<'a> Ctx<'a> {
             }
             Builtin::Index => {
                 let s = self.str_arg(&a[0], "the argument of INDEX")?;
+                if let Some(&i) = self.indexed(&s).and_then(|x| x.idx.first()) {
+                    return Ok(Value::Int(i));
+                }
                 let (_, idx) = self.parse_indexes(&s, "INDEX")?;
                 Value::Int(*idx.first().ok_or_else(|| {
                     EvalError::new(format!("INDEX: `{}` has no index", self.text(&s)))
@@ -656,6 +856,11 @@ impl<'a> Ctx<'a> {
             Builtin::IndexA => {
                 let k = self.int(&a[0], "the first argument of INDEXA")?;
                 let s = self.str_arg(&a[1], "the second argument of INDEXA")?;
+                if k >= 1 {
+                    if let Some(&i) = self.indexed(&s).and_then(|x| x.idx.get(k as usize - 1)) {
+                        return Ok(Value::Int(i));
+                    }
+                }
                 let (_, idx) = self.parse_indexes(&s, "INDEXA")?;
                 if k < 1 || k as usize > idx.len() {
                     return Err(EvalError::new(format!(
@@ -667,10 +872,13 @@ impl<'a> Ctx<'a> {
             }
             Builtin::Unindex => {
                 let s = self.str_arg(&a[0], "the argument of UNINDEX")?;
+                if let Some(base) = self.indexed(&s).and_then(|x| x.base) {
+                    return Ok(Self::sym_value(base));
+                }
                 let (base, _) = self.parse_indexes(&s, "UNINDEX")?;
                 match g.sym_of(&base) {
                     Some(sym) => Self::sym_value(sym),
-                    None => Value::Str(Str::Dyn(Arc::from(base))),
+                    None => Value::Str(Str::Dyn(Arc::new(base))),
                 }
             }
             Builtin::Player => Value::Int(self.st.get().player()),
@@ -754,6 +962,16 @@ impl<'a> Ctx<'a> {
                 Value::Bool(true)
             }
         })
+    }
+
+    /// The precomputed indexed-name reading of a known text (misses and
+    /// errors take the parsing path, which reports them).
+    fn indexed(&self, s: &Str) -> Option<&'a crate::game::Indexed> {
+        let g: &'a Game = self.g;
+        match s {
+            Str::Sym(s) => g.sym_indexed[*s as usize].as_ref(),
+            Str::Dyn(_) => None,
+        }
     }
 
     fn known_element(&self, s: &Str) -> Option<u16> {

@@ -148,6 +148,30 @@ impl Template {
     }
 }
 
+/// A known text read as an indexed name `base(i,j,...)`, for `INDEX`, `INDEXA`
+/// and `UNINDEX` without parsing at run time.
+#[derive(Clone, Debug)]
+pub(crate) struct Indexed {
+    /// The text before the first `(` (the whole text without one), if known.
+    pub base: Option<Sym>,
+    pub idx: SmallVec<[i32; 2]>,
+}
+
+/// Splits `base(i,j,...)` like the run-time parser does; `None` where that fails.
+fn split_indexes(t: &str) -> Option<(&str, SmallVec<[i32; 2]>)> {
+    match t.find('(') {
+        None => Some((t, SmallVec::new())),
+        Some(p) => {
+            let inner = t[p + 1..].strip_suffix(')')?;
+            let idx = inner
+                .split(',')
+                .map(|x| x.parse::<i32>().ok())
+                .collect::<Option<SmallVec<_>>>()?;
+            Some((&t[..p], idx))
+        }
+    }
+}
+
 /// A loaded game.
 #[derive(Debug)]
 pub struct Game {
@@ -186,6 +210,8 @@ pub struct Game {
     /// Per function name: its definition (index into `functions`), if defined.
     pub(crate) funcs: Vec<Option<Function>>,
     pub(crate) templates: Vec<Template>,
+    /// Per symbol: its indexed-name reading, `None` when it is not one.
+    pub(crate) sym_indexed: Vec<Option<Indexed>>,
     pub(crate) meta: Arc<Meta>,
     pub(crate) has_bonuses: bool,
     loc_by_name: FxHashMap<String, LocationId>,
@@ -324,6 +350,15 @@ impl Game {
             .map(|(i, e)| (e.name.clone(), i as ElementId))
             .collect();
         let has_bonuses = rules.iter().any(|r| !r.bonuses.is_empty());
+        let sym_indexed = syms
+            .iter()
+            .map(|t| {
+                split_indexes(t).map(|(base, idx)| Indexed {
+                    base: sym_map.get(base).copied(),
+                    idx,
+                })
+            })
+            .collect();
         Game {
             name,
             file,
@@ -354,6 +389,7 @@ impl Game {
             func_names,
             funcs,
             templates,
+            sym_indexed,
             meta,
             has_bonuses,
             loc_by_name,

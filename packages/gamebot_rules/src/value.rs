@@ -12,7 +12,9 @@ pub type Sym = u32;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Str {
     Sym(Sym),
-    Dyn(Arc<str>),
+    /// `Arc<String>` rather than `Arc<str>`: a thin pointer keeps [`Value`] at
+    /// 16 bytes, so evaluation results travel in registers.
+    Dyn(Arc<String>),
 }
 
 /// A deferred call of a user function with frozen arguments (§5.11).
@@ -129,3 +131,7 @@ impl fmt::Display for Display<'_> {
         go(self.value, self.syms, f)
     }
 }
+
+// Evaluation results are `Result<Value, Box<EvalError>>`; at 16 bytes they are
+// returned in registers, which matters for the tree-walking evaluator.
+const _: () = assert!(std::mem::size_of::<Value>() == 16);
