@@ -49,7 +49,12 @@ pub struct ObservationReport {
 pub fn describe_occlusion(o: &Occlusion) -> String {
     match o {
         Occlusion::LargeBlob { area, .. } => format!("a piece-coloured blob of {area:.0} px²"),
-        Occlusion::LargeForeground { area } => format!("a large dark or saturated region of {area:.0} px²"),
+        Occlusion::LargeForeground { area } => {
+            format!("a large dark or saturated region of {area:.0} px²")
+        }
+        Occlusion::Intrusion { area } => {
+            format!("something of {area:.0} px² reaching over the board's edge")
+        }
         Occlusion::SuddenChange { fraction } => {
             format!("{:.0}% of the image changed at once", fraction * 100.0)
         }
@@ -112,14 +117,36 @@ pub fn annotate(frame: &Mat, detector: &Detector, obs: &Observation) -> Result<M
     let white = Scalar::all(255.0);
     let black = Scalar::all(0.0);
     let text = |img: &mut Mat, s: &str, p: Point, scale: f64, col: Scalar| -> Result<()> {
-        imgproc::put_text(img, s, p, imgproc::FONT_HERSHEY_SIMPLEX, scale, black, 3, imgproc::LINE_AA, false)
-            .cv("drawing text")?;
-        imgproc::put_text(img, s, p, imgproc::FONT_HERSHEY_SIMPLEX, scale, col, 1, imgproc::LINE_AA, false)
-            .cv("drawing text")
+        imgproc::put_text(
+            img,
+            s,
+            p,
+            imgproc::FONT_HERSHEY_SIMPLEX,
+            scale,
+            black,
+            3,
+            imgproc::LINE_AA,
+            false,
+        )
+        .cv("drawing text")?;
+        imgproc::put_text(
+            img,
+            s,
+            p,
+            imgproc::FONT_HERSHEY_SIMPLEX,
+            scale,
+            col,
+            1,
+            imgproc::LINE_AA,
+            false,
+        )
+        .cv("drawing text")
     };
     for lo in &obs.locations {
         let loc = &board.locations[lo.index];
-        let Some((u, v)) = to_img.apply(loc.px.0, loc.px.1) else { continue };
+        let Some((u, v)) = to_img.apply(loc.px.0, loc.px.1) else {
+            continue;
+        };
         // Radius in image pixels: map a point one radius to the right.
         let r = to_img
             .apply(loc.px.0 + loc.radius, loc.px.1)
@@ -131,7 +158,13 @@ pub fn annotate(frame: &Mat, detector: &Detector, obs: &Observation) -> Result<M
             .cv("drawing a location")?;
         if let Some(cl) = lo.class {
             let label = format!("{} {:.2}", board.classes[cl].name, lo.confidence);
-            text(&mut img, &label, Point::new(c.x - 18, c.y - r as i32 - 3), 0.35, white)?;
+            text(
+                &mut img,
+                &label,
+                Point::new(c.x - 18, c.y - r as i32 - 3),
+                0.35,
+                white,
+            )?;
         }
     }
     for (bi, b) in obs.blobs.iter().enumerate() {
@@ -142,12 +175,21 @@ pub fn annotate(frame: &Mat, detector: &Detector, obs: &Observation) -> Result<M
             .cv("drawing a blob")?;
         let c = Point::new(b.image.0.round() as i32, b.image.1.round() as i32);
         if unmatched {
-            imgproc::draw_marker(&mut img, c, red, imgproc::MARKER_CROSS, 14, 2, imgproc::LINE_AA)
-                .cv("drawing a cross")?;
+            imgproc::draw_marker(
+                &mut img,
+                c,
+                red,
+                imgproc::MARKER_CROSS,
+                14,
+                2,
+                imgproc::LINE_AA,
+            )
+            .cv("drawing a cross")?;
             let label = board.classes[b.class].name.clone();
             text(&mut img, &label, Point::new(c.x + 8, c.y - 8), 0.35, red)?;
         } else {
-            imgproc::circle(&mut img, c, 2, col, -1, imgproc::LINE_AA, 0).cv("drawing a centroid")?;
+            imgproc::circle(&mut img, c, 2, col, -1, imgproc::LINE_AA, 0)
+                .cv("drawing a centroid")?;
         }
     }
     if let Some(o) = &obs.occlusion {

@@ -12,15 +12,24 @@ use crate::error::{Result, VisionError};
 use crate::hsv::HsvRange;
 
 /// Maps table-plane centimetres (arm base frame: x right, y forward) to the
-/// board pixel frame used by `camera=` and `point=` in game files.
+/// board pixel frame used by `camera=` and `point=` in game files. Read from
+/// the `pixels:` section of `config/boards/*.yaml` (other keys are ignored).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoardMapping {
     /// Pixels per centimetre.
     pub scale_px_per_cm: f64,
     /// Table coordinates (cm) of the pixel frame's top-left corner.
     pub origin_cm: [f64; 2],
-    /// Whether pixel y grows towards smaller table y (image up = arm +y).
-    pub flip_y: bool,
+    /// Counter-clockwise rotation of the image axes on the table (degrees).
+    #[serde(default)]
+    pub rotation_deg: f64,
+    /// Whether pixel v grows towards table −y (image up = arm +y).
+    #[serde(default = "yes")]
+    pub y_flipped: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for BoardMapping {
@@ -29,7 +38,8 @@ impl Default for BoardMapping {
         BoardMapping {
             scale_px_per_cm: 20.0,
             origin_cm: [-16.0, 30.0],
-            flip_y: true,
+            rotation_deg: 0.0,
+            y_flipped: true,
         }
     }
 }
@@ -37,37 +47,34 @@ impl Default for BoardMapping {
 impl BoardMapping {
     /// Board pixel of a table point (cm).
     pub fn to_px(&self, x_cm: f64, y_cm: f64) -> (f64, f64) {
-        let u = (x_cm - self.origin_cm[0]) * self.scale_px_per_cm;
-        let v = if self.flip_y {
-            (self.origin_cm[1] - y_cm) * self.scale_px_per_cm
-        } else {
-            (y_cm - self.origin_cm[1]) * self.scale_px_per_cm
-        };
-        (u, v)
+        let m = self.cm_to_px_matrix();
+        (
+            m[0][0] * x_cm + m[0][1] * y_cm + m[0][2],
+            m[1][0] * x_cm + m[1][1] * y_cm + m[1][2],
+        )
     }
 
     /// Table point (cm) of a board pixel.
     pub fn to_cm(&self, u: f64, v: f64) -> (f64, f64) {
-        let x = self.origin_cm[0] + u / self.scale_px_per_cm;
-        let y = if self.flip_y {
-            self.origin_cm[1] - v / self.scale_px_per_cm
-        } else {
-            self.origin_cm[1] + v / self.scale_px_per_cm
-        };
-        (x, y)
+        let k = self.scale_px_per_cm;
+        let dx = u / k;
+        let dy = if self.y_flipped { -v } else { v } / k;
+        let (s, c) = self.rotation_deg.to_radians().sin_cos();
+        (
+            self.origin_cm[0] + c * dx - s * dy,
+            self.origin_cm[1] + s * dx + c * dy,
+        )
     }
 
-    /// The 3×3 matrix taking homogeneous cm to board pixels.
+    /// The 3×3 matrix taking homogeneous table cm to board pixels.
     pub fn cm_to_px_matrix(&self) -> [[f64; 3]; 3] {
-        let s = self.scale_px_per_cm;
-        let (sy, ty) = if self.flip_y {
-            (-s, self.origin_cm[1] * s)
-        } else {
-            (s, -self.origin_cm[1] * s)
-        };
+        let k = self.scale_px_per_cm;
+        let (s, c) = self.rotation_deg.to_radians().sin_cos();
+        let f = if self.y_flipped { -1.0 } else { 1.0 };
+        let [ox, oy] = self.origin_cm;
         [
-            [s, 0.0, -self.origin_cm[0] * s],
-            [0.0, sy, ty],
+            [c * k, s * k, -(c * ox + s * oy) * k],
+            [-f * s * k, f * c * k, f * (s * ox - c * oy) * k],
             [0.0, 0.0, 1.0],
         ]
     }
@@ -379,11 +386,14 @@ mod tests {
         let (x, y) = m.to_cm(100.0, 200.0);
         let (u, v) = m.to_px(x, y);
         assert!((u - 100.0).abs() < 1e-9 && (v - 200.0).abs() < 1e-9);
-        let h = m.cm_to_px_matrix();
-        let (x, y) = (3.5, 12.25);
-        let u = h[0][0] * x + h[0][1] * y + h[0][2];
-        let v = h[1][0] * x + h[1][1] * y + h[1][2];
-        assert_eq!((u, v), m.to_px(x, y));
+        let r = BoardMapping {
+            rotation_deg: 17.0,
+            y_flipped: false,
+            ..m
+        };
+        let (x, y) = r.to_cm(123.0, 45.0);
+        let (u, v) = r.to_px(x, y);
+        assert!((u - 123.0).abs() < 1e-9 && (v - 45.0).abs() < 1e-9);
     }
 
     #[test]

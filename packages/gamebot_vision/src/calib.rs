@@ -36,7 +36,12 @@ impl MarkerSpec {
     /// Table coordinates of the four corners in ArUco order.
     pub fn corners_cm(&self) -> [[f64; 2]; 4] {
         let (x, y, h) = (self.center_cm[0], self.center_cm[1], self.size_cm / 2.0);
-        [[x - h, y + h], [x + h, y + h], [x + h, y - h], [x - h, y - h]]
+        [
+            [x - h, y + h],
+            [x + h, y + h],
+            [x + h, y - h],
+            [x - h, y - h],
+        ]
     }
 }
 
@@ -48,32 +53,26 @@ pub struct ArucoSpec {
     pub markers: Vec<MarkerSpec>,
 }
 
-/// The area of the printed sheet on the table (for rendering).
+/// The printed sheet on the table (the `sheet:` section of a board file).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SheetSpec {
-    pub min_cm: [f64; 2],
-    pub max_cm: [f64; 2],
+    /// Centre on the table, cm.
+    pub centre_cm: [f64; 2],
+    /// Extent along x, cm.
+    pub width_cm: f64,
+    /// Extent along y, cm.
+    pub depth_cm: f64,
 }
 
-/// The parts of a board file (`config/boards/*.yaml`) the vision code reads.
-/// Unknown keys belong to other parts of gamebot and are ignored.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BoardConfig {
-    #[serde(default)]
-    pub name: String,
-    /// Board pixel ↔ table mapping (`camera=`/`point=` pixels).
-    #[serde(default)]
-    pub camera_mapping: BoardMapping,
-    /// The sheet's extent on the table.
-    #[serde(default = "default_sheet")]
-    pub sheet: SheetSpec,
-    /// Markers for automatic calibration.
-    #[serde(default)]
-    pub aruco: Option<ArucoSpec>,
-    /// Named reference points on the table (cm) for calibration from
-    /// clicked/listed image points, in the order the user gives them.
-    #[serde(default)]
-    pub calibration_points: Vec<RefPoint>,
+impl SheetSpec {
+    /// Lower-left and upper-right corners (cm).
+    pub fn bounds(&self) -> ([f64; 2], [f64; 2]) {
+        let (hw, hd) = (self.width_cm / 2.0, self.depth_cm / 2.0);
+        (
+            [self.centre_cm[0] - hw, self.centre_cm[1] - hd],
+            [self.centre_cm[0] + hw, self.centre_cm[1] + hd],
+        )
+    }
 }
 
 /// A named point on the table (cm) used for point calibration.
@@ -83,42 +82,92 @@ pub struct RefPoint {
     pub cm: [f64; 2],
 }
 
+/// The keys of a board file (`config/boards/*.yaml`) the vision code reads;
+/// the others (grid, columns, ...) belong to other parts of gamebot.
+#[derive(Deserialize)]
+struct BoardFile {
+    #[serde(default)]
+    name: String,
+    sheet: Option<SheetSpec>,
+    pixels: Option<BoardMapping>,
+    aruco: Option<ArucoSpec>,
+    calibration_points: Option<Vec<RefPoint>>,
+}
+
+/// A board as the camera sees it: pixel mapping, sheet, calibration targets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardConfig {
+    pub name: String,
+    /// Board pixel ↔ table mapping (`camera=`/`point=` pixels).
+    pub camera_mapping: BoardMapping,
+    /// The sheet's extent on the table.
+    pub sheet: SheetSpec,
+    /// Markers for automatic calibration: the file's `aruco:` section, or
+    /// [`default_markers`] when it has none.
+    pub aruco: ArucoSpec,
+    /// Whether `aruco` came from the file.
+    pub aruco_from_file: bool,
+    /// Reference points for calibration from clicked/listed image points, in
+    /// the order the user gives them: the file's `calibration_points:`, or the
+    /// sheet corners (top-left, top-right, bottom-right, bottom-left as seen
+    /// from above with the arm at the bottom).
+    pub calibration_points: Vec<RefPoint>,
+}
+
+/// The project's A4 sheet: landscape, centred on the playing grid at (0, 18) cm.
 fn default_sheet() -> SheetSpec {
-    // A4 landscape centred on the playing grid at (0, 18) cm.
     SheetSpec {
-        min_cm: [-14.85, 7.5],
-        max_cm: [14.85, 28.5],
+        centre_cm: [0.0, 18.0],
+        width_cm: 29.7,
+        depth_cm: 21.0,
     }
 }
 
+/// The default marker layout: four 1.6 cm markers (DICT_4X4_50, ids 0–3)
+/// printed in the gaps between the 20 cm playing grid (|x| ≤ 10 cm) and the
+/// supply columns (|x| ≥ 12.5 cm), near the sheet's corners.
+pub fn default_markers() -> ArucoSpec {
+    let m = |id, x, y| MarkerSpec {
+        id,
+        center_cm: [x, y],
+        size_cm: 1.6,
+    };
+    ArucoSpec {
+        dictionary: "DICT_4X4_50".into(),
+        markers: vec![
+            m(0, -11.25, 27.25),
+            m(1, 11.25, 27.25),
+            m(2, 11.25, 8.75),
+            m(3, -11.25, 8.75),
+        ],
+    }
+}
+
+fn sheet_corners(sheet: &SheetSpec) -> Vec<RefPoint> {
+    let (lo, hi) = sheet.bounds();
+    let p = |name: &str, x, y| RefPoint {
+        name: name.into(),
+        cm: [x, y],
+    };
+    vec![
+        p("sheet top-left", lo[0], hi[1]),
+        p("sheet top-right", hi[0], hi[1]),
+        p("sheet bottom-right", hi[0], lo[1]),
+        p("sheet bottom-left", lo[0], lo[1]),
+    ]
+}
+
 impl Default for BoardConfig {
-    /// The A4 board of the project conventions with four 1.6 cm markers
-    /// between the playing grid and the supply columns.
+    /// The A4 board of the project conventions.
     fn default() -> Self {
-        let m = |id, x, y| MarkerSpec {
-            id,
-            center_cm: [x, y],
-            size_cm: 1.6,
-        };
+        let sheet = default_sheet();
         BoardConfig {
             name: "a4".into(),
             camera_mapping: BoardMapping::default(),
-            sheet: default_sheet(),
-            aruco: Some(ArucoSpec {
-                dictionary: "DICT_4X4_50".into(),
-                markers: vec![
-                    m(0, -11.25, 27.25),
-                    m(1, 11.25, 27.25),
-                    m(2, 11.25, 8.75),
-                    m(3, -11.25, 8.75),
-                ],
-            }),
-            calibration_points: vec![
-                RefPoint { name: "sheet top-left".into(), cm: [-14.85, 28.5] },
-                RefPoint { name: "sheet top-right".into(), cm: [14.85, 28.5] },
-                RefPoint { name: "sheet bottom-right".into(), cm: [14.85, 7.5] },
-                RefPoint { name: "sheet bottom-left".into(), cm: [-14.85, 7.5] },
-            ],
+            sheet,
+            aruco: default_markers(),
+            aruco_from_file: false,
+            calibration_points: sheet_corners(&sheet),
         }
     }
 }
@@ -136,17 +185,46 @@ impl BoardConfig {
 
     /// Parses a board file's text (`path` is used in messages).
     pub fn parse(path: &Path, text: &str) -> Result<BoardConfig> {
-        let cfg: BoardConfig = serde_yaml::from_str(text).map_err(|e| VisionError::Config {
+        let err = |reason: String| VisionError::Config {
             path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
-        if !(cfg.camera_mapping.scale_px_per_cm > 0.0) {
-            return Err(VisionError::Config {
-                path: path.to_path_buf(),
-                reason: "camera_mapping.scale_px_per_cm must be positive".into(),
-            });
+            reason,
+        };
+        let f: BoardFile = serde_yaml::from_str(text).map_err(|e| err(e.to_string()))?;
+        let mapping = f.pixels.unwrap_or_default();
+        let finite = mapping.scale_px_per_cm.is_finite()
+            && mapping.origin_cm.iter().all(|v| v.is_finite())
+            && mapping.rotation_deg.is_finite();
+        if !finite || mapping.scale_px_per_cm <= 0.0 {
+            return Err(err(
+                "pixels.scale_px_per_cm must be positive and finite".into()
+            ));
         }
-        Ok(cfg)
+        let sheet = f.sheet.unwrap_or_else(default_sheet);
+        if !(sheet.width_cm > 0.0 && sheet.depth_cm > 0.0) {
+            return Err(err("sheet width_cm and depth_cm must be positive".into()));
+        }
+        if let Some(a) = &f.aruco {
+            if dictionary_id(&a.dictionary).is_none() {
+                return Err(err(format!("unknown ArUco dictionary `{}`", a.dictionary)));
+            }
+            if let Some(m) = a
+                .markers
+                .iter()
+                .find(|m| m.size_cm.is_nan() || m.size_cm <= 0.0)
+            {
+                return Err(err(format!("marker {} has a non-positive size", m.id)));
+            }
+        }
+        Ok(BoardConfig {
+            name: f.name,
+            camera_mapping: mapping,
+            sheet,
+            aruco_from_file: f.aruco.is_some(),
+            aruco: f.aruco.unwrap_or_else(default_markers),
+            calibration_points: f
+                .calibration_points
+                .unwrap_or_else(|| sheet_corners(&sheet)),
+        })
     }
 }
 
@@ -207,7 +285,9 @@ impl CameraCalibration {
             )));
         }
         if !c.image_to_board_px.is_finite() || c.image_to_board_px.inverse().is_none() {
-            return Err(err("image_to_board_px is not an invertible homography".into()));
+            return Err(err(
+                "image_to_board_px is not an invertible homography".into()
+            ));
         }
         Ok(c)
     }
@@ -277,9 +357,9 @@ pub fn calibrate_from_points(
             "the points are degenerate (three on a line, or repeated); no homography".into(),
         )
     })?;
-    let inv = h.inverse().ok_or_else(|| {
-        VisionError::Calibration("the estimated homography is singular".into())
-    })?;
+    let inv = h
+        .inverse()
+        .ok_or_else(|| VisionError::Calibration("the estimated homography is singular".into()))?;
     let mut sq = 0.0;
     let mut max: f64 = 0.0;
     for (&(u, v), &(x, y)) in image_pts.iter().zip(table_cm) {
@@ -369,6 +449,8 @@ pub fn find_markers(image: &Mat, spec: &ArucoSpec) -> Result<Vec<FoundMarker>> {
     let mut params =
         opencv::aruco::DetectorParameters::create().cv("creating ArUco detector parameters")?;
     params.set_corner_refinement_method(opencv::aruco::CORNER_REFINE_SUBPIX);
+    // Small markers (≈ 30 px) under blur need more samples per bit than the default 4.
+    params.set_perspective_remove_pixel_per_cell(8);
     let mut corners: Vector<Vector<Point2f>> = Vector::new();
     let mut ids: Vector<i32> = Vector::new();
     let mut rejected: Vector<Vector<Point2f>> = Vector::new();
@@ -399,12 +481,7 @@ pub fn calibrate_from_aruco(
     board: &BoardConfig,
     board_path: Option<&Path>,
 ) -> Result<CameraCalibration> {
-    let spec = board.aruco.as_ref().ok_or_else(|| {
-        VisionError::Calibration(format!(
-            "board file {} has no `aruco:` section; give image points instead",
-            board_path.map(|p| p.display().to_string()).unwrap_or_default()
-        ))
-    })?;
+    let spec = &board.aruco;
     let found = find_markers(image, spec)?;
     let mut img_pts = Vec::new();
     let mut tab_pts = Vec::new();
@@ -428,15 +505,23 @@ pub fn calibrate_from_aruco(
     }
     if used.len() < 3 {
         return Err(VisionError::Calibration(format!(
-            "found {} of the board's {} ArUco markers (ids {:?}); need at least 3",
+            "found {} of the board's {} ArUco markers (ids {:?}, dictionary {}{}); need at least 3",
             used.len(),
             spec.markers.len(),
-            used
+            used,
+            spec.dictionary,
+            if board.aruco_from_file {
+                ""
+            } else {
+                ", default layout"
+            }
         )));
     }
     let size = (image.cols(), image.rows());
     let mut c = calibrate_from_points(&img_pts, &tab_pts, &board.camera_mapping, size, "aruco")?;
-    c.board = board_path.map(|p| p.display().to_string()).unwrap_or_default();
+    c.board = board_path
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
     Ok(c)
 }
 
@@ -444,13 +529,17 @@ pub fn calibrate_from_aruco(
 pub fn parse_points(text: &str) -> Result<Vec<(f64, f64)>> {
     text.split_whitespace()
         .map(|p| {
-            let (a, b) = p.split_once(',').ok_or_else(|| {
-                VisionError::Calibration(format!("point `{p}` is not `u,v`"))
-            })?;
+            let (a, b) = p
+                .split_once(',')
+                .ok_or_else(|| VisionError::Calibration(format!("point `{p}` is not `u,v`")))?;
             let f = |s: &str| {
-                s.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| {
-                    VisionError::Calibration(format!("point `{p}`: `{s}` is not a number"))
-                })
+                s.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| {
+                        VisionError::Calibration(format!("point `{p}`: `{s}` is not a number"))
+                    })
             };
             Ok((f(a)?, f(b)?))
         })
@@ -467,6 +556,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn project_board_file_parses() {
+        // The shared board file, when present, must agree with the convention.
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/boards/a4.yaml");
+        if p.exists() {
+            let b = BoardConfig::load(&p).unwrap();
+            assert_eq!(b.camera_mapping, BoardMapping::default());
+            assert_eq!(b.sheet, default_sheet());
+        }
+    }
+
+    #[test]
     fn dictionary_names() {
         assert_eq!(dictionary_id("DICT_4X4_50"), Some(0));
         assert_eq!(dictionary_id("dict_6x6_250"), Some(10));
@@ -477,8 +577,18 @@ mod tests {
     #[test]
     fn points_calibration_recovers_exact_homography() {
         // A synthetic, slightly tilted view: image = A · table.
-        let a = Homography([[19.0, 1.5, 330.0], [0.8, -20.5, 605.0], [0.001, -0.0007, 1.0]]);
-        let table = [(-14.0, 28.0), (14.0, 28.0), (14.0, 8.0), (-14.0, 8.0), (0.0, 18.0)];
+        let a = Homography([
+            [19.0, 1.5, 330.0],
+            [0.8, -20.5, 605.0],
+            [0.001, -0.0007, 1.0],
+        ]);
+        let table = [
+            (-14.0, 28.0),
+            (14.0, 28.0),
+            (14.0, 8.0),
+            (-14.0, 8.0),
+            (0.0, 18.0),
+        ];
         let img: Vec<(f64, f64)> = table.iter().map(|&(x, y)| a.apply(x, y).unwrap()).collect();
         let c = calibrate_from_points(&img, &table, &BoardMapping::default(), (640, 480), "points")
             .unwrap();
@@ -495,14 +605,25 @@ mod tests {
     fn degenerate_points_are_rejected() {
         let img = [(0.0, 0.0), (10.0, 0.0), (20.0, 0.0), (30.0, 0.0)];
         let tab = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0)];
-        assert!(calibrate_from_points(&img, &tab, &BoardMapping::default(), (640, 480), "p").is_err());
-        assert!(calibrate_from_points(&img[..3], &tab[..3], &BoardMapping::default(), (640, 480), "p")
-            .is_err());
+        assert!(
+            calibrate_from_points(&img, &tab, &BoardMapping::default(), (640, 480), "p").is_err()
+        );
+        assert!(calibrate_from_points(
+            &img[..3],
+            &tab[..3],
+            &BoardMapping::default(),
+            (640, 480),
+            "p"
+        )
+        .is_err());
     }
 
     #[test]
     fn parse_points_errors_name_the_point() {
-        assert_eq!(parse_points("1,2 3.5,4").unwrap(), vec![(1.0, 2.0), (3.5, 4.0)]);
+        assert_eq!(
+            parse_points("1,2 3.5,4").unwrap(),
+            vec![(1.0, 2.0), (3.5, 4.0)]
+        );
         let e = parse_points("1,2 3;4").unwrap_err().to_string();
         assert!(e.contains("3;4"), "{e}");
         let e = parse_points("1,x").unwrap_err().to_string();
@@ -519,7 +640,9 @@ mod tests {
         std::fs::write(&p, "image_width: [").unwrap();
         let e = CameraCalibration::load(&p).unwrap_err().to_string();
         assert!(e.contains("cam.yaml"), "{e}");
-        let e = CameraCalibration::load(dir.join("missing.yaml")).unwrap_err().to_string();
+        let e = CameraCalibration::load(dir.join("missing.yaml"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("missing.yaml"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -528,12 +651,21 @@ mod tests {
     fn board_file_defaults_and_unknown_keys() {
         let b = BoardConfig::parse(
             Path::new("b.yaml"),
-            "name: x\nplacement: {offset: [1, 2]}\ncamera_mapping: {scale_px_per_cm: 10, origin_cm: [0, 0], flip_y: false}\n",
+            "name: x\ngrid: {size_cm: 20}\npixels: {width_px: 640, scale_px_per_cm: 10, origin_cm: [0, 0], y_flipped: false}\n",
         )
         .unwrap();
         assert_eq!(b.camera_mapping.scale_px_per_cm, 10.0);
-        assert!(b.aruco.is_none());
-        let e = BoardConfig::parse(Path::new("b.yaml"), "camera_mapping: 3").unwrap_err();
+        assert!(!b.camera_mapping.y_flipped);
+        assert!(!b.aruco_from_file);
+        assert_eq!(b.aruco, default_markers());
+        assert_eq!(b.calibration_points.len(), 4);
+        let e = BoardConfig::parse(Path::new("b.yaml"), "pixels: 3").unwrap_err();
         assert!(e.to_string().starts_with("b.yaml:"), "{e}");
+        let e = BoardConfig::parse(
+            Path::new("b.yaml"),
+            "aruco: {dictionary: DICT_3X3_9, markers: []}",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("DICT_3X3_9"), "{e}");
     }
 }

@@ -49,6 +49,22 @@ impl Default for CameraModel {
 const LOOK_DOWN: Mat3 = [[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, -1.0]];
 
 impl CameraModel {
+    /// The same camera moved sideways (x, y) so that the image centre looks at
+    /// table point (x, y) cm; the height and orientation are kept.
+    pub fn aimed_at(mut self, x: f64, y: f64) -> CameraModel {
+        // Translating the camera in the table plane translates its view of the
+        // table by the same amount, so one correction is exact.
+        if let Some((px, py)) = self
+            .plane_homography(0.0)
+            .inverse()
+            .and_then(|h| h.apply(self.cx, self.cy))
+        {
+            self.position[0] += x - px;
+            self.position[1] += y - py;
+        }
+        self
+    }
+
     /// World → camera rotation matrix.
     pub fn rotation(&self) -> Mat3 {
         // The camera's own orientation in the world is Rz·Rx·Ry; world→camera is its
@@ -87,7 +103,10 @@ impl CameraModel {
         if c[2] <= 1e-6 {
             return None;
         }
-        Some((self.fx * c[0] / c[2] + self.cx, self.fy * c[1] / c[2] + self.cy))
+        Some((
+            self.fx * c[0] / c[2] + self.cx,
+            self.fy * c[1] / c[2] + self.cy,
+        ))
     }
 
     /// The homography from the table plane at height `z` (cm) to image pixels.
@@ -130,8 +149,27 @@ mod tests {
         for (x, y) in [(0.0, 6.0), (-16.0, 30.0), (13.5, 9.0), (2.5, 18.0)] {
             let (u, v) = c.project([x, y, 0.0]).unwrap();
             assert!((u - (320.0 + 20.0 * x)).abs() < 1e-9, "{x},{y} -> {u}");
-            assert!((v - (480.0 - 20.0 * (y - 6.0))).abs() < 1e-9, "{x},{y} -> {v}");
+            assert!(
+                (v - (480.0 - 20.0 * (y - 6.0))).abs() < 1e-9,
+                "{x},{y} -> {v}"
+            );
         }
+    }
+
+    #[test]
+    fn aiming_centres_the_view() {
+        let c = CameraModel {
+            pitch_deg: 5.0,
+            roll_deg: -3.0,
+            yaw_deg: 10.0,
+            ..CameraModel::default()
+        }
+        .aimed_at(0.0, 18.0);
+        let (u, v) = c.project([0.0, 18.0, 0.0]).unwrap();
+        assert!(
+            (u - 320.0).abs() < 1e-6 && (v - 240.0).abs() < 1e-6,
+            "{u},{v}"
+        );
     }
 
     #[test]

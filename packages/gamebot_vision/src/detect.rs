@@ -88,8 +88,10 @@ pub struct LocationObservation {
 pub enum Occlusion {
     /// A blob of a piece colour far larger than any piece.
     LargeBlob { signature: usize, area: f64 },
-    /// A large saturated or dark region (hand, arm).
+    /// A large saturated or dark region that is no piece colour (hand, arm).
     LargeForeground { area: f64 },
+    /// Such a region, bigger than a piece, coming in across the board's border.
+    Intrusion { area: f64 },
     /// Much of the image changed since the previous frame (reported by the temporal filter).
     SuddenChange { fraction: f64 },
 }
@@ -150,6 +152,14 @@ pub struct Detector {
     width: i32,
     height: i32,
     occluder_area: f64,
+    /// Unexplained foreground crossing the board border above this area (px²) is an intrusion.
+    intrusion_area: f64,
+    /// The board's region of interest in processed pixels.
+    roi: core::Rect,
+    /// Union of every signature's cleaned mask (processed pixels).
+    pieces: Mat,
+    /// Every camera location's centre and assignment radius in image pixels.
+    loc_image: Vec<(f64, f64, f64)>,
     kernel: Mat,
     work: Mat,
     hsv: Mat,
@@ -181,9 +191,9 @@ impl Detector {
             Some(c) => (c.image_to_board_px, c.image_width, c.image_height),
             None => (Homography::IDENTITY, 640, 480),
         };
-        let to_image = to_board.inverse().ok_or_else(|| {
-            VisionError::Board("the calibration homography is singular".into())
-        })?;
+        let to_image = to_board
+            .inverse()
+            .ok_or_else(|| VisionError::Board("the calibration homography is singular".into()))?;
         let occluder_area = config
             .occluder_area_px
             .unwrap_or_else(|| (4.0 * board.max_piece_area()).max(6000.0));
@@ -194,7 +204,55 @@ impl Detector {
             Point::new(-1, -1),
         )
         .cv("creating the morphology kernel")?;
+        let loc_image = board
+            .locations
+            .iter()
+            .map(|l| {
+                let c = to_image.apply(l.px.0, l.px.1).unwrap_or((-1e9, -1e9));
+                let e = to_image.apply(l.px.0 + l.radius, l.px.1).unwrap_or(c);
+                let r = ((e.0 - c.0).powi(2) + (e.1 - c.1).powi(2)).sqrt();
+                (c.0, c.1, r)
+            })
+            .collect();
+        // Region of interest: all camera locations plus 1.5 cm (board px
+        // converted by the mapping's scale), clipped to the image.
+        let margin = 1.5 * board.mapping.scale_px_per_cm;
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for l in &board.locations {
+            for (dx, dy) in [
+                (-margin, -margin),
+                (margin, -margin),
+                (margin, margin),
+                (-margin, margin),
+            ] {
+                if let Some((u, v)) = to_image.apply(l.px.0 + dx, l.px.1 + dy) {
+                    x0 = x0.min(u);
+                    y0 = y0.min(v);
+                    x1 = x1.max(u);
+                    y1 = y1.max(v);
+                }
+            }
+        }
+        let ds = config.downscale as f64;
+        let (pw, ph) = (
+            (width + 1) / config.downscale as i32,
+            (height + 1) / config.downscale as i32,
+        );
+        let roi = if x0 <= x1 {
+            let rx0 = ((x0 / ds).floor() as i32).clamp(0, pw - 1);
+            let ry0 = ((y0 / ds).floor() as i32).clamp(0, ph - 1);
+            let rx1 = ((x1 / ds).ceil() as i32).clamp(rx0 + 1, pw);
+            let ry1 = ((y1 / ds).ceil() as i32).clamp(ry0 + 1, ph);
+            core::Rect::new(rx0, ry0, rx1 - rx0, ry1 - ry0)
+        } else {
+            core::Rect::new(0, 0, pw, ph)
+        };
+        let intrusion_area = (0.5 * board.max_piece_area()).max(300.0);
         Ok(Detector {
+            intrusion_area,
+            roi,
+            pieces: Mat::default(),
+            loc_image,
             board,
             config,
             to_board,
@@ -280,6 +338,18 @@ impl Detector {
         imgproc::cvt_color_def(&self.work, &mut self.hsv, imgproc::COLOR_BGR2HSV)
             .cv("converting to HSV")?;
 
+        if self.pieces.size().cv("piece mask size")? != self.hsv.size().cv("frame size")? {
+            self.pieces = Mat::new_size_with_default(
+                self.hsv.size().cv("frame size")?,
+                core::CV_8UC1,
+                Scalar::all(0.0),
+            )
+            .cv("allocating the piece mask")?;
+        } else {
+            self.pieces
+                .set_to_def(&Scalar::all(0.0))
+                .cv("clearing the piece mask")?;
+        }
         let mut blobs: Vec<Blob> = Vec::new();
         let mut residues: Vec<Residue> = Vec::new();
         let mut occlusion: Option<Occlusion> = None;
@@ -317,6 +387,9 @@ impl Detector {
             } else {
                 &self.mask
             };
+            core::bitwise_or_def(&self.pieces, src, &mut self.mask2)
+                .cv("collecting piece pixels")?;
+            std::mem::swap(&mut self.pieces, &mut self.mask2);
             let n = imgproc::connected_components_with_stats(
                 src,
                 &mut self.labels,
@@ -326,8 +399,14 @@ impl Detector {
                 core::CV_32S,
             )
             .cv("labelling blobs")?;
-            let stats = self.stats.data_typed::<i32>().cv("reading blob statistics")?;
-            let cents = self.centroids.data_typed::<f64>().cv("reading blob centroids")?;
+            let stats = self
+                .stats
+                .data_typed::<i32>()
+                .cv("reading blob statistics")?;
+            let cents = self
+                .centroids
+                .data_typed::<f64>()
+                .cv("reading blob centroids")?;
             for label in 1..n as usize {
                 let st = &stats[label * 5..label * 5 + 5];
                 let area = st[imgproc::CC_STAT_AREA as usize] as f64 * area_scale;
@@ -354,6 +433,15 @@ impl Detector {
                     continue;
                 }
                 if area > size_max {
+                    // Touching pieces of one colour merge into one blob: split it
+                    // by the locations it covers.
+                    let bbox = (
+                        st[imgproc::CC_STAT_LEFT as usize],
+                        st[imgproc::CC_STAT_TOP as usize],
+                        st[imgproc::CC_STAT_WIDTH as usize],
+                        st[imgproc::CC_STAT_HEIGHT as usize],
+                    );
+                    self.split_blob(label as i32, bbox, si, class, size_min, &mut blobs)?;
                     continue;
                 }
                 let Some(board_px) = self.to_board.apply(cx, cy) else {
@@ -378,11 +466,7 @@ impl Detector {
         }
 
         if occlusion.is_none() && self.config.check_foreground {
-            if let Some(area) = self.largest_foreground()? {
-                if area > self.occluder_area {
-                    occlusion = Some(Occlusion::LargeForeground { area });
-                }
-            }
+            occlusion = self.foreground_occlusion()?;
         }
 
         let thumbnail = self.thumbnail()?;
@@ -396,22 +480,111 @@ impl Detector {
         })
     }
 
-    /// Area (full-resolution px²) of the largest foreground component.
-    fn largest_foreground(&mut self) -> Result<Option<f64>> {
+    /// Splits an oversized component (`label` in `self.labels`, bounding box
+    /// in processed pixels) into one blob per location that holds at least
+    /// 60 % of a minimal piece's area of it within the location's radius.
+    #[allow(clippy::too_many_arguments)]
+    fn split_blob(
+        &self,
+        label: i32,
+        bbox: (i32, i32, i32, i32),
+        signature: usize,
+        class: usize,
+        size_min: f64,
+        blobs: &mut Vec<Blob>,
+    ) -> Result<()> {
+        let s = self.config.downscale as f64;
+        let labels = self.labels.data_typed::<i32>().cv("reading blob labels")?;
+        let (w, h) = (self.labels.cols(), self.labels.rows());
+        let (bx, by, bw, bh) = bbox;
+        for &(cx, cy, r) in &self.loc_image {
+            // Location centre and radius in processed pixels.
+            let (px, py, pr) = (cx / s, cy / s, r / s);
+            if px < (bx as f64) - pr
+                || px > (bx + bw) as f64 + pr
+                || py < (by as f64) - pr
+                || py > (by + bh) as f64 + pr
+            {
+                continue;
+            }
+            let x0 = ((px - pr).floor() as i32).max(bx).max(0);
+            let x1 = ((px + pr).ceil() as i32).min(bx + bw - 1).min(w - 1);
+            let y0 = ((py - pr).floor() as i32).max(by).max(0);
+            let y1 = ((py + pr).ceil() as i32).min(by + bh - 1).min(h - 1);
+            let (mut n, mut sx, mut sy) = (0usize, 0.0, 0.0);
+            let (mut minx, mut miny, mut maxx, mut maxy) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+            for y in y0..=y1 {
+                let row = &labels[(y * w) as usize..((y + 1) * w) as usize];
+                for x in x0..=x1 {
+                    if row[x as usize] != label {
+                        continue;
+                    }
+                    let (dx, dy) = (x as f64 - px, y as f64 - py);
+                    if dx * dx + dy * dy > pr * pr {
+                        continue;
+                    }
+                    n += 1;
+                    sx += x as f64;
+                    sy += y as f64;
+                    minx = minx.min(x);
+                    maxx = maxx.max(x);
+                    miny = miny.min(y);
+                    maxy = maxy.max(y);
+                }
+            }
+            let area = n as f64 * s * s;
+            if area < 0.6 * size_min || n == 0 {
+                continue;
+            }
+            let (ix, iy) = (sx / n as f64 * s, sy / n as f64 * s);
+            let Some(board) = self.to_board.apply(ix, iy) else {
+                continue;
+            };
+            let si32 = |v: i32| (v as f64 * s).round() as i32;
+            blobs.push(Blob {
+                signature,
+                class,
+                image: (ix, iy),
+                board,
+                area,
+                bbox: (
+                    si32(minx),
+                    si32(miny),
+                    si32(maxx - minx + 1),
+                    si32(maxy - miny + 1),
+                ),
+                location: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// Looks for an occluder among the *unexplained* foreground: pixels that
+    /// are saturated or dark but match no piece colour, inside the board's
+    /// region of interest. A component is an occluder when it is large, or
+    /// when it crosses the region's border (arms and hands come in from
+    /// outside) and is bigger than a piece.
+    fn foreground_occlusion(&mut self) -> Result<Option<Occlusion>> {
         let s = self.config.downscale as f64;
         let sat = (self.config.foreground_saturation * 255.0).ceil();
         let val = (self.config.foreground_value * 255.0).floor();
-        // Background = unsaturated and not dark; foreground is the rest.
+        let roi = self.roi;
+        let hsv = Mat::roi(&self.hsv, roi).cv("cropping to the board")?;
+        // Background = unsaturated and not dark.
         core::in_range(
-            &self.hsv,
+            &hsv,
             &Scalar::new(0.0, 0.0, val + 1.0, 0.0),
             &Scalar::new(255.0, sat - 1.0, 255.0, 0.0),
             &mut self.mask,
         )
         .cv("thresholding the background")?;
-        core::bitwise_not_def(&self.mask, &mut self.mask2).cv("inverting the background")?;
+        let explained = Mat::roi(&self.pieces, roi).cv("cropping the piece mask")?;
+        // Unexplained foreground = not background and not a piece colour.
+        core::bitwise_or_def(&self.mask, &explained, &mut self.mask2)
+            .cv("combining background and pieces")?;
+        core::bitwise_not_def(&self.mask2, &mut self.mask).cv("inverting")?;
         imgproc::morphology_ex(
-            &self.mask2,
+            &self.mask,
             &mut self.opened,
             imgproc::MORPH_OPEN,
             &self.kernel,
@@ -430,11 +603,31 @@ impl Detector {
             core::CV_32S,
         )
         .cv("labelling the foreground")?;
-        let stats = self.stats.data_typed::<i32>().cv("reading foreground statistics")?;
-        let max = (1..n as usize)
-            .map(|l| stats[l * 5 + imgproc::CC_STAT_AREA as usize])
-            .max();
-        Ok(max.map(|a| a as f64 * s * s))
+        let stats = self
+            .stats
+            .data_typed::<i32>()
+            .cv("reading foreground statistics")?;
+        let mut found: Option<Occlusion> = None;
+        for l in 1..n as usize {
+            let st = &stats[l * 5..l * 5 + 5];
+            let area = st[imgproc::CC_STAT_AREA as usize] as f64 * s * s;
+            let (x, y) = (
+                st[imgproc::CC_STAT_LEFT as usize],
+                st[imgproc::CC_STAT_TOP as usize],
+            );
+            let (w, h) = (
+                st[imgproc::CC_STAT_WIDTH as usize],
+                st[imgproc::CC_STAT_HEIGHT as usize],
+            );
+            let touches = x == 0 || y == 0 || x + w == roi.width || y + h == roi.height;
+            if area > self.occluder_area {
+                return Ok(Some(Occlusion::LargeForeground { area }));
+            }
+            if touches && area > self.intrusion_area && found.is_none() {
+                found = Some(Occlusion::Intrusion { area });
+            }
+        }
+        Ok(found)
     }
 
     /// A small grey copy of the working image for frame differencing.
@@ -576,8 +769,18 @@ mod tests {
             let mut img = blank();
             let l0 = &board.locations[0];
             let l5 = &board.locations[5];
-            disc(&mut img, l0.px.0 as i32 + 3, l0.px.1 as i32 - 2, (30.0, 30.0, 220.0));
-            disc(&mut img, l5.px.0 as i32, l5.px.1 as i32, (220.0, 90.0, 30.0));
+            disc(
+                &mut img,
+                l0.px.0 as i32 + 3,
+                l0.px.1 as i32 - 2,
+                (30.0, 30.0, 220.0),
+            );
+            disc(
+                &mut img,
+                l5.px.0 as i32,
+                l5.px.1 as i32,
+                (220.0, 90.0, 30.0),
+            );
             // A red disc far from every location.
             disc(&mut img, 320, 30, (30.0, 30.0, 220.0));
             let obs = d.detect(&img).unwrap();
@@ -608,7 +811,11 @@ mod tests {
         )
         .unwrap();
         let obs = d.detect(&img).unwrap();
-        assert!(matches!(obs.occlusion, Some(Occlusion::LargeForeground { .. })), "{:?}", obs.occlusion);
+        assert!(
+            matches!(obs.occlusion, Some(Occlusion::LargeForeground { .. })),
+            "{:?}",
+            obs.occlusion
+        );
     }
 
     #[test]

@@ -150,12 +150,27 @@ mod tests {
     fn stable_after_k_agreeing_frames() {
         let mut f = TemporalFilter::new(FilterConfig::default());
         let a = [Some(0), None];
-        assert_eq!(f.push(obs(&a, false, 100)), FilterStatus::Settling { agreeing: 1 });
-        assert_eq!(f.push(obs(&a, false, 100)), FilterStatus::Settling { agreeing: 2 });
-        assert_eq!(f.push(obs(&a, false, 100)), FilterStatus::Stable { changed: true });
-        assert_eq!(f.push(obs(&a, false, 100)), FilterStatus::Stable { changed: false });
+        assert_eq!(
+            f.push(obs(&a, false, 100)),
+            FilterStatus::Settling { agreeing: 1 }
+        );
+        assert_eq!(
+            f.push(obs(&a, false, 100)),
+            FilterStatus::Settling { agreeing: 2 }
+        );
+        assert_eq!(
+            f.push(obs(&a, false, 100)),
+            FilterStatus::Stable { changed: true }
+        );
+        assert_eq!(
+            f.push(obs(&a, false, 100)),
+            FilterStatus::Stable { changed: false }
+        );
         let b = [None, Some(1)];
-        assert_eq!(f.push(obs(&b, false, 101)), FilterStatus::Settling { agreeing: 1 });
+        assert_eq!(
+            f.push(obs(&b, false, 101)),
+            FilterStatus::Settling { agreeing: 1 }
+        );
         assert_eq!(f.stable().unwrap().class_at(0), Some(0));
     }
 
@@ -169,7 +184,10 @@ mod tests {
             FilterStatus::Occluded(Occlusion::SuddenChange { .. })
         ));
         // After the change, K fresh frames are needed.
-        assert_eq!(f.push(obs(&a, false, 200)), FilterStatus::Settling { agreeing: 1 });
+        assert_eq!(
+            f.push(obs(&a, false, 200)),
+            FilterStatus::Settling { agreeing: 1 }
+        );
     }
 
     proptest! {

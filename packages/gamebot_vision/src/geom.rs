@@ -46,7 +46,9 @@ impl Homography {
         if det.abs() < 1e-15 || !det.is_finite() {
             return None;
         }
-        let c = |r0: usize, c0: usize, r1: usize, c1: usize| m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0];
+        let c = |r0: usize, c0: usize, r1: usize, c1: usize| {
+            m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]
+        };
         let adj = [
             [c(1, 1, 2, 2), -c(0, 1, 2, 2), c(0, 1, 1, 2)],
             [-c(1, 0, 2, 2), c(0, 0, 2, 2), -c(0, 0, 1, 2)],

@@ -152,7 +152,10 @@ mod tests {
         let r = HsvRange::from_signature(&sig(340.0, 15.0, 0.5, 1.0, 0.3, 1.0));
         assert_eq!(
             r.hue,
-            vec![ChannelRange { lo: 0, hi: 7 }, ChannelRange { lo: 170, hi: 179 }]
+            vec![
+                ChannelRange { lo: 0, hi: 7 },
+                ChannelRange { lo: 170, hi: 179 }
+            ]
         );
         assert_eq!(r.sat, ChannelRange { lo: 128, hi: 255 });
         assert_eq!(r.val, ChannelRange { lo: 77, hi: 255 });

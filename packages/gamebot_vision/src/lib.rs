@@ -10,7 +10,8 @@
 //!   stored in `config/camera/*.yaml`;
 //! - [`source`]: frames from a V4L2 camera, image files or the simulation;
 //! - [`render`]: synthetic camera frames of a game position with ground truth;
-//! - [`annotate`]: annotated images and named reports of observations.
+//! - [`annotate`]: annotated images and named reports of observations;
+//! - [`eval`]: detector accuracy on rendered random positions.
 //!
 //! Coordinates: *image pixels* are the real camera's; *board pixels* are the
 //! game files' `camera=` frame (640×480, 20 px/cm, top-down; see
@@ -33,6 +34,7 @@ pub mod calib;
 pub mod camera;
 pub mod detect;
 pub mod error;
+pub mod eval;
 pub mod filter;
 pub mod geom;
 pub mod hsv;
@@ -40,4 +42,10 @@ pub mod render;
 pub mod source;
 
 pub use error::{Result, VisionError};
+
+/// Limits OpenCV's internal worker threads (1 = measure on one core).
+pub fn set_opencv_threads(n: i32) -> Result<()> {
+    use error::CvContext;
+    opencv::core::set_num_threads(n).cv("setting OpenCV's thread count")
+}
 pub use opencv::core::Mat;

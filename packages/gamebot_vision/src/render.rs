@@ -72,6 +72,9 @@ pub struct RenderOptions {
     pub arm: bool,
     /// Draw the board file's ArUco markers.
     pub markers: bool,
+    /// Seed of the lighting field; `None` draws it from the frame seed. A
+    /// fixed value keeps the lighting of a sequence of frames constant, as in a room.
+    pub lighting_seed: Option<u64>,
 }
 
 impl Default for RenderOptions {
@@ -83,6 +86,7 @@ impl Default for RenderOptions {
             piece_offset_cm: 0.2,
             arm: false,
             markers: false,
+            lighting_seed: None,
         }
     }
 }
@@ -97,6 +101,7 @@ impl RenderOptions {
             piece_offset_cm: 0.0,
             arm: false,
             markers: false,
+            lighting_seed: None,
         }
     }
 }
@@ -120,7 +125,7 @@ pub struct GroundTruth {
     /// perfect detector reports there (`None`: empty or undetectable).
     pub locations: Vec<Option<usize>>,
     pub pieces: Vec<PlacedPiece>,
-    /// Whether an occluder (the arm) covers part of the board.
+    /// Whether the arm hides part of a camera location.
     pub occluded: bool,
 }
 
@@ -151,11 +156,12 @@ pub struct Renderer {
     /// Table position (cm) of every game location.
     loc_cm: Vec<Option<(f64, f64)>>,
     loc_relevant: Vec<bool>,
+    /// Distance (cm) from every location to its nearest distinct neighbour.
+    loc_nn_cm: Vec<f64>,
     background_plain: Mat,
     background_markers: Mat,
     sheet_hsv: (f64, f64, f64),
     grey_hsv: (f64, f64, f64),
-    piece_radius_cm: f64,
     piece_height_cm: f64,
 }
 
@@ -213,7 +219,13 @@ impl Renderer {
         camera: CameraModel,
     ) -> Result<Renderer> {
         let board = VisionBoard::from_game(game)?.with_mapping(board_cfg.camera_mapping);
-        Self::new(board, &game.locations, &game.location_types, board_cfg, camera)
+        Self::new(
+            board,
+            &game.locations,
+            &game.location_types,
+            board_cfg,
+            camera,
+        )
     }
 
     /// A renderer from the game's parts.
@@ -234,30 +246,27 @@ impl Renderer {
             locations.iter().map(|l| location_cm(l, &board)).collect();
         let loc_relevant: Vec<bool> = locations
             .iter()
-            .map(|l| location_types.get(l.location_type).is_none_or(|t| t.relevant))
+            .map(|l| {
+                location_types
+                    .get(l.location_type)
+                    .is_none_or(|t| t.relevant)
+            })
             .collect();
 
-        // Pieces are 2 cm discs unless the relevant locations are packed tighter.
-        let rel: Vec<(f64, f64)> = loc_cm
+        // A piece may not be wider than its neighbourhood allows: cap its
+        // radius at 0.42 × the distance to the nearest other location.
+        let loc_nn_cm: Vec<f64> = loc_cm
             .iter()
-            .zip(&loc_relevant)
-            .filter_map(|(p, r)| if *r { *p } else { None })
+            .map(|p| {
+                let Some(a) = p else { return f64::INFINITY };
+                loc_cm
+                    .iter()
+                    .flatten()
+                    .map(|b| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt())
+                    .filter(|d| *d > 0.05)
+                    .fold(f64::INFINITY, f64::min)
+            })
             .collect();
-        let mut pitch = f64::INFINITY;
-        for (i, a) in rel.iter().enumerate() {
-            for b in &rel[i + 1..] {
-                let d = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
-                if d > 0.05 {
-                    pitch = pitch.min(d);
-                }
-            }
-        }
-        let piece_radius_cm = if pitch.is_finite() {
-            (0.42 * pitch).min(1.0)
-        } else {
-            1.0
-        };
-
         let sheet_hsv = pick_colour(
             &board,
             &[
@@ -278,17 +287,13 @@ impl Renderer {
             loc_relevant,
             background_plain: Mat::default(),
             background_markers: Mat::default(),
+            loc_nn_cm,
             sheet_hsv,
             grey_hsv,
-            piece_radius_cm,
             piece_height_cm: 1.0,
         };
         r.background_plain = r.draw_background(board_cfg, locations, location_types, false)?;
-        r.background_markers = if board_cfg.aruco.is_some() {
-            r.draw_background(board_cfg, locations, location_types, true)?
-        } else {
-            r.background_plain.clone()
-        };
+        r.background_markers = r.draw_background(board_cfg, locations, location_types, true)?;
         Ok(r)
     }
 
@@ -302,9 +307,25 @@ impl Renderer {
         &self.camera
     }
 
-    /// Piece radius in cm.
-    pub fn piece_radius_cm(&self) -> f64 {
-        self.piece_radius_cm
+    /// Radius (cm) of a piece of `class` (`None`: undetectable grey) on a location:
+    /// the disc whose image area is the geometric mean of the signature's
+    /// `sizeMin`/`sizeMax` (1 cm for the usual 600–2500 px²), capped by the
+    /// location's neighbourhood.
+    pub fn piece_radius_cm(&self, class: Option<usize>, location: LocationId) -> f64 {
+        let from_size = class
+            .and_then(|c| self.board.signature_of_class(c))
+            .map(|s| {
+                let area = ((s.source.size_min.max(1) as f64) * (s.source.size_max as f64)).sqrt();
+                (area / std::f64::consts::PI).sqrt() / self.board.mapping.scale_px_per_cm
+            })
+            .unwrap_or(1.0);
+        let cap = self
+            .loc_nn_cm
+            .get(location as usize)
+            .copied()
+            .unwrap_or(f64::INFINITY)
+            * 0.42;
+        from_size.min(cap)
     }
 
     fn project(&self, p: Vec3) -> Option<(f64, f64)> {
@@ -325,8 +346,15 @@ impl Renderer {
             return Ok(());
         }
         let polys: Vector<Vector<Point>> = Vector::from_iter([pts.clone()]);
-        imgproc::fill_poly(img, &polys, colour, imgproc::LINE_AA, SHIFT, Point::new(0, 0))
-            .cv("filling a polygon")
+        imgproc::fill_poly(
+            img,
+            &polys,
+            colour,
+            imgproc::LINE_AA,
+            SHIFT,
+            Point::new(0, 0),
+        )
+        .cv("filling a polygon")
     }
 
     fn outline(&self, img: &mut Mat, pts: &Vector<Point>, colour: Scalar, px: i32) -> Result<()> {
@@ -372,9 +400,14 @@ impl Renderer {
             hsv_scalar(table),
         )
         .cv("allocating the background")?;
-        let (lo, hi) = (cfg.sheet.min_cm, cfg.sheet.max_cm);
+        let (lo, hi) = cfg.sheet.bounds();
         let sheet = self.poly(
-            &[(lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1])],
+            &[
+                (lo[0], lo[1]),
+                (hi[0], lo[1]),
+                (hi[0], hi[1]),
+                (lo[0], hi[1]),
+            ],
             0.0,
         );
         self.fill(&mut img, &sheet, hsv_scalar(self.sheet_hsv))?;
@@ -384,7 +417,10 @@ impl Renderer {
         let mut drawn: Vec<(f64, f64)> = Vec::new();
         for (i, loc) in locations.iter().enumerate() {
             let Some(c) = self.loc_cm[i] else { continue };
-            if drawn.iter().any(|d| (d.0 - c.0).abs() < 0.05 && (d.1 - c.1).abs() < 0.05) {
+            if drawn
+                .iter()
+                .any(|d| (d.0 - c.0).abs() < 0.05 && (d.1 - c.1).abs() < 0.05)
+            {
                 continue; // stacked slots share one mark
             }
             drawn.push(c);
@@ -394,19 +430,18 @@ impl Renderer {
                     Self::rect_pts(c, w as f64 / 2.0 / scale, h as f64 / 2.0 / scale)
                 }
                 Some(gamebot_rules::model::Shape::Circle { r }) => {
-                    Self::circle_pts(c, (r as f64 / scale).min(1.4 * self.piece_radius_cm), 48)
+                    let cap = 0.5 * self.loc_nn_cm[i].min(2.4);
+                    Self::circle_pts(c, (r as f64 / scale).min(cap), 48)
                 }
-                None => Self::circle_pts(c, 1.2 * self.piece_radius_cm, 48),
+                None => Self::circle_pts(c, 0.5 * self.loc_nn_cm[i].min(2.4), 48),
             };
             let poly = self.poly(&pts, 0.0);
             self.outline(&mut img, &poly, line, 1)?;
         }
         if markers {
-            if let Some(spec) = &cfg.aruco {
-                let dict = dictionary(spec)?;
-                for m in &spec.markers {
-                    self.draw_marker(&mut img, &dict, m)?;
-                }
+            let dict = dictionary(&cfg.aruco)?;
+            for m in &cfg.aruco.markers {
+                self.draw_marker(&mut img, &dict, m)?;
             }
         }
         Ok(img)
@@ -420,30 +455,52 @@ impl Renderer {
     ) -> Result<()> {
         let cells = dict.marker_size() + 2;
         let mut bits = Mat::default();
-        opencv::aruco::draw_marker_def(dict, m.id, cells, &mut bits).cv("drawing an ArUco marker")?;
+        opencv::aruco::draw_marker_def(dict, m.id, cells, &mut bits)
+            .cv("drawing an ArUco marker")?;
         if bits.rows() != cells || bits.typ() != CV_8UC1 {
             return Err(VisionError::Calibration(format!(
                 "ArUco marker {} could not be drawn",
                 m.id
             )));
         }
-        let c = m.size_cm / cells as f64;
-        let (x0, y0) = (m.center_cm[0] - m.size_cm / 2.0, m.center_cm[1] + m.size_cm / 2.0);
-        // White quiet zone of one cell around the marker.
-        let quiet = self.poly(&Self::rect_pts((m.center_cm[0], m.center_cm[1]), m.size_cm / 2.0 + c, m.size_cm / 2.0 + c), 0.0);
-        self.fill(img, &quiet, Scalar::all(245.0))?;
+        // The marker with a one-cell white quiet zone, 8 px per cell, warped
+        // into the frame through the exact table → image homography (drawing
+        // cell polygons would be off by the rasteriser's half-pixel rules).
+        const PX: i32 = 8;
+        let n = (cells + 2) * PX;
+        let mut tile = Mat::new_rows_cols_with_default(n, n, CV_8UC3, Scalar::all(245.0))
+            .cv("allocating a marker tile")?;
         for i in 0..cells {
             for j in 0..cells {
-                let black = *bits.at_2d::<u8>(i, j).cv("reading marker bits")? < 128;
-                if !black {
-                    continue;
+                if *bits.at_2d::<u8>(i, j).cv("reading marker bits")? < 128 {
+                    let r = core::Rect::new((j + 1) * PX, (i + 1) * PX, PX, PX);
+                    imgproc::rectangle(&mut tile, r, Scalar::all(20.0), -1, imgproc::LINE_8, 0)
+                        .cv("drawing a marker cell")?;
                 }
-                let (xa, xb) = (x0 + j as f64 * c, x0 + (j + 1) as f64 * c);
-                let (ya, yb) = (y0 - i as f64 * c, y0 - (i + 1) as f64 * c);
-                let q = self.poly(&[(xa, ya), (xb, ya), (xb, yb), (xa, yb)], 0.0);
-                self.fill(img, &q, Scalar::all(20.0))?;
             }
         }
+        // Tile pixel centre (px, py) ↔ table point; the tile spans the quiet-zone square.
+        let side = m.size_cm * (cells + 2) as f64 / cells as f64;
+        let k = side / n as f64;
+        let (left, top) = (m.center_cm[0] - side / 2.0, m.center_cm[1] + side / 2.0);
+        let tile_to_table = crate::geom::Homography([
+            [k, 0.0, left + 0.5 * k],
+            [0.0, -k, top - 0.5 * k],
+            [0.0, 0.0, 1.0],
+        ]);
+        let h = self.camera.plane_homography(0.0).after(&tile_to_table);
+        let hm = Mat::from_slice_2d(&h.0).cv("homography matrix")?;
+        let size = img.size().cv("frame size")?;
+        imgproc::warp_perspective(
+            &tile,
+            img,
+            &hm,
+            size,
+            imgproc::INTER_LINEAR,
+            core::BORDER_TRANSPARENT,
+            Scalar::all(0.0),
+        )
+        .cv("warping a marker into the frame")?;
         Ok(())
     }
 
@@ -464,7 +521,7 @@ impl Renderer {
             ((s.hue_min + s.hue_max + 360.0) / 2.0).rem_euclid(360.0)
         };
         let sat = (s.saturation_min + s.saturation_max) / 2.0;
-        let val = ((s.value_min + s.value_max) / 2.0).min(0.9);
+        let val = ((s.value_min + s.value_max) / 2.0).min(0.96);
         ((hue, sat.clamp(0.0, 1.0), val.clamp(0.0, 1.0)), Some(class))
     }
 
@@ -519,16 +576,16 @@ impl Renderer {
         };
         let mut truth = vec![None; self.board.locations.len()];
         let mut placed = Vec::new();
-        let r = self.piece_radius_cm;
         let h = self.piece_height_cm;
         // Offsets are drawn per stack so a stack stays a stack.
         let mut stack_offsets: Vec<((f64, f64), (f64, f64))> = Vec::new();
         for &ii in &order {
             let it = &items[ii];
             let p = &scene.pieces[it.piece];
-            let off = match stack_offsets.iter().find(|(a, _)| {
-                (a.0 - it.at.0).abs() < 0.05 && (a.1 - it.at.1).abs() < 0.05
-            }) {
+            let off = match stack_offsets
+                .iter()
+                .find(|(a, _)| (a.0 - it.at.0).abs() < 0.05 && (a.1 - it.at.1).abs() < 0.05)
+            {
                 Some((_, o)) => *o,
                 None => {
                     let o = if opts.piece_offset_cm > 0.0 {
@@ -545,8 +602,13 @@ impl Renderer {
             let c = (it.at.0 + off.0, it.at.1 + off.1);
             let z0 = it.level as f64 * h;
             let (colour, class) = self.piece_colour(&p.element_type, p.state);
+            let r = self.piece_radius_cm(class, p.location);
             let tint: f64 = rng.gen_range(-0.03..0.03);
-            let colour = (colour.0, colour.1, (colour.2 * (1.0 + tint)).clamp(0.0, 1.0));
+            let colour = (
+                colour.0,
+                colour.1,
+                (colour.2 * (1.0 + tint)).clamp(0.0, 1.0),
+            );
             if it.level == 0 {
                 // Soft shadow away from the light.
                 let sc = (c.0 - 0.18 * light_dir.0, c.1 - 0.18 * light_dir.1);
@@ -561,18 +623,31 @@ impl Renderer {
             }
             let mut hull = Vector::<Point>::new();
             imgproc::convex_hull(&side_pts, &mut hull, false, true).cv("piece outline")?;
-            self.fill(&mut img, &hull, hsv_scalar((colour.0, colour.1, colour.2 * 0.55)))?;
+            self.fill(
+                &mut img,
+                &hull,
+                hsv_scalar((colour.0, colour.1, colour.2 * 0.55)),
+            )?;
             let top = self.poly(&bottom, z0 + h);
             self.fill(&mut img, &top, hsv_scalar(colour))?;
             // A gentle highlight towards the light: brighter, same hue and saturation.
             let hc = (c.0 + 0.3 * r * light_dir.0, c.1 + 0.3 * r * light_dir.1);
             let hl = self.poly(&Self::circle_pts(hc, 0.45 * r, 24), z0 + h);
-            self.fill(&mut img, &hl, hsv_scalar((colour.0, colour.1, colour.2 * 1.07)))?;
+            self.fill(
+                &mut img,
+                &hl,
+                hsv_scalar((colour.0, colour.1, colour.2 * 1.07)),
+            )?;
 
             let image = self.project([c.0, c.1, z0 + h]).unwrap_or((-1.0, -1.0));
             let covered = it.level < max_level[ii];
             if !covered {
-                if let Some(ci) = self.board.camera_index.get(p.location as usize).copied().flatten()
+                if let Some(ci) = self
+                    .board
+                    .camera_index
+                    .get(p.location as usize)
+                    .copied()
+                    .flatten()
                 {
                     truth[ci] = class;
                 }
@@ -585,20 +660,22 @@ impl Renderer {
             });
         }
 
-        if opts.arm {
-            self.draw_arm(&mut img, &mut rng)?;
-        }
+        let occluded = if opts.arm {
+            self.draw_arm(&mut img, &mut rng)?
+        } else {
+            false
+        };
         if opts.light_gradient > 0.0 {
-            self.apply_lighting(&mut img, opts.light_gradient, &mut rng)?;
+            let mut light_rng = match opts.lighting_seed {
+                Some(s) => ChaCha8Rng::seed_from_u64(s),
+                None => ChaCha8Rng::seed_from_u64(rng.gen()),
+            };
+            self.apply_lighting(&mut img, opts.light_gradient, &mut light_rng)?;
         }
         if opts.noise_sigma > 0.0 {
-            let mut noise = Mat::new_rows_cols_with_default(
-                img.rows(),
-                img.cols(),
-                CV_16SC3,
-                Scalar::all(0.0),
-            )
-            .cv("allocating noise")?;
+            let mut noise =
+                Mat::new_rows_cols_with_default(img.rows(), img.cols(), CV_16SC3, Scalar::all(0.0))
+                    .cv("allocating noise")?;
             let mut cvrng = core::RNG::new(seed ^ 0x9E37_79B9_7F4A_7C15).cv("seeding noise")?;
             cvrng
                 .fill(
@@ -631,7 +708,7 @@ impl Renderer {
             truth: GroundTruth {
                 locations: truth,
                 pieces: placed,
-                occluded: opts.arm,
+                occluded,
             },
         })
     }
@@ -668,8 +745,9 @@ impl Renderer {
     }
 
     /// An AL5D-like arm coming in from the base (in front of the image's lower
-    /// edge) with its gripper over a random point of the board.
-    fn draw_arm(&self, img: &mut Mat, rng: &mut ChaCha8Rng) -> Result<()> {
+    /// edge) with its gripper over a random location. Returns whether it hides
+    /// part of any camera location (the frame's ground-truth occlusion).
+    fn draw_arm(&self, img: &mut Mat, rng: &mut ChaCha8Rng) -> Result<bool> {
         let relevant: Vec<(f64, f64)> = self
             .loc_cm
             .iter()
@@ -681,7 +759,7 @@ impl Renderer {
         } else {
             relevant[rng.gen_range(0..relevant.len())]
         };
-        let tz: f64 = rng.gen_range(2.0..8.0);
+        let tz: f64 = rng.gen_range(1.5..6.0);
         let base: Vec3 = [0.0, 0.0, 8.0];
         let elbow: Vec3 = [target.0 * 0.45, target.1 * 0.45, 24.0];
         let wrist: Vec3 = [target.0, target.1, tz + 8.0];
@@ -689,24 +767,89 @@ impl Renderer {
         let black = hsv_scalar((0.0, 0.0, 0.10));
         let dark = hsv_scalar((220.0, 0.10, 0.18));
         let silver = hsv_scalar((0.0, 0.0, 0.62));
-        let link = |img: &mut Mat, a: Vec3, b: Vec3, width_cm: f64, col: Scalar| -> Result<()> {
-            let (Some(pa), Some(pb)) = (self.project(a), self.project(b)) else {
-                return Ok(());
+        let mut mask =
+            Mat::new_rows_cols_with_default(img.rows(), img.cols(), CV_8UC1, Scalar::all(0.0))
+                .cv("allocating the arm mask")?;
+        let mut link =
+            |img: &mut Mat, a: Vec3, b: Vec3, width_cm: f64, col: Scalar| -> Result<()> {
+                let (Some(pa), Some(pb)) = (self.project(a), self.project(b)) else {
+                    return Ok(());
+                };
+                let depth = self.camera.to_camera(a)[2]
+                    .min(self.camera.to_camera(b)[2])
+                    .max(1.0);
+                let w = (self.camera.fx * width_cm / depth).round().max(1.0) as i32;
+                let (fa, fb) = (to_fixed(pa), to_fixed(pb));
+                imgproc::line(img, fa, fb, col, w, imgproc::LINE_AA, SHIFT)
+                    .cv("drawing the arm")?;
+                imgproc::line(
+                    &mut mask,
+                    fa,
+                    fb,
+                    Scalar::all(255.0),
+                    w,
+                    imgproc::LINE_8,
+                    SHIFT,
+                )
+                .cv("drawing the arm mask")
             };
-            let depth = self.camera.to_camera(a)[2].min(self.camera.to_camera(b)[2]).max(1.0);
-            let w = (self.camera.fx * width_cm / depth).round().max(1.0) as i32;
-            imgproc::line(img, to_fixed(pa), to_fixed(pb), col, w, imgproc::LINE_AA, SHIFT)
-                .cv("drawing the arm")
-        };
         link(img, base, elbow, 3.4, black)?;
         link(img, elbow, wrist, 2.8, dark)?;
-        link(img, [elbow[0], elbow[1], elbow[2] + 1.0], [wrist[0], wrist[1], wrist[2] + 1.0], 0.8, silver)?;
+        link(
+            img,
+            [elbow[0], elbow[1], elbow[2] + 1.0],
+            [wrist[0], wrist[1], wrist[2] + 1.0],
+            0.8,
+            silver,
+        )?;
         link(img, wrist, tip, 3.6, black)?;
         // Gripper fingers.
         let dx = 1.4;
-        link(img, [tip[0] - dx, tip[1], tip[2] + 2.0], [tip[0] - dx, tip[1], tip[2]], 0.6, silver)?;
-        link(img, [tip[0] + dx, tip[1], tip[2] + 2.0], [tip[0] + dx, tip[1], tip[2]], 0.6, silver)?;
-        Ok(())
+        link(
+            img,
+            [tip[0] - dx, tip[1], tip[2] + 2.0],
+            [tip[0] - dx, tip[1], tip[2]],
+            0.6,
+            silver,
+        )?;
+        link(
+            img,
+            [tip[0] + dx, tip[1], tip[2] + 2.0],
+            [tip[0] + dx, tip[1], tip[2]],
+            0.6,
+            silver,
+        )?;
+
+        // Does the arm hide part of a location? Sample each camera location's
+        // disc (the area a piece there would show).
+        let rot = self.camera.rotation();
+        for (i, p) in self.loc_cm.iter().enumerate() {
+            let (Some(c), Some(_)) = (p, self.board.camera_index.get(i).copied().flatten()) else {
+                continue;
+            };
+            let r = 0.8 * self.piece_radius_cm(None, i as LocationId);
+            for k in 0..=8 {
+                let (x, y) = if k == 8 {
+                    *c
+                } else {
+                    let a = k as f64 * std::f64::consts::FRAC_PI_4;
+                    (c.0 + r * a.cos(), c.1 + r * a.sin())
+                };
+                let Some((u, v)) = self.camera.project_with(&rot, [x, y, 0.0]) else {
+                    continue;
+                };
+                let (u, v) = (u.round() as i32, v.round() as i32);
+                if u >= 0
+                    && v >= 0
+                    && u < mask.cols()
+                    && v < mask.rows()
+                    && *mask.at_2d::<u8>(v, u).cv("reading the arm mask")? > 0
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 }
 
@@ -718,7 +861,14 @@ mod tests {
 
     fn renderer(camera: CameraModel) -> Renderer {
         let (_, lt, locs, _) = testboard::parts();
-        Renderer::new(testboard::board(), &locs, &lt, &BoardConfig::default(), camera).unwrap()
+        Renderer::new(
+            testboard::board(),
+            &locs,
+            &lt,
+            &BoardConfig::default(),
+            camera,
+        )
+        .unwrap()
     }
 
     fn scene() -> Scene {
@@ -728,7 +878,14 @@ mod tests {
             state: 1,
         };
         Scene {
-            pieces: vec![p(0, "red"), p(5, "blue"), p(15, "red"), p(16, "red"), p(20, "blue"), p(9, "ghost")],
+            pieces: vec![
+                p(0, "red"),
+                p(5, "blue"),
+                p(15, "red"),
+                p(16, "red"),
+                p(20, "blue"),
+                p(9, "ghost"),
+            ],
         }
     }
 
@@ -742,10 +899,16 @@ mod tests {
             let ci = b.camera_index[p.location as usize].unwrap();
             let (u, v) = b.locations[ci].px;
             // The top face is 1 cm up: at most ~7 px of parallax at the image edge.
-            assert!((p.image.0 - u).abs() < 8.0 && (p.image.1 - v).abs() < 8.0, "{p:?}");
+            assert!(
+                (p.image.0 - u).abs() < 8.0 && (p.image.1 - v).abs() < 8.0,
+                "{p:?}"
+            );
         }
         assert_eq!(f.truth.locations[0], b.class_for("red", 1));
-        assert_eq!(f.truth.locations[9], None, "unknown types are grey, undetectable");
+        assert_eq!(
+            f.truth.locations[9], None,
+            "unknown types are grey, undetectable"
+        );
         assert!(!f.truth.occluded);
     }
 
@@ -783,11 +946,15 @@ mod tests {
             arm: true,
             ..RenderOptions::default()
         };
-        for seed in 0..10 {
+        let mut occluded = 0;
+        for seed in 0..20 {
             let f = r.render(&scene(), &o, seed).unwrap();
-            assert!(f.truth.occluded);
-            let obs = d.detect(&f.image).unwrap();
-            assert!(obs.occlusion.is_some(), "seed {seed}");
+            if f.truth.occluded {
+                occluded += 1;
+                let obs = d.detect(&f.image).unwrap();
+                assert!(obs.occlusion.is_some(), "seed {seed}");
+            }
         }
+        assert!(occluded >= 10, "{occluded}");
     }
 }

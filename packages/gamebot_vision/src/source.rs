@@ -39,7 +39,9 @@ pub fn read_image(path: impl AsRef<Path>) -> Result<Mat> {
     let m = opencv::imgcodecs::imdecode(&buf, opencv::imgcodecs::IMREAD_COLOR)
         .map_err(|e| err(format!("cannot decode: {e}")))?;
     if m.empty() {
-        return Err(err("not a readable image (corrupt or unsupported format)".into()));
+        return Err(err(
+            "not a readable image (corrupt or unsupported format)".into()
+        ));
     }
     Ok(m)
 }
@@ -66,6 +68,11 @@ pub fn write_image(path: impl AsRef<Path>, image: &Mat) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
     }
     std::fs::write(path, buf.as_slice()).map_err(|e| err(e.to_string()))
+}
+
+/// Width and height of a frame.
+pub fn frame_size(frame: &Mat) -> (i32, i32) {
+    (frame.cols(), frame.rows())
 }
 
 /// Builds a BGR frame from raw interleaved bytes (e.g. a `sensor_msgs/Image` in `bgr8`).
@@ -209,7 +216,10 @@ impl FileSource {
 
 impl FrameSource for FileSource {
     fn name(&self) -> String {
-        match self.files.get(self.next.min(self.files.len().saturating_sub(1))) {
+        match self
+            .files
+            .get(self.next.min(self.files.len().saturating_sub(1)))
+        {
             Some(p) => p.display().to_string(),
             None => "empty file list".into(),
         }
@@ -348,14 +358,23 @@ mod tests {
         write_image(&p, &img).unwrap();
         let mut s = FileSource::new(vec![p.clone()], false);
         assert!(s.next_frame().is_ok());
-        assert!(matches!(s.next_frame(), Err(VisionError::EndOfStream { .. })));
+        assert!(matches!(
+            s.next_frame(),
+            Err(VisionError::EndOfStream { .. })
+        ));
 
         let (h, mut src) = push_channel(1, Duration::from_millis(10));
         assert!(h.push(img.clone()).unwrap());
-        assert!(!h.push(img.clone()).unwrap(), "full channel drops the frame");
+        assert!(
+            !h.push(img.clone()).unwrap(),
+            "full channel drops the frame"
+        );
         assert_eq!(src.next_frame().unwrap().rows(), 8);
         assert!(matches!(src.next_frame(), Err(VisionError::Camera { .. })));
         drop(h);
-        assert!(matches!(src.next_frame(), Err(VisionError::EndOfStream { .. })));
+        assert!(matches!(
+            src.next_frame(),
+            Err(VisionError::EndOfStream { .. })
+        ));
     }
 }

@@ -1,0 +1,143 @@
+//! Detector accuracy on rendered random reachable positions of real game
+//! files (noise, blur, lighting gradient, piece offsets), and the temporal
+//! filter on sequences with an arm passing over the board.
+
+use gamebot_rules::Game;
+use gamebot_vision::calib::BoardConfig;
+use gamebot_vision::camera::CameraModel;
+use gamebot_vision::detect::{Detector, DetectorConfig};
+use gamebot_vision::eval::{evaluate_game, random_position, Accuracy};
+use gamebot_vision::filter::{FilterConfig, FilterStatus, TemporalFilter};
+use gamebot_vision::render::{scene_from_state, RenderOptions, Renderer};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn game(name: &str) -> Game {
+    let path = format!("{}/../../games/{name}.game", env!("CARGO_MANIFEST_DIR"));
+    Game::load(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Games with different layouts and colour sets: 3×3, 7×6, dense 8×8 with two
+/// colour states, four colour/state classes, eight colours, the mill board.
+const GAMES: [&str; 6] = [
+    "tictactoe",
+    "connect4",
+    "reversi8",
+    "checkers",
+    "puzzle8",
+    "mill",
+];
+
+#[test]
+fn accuracy_on_1200_rendered_frames() {
+    let mut total = Accuracy::default();
+    for (i, name) in GAMES.iter().enumerate() {
+        let g = game(name);
+        let acc = evaluate_game(
+            &g,
+            &BoardConfig::default(),
+            &RenderOptions::default(),
+            &DetectorConfig::default(),
+            200,
+            100 + i as u64,
+        )
+        .unwrap();
+        println!(
+            "{name:>10}: {:.4} correct of {} locations, {} missed, {} confused, {} false pieces of {} empty, {} false occlusions",
+            acc.rate(),
+            acc.locations,
+            acc.missed,
+            acc.confused,
+            acc.false_pieces,
+            acc.empty,
+            acc.false_occlusions
+        );
+        assert!(acc.rate() >= 0.99, "{name}: accuracy {:.4}", acc.rate());
+        total.add(&acc);
+    }
+    println!(
+        "all: {} frames, accuracy {:.5}, false pieces {:.5}",
+        total.frames,
+        total.rate(),
+        total.false_piece_rate()
+    );
+    assert!(total.frames >= 1000);
+    assert!(total.rate() >= 0.995, "accuracy {:.5}", total.rate());
+    assert!(
+        total.false_piece_rate() <= 0.001,
+        "false pieces {:.5}",
+        total.false_piece_rate()
+    );
+    assert!(
+        total.false_occlusions <= total.frames / 200,
+        "{} false occlusions",
+        total.false_occlusions
+    );
+}
+
+#[test]
+fn occluded_frames_are_never_reported_stable() {
+    for (gi, name) in ["connect4", "checkers"].iter().enumerate() {
+        let g = game(name);
+        let r = Renderer::from_game(&g, &BoardConfig::default(), CameraModel::default()).unwrap();
+        let mut det = Detector::new(r.board().clone(), None, DetectorConfig::default()).unwrap();
+        let mut filter = TemporalFilter::new(FilterConfig::default());
+        let mut rng = ChaCha8Rng::seed_from_u64(7 + gi as u64);
+        let mut state = random_position(&g, &mut rng, 30).unwrap();
+        let (mut occluded_frames, mut stable_reports) = (0, 0);
+        // Episodes: the board in view for a while, then the arm over it for a
+        // few frames (sometimes moving a piece: the position changes meanwhile).
+        let mut step = 0;
+        for _episode in 0..25 {
+            let clean = rng.gen_range(2..8);
+            let covered = rng.gen_range(1..5);
+            let change_at = if rng.gen_bool(0.6) {
+                Some(rng.gen_range(0..covered))
+            } else {
+                None
+            };
+            for k in 0..clean + covered {
+                let arm = k >= clean;
+                if arm && change_at == Some(k - clean) {
+                    state = random_position(&g, &mut rng, 40).unwrap();
+                }
+                let opts = RenderOptions {
+                    arm,
+                    lighting_seed: Some(99),
+                    ..RenderOptions::default()
+                };
+                let f = r
+                    .render(&scene_from_state(&g, &state), &opts, rng.gen())
+                    .unwrap();
+                let obs = det.detect(&f.image).unwrap();
+                let status = filter.push(obs);
+                if f.truth.occluded {
+                    occluded_frames += 1;
+                    assert!(
+                        !matches!(status, FilterStatus::Stable { .. }),
+                        "{name} step {step}: occluded frame reported stable"
+                    );
+                }
+                if let FilterStatus::Stable { .. } = status {
+                    stable_reports += 1;
+                    // What is stable must be what is on the board.
+                    let s = filter.stable().unwrap();
+                    for (i, l) in r.board().locations.iter().enumerate() {
+                        if l.relevant {
+                            assert_eq!(
+                                s.locations[i].class, f.truth.locations[i],
+                                "{name} step {step} {}",
+                                l.name
+                            );
+                        }
+                    }
+                }
+                step += 1;
+            }
+        }
+        assert!(
+            occluded_frames > 20 && stable_reports > 20,
+            "{occluded_frames} {stable_reports}"
+        );
+    }
+}
