@@ -174,14 +174,29 @@ impl Search<'_, '_> {
         }
     }
 
-    /// Negamax value of `st` for its side to move (fail-soft).
-    fn ab(&mut self, st: &State, depth: i32, ply: usize, mut alpha: f64, beta: f64) -> Result<f64> {
+    /// Negamax value of `st` for its side to move (fail-soft); `mover` made the
+    /// last move, `ext` turn extensions are left.
+    #[allow(clippy::too_many_arguments)]
+    fn ab(
+        &mut self,
+        st: &State,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: f64,
+        beta: f64,
+        mover: i32,
+        mut ext: u32,
+    ) -> Result<f64> {
         self.nodes += 1;
         if self.stop() {
             return Ok(0.0);
         }
         if st.winner() != -1 {
             return Ok(self.ev.terminal(st));
+        }
+        if depth <= 0 && st.player() == mover && ext > 0 {
+            depth = 1;
+            ext -= 1;
         }
         if depth <= 0 {
             self.horizon = true;
@@ -223,9 +238,27 @@ impl Search<'_, '_> {
         for mv in &moves {
             let c = self.w.child(st, mv)?;
             let v = if self.ev.side(&c) == side {
-                DISCOUNT * self.ab(&c, depth - 1, ply + 1, alpha / DISCOUNT, beta / DISCOUNT)?
+                DISCOUNT
+                    * self.ab(
+                        &c,
+                        depth - 1,
+                        ply + 1,
+                        alpha / DISCOUNT,
+                        beta / DISCOUNT,
+                        st.player(),
+                        ext,
+                    )?
             } else {
-                -DISCOUNT * self.ab(&c, depth - 1, ply + 1, -beta / DISCOUNT, -alpha / DISCOUNT)?
+                -DISCOUNT
+                    * self.ab(
+                        &c,
+                        depth - 1,
+                        ply + 1,
+                        -beta / DISCOUNT,
+                        -alpha / DISCOUNT,
+                        st.player(),
+                        ext,
+                    )?
             };
             if self.aborted {
                 return Ok(0.0);
@@ -307,6 +340,7 @@ impl Strategy for AlphaBeta {
         // Old history still orders well, but should not dominate the new position.
         self.history.values_mut().for_each(|v| *v /= 4);
         let ev = Evaluator::new(game, o.heuristic, o.scale, state.player())?;
+        let me = state.player();
         let mut s = Search {
             w: Worker::new(game),
             ev,
@@ -354,7 +388,16 @@ impl Strategy for AlphaBeta {
                 let before = s.nodes;
                 let c = s.w.child(state, &r.0)?;
                 let v = if s.ev.side(&c) == 1.0 {
-                    DISCOUNT * s.ab(&c, depth as i32 - 1, 1, alpha / DISCOUNT, f64::INFINITY)?
+                    DISCOUNT
+                        * s.ab(
+                            &c,
+                            depth as i32 - 1,
+                            1,
+                            alpha / DISCOUNT,
+                            f64::INFINITY,
+                            me,
+                            o.ext,
+                        )?
                 } else {
                     -DISCOUNT
                         * s.ab(
@@ -363,6 +406,8 @@ impl Strategy for AlphaBeta {
                             1,
                             f64::NEG_INFINITY,
                             -alpha / DISCOUNT,
+                            me,
+                            o.ext,
                         )?
                 };
                 if s.aborted {

@@ -9,6 +9,10 @@
 //! "paranoid": every other player is assumed to play against the searching one.
 //! A player who moves twice in a row (a move that does not pass the turn) is
 //! handled naturally: the side to move, not the ply parity, decides max or min.
+//! Turn extension (`ext`, default 4 plies): when the depth runs out while the
+//! player who just moved moves again (pentago's place-then-twist, multi-jump
+//! captures), the search goes on until that turn is over, so no position in the
+//! middle of a turn is judged by the heuristic. `ext=0` gives plain minimax.
 
 use crate::control::{Limits, SearchControl};
 use crate::error::{AiError, Result};
@@ -92,8 +96,8 @@ struct Run<'g, 'c> {
 }
 
 impl Run<'_, '_> {
-    /// Minimax value of `st` for its side to move.
-    fn value(&mut self, st: &State, depth: u32) -> Result<f64> {
+    /// Minimax value of `st` for its side to move; `mover` made the last move.
+    fn value(&mut self, st: &State, depth: u32, mover: i32, ext: u32) -> Result<f64> {
         self.nodes += 1;
         if self.limits.stop() {
             self.aborted = true;
@@ -102,6 +106,10 @@ impl Run<'_, '_> {
         if st.winner() != -1 {
             return Ok(self.ev.terminal(st));
         }
+        let (depth, ext) = match depth {
+            0 if st.player() == mover && ext > 0 => (1, ext - 1),
+            d => (d, ext),
+        };
         if depth == 0 {
             return self.ev.leaf(&mut self.w, st);
         }
@@ -113,7 +121,7 @@ impl Run<'_, '_> {
         let mut best = f64::NEG_INFINITY;
         for mv in &moves {
             let c = self.w.child(st, mv)?;
-            let v = self.value(&c, depth - 1)?;
+            let v = self.value(&c, depth - 1, st.player(), ext)?;
             if self.aborted {
                 return Ok(0.0);
             }
@@ -155,7 +163,7 @@ impl Strategy for Minimax {
         for mv in &moves {
             let before = run.nodes;
             let c = run.w.child(state, mv)?;
-            let v = run.value(&c, o.depth - 1)?;
+            let v = run.value(&c, o.depth - 1, state.player(), o.ext)?;
             if run.aborted {
                 break;
             }

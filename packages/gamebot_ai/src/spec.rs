@@ -11,12 +11,13 @@ use std::time::Duration;
 pub const STRATEGY_HELP: &str = "\
 random[:seed=N]
 dfs|bfs|astar[:nodes=N,time=T,depth=N,cost=moves|score|-score,heuristic=auto|eval|none]
-minimax[:depth=N,heuristic=H,scale=X,seed=N]
-minimax-stochastic[:depth=N,margin=X,heuristic=H,scale=X,seed=N]
-alphabeta[:depth=N,time=T,nodes=N,tt=MB,heuristic=H,scale=X,seed=N]
+minimax[:depth=N,ext=N,heuristic=H,scale=X,seed=N]
+minimax-stochastic[:depth=N,margin=X,ext=N,heuristic=H,scale=X,seed=N]
+alphabeta[:depth=N,time=T,nodes=N,ext=N,tt=MB,heuristic=H,scale=X,seed=N]
 mc[:playouts=N,time=T,variant=mean|wins|score,limit=N,seed=N]
 mcts[:iterations=N,time=T,threads=N,c=X,reuse=yes|no,limit=N,seed=N]
-(T: 1s, 500ms, 1.5s, 2m; H: auto, pieces, mobility, score, eval, none)";
+(T: 1s, 500ms, 1.5s, 2m; H: auto, pieces, mobility, score, eval, none;
+ ext: plies searched past the depth while the same player moves again, default 4)";
 
 const NAMES: &str = "random, dfs, bfs, astar, minimax, minimax-stochastic, alphabeta, mc, mcts";
 
@@ -70,6 +71,8 @@ pub struct PuzzleOpts {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MinimaxOpts {
     pub depth: u32,
+    /// Turn extension: plies searched past `depth` while the player who just moved moves again.
+    pub ext: u32,
     pub heuristic: Heuristic,
     /// Raw heuristic difference that counts as clearly better (see [`crate::heuristic`]).
     pub scale: Option<f64>,
@@ -85,6 +88,8 @@ pub struct AlphaBetaOpts {
     /// Deepest iteration; unlimited when only `time` is given.
     pub depth: Option<u32>,
     pub time: Option<Duration>,
+    /// Turn extension, as in [`MinimaxOpts::ext`].
+    pub ext: u32,
     /// Stop after this many nodes (keeps the last completed depth).
     pub nodes: Option<u64>,
     /// Transposition table size in MiB.
@@ -162,6 +167,7 @@ impl Default for MinimaxOpts {
     fn default() -> Self {
         MinimaxOpts {
             depth: 3,
+            ext: DEFAULT_EXT,
             heuristic: Heuristic::Auto,
             scale: None,
             stochastic: false,
@@ -175,6 +181,7 @@ impl Default for AlphaBetaOpts {
         AlphaBetaOpts {
             depth: None,
             time: None,
+            ext: DEFAULT_EXT,
             nodes: None,
             tt_mb: 16,
             heuristic: Heuristic::Auto,
@@ -207,6 +214,9 @@ impl Default for MctsOpts {
         }
     }
 }
+
+/// Default turn extension of minimax and alpha-beta.
+pub const DEFAULT_EXT: u32 = 4;
 
 impl AlphaBetaOpts {
     /// Depth used when neither `depth` nor `time` is given.
@@ -311,6 +321,14 @@ fn positive<T: PartialOrd + Default + Copy>(
     }
 }
 
+fn ext(o: &Opts, k: &str, v: &str) -> Result<u32, AiError> {
+    let x: u32 = o.parse(k, v, "a number of plies")?;
+    if x > 64 {
+        return Err(o.bad(format!("`{k}={v}` must be at most 64")));
+    }
+    Ok(x)
+}
+
 fn parse_bool(o: &Opts, k: &str, v: &str) -> Result<bool, AiError> {
     match v {
         "yes" | "true" | "on" | "1" => Ok(true),
@@ -392,9 +410,9 @@ impl FromStr for Spec {
             "minimax" | "minimax-stochastic" => {
                 let stochastic = name == "minimax-stochastic";
                 let known: &[&str] = if stochastic {
-                    &["depth", "heuristic", "h", "scale", "seed", "margin"]
+                    &["depth", "ext", "heuristic", "h", "scale", "seed", "margin"]
                 } else {
-                    &["depth", "heuristic", "h", "scale", "seed"]
+                    &["depth", "ext", "heuristic", "h", "scale", "seed"]
                 };
                 let o = split(name, rest, known)?;
                 let mut m = MinimaxOpts {
@@ -404,6 +422,7 @@ impl FromStr for Spec {
                 for (k, v) in &o.items {
                     match *k {
                         "depth" => m.depth = positive(&o, k, v, o.parse(k, v, "a number")?)?,
+                        "ext" => m.ext = ext(&o, k, v)?,
                         "heuristic" | "h" => m.heuristic = v.parse().map_err(|e| o.bad(e))?,
                         "scale" => m.scale = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
                         "seed" => m.seed = Some(o.parse(k, v, "an integer")?),
@@ -425,6 +444,7 @@ impl FromStr for Spec {
                     &[
                         "depth",
                         "time",
+                        "ext",
                         "nodes",
                         "tt",
                         "heuristic",
@@ -438,6 +458,7 @@ impl FromStr for Spec {
                     match *k {
                         "depth" => a.depth = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
                         "time" => a.time = Some(parse_duration(v).map_err(|e| o.bad(e))?),
+                        "ext" => a.ext = ext(&o, k, v)?,
                         "nodes" => a.nodes = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
                         "tt" => {
                             let x: usize = o.parse(k, v, "a size in MiB")?;
@@ -614,6 +635,9 @@ impl fmt::Display for Spec {
             }
             Spec::Minimax(m) => {
                 add("depth", m.depth.to_string());
+                if m.ext != DEFAULT_EXT {
+                    add("ext", m.ext.to_string());
+                }
                 if m.stochastic {
                     add("margin", m.margin.to_string());
                 }
@@ -633,6 +657,9 @@ impl fmt::Display for Spec {
                 }
                 if let Some(t) = a.time {
                     add("time", fmt_duration(t));
+                }
+                if a.ext != DEFAULT_EXT {
+                    add("ext", a.ext.to_string());
                 }
                 if let Some(n) = a.nodes {
                     add("nodes", n.to_string());
@@ -716,6 +743,8 @@ mod tests {
             "minimax-stochastic:depth=3,margin=0.1",
             "alphabeta:time=1s",
             "alphabeta:depth=6",
+            "alphabeta:depth=3,ext=0",
+            "minimax:depth=2,ext=2,heuristic=pieces",
             "mc:playouts=500",
             "mcts:time=1s,threads=2",
             "mcts:iterations=20000,seed=7",

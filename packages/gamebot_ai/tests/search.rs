@@ -39,15 +39,18 @@ proptest! {
     /// Alpha-beta (with its table, ordering and iterative deepening) computes the
     /// same root value as plain minimax at the same depth.
     #[test]
-    fn alphabeta_value_equals_minimax(seed in 0u64..1_000_000, plies in 0usize..6, which in 0usize..2) {
-        let (name, depth) = [("tictactoe", 4), ("connect4", 3)][which];
+    fn alphabeta_value_equals_minimax(seed in 0u64..1_000_000, plies in 0usize..6, which in 0usize..3) {
+        // Pentago: a turn is two moves by the same player (turn extensions happen).
+        let (name, depth) = [("tictactoe", 4), ("connect4", 3), ("pentago", 2)][which];
         let g = game(name);
         let s = random_position(&g, seed, plies);
         prop_assume!(s.winner() == -1);
-        for h in ["pieces", "mobility"] {
-            let m = value(&g, &format!("minimax:depth={depth},heuristic={h}"), &s);
-            let a = value(&g, &format!("alphabeta:depth={depth},heuristic={h}"), &s);
-            prop_assert!((m - a).abs() < 1e-9, "{name} {h}: minimax {m} alphabeta {a}");
+        for h in ["pieces", "mobility", "auto"] {
+            for ext in [0, 4] {
+                let m = value(&g, &format!("minimax:depth={depth},heuristic={h},ext={ext}"), &s);
+                let a = value(&g, &format!("alphabeta:depth={depth},heuristic={h},ext={ext}"), &s);
+                prop_assert!((m - a).abs() < 1e-9, "{name} {h} ext={ext}: minimax {m} alphabeta {a}");
+            }
         }
     }
 }
