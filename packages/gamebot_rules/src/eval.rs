@@ -295,16 +295,18 @@ impl<'a> Ctx<'a> {
             let mut idx: usize = 0;
             let mut inside = true;
             let mut nonneg = true;
-            for (k, &v) in tpl.vars.iter().enumerate() {
+            // Plain slices: no SmallVec capacity test and no bounds check per argument.
+            let (vars, mins, dims): (&[VarId], &[i32], &[u32]) = (&tpl.vars, &d.mins, &d.dims);
+            for ((&v, &min), &dim) in vars.iter().zip(mins).zip(dims) {
                 let Some(Value::Int(x)) = self.vars.get(v) else {
                     return self.template_slow(t);
                 };
                 nonneg &= *x >= 0;
-                let off = x.wrapping_sub(d.mins[k]) as u32;
-                if off >= d.dims[k] {
+                let off = x.wrapping_sub(min) as u32;
+                if off >= dim {
                     inside = false;
                 } else {
-                    idx = idx * d.dims[k] as usize + off as usize;
+                    idx = idx * dim as usize + off as usize;
                 }
             }
             if inside {
