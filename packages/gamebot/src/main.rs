@@ -44,6 +44,10 @@ enum Command {
     /// SSC-32U servo controller: emulator on a pty, probe, send a command.
     #[command(subcommand)]
     Ssc32(cmd::ssc32::Action),
+    /// Inverse kinematics for one target (metres, arm base frame) with the gripper vertical.
+    Ik(cmd::ik::Args),
+    /// Check that an arm reaches every location of a game; optional PNG map.
+    Reach(cmd::reach::Args),
 }
 
 fn main() {
@@ -65,6 +69,8 @@ fn main() {
         Command::Tournament(a) => cmd::tournament::run(a),
         Command::Bench(k) => cmd::bench::run(k),
         Command::Ssc32(a) => cmd::ssc32::run(a),
+        Command::Ik(a) => cmd::ik::run(a),
+        Command::Reach(a) => cmd::reach::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -2,11 +2,14 @@
 
 pub mod bench;
 pub mod bench_ai;
+pub mod bench_ik;
 pub mod bench_rules;
 pub mod bench_ssc32;
 pub mod check;
+pub mod ik;
 pub mod legal;
 pub mod play;
+pub mod reach;
 pub mod selfplay;
 pub mod solve;
 pub mod ssc32;
