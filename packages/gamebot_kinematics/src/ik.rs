@@ -209,7 +209,7 @@ impl Arm {
         let t = Vector3::from(target);
         let tol = self.config.ik.tolerance_m;
         let axis_tol = self.config.ik.axis_tolerance_deg.to_radians();
-        let ok = |a: &Attempt| a.pos_err <= tol && a.axis_err <= axis_tol;
+        let ok = |a: &Attempt| a.pos_err < tol && a.axis_err < axis_tol;
         let w = self.config.ik.axis_weight_m;
         let mut start = seed.to_vec();
         self.clamp(&mut start);
