@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::board::VisionBoard;
 use crate::calib::CameraCalibration;
+use crate::cc::{Labeler, Run};
 use crate::error::{CvContext, Result, VisionError};
 use crate::geom::Homography;
 
@@ -166,9 +167,7 @@ pub struct Detector {
     mask: Mat,
     mask2: Mat,
     opened: Mat,
-    labels: Mat,
-    stats: Mat,
-    centroids: Mat,
+    labeler: Labeler,
     small: Mat,
     grey: Mat,
 }
@@ -234,10 +233,9 @@ impl Detector {
             }
         }
         let ds = config.downscale as f64;
-        let (pw, ph) = (
-            (width + 1) / config.downscale as i32,
-            (height + 1) / config.downscale as i32,
-        );
+        // Processed size: pyrDown rounds up.
+        let d = config.downscale as i32;
+        let (pw, ph) = ((width + d - 1) / d, (height + d - 1) / d);
         let roi = if x0 <= x1 {
             let rx0 = ((x0 / ds).floor() as i32).clamp(0, pw - 1);
             let ry0 = ((y0 / ds).floor() as i32).clamp(0, ph - 1);
@@ -266,9 +264,7 @@ impl Detector {
             mask: Mat::default(),
             mask2: Mat::default(),
             opened: Mat::default(),
-            labels: Mat::default(),
-            stats: Mat::default(),
-            centroids: Mat::default(),
+            labeler: Labeler::default(),
             small: Mat::default(),
             grey: Mat::default(),
         })
@@ -325,11 +321,14 @@ impl Detector {
         self.check_frame(frame, source_name)?;
         let s = self.config.downscale as f64;
         if self.config.downscale == 2 {
-            imgproc::pyr_down(
+            // 2×2 averaging: cheaper than pyrDown and it averages the noise as well.
+            imgproc::resize(
                 frame,
                 &mut self.work,
                 Size::new((frame.cols() + 1) / 2, (frame.rows() + 1) / 2),
-                core::BORDER_DEFAULT,
+                0.0,
+                0.0,
+                imgproc::INTER_AREA,
             )
             .cv("downscaling the frame")?;
         } else {
@@ -350,6 +349,9 @@ impl Detector {
                 .set_to_def(&Scalar::all(0.0))
                 .cv("clearing the piece mask")?;
         }
+        let mut lab = std::mem::take(&mut self.labeler);
+        // Processed pixel centre → full-resolution pixel centre (2×2 area averaging).
+        let full = |c: f64| c * s + (s - 1.0) / 2.0;
         let mut blobs: Vec<Blob> = Vec::new();
         let mut residues: Vec<Residue> = Vec::new();
         let mut occlusion: Option<Occlusion> = None;
@@ -390,27 +392,11 @@ impl Detector {
             core::bitwise_or_def(&self.pieces, src, &mut self.mask2)
                 .cv("collecting piece pixels")?;
             std::mem::swap(&mut self.pieces, &mut self.mask2);
-            let n = imgproc::connected_components_with_stats(
-                src,
-                &mut self.labels,
-                &mut self.stats,
-                &mut self.centroids,
-                8,
-                core::CV_32S,
-            )
-            .cv("labelling blobs")?;
-            let stats = self
-                .stats
-                .data_typed::<i32>()
-                .cv("reading blob statistics")?;
-            let cents = self
-                .centroids
-                .data_typed::<f64>()
-                .cv("reading blob centroids")?;
-            for label in 1..n as usize {
-                let st = &stats[label * 5..label * 5 + 5];
-                let area = st[imgproc::CC_STAT_AREA as usize] as f64 * area_scale;
-                let (cx, cy) = (cents[label * 2] * s, cents[label * 2 + 1] * s);
+            let (w, h) = (src.cols() as usize, src.rows() as usize);
+            lab.label(src.data_bytes().cv("reading the mask")?, w, h, w);
+            for (ci, c) in lab.components.iter().enumerate() {
+                let area = c.area as f64 * area_scale;
+                let (cx, cy) = (full(c.cx), full(c.cy));
                 if area > self.occluder_area {
                     if occlusion.is_none() {
                         occlusion = Some(Occlusion::LargeBlob {
@@ -435,35 +421,25 @@ impl Detector {
                 if area > size_max {
                     // Touching pieces of one colour merge into one blob: split it
                     // by the locations it covers.
-                    let bbox = (
-                        st[imgproc::CC_STAT_LEFT as usize],
-                        st[imgproc::CC_STAT_TOP as usize],
-                        st[imgproc::CC_STAT_WIDTH as usize],
-                        st[imgproc::CC_STAT_HEIGHT as usize],
-                    );
-                    self.split_blob(label as i32, bbox, si, class, size_min, &mut blobs)?;
+                    self.split_blob(&lab, ci, si, class, size_min, &mut blobs);
                     continue;
                 }
                 let Some(board_px) = self.to_board.apply(cx, cy) else {
                     continue;
                 };
-                let si32 = |i: i32| (st[i as usize] as f64 * s).round() as i32;
+                let sc = |v: i32| (v as f64 * s).round() as i32;
                 blobs.push(Blob {
                     signature: si,
                     class,
                     image: (cx, cy),
                     board: board_px,
                     area,
-                    bbox: (
-                        si32(imgproc::CC_STAT_LEFT),
-                        si32(imgproc::CC_STAT_TOP),
-                        si32(imgproc::CC_STAT_WIDTH),
-                        si32(imgproc::CC_STAT_HEIGHT),
-                    ),
+                    bbox: (sc(c.left), sc(c.top), sc(c.width), sc(c.height)),
                     location: None,
                 });
             }
         }
+        self.labeler = lab;
 
         if occlusion.is_none() && self.config.check_foreground {
             occlusion = self.foreground_occlusion()?;
@@ -480,83 +456,87 @@ impl Detector {
         })
     }
 
-    /// Splits an oversized component (`label` in `self.labels`, bounding box
-    /// in processed pixels) into one blob per location that holds at least
-    /// 60 % of a minimal piece's area of it within the location's radius.
-    #[allow(clippy::too_many_arguments)]
+    /// Splits an oversized component (component `ci` of `lab`) into one blob
+    /// per location that holds at least 60 % of a minimal piece's area of it
+    /// within the location's radius.
     fn split_blob(
         &self,
-        label: i32,
-        bbox: (i32, i32, i32, i32),
+        lab: &Labeler,
+        ci: usize,
         signature: usize,
         class: usize,
         size_min: f64,
         blobs: &mut Vec<Blob>,
-    ) -> Result<()> {
+    ) {
         let s = self.config.downscale as f64;
-        let labels = self.labels.data_typed::<i32>().cv("reading blob labels")?;
-        let (w, h) = (self.labels.cols(), self.labels.rows());
-        let (bx, by, bw, bh) = bbox;
+        let c = lab.components[ci];
+        let runs: Vec<Run> = lab.runs_of(ci).copied().collect();
+        let mut done: Vec<(f64, f64)> = Vec::new();
         for &(cx, cy, r) in &self.loc_image {
-            // Location centre and radius in processed pixels.
-            let (px, py, pr) = (cx / s, cy / s, r / s);
-            if px < (bx as f64) - pr
-                || px > (bx + bw) as f64 + pr
-                || py < (by as f64) - pr
-                || py > (by + bh) as f64 + pr
+            // Stacked slots share one centre: one blob per place.
+            if done
+                .iter()
+                .any(|d| (d.0 - cx).abs() < 1.0 && (d.1 - cy).abs() < 1.0)
             {
                 continue;
             }
-            let x0 = ((px - pr).floor() as i32).max(bx).max(0);
-            let x1 = ((px + pr).ceil() as i32).min(bx + bw - 1).min(w - 1);
-            let y0 = ((py - pr).floor() as i32).max(by).max(0);
-            let y1 = ((py + pr).ceil() as i32).min(by + bh - 1).min(h - 1);
-            let (mut n, mut sx, mut sy) = (0usize, 0.0, 0.0);
-            let (mut minx, mut miny, mut maxx, mut maxy) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-            for y in y0..=y1 {
-                let row = &labels[(y * w) as usize..((y + 1) * w) as usize];
-                for x in x0..=x1 {
-                    if row[x as usize] != label {
-                        continue;
-                    }
-                    let (dx, dy) = (x as f64 - px, y as f64 - py);
-                    if dx * dx + dy * dy > pr * pr {
-                        continue;
-                    }
-                    n += 1;
-                    sx += x as f64;
-                    sy += y as f64;
-                    minx = minx.min(x);
-                    maxx = maxx.max(x);
-                    miny = miny.min(y);
-                    maxy = maxy.max(y);
-                }
-            }
-            let area = n as f64 * s * s;
-            if area < 0.6 * size_min || n == 0 {
+            // Location centre and radius in processed pixels.
+            let (px, py, pr) = (
+                (cx - (s - 1.0) / 2.0) / s,
+                (cy - (s - 1.0) / 2.0) / s,
+                r / s,
+            );
+            if px < c.left as f64 - pr
+                || px > (c.left + c.width) as f64 + pr
+                || py < c.top as f64 - pr
+                || py > (c.top + c.height) as f64 + pr
+            {
                 continue;
             }
-            let (ix, iy) = (sx / n as f64 * s, sy / n as f64 * s);
+            done.push((cx, cy));
+            let (mut n, mut sx, mut sy) = (0usize, 0.0, 0.0);
+            let (mut minx, mut miny, mut maxx, mut maxy) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+            for run in &runs {
+                let dy = run.y as f64 - py;
+                if dy.abs() > pr {
+                    continue;
+                }
+                // The run's pixels within the disc: |x − px| ≤ half-chord.
+                let half = (pr * pr - dy * dy).sqrt();
+                let x0 = run.x0.max((px - half).ceil() as i32);
+                let x1 = (run.x1 - 1).min((px + half).floor() as i32);
+                if x1 < x0 {
+                    continue;
+                }
+                let k = (x1 - x0 + 1) as usize;
+                n += k;
+                sx += k as f64 * (x0 + x1) as f64 / 2.0;
+                sy += k as f64 * run.y as f64;
+                minx = minx.min(x0);
+                maxx = maxx.max(x1);
+                miny = miny.min(run.y);
+                maxy = maxy.max(run.y);
+            }
+            let area = n as f64 * s * s;
+            if n == 0 || area < 0.6 * size_min {
+                continue;
+            }
+            let full = |v: f64| v * s + (s - 1.0) / 2.0;
+            let (ix, iy) = (full(sx / n as f64), full(sy / n as f64));
             let Some(board) = self.to_board.apply(ix, iy) else {
                 continue;
             };
-            let si32 = |v: i32| (v as f64 * s).round() as i32;
+            let sc = |v: i32| (v as f64 * s).round() as i32;
             blobs.push(Blob {
                 signature,
                 class,
                 image: (ix, iy),
                 board,
                 area,
-                bbox: (
-                    si32(minx),
-                    si32(miny),
-                    si32(maxx - minx + 1),
-                    si32(maxy - miny + 1),
-                ),
+                bbox: (sc(minx), sc(miny), sc(maxx - minx + 1), sc(maxy - miny + 1)),
                 location: None,
             });
         }
-        Ok(())
     }
 
     /// Looks for an occluder among the *unexplained* foreground: pixels that
@@ -594,32 +574,20 @@ impl Detector {
             imgproc::morphology_default_border_value().cv("morphology border")?,
         )
         .cv("opening the foreground")?;
-        let n = imgproc::connected_components_with_stats(
-            &self.opened,
-            &mut self.labels,
-            &mut self.stats,
-            &mut self.centroids,
-            8,
-            core::CV_32S,
-        )
-        .cv("labelling the foreground")?;
-        let stats = self
-            .stats
-            .data_typed::<i32>()
-            .cv("reading foreground statistics")?;
+        let (w, h) = (self.opened.cols() as usize, self.opened.rows() as usize);
+        self.labeler.label(
+            self.opened.data_bytes().cv("reading the foreground")?,
+            w,
+            h,
+            w,
+        );
         let mut found: Option<Occlusion> = None;
-        for l in 1..n as usize {
-            let st = &stats[l * 5..l * 5 + 5];
-            let area = st[imgproc::CC_STAT_AREA as usize] as f64 * s * s;
-            let (x, y) = (
-                st[imgproc::CC_STAT_LEFT as usize],
-                st[imgproc::CC_STAT_TOP as usize],
-            );
-            let (w, h) = (
-                st[imgproc::CC_STAT_WIDTH as usize],
-                st[imgproc::CC_STAT_HEIGHT as usize],
-            );
-            let touches = x == 0 || y == 0 || x + w == roi.width || y + h == roi.height;
+        for c in &self.labeler.components {
+            let area = c.area as f64 * s * s;
+            let touches = c.left == 0
+                || c.top == 0
+                || c.left + c.width == roi.width
+                || c.top + c.height == roi.height;
             if area > self.occluder_area {
                 return Ok(Some(Occlusion::LargeForeground { area }));
             }
@@ -735,7 +703,7 @@ impl Detector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testboard;
+    use crate::board::{testboard, VisionBoard};
     use opencv::core::{Scalar, CV_8UC3};
 
     fn blank() -> Mat {
@@ -794,6 +762,29 @@ mod tests {
             assert!((u.area - 1257.0).abs() < 120.0, "area {}", u.area);
             assert!(obs.occlusion.is_none());
             assert!(obs.locations.iter().all(|l| l.confidence > 0.5));
+        }
+    }
+
+    #[test]
+    fn locations_at_the_image_border_work_at_both_scales() {
+        let (et, lt, mut locs, rb) = testboard::parts();
+        locs[0].camera = Some(gamebot_rules::model::Pixel { x: 639, y: 479 });
+        locs[1].camera = Some(gamebot_rules::model::Pixel { x: 0, y: 0 });
+        let board = VisionBoard::from_parts(&et, &lt, &locs, &rb).unwrap();
+        for downscale in [1, 2] {
+            let cfg = DetectorConfig {
+                downscale,
+                ..Default::default()
+            };
+            let mut d = Detector::new(board.clone(), None, cfg).unwrap();
+            let mut img = blank();
+            disc(&mut img, 630, 470, (30.0, 30.0, 220.0));
+            let obs = d.detect(&img).unwrap();
+            assert_eq!(
+                obs.class_at(0),
+                board.class_for("red", 1),
+                "downscale {downscale}"
+            );
         }
     }
 

@@ -32,6 +32,7 @@ pub mod annotate;
 pub mod board;
 pub mod calib;
 pub mod camera;
+pub mod cc;
 pub mod detect;
 pub mod error;
 pub mod eval;
