@@ -44,6 +44,12 @@ enum Command {
     /// SSC-32U servo controller: emulator on a pty, probe, send a command.
     #[command(subcommand)]
     Ssc32(cmd::ssc32::Action),
+    /// Detect the pieces in a camera image (or a live camera) and print the observation.
+    Detect(cmd::detect::Args),
+    /// Render a synthetic camera frame of a position.
+    Render(cmd::render::Args),
+    /// Calibrate the camera against the board (ArUco markers or listed points).
+    Calibrate(cmd::calibrate::Args),
     /// Inverse kinematics for one target (metres, arm base frame) with the gripper vertical.
     Ik(cmd::ik::Args),
     /// Check that an arm reaches every location of a game; optional PNG map.
@@ -69,6 +75,9 @@ fn main() {
         Command::Tournament(a) => cmd::tournament::run(a),
         Command::Bench(k) => cmd::bench::run(k),
         Command::Ssc32(a) => cmd::ssc32::run(a),
+        Command::Detect(a) => cmd::detect::run(a),
+        Command::Render(a) => cmd::render::run(a),
+        Command::Calibrate(a) => cmd::calibrate::run(a),
         Command::Ik(a) => cmd::ik::run(a),
         Command::Reach(a) => cmd::reach::run(a),
     };

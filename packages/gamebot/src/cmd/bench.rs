@@ -11,6 +11,8 @@ pub enum Kind {
     Ssc32(super::bench_ssc32::Args),
     /// AI: alpha-beta nodes/s, MCTS playouts/s on 1 and N threads with the speed-up, cancel latency.
     Ai(super::bench_ai::Args),
+    /// Vision: detector frames/s at 640x480 on one core, accuracy on rendered positions.
+    Vision(super::bench_vision::Args),
     /// Kinematics: IK solves/s and success rate per arm and solver over a 30x30 cm board.
     Ik(super::bench_ik::Args),
 }
@@ -20,6 +22,7 @@ pub fn run(kind: Kind) -> anyhow::Result<i32> {
         Kind::Rules(a) => super::bench_rules::run(a),
         Kind::Ssc32(a) => super::bench_ssc32::run(a),
         Kind::Ai(a) => super::bench_ai::run(a),
+        Kind::Vision(a) => super::bench_vision::run(a),
         Kind::Ik(a) => super::bench_ik::run(a),
     }
 }
