@@ -567,6 +567,18 @@ mod tests {
     }
 
     #[test]
+    fn project_camera_files_load() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/camera");
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|e| e == "yaml") {
+                let c = CameraCalibration::load(&p).unwrap();
+                assert!(c.reprojection_max_px < 1.0, "{}", p.display());
+            }
+        }
+    }
+
+    #[test]
     fn dictionary_names() {
         assert_eq!(dictionary_id("DICT_4X4_50"), Some(0));
         assert_eq!(dictionary_id("dict_6x6_250"), Some(10));

@@ -245,7 +245,7 @@ impl Detector {
         } else {
             core::Rect::new(0, 0, pw, ph)
         };
-        let intrusion_area = (0.5 * board.max_piece_area()).max(300.0);
+        let intrusion_area = (0.25 * board.max_piece_area()).max(300.0);
         Ok(Detector {
             intrusion_area,
             roi,
@@ -415,6 +415,19 @@ impl Detector {
                                 fraction: area / size_min,
                             });
                         }
+                    }
+                    continue;
+                }
+                let r = self.roi;
+                let crosses = c.left <= r.x
+                    || c.top <= r.y
+                    || c.left + c.width >= r.x + r.width
+                    || c.top + c.height >= r.y + r.height;
+                if crosses && area > 4.0 * size_max {
+                    // Far too big for this colour's pieces and coming in from
+                    // outside the board: an arm or hand of that colour.
+                    if occlusion.is_none() {
+                        occlusion = Some(Occlusion::Intrusion { area });
                     }
                     continue;
                 }
