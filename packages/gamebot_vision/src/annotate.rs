@@ -48,12 +48,12 @@ pub struct ObservationReport {
 /// A short description of an occlusion.
 pub fn describe_occlusion(o: &Occlusion) -> String {
     match o {
-        Occlusion::LargeBlob { area, .. } => format!("a piece-coloured blob of {area:.0} px²"),
+        Occlusion::LargeBlob { area, .. } => format!("a piece-coloured blob of {area:.0} px^2"),
         Occlusion::LargeForeground { area } => {
-            format!("a large dark or saturated region of {area:.0} px²")
+            format!("a large dark or saturated region of {area:.0} px^2")
         }
         Occlusion::Intrusion { area } => {
-            format!("something of {area:.0} px² reaching over the board's edge")
+            format!("something of {area:.0} px^2 reaching over the board's edge")
         }
         Occlusion::SuddenChange { fraction } => {
             format!("{:.0}% of the image changed at once", fraction * 100.0)
