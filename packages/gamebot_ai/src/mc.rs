@@ -67,9 +67,14 @@ impl Strategy for MonteCarlo {
             threads: 1,
             ..Default::default()
         };
+        // Unplayed moves rank last (only possible when stopped early or forced).
         let value_of = |sum: f64, n: u64| -> f64 {
             if n == 0 {
-                return f64::NEG_INFINITY;
+                return if moves.len() == 1 {
+                    0.0
+                } else {
+                    f64::NEG_INFINITY
+                };
             }
             let m = sum / n as f64;
             match o.variant {

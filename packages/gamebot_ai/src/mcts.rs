@@ -33,8 +33,9 @@ use std::time::{Duration, Instant};
 const NONE: u32 = u32::MAX;
 /// `proven` of a node whose result is not known.
 const UNKNOWN: i32 = -2;
-/// A tree stops growing at this many nodes (it keeps searching, without expanding).
-const MAX_TREE_NODES: usize = 3_000_000;
+/// The trees of one player together stop growing at about this much memory
+/// (they keep searching, playing out from their leaves).
+const TREE_MEMORY: usize = 1 << 30;
 
 struct Node {
     mv: Option<Move>,
@@ -87,6 +88,8 @@ fn reward(winner: i32, player: i32) -> f64 {
 /// One search tree with its own random generator.
 struct Tree {
     nodes: Vec<Node>,
+    /// Most nodes this tree may hold.
+    cap: usize,
     rng: ChaCha8Rng,
     /// This move's counters.
     iterations: u64,
@@ -100,6 +103,7 @@ impl Tree {
     fn new(seed: u64) -> Tree {
         Tree {
             nodes: Vec::new(),
+            cap: usize::MAX,
             rng: ChaCha8Rng::seed_from_u64(seed),
             iterations: 0,
             playouts: 0,
@@ -229,7 +233,7 @@ impl Tree {
                 moves.shuffle(&mut self.rng);
                 self.nodes[i].untried = Some(moves);
             }
-            let can_grow = self.nodes.len() < MAX_TREE_NODES;
+            let can_grow = self.nodes.len() < self.cap;
             if let Some(mv) =
                 self.nodes[i]
                     .untried
@@ -448,8 +452,16 @@ impl Strategy for Mcts {
                 _ => {}
             }
         }
+        // A node holds a copy of its position: bound the trees by memory.
+        let node_bytes = std::mem::size_of::<Node>()
+            + state.element_count() * 16
+            + state.location_count() * 2
+            + state.scores().len() * 4
+            + 128;
+        let cap = TREE_MEMORY / self.trees.len() / node_bytes;
         for t in &mut self.trees {
             t.set_root(state, o.reuse);
+            t.cap = cap;
         }
         let total = match (o.iterations, o.time) {
             (Some(i), _) => Some(i),
