@@ -50,3 +50,18 @@ pub fn set_opencv_threads(n: i32) -> Result<()> {
     opencv::core::set_num_threads(n).cv("setting OpenCV's thread count")
 }
 pub use opencv::core::Mat;
+
+#[cfg(test)]
+mod tests {
+    /// The nodes move these into their worker threads.
+    #[test]
+    fn main_types_are_send() {
+        fn send<T: Send>() {}
+        send::<crate::detect::Detector>();
+        send::<crate::filter::TemporalFilter>();
+        send::<crate::render::Renderer>();
+        send::<crate::source::CameraSource>();
+        send::<crate::source::PushSource>();
+        send::<crate::source::PushHandle>();
+    }
+}
