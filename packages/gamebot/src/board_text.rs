@@ -45,85 +45,100 @@ pub fn type_symbols(game: &Game) -> Vec<char> {
         .collect()
 }
 
-/// Draws the board: every cell shows its occupant's type symbol (with its state when > 1),
-/// `.` for an empty location, a count for stacks of locations sharing one point.
+/// The symbol of one piece: its type's letter, upper case for state 2, the
+/// state's digit after it for higher states.
+fn piece_symbol(game: &Game, syms: &[char], state: &State, e: u16) -> String {
+    let t = game.elements[e as usize].element_type;
+    let c = syms[t];
+    match state.element_state(e) {
+        1 => c.to_ascii_lowercase().to_string(),
+        2 if game.element_types[t].states == 2 && c.is_ascii_alphabetic() => {
+            c.to_ascii_uppercase().to_string()
+        }
+        s => format!("{}{s}", c.to_ascii_lowercase()),
+    }
+}
+
+/// Draws the board: relevant locations as a grid from their `point=` coordinates
+/// (`.` empty, a piece symbol otherwise); interchangeable (irrelevant) locations
+/// such as supplies and bins are summarised below by location type.
 pub fn render(game: &Game, state: &State) -> String {
     let syms = type_symbols(game);
     let placed: Vec<(usize, i32, i32)> = game
         .locations
         .iter()
         .enumerate()
+        .filter(|(i, _)| game.is_relevant(*i as u16))
         .filter_map(|(i, l)| l.point.map(|p| (i, p.x, p.y)))
         .collect();
-    if placed.is_empty() {
-        // No coordinates: list occupied locations instead.
-        let mut out = String::new();
-        for (i, l) in game.locations.iter().enumerate() {
-            if let Some(e) = state.content(i as u16) {
-                out.push_str(&format!("{}: {}\n", l.name, game.elements[e as usize].name));
+    let mut out = String::new();
+    if !placed.is_empty() {
+        let mut xs: Vec<i32> = placed.iter().map(|p| p.1).collect();
+        let mut ys: Vec<i32> = placed.iter().map(|p| p.2).collect();
+        let xmap = axis(&mut xs, 8);
+        let ymap = axis(&mut ys, 8);
+        let cols = xmap.values().max().map_or(0, |m| m + 1);
+        let rows = ymap.values().max().map_or(0, |m| m + 1);
+        let mut cells: Vec<Vec<usize>> = vec![Vec::new(); cols * rows];
+        for (i, x, y) in &placed {
+            cells[ymap[y] * cols + xmap[x]].push(*i);
+        }
+        for r in 0..rows {
+            let mut line = String::new();
+            for c in 0..cols {
+                let locs = &cells[r * cols + c];
+                let pieces: Vec<String> = locs
+                    .iter()
+                    .filter_map(|&l| state.content(l as u16))
+                    .map(|e| piece_symbol(game, &syms, state, e))
+                    .collect();
+                let cell = match (locs.len(), pieces.len()) {
+                    (0, _) => String::new(),
+                    (_, 0) => ".".to_string(),
+                    (1, _) => pieces[0].clone(),
+                    (_, n) => format!("{}x{n}", pieces[0]),
+                };
+                line.push_str(&format!("{cell:<4}"));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    // Supplies and bins: pieces per location type.
+    for (t, lt) in game.location_types.iter().enumerate() {
+        if lt.relevant {
+            continue;
+        }
+        let mut count: std::collections::BTreeMap<String, usize> =
+            std::collections::BTreeMap::new();
+        for (l, loc) in game.locations.iter().enumerate() {
+            if loc.location_type == t {
+                if let Some(e) = state.content(l as u16) {
+                    *count
+                        .entry(piece_symbol(game, &syms, state, e))
+                        .or_default() += 1;
+                }
             }
         }
-        return out;
-    }
-    let mut xs: Vec<i32> = placed.iter().map(|p| p.1).collect();
-    let mut ys: Vec<i32> = placed.iter().map(|p| p.2).collect();
-    let xmap = axis(&mut xs, 8);
-    let ymap = axis(&mut ys, 8);
-    let cols = xmap.values().max().map_or(0, |m| m + 1);
-    let rows = ymap.values().max().map_or(0, |m| m + 1);
-    // Each cell collects the locations at it.
-    let mut cells: Vec<Vec<usize>> = vec![Vec::new(); cols * rows];
-    for (i, x, y) in &placed {
-        cells[ymap[y] * cols + xmap[x]].push(*i);
-    }
-    let mut out = String::new();
-    for r in 0..rows {
-        for c in 0..cols {
-            let locs = &cells[r * cols + c];
-            let cell = match locs.len() {
-                0 => "   ".to_string(),
-                1 => match state.content(locs[0] as u16) {
-                    Some(e) => {
-                        let t = game.elements[e as usize].element_type;
-                        let s = state.element_state(e);
-                        if game.element_types[t].states > 1 {
-                            format!("{}{:<2}", syms[t], s)
-                        } else {
-                            format!("{}  ", syms[t])
-                        }
-                    }
-                    None => ".  ".to_string(),
-                },
-                _ => {
-                    let n = locs
-                        .iter()
-                        .filter(|&&l| state.content(l as u16).is_some())
-                        .count();
-                    let t = locs
-                        .iter()
-                        .find_map(|&l| state.content(l as u16))
-                        .map(|e| syms[game.elements[e as usize].element_type]);
-                    match t {
-                        Some(s) => format!("{s}{n:<2}"),
-                        None => "0  ".to_string(),
-                    }
-                }
-            };
-            out.push_str(&cell);
-        }
-        while out.ends_with(' ') {
-            out.pop();
-        }
-        out.push('\n');
+        let items: Vec<String> = count.iter().map(|(s, n)| format!("{n}×{s}")).collect();
+        out.push_str(&format!(
+            "{}: {}\n",
+            lt.name,
+            if items.is_empty() {
+                "empty".to_string()
+            } else {
+                items.join(" ")
+            }
+        ));
     }
     let legend: Vec<String> = game
         .element_types
         .iter()
         .zip(&syms)
-        .map(|(t, s)| format!("{s}={}", t.name))
+        .map(|(t, s)| format!("{}={}", s.to_ascii_lowercase(), t.name))
         .collect();
     out.push_str(&format!(
-        "legend: {}  (a number after a symbol: its state, or pieces in a stack)\n",
+        "legend: {} (upper case or a digit: the piece's state)\n",
         legend.join(" ")
     ));
     out

@@ -1,13 +1,38 @@
 //! # gamebot_nodes
 //!
 //! The logic of the gamebot nodes, written once: each node is a pure "core"
-//! (no transport; unit-testable) plus an adapter that connects it to the
-//! `Bus` of `gamebot_ros`.
+//! (no transport; unit-testable) plus an adapter that runs it on any
+//! [`gamebot_ros::Bus`] — the in-process bus (`gamebot play`, graph tests) or
+//! DDS (the `referee` and `planner` executables, real ROS 2 nodes).
 //!
-//! - [`referee_core`]: the authoritative game — whose turn, validation of
-//!   submitted moves, physical actions of each move, game over.
-//! - [`planner_core`]: stateless move planning: rebuild the position from the
-//!   game file and move history, run a strategy, report progress.
+//! - [`referee_core`] / [`referee_node`]: the authoritative game — whose turn,
+//!   validation of submitted moves, physical actions of each move, game over;
+//!   publishes `/game/state` (transient-local) and `/game/events`, serves
+//!   `/referee/submit_move` and `/referee/new_game`, asks `/planner/plan_move`.
+//! - [`planner_core`] / [`planner_node`]: stateless move planning as the
+//!   `/planner/plan_move` action, with feedback and cancel.
 
 pub mod planner_core;
+pub mod planner_node;
 pub mod referee_core;
+pub mod referee_node;
+
+/// Topic, service and action names of the graph (absolute, remappable with `-r`).
+pub mod names {
+    pub const GAME_STATE: &str = "/game/state";
+    pub const GAME_EVENTS: &str = "/game/events";
+    pub const SUBMIT_MOVE: &str = "/referee/submit_move";
+    pub const NEW_GAME: &str = "/referee/new_game";
+    pub const PLAN_MOVE: &str = "/planner/plan_move";
+}
+
+/// Errors of running a node.
+#[derive(Debug, thiserror::Error)]
+pub enum NodeError {
+    #[error("{0}")]
+    Bus(#[from] gamebot_ros::BusError),
+    #[error("{0}")]
+    Param(#[from] gamebot_ros::ParamError),
+    #[error("{0}")]
+    Referee(#[from] referee_core::RefereeError),
+}
