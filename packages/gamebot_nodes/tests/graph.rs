@@ -134,3 +134,21 @@ fn human_moves_are_validated() {
         stop.store(true, Ordering::Relaxed);
     });
 }
+
+#[test]
+fn the_shipped_parameter_file_configures_both_nodes() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/nodes.yaml");
+    for node in ["referee", "planner"] {
+        let args = gamebot_ros::RosArgs::parse(["x", "--ros-args", "--params-file", file]).unwrap();
+        let options = args.node_options(node).unwrap();
+        let n = InProcBus::new().node(options).unwrap();
+        if node == "referee" {
+            let p = referee_node::RefereeParams::declare(&n).unwrap();
+            assert_eq!(p.player_kinds, vec!["human", "ai:mcts:time=1s"]);
+            assert!(p.game_file.ends_with("tictactoe.game"));
+        } else {
+            let s = n.parameters().declare_string("strategy", "", "").unwrap();
+            gamebot_ai::strategy(&s).unwrap();
+        }
+    }
+}
