@@ -6,6 +6,10 @@
 //! - expansion of one random untried move per iteration, branching on the
 //!   distinct moves of a position (§7.5);
 //! - a uniformly random playout (cut after `limit` moves, counted as a draw);
+//!   with `cutoff=N` the playout stops after N moves and the heuristic judges
+//!   the position instead (reward ½ + the squashed value, in (0.1, 0.9), per
+//!   player), which pays off when playouts are expensive and the game file has
+//!   a good `[EVALUATION]`; `cutoff=0` evaluates the new leaf directly;
 //! - proven results: a decided position is a proven result, a position where
 //!   the player to move has a move to a proven win is a proven win, and one whose
 //!   moves are all proven is proven with the best of them ("MCTS-Solver"); a
@@ -19,6 +23,7 @@
 
 use crate::control::{Limits, SearchControl};
 use crate::error::{AiError, Result};
+use crate::heuristic::{squash, Heuristic};
 use crate::spec::{MctsOpts, Spec};
 use crate::stats::{Considered, Decision, SearchStats};
 use crate::worker::Worker;
@@ -196,6 +201,7 @@ impl Tree {
         o: &MctsOpts,
         target: Option<u64>,
         until: Instant,
+        eval: Option<(Heuristic, f64)>,
         limits: &Limits,
     ) -> Result<()> {
         let mut w = Worker::new(game);
@@ -205,7 +211,7 @@ impl Tree {
                 && Instant::now() < until
                 && !limits.stop()
             {
-                self.iterate(&mut w, o, limits)?;
+                self.iterate(&mut w, o, eval, limits)?;
             }
             Ok(())
         })();
@@ -213,7 +219,13 @@ impl Tree {
         result
     }
 
-    fn iterate(&mut self, w: &mut Worker<'_>, o: &MctsOpts, limits: &Limits) -> Result<()> {
+    fn iterate(
+        &mut self,
+        w: &mut Worker<'_>,
+        o: &MctsOpts,
+        eval: Option<(Heuristic, f64)>,
+        limits: &Limits,
+    ) -> Result<()> {
         // Selection and expansion.
         let mut i = 0usize;
         let mut depth = 0u32;
@@ -261,16 +273,26 @@ impl Tree {
             depth += 1;
         }
         self.max_depth = self.max_depth.max(depth);
-        // Simulation.
+        // Simulation: a decided result, or per-player rewards from the heuristic.
+        let mut judged: Option<Vec<f64>> = None;
         let winner = if self.nodes[i].proven != UNKNOWN {
             self.nodes[i].proven
         } else {
             let mut s = self.nodes[i].state.clone();
-            let finished = w.playout(&mut s, &mut self.rng, o.limit, &limits.cancel)?;
+            let plies = o.cutoff.unwrap_or(o.limit);
+            let finished = w.playout(&mut s, &mut self.rng, plies, &limits.cancel)?;
             self.playouts += 1;
             if finished {
                 s.winner()
             } else {
+                if let Some(ev) = eval {
+                    let n = w.game.player_count() as i32;
+                    let mut r = Vec::with_capacity(n as usize);
+                    for p in 1..=n {
+                        r.push(0.5 + squash(ev.0.raw(w, &s, p)?, ev.1));
+                    }
+                    judged = Some(r);
+                }
                 0
             }
         };
@@ -279,7 +301,10 @@ impl Tree {
         while j != NONE {
             let n = &mut self.nodes[j as usize];
             n.visits += 1;
-            n.reward += reward(winner, n.mover);
+            n.reward += match &judged {
+                Some(r) if n.mover > 0 => r[n.mover as usize - 1],
+                _ => reward(winner, n.mover),
+            };
             j = n.parent;
         }
         self.iterations += 1;
@@ -425,6 +450,13 @@ impl Strategy for Mcts {
         let o = self.opts.clone();
         let limits = Limits::new(o.time, &ctl.cancel);
         let me = state.player();
+        let eval = match o.cutoff {
+            Some(_) => {
+                let h = o.heuristic.resolve(game)?;
+                Some((h, o.scale.unwrap_or_else(|| h.default_scale())))
+            }
+            None => None,
+        };
         let mut stats = SearchStats {
             strategy: self.spec.to_string(),
             threads: o.threads,
@@ -484,8 +516,9 @@ impl Strategy for Mcts {
         loop {
             let slice_end = Instant::now() + Duration::from_millis(100);
             let until = limits.deadline.map_or(slice_end, |d| d.min(slice_end));
-            let run =
-                |(t, target): (&mut Tree, &Option<u64>)| t.run(game, &o, *target, until, &limits);
+            let run = |(t, target): (&mut Tree, &Option<u64>)| {
+                t.run(game, &o, *target, until, eval, &limits)
+            };
             match &self.pool {
                 Some(pool) => pool.install(|| {
                     self.trees

@@ -15,7 +15,7 @@ minimax[:depth=N,ext=N,heuristic=H,scale=X,seed=N]
 minimax-stochastic[:depth=N,margin=X,ext=N,heuristic=H,scale=X,seed=N]
 alphabeta[:depth=N,time=T,nodes=N,ext=N,tt=MB,heuristic=H,scale=X,seed=N]
 mc[:playouts=N,time=T,variant=mean|wins|score,limit=N,seed=N]
-mcts[:iterations=N,time=T,threads=N,c=X,reuse=yes|no,limit=N,seed=N]
+mcts[:iterations=N,time=T,threads=N,c=X,reuse=yes|no,limit=N,cutoff=N,heuristic=H,scale=X,seed=N]
 (T: 1s, 500ms, 1.5s, 2m; H: auto, pieces, mobility, score, eval, none;
  ext: plies searched past the depth while the same player moves again, default 4)";
 
@@ -137,6 +137,11 @@ pub struct MctsOpts {
     /// Keep the subtree of the position reached between moves.
     pub reuse: bool,
     pub limit: usize,
+    /// Playouts stop after this many moves and the heuristic judges the position.
+    pub cutoff: Option<usize>,
+    /// Heuristic for `cutoff`.
+    pub heuristic: Heuristic,
+    pub scale: Option<f64>,
     pub seed: Option<u64>,
 }
 
@@ -210,6 +215,9 @@ impl Default for MctsOpts {
             c: 0.7,
             reuse: true,
             limit: 1000,
+            cutoff: None,
+            heuristic: Heuristic::Auto,
+            scale: None,
             seed: None,
         }
     }
@@ -512,6 +520,10 @@ impl FromStr for Spec {
                         "time",
                         "threads",
                         "c",
+                        "cutoff",
+                        "heuristic",
+                        "h",
+                        "scale",
                         "reuse",
                         "limit",
                         "seed",
@@ -539,6 +551,9 @@ impl FromStr for Spec {
                             m.c = c;
                         }
                         "reuse" => m.reuse = parse_bool(&o, k, v)?,
+                        "cutoff" => m.cutoff = Some(o.parse(k, v, "a number of moves")?),
+                        "heuristic" | "h" => m.heuristic = v.parse().map_err(|e| o.bad(e))?,
+                        "scale" => m.scale = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
                         "limit" => m.limit = positive(&o, k, v, o.parse(k, v, "a number")?)?,
                         _ => m.seed = Some(o.parse(k, v, "an integer")?),
                     }
@@ -715,6 +730,15 @@ impl fmt::Display for Spec {
                 if m.limit != d.limit {
                     add("limit", m.limit.to_string());
                 }
+                if let Some(c) = m.cutoff {
+                    add("cutoff", c.to_string());
+                }
+                if m.heuristic != Heuristic::Auto {
+                    add("heuristic", m.heuristic.to_string());
+                }
+                if let Some(s) = m.scale {
+                    add("scale", s.to_string());
+                }
                 if let Some(s) = m.seed {
                     add("seed", s.to_string());
                 }
@@ -748,6 +772,7 @@ mod tests {
             "mc:playouts=500",
             "mcts:time=1s,threads=2",
             "mcts:iterations=20000,seed=7",
+            "mcts:time=1s,cutoff=4,heuristic=eval",
         ] {
             let spec: Spec = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
             // The canonical form parses back to the same spec.

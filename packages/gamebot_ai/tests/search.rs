@@ -76,7 +76,12 @@ fn alphabeta_sees_a_forced_win_and_reports_its_line() {
     assert_eq!(g.move_text(&d.mv), "x(3):sx(3)->cell(3,1)");
     assert!((d.stats.value - 0.99).abs() < 1e-12, "{}", d.stats.value);
     assert_eq!(d.stats.pv, vec!["x(3):sx(3)->cell(3,1)"]);
-    for spec in ["minimax:depth=2", "mcts:iterations=200", "mc:playouts=50"] {
+    for spec in [
+        "minimax:depth=2",
+        "mcts:iterations=200",
+        "mcts:iterations=200,cutoff=0",
+        "mc:playouts=50",
+    ] {
         let d = strategy(spec)
             .unwrap()
             .choose(&g, &s, &SearchControl::new())
