@@ -360,6 +360,28 @@ impl Strategy for AlphaBeta {
                 "the player to move has no legal move".into(),
             ));
         }
+        if moves.len() == 1 && o.time.is_some() {
+            // A forced move: keep the time for the moves that need it.
+            let mut stats = SearchStats {
+                strategy: self.spec.to_string(),
+                threads: 1,
+                nodes: 1,
+                pv: vec![game.move_text(&moves[0])],
+                seconds: s.limits.elapsed().as_secs_f64(),
+                ..Default::default()
+            };
+            stats.considered = vec![Considered {
+                mv: stats.pv[0].clone(),
+                value: 0.0,
+                visits: 1,
+                bound: false,
+                proven: false,
+            }];
+            return Ok(Decision {
+                mv: moves.swap_remove(0),
+                stats,
+            });
+        }
         if o.seed.is_some() {
             moves.shuffle(&mut self.rng);
         }
