@@ -68,3 +68,19 @@ pub fn legal_texts(game: &Game, state: &State, moves: &[Move]) -> Vec<String> {
     out.sort();
     out
 }
+
+/// The given game files, or every `games/*.game` (sorted) when none are given.
+pub fn game_files_or_all(given: &[String]) -> Result<Vec<String>> {
+    if !given.is_empty() {
+        return Ok(given.to_vec());
+    }
+    let mut found: Vec<String> = std::fs::read_dir("games")
+        .context("cannot list games/ (run from the repository root or name the game files)")?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "game"))
+        .map(|p| p.display().to_string())
+        .collect();
+    found.sort();
+    Ok(found)
+}

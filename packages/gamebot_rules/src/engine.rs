@@ -529,17 +529,7 @@ impl Game {
         vars: &mut Vars,
         what: &str,
     ) -> Result<i32, RuleError> {
-        match Ctx::new(self, StateRef::Ro(st), vars)
-            .eval(&se.expr)
-            .map_err(|e| self.eval_error(se, what.into(), e))?
-        {
-            Value::Int(i) => Ok(i),
-            v => Err(self.eval_error(
-                se,
-                what.into(),
-                EvalError::new(format!("must be an Int, got {}", v.kind())),
-            )),
-        }
+        self.eval_int_in(se, StateRef::Ro(st), vars, what)
     }
 
     fn eval_int_rw(
@@ -549,7 +539,18 @@ impl Game {
         vars: &mut Vars,
         what: &str,
     ) -> Result<i32, RuleError> {
-        match Ctx::new(self, StateRef::Rw(st), vars)
+        self.eval_int_in(se, StateRef::Rw(st), vars, what)
+    }
+
+    /// Evaluates an expression that must give an Int, naming `what` on error.
+    fn eval_int_in(
+        &self,
+        se: &SrcExpr,
+        st: StateRef<'_>,
+        vars: &mut Vars,
+        what: &str,
+    ) -> Result<i32, RuleError> {
+        match Ctx::new(self, st, vars)
             .eval(&se.expr)
             .map_err(|e| self.eval_error(se, what.into(), e))?
         {

@@ -66,17 +66,7 @@ fn cancel_latency(game: &Game, state: &State) -> anyhow::Result<f64> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let mut games = a.games.clone();
-    if games.is_empty() {
-        let mut found: Vec<String> = std::fs::read_dir("games")?
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "game"))
-            .map(|p| p.display().to_string())
-            .collect();
-        found.sort();
-        games = found;
-    }
+    let games = crate::common::game_files_or_all(&a.games)?;
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))

@@ -36,17 +36,7 @@ struct Row {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let mut games = a.games.clone();
-    if games.is_empty() {
-        let mut found: Vec<String> = std::fs::read_dir("games")?
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "game"))
-            .map(|p| p.display().to_string())
-            .collect();
-        found.sort();
-        games = found;
-    }
+    let games = crate::common::game_files_or_all(&a.games)?;
     let bar = indicatif::ProgressBar::new(games.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")

@@ -71,17 +71,7 @@ fn time_detector(det: &mut Detector, frames: &[gamebot_vision::Mat], seconds: f6
 
 pub fn run(a: Args) -> Result<i32> {
     gamebot_vision::set_opencv_threads(a.threads)?;
-    let mut games = a.games.clone();
-    if games.is_empty() {
-        let mut found: Vec<String> = std::fs::read_dir("games")?
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "game"))
-            .map(|p| p.display().to_string())
-            .collect();
-        found.sort();
-        games = found;
-    }
+    let games = crate::common::game_files_or_all(&a.games)?;
     let board_cfg = BoardConfig::default();
     let heavy = RenderOptions {
         noise_sigma: 8.0,
