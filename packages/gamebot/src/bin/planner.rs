@@ -1,0 +1,8 @@
+//! `planner` — the gamebot planner as a ROS 2 node (DDS): the
+//! `/planner/plan_move` action. Run inside `scripts/netns-run` here.
+//!
+//! `planner --ros-args -p strategy:=alphabeta:time=1s`
+
+fn main() -> anyhow::Result<()> {
+    gamebot_nodes::dds_main::planner()
+}

@@ -1,0 +1,41 @@
+//! Entry points of the DDS executables (`referee`, `planner`): parse
+//! `--ros-args`, start logging, join the DDS domain and run the node until
+//! Ctrl-C. The executables themselves (in the `gamebot` package, so that
+//! `ros2 run gamebot referee` finds them) only call these.
+
+use crate::NodeError;
+use gamebot_ros::dds::{DdsContext, DdsNode};
+use gamebot_ros::{logging, RosArgs};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Runs the referee node. The user argument `--once` stops it when the game ends.
+pub fn referee() -> anyhow::Result<()> {
+    run_node("referee", |node, stop, args| {
+        let once = args.user_args.iter().any(|a| a == "--once");
+        crate::referee_node::run(node, stop, once)
+    })
+}
+
+/// Runs the planner node (the `/planner/plan_move` action server).
+pub fn planner() -> anyhow::Result<()> {
+    run_node("planner", |node, stop, _| {
+        crate::planner_node::run(node, stop)
+    })
+}
+
+fn run_node(
+    default_name: &str,
+    body: impl FnOnce(&DdsNode, &AtomicBool, &RosArgs) -> Result<(), NodeError>,
+) -> anyhow::Result<()> {
+    let args = RosArgs::from_env()?;
+    let options = args.node_options(default_name)?;
+    logging::init(&options);
+    let stop = Arc::new(AtomicBool::new(false));
+    let s = stop.clone();
+    ctrlc::set_handler(move || s.store(true, Ordering::Relaxed))?;
+    let ctx = DdsContext::from_env()?;
+    let node = ctx.node(options)?;
+    body(&node, &stop, &args)?;
+    Ok(())
+}
