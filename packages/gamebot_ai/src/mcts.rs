@@ -463,7 +463,7 @@ impl Strategy for Mcts {
             ..Default::default()
         };
         // A forced move needs no thought.
-        {
+        let first_legal = {
             let mut w = Worker::new(game);
             let moves = w.moves(state)?;
             match moves.len() {
@@ -481,9 +481,9 @@ impl Strategy for Mcts {
                         stats,
                     });
                 }
-                _ => {}
+                _ => moves[0].clone(),
             }
-        }
+        };
         // A node holds a copy of its position: bound the trees by memory.
         let node_bytes = std::mem::size_of::<Node>()
             + state.element_count() * 16
@@ -546,11 +546,20 @@ impl Strategy for Mcts {
             }
             ctl.report(&stats);
         }
-        let best = self.best_move(me).mv;
-        let mv = crate::translate(game, &self.trees[0].nodes[0].state, &best, state)?;
-        if let Some(first) = stats.pv.first_mut() {
-            *first = game.move_text(&mv);
-        }
+        let mv = match self.best_move(me) {
+            Some(best) => {
+                let mv = crate::translate(game, &self.trees[0].nodes[0].state, &best.mv, state)?;
+                if let Some(first) = stats.pv.first_mut() {
+                    *first = game.move_text(&mv);
+                }
+                mv
+            }
+            // Stopped before the first iteration: any legal move is the best so far.
+            None => {
+                stats.pv = vec![game.move_text(&first_legal)];
+                first_legal
+            }
+        };
         Ok(Decision { mv, stats })
     }
 }
@@ -588,8 +597,8 @@ impl Mcts {
     }
 
     /// A proven win if there is one (the most visited), else the most visited
-    /// move that is not a proven loss.
-    fn best_move(&self, me: i32) -> Merged {
+    /// move that is not a proven loss; `None` before the root has children.
+    fn best_move(&self, me: i32) -> Option<Merged> {
         let mut merged = self.merged();
         let rank = |m: &Merged| -> (u8, u64) {
             let class = match m.proven {
@@ -601,11 +610,20 @@ impl Mcts {
             (class, m.visits)
         };
         merged.sort_by(|a, b| rank(b).cmp(&rank(a)).then(b.reward.total_cmp(&a.reward)));
-        merged.swap_remove(0)
+        (!merged.is_empty()).then(|| merged.swap_remove(0))
     }
 
     fn summarise(&self, game: &Game, me: i32, limits: &Limits, stats: &mut SearchStats) {
-        let best = self.best_move(me);
+        stats.iterations = self.trees.iter().map(|t| t.iterations).sum();
+        stats.playouts = self.trees.iter().map(|t| t.playouts).sum();
+        stats.nodes = self.trees.iter().map(|t| t.generated).sum();
+        stats.depth = self.trees.iter().map(|t| t.max_depth).max().unwrap_or(0);
+        stats.reused = self.trees.iter().map(|t| t.reused).sum();
+        stats.complete = self.trees.iter().any(|t| t.root_proven());
+        stats.seconds = limits.elapsed().as_secs_f64();
+        let Some(best) = self.best_move(me) else {
+            return;
+        };
         let mut merged = self.merged();
         merged.sort_by_key(|m| std::cmp::Reverse(m.visits));
         let value_of = |m: &Merged| -> f64 {
@@ -630,13 +648,6 @@ impl Mcts {
         stats.value = value_of(&best);
         let (ti, node, _) = best.best_at;
         stats.pv = self.trees[ti].line(game, node, 32);
-        stats.iterations = self.trees.iter().map(|t| t.iterations).sum();
-        stats.playouts = self.trees.iter().map(|t| t.playouts).sum();
-        stats.nodes = self.trees.iter().map(|t| t.generated).sum();
-        stats.depth = self.trees.iter().map(|t| t.max_depth).max().unwrap_or(0);
-        stats.reused = self.trees.iter().map(|t| t.reused).sum();
-        stats.complete = self.trees.iter().any(|t| t.root_proven());
-        stats.seconds = limits.elapsed().as_secs_f64();
     }
 }
 

@@ -185,6 +185,35 @@ fn searches_stop_when_cancelled_and_return_a_move() {
     }
 }
 
+/// Cancelled before the first iteration (the planner node stopping at once):
+/// every anytime strategy still returns a legal move, none panics.
+#[test]
+fn searches_cancelled_before_they_start_return_a_legal_move() {
+    let g = game("connect4");
+    let s = g.initial_state();
+    let legal = g.legal_moves(&s).unwrap();
+    for spec in [
+        "alphabeta:time=1h",
+        "alphabeta:depth=8",
+        "mcts:time=1h",
+        "mcts:iterations=300",
+        "mcts:time=1h,threads=2",
+        "mcts:time=1h,cutoff=4,heuristic=pieces",
+        "mc:playouts=1000",
+        "minimax:depth=4",
+        "random",
+    ] {
+        let cancel = CancelToken::new();
+        cancel.cancel();
+        let ctl = SearchControl::new().with_cancel(cancel);
+        let d = strategy(spec)
+            .unwrap()
+            .choose(&g, &s, &ctl)
+            .unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert!(legal.contains(&d.mv), "{spec}");
+    }
+}
+
 #[test]
 fn progress_is_reported() {
     let g = game("connect4");

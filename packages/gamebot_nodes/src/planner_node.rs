@@ -13,6 +13,11 @@ use std::time::Duration;
 /// How often cancel requests are checked while a search runs.
 const CANCEL_POLL: Duration = Duration::from_millis(5);
 
+/// Feedback goes out at least this often while a search runs (the last one
+/// again if the search reported nothing new), so that a client can tell a
+/// planner that is thinking from one that has gone away.
+pub const FEEDBACK_HEARTBEAT: Duration = Duration::from_millis(250);
+
 /// Serves plan requests until `stop` is set. Parameters: `strategy` (default
 /// strategy when a goal names none).
 pub fn run<B: Bus>(bus: &B, stop: &AtomicBool) -> Result<(), NodeError> {
@@ -66,9 +71,17 @@ pub fn run<B: Bus>(bus: &B, stop: &AtomicBool) -> Result<(), NodeError> {
                 core.plan(&req, cancel.clone(), &progress)
             });
             // Relay feedback and cancel requests while the search runs.
+            let mut last = PlanMoveFeedback::default();
+            let mut last_sent = std::time::Instant::now();
             while !search.is_finished() {
                 while let Ok(fb) = fb_rx.try_recv() {
+                    last = fb.clone();
+                    last_sent = std::time::Instant::now();
                     let _ = active.publish_feedback(fb);
+                }
+                if last_sent.elapsed() >= FEEDBACK_HEARTBEAT {
+                    last_sent = std::time::Instant::now();
+                    let _ = active.publish_feedback(last.clone());
                 }
                 if active.is_cancel_requested() || stop.load(Ordering::Relaxed) {
                     cancel.cancel();

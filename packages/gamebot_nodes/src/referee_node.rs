@@ -9,7 +9,7 @@ use gamebot_interfaces::srv::{NewGame, NewGameResponse, SubmitMove, SubmitMoveRe
 use gamebot_ros::{ActionClient, Bus, ClientGoal, GoalEvent, GoalStatus, Publisher, Qos};
 use gamebot_rules::PhysicalAction;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Parameters of the referee.
 #[derive(Clone, Debug)]
@@ -67,8 +67,16 @@ struct Referee<B: Bus> {
     event_pub: Publisher<GameEvent>,
     planner: ActionClient<PlanMove>,
     plan: Option<ClientGoal<PlanMove>>,
+    /// When the goal in flight last gave a sign of life (sent, feedback).
+    plan_heard: Instant,
     _bus: std::marker::PhantomData<B>,
 }
+
+/// A goal without feedback for this long (the planner sends some every
+/// [`crate::planner_node::FEEDBACK_HEARTBEAT`] while it searches) is given
+/// up and sent again once a planner is back: the planner died or restarted,
+/// and a restarted planner knows nothing of the old goal.
+const PLANNER_SILENT_AFTER: Duration = Duration::from_secs(3);
 
 /// Runs the referee until `stop` is set (or, with `stop_when_over`, until the game ends).
 pub fn run<B: Bus>(bus: &B, stop: &AtomicBool, stop_when_over: bool) -> Result<(), NodeError> {
@@ -89,6 +97,7 @@ pub fn run<B: Bus>(bus: &B, stop: &AtomicBool, stop_when_over: bool) -> Result<(
         event_pub: bus.publisher::<GameEvent>(names::GAME_EVENTS, Qos::reliable(100))?,
         planner: bus.action_client::<PlanMove>(names::PLAN_MOVE)?,
         plan: None,
+        plan_heard: Instant::now(),
         _bus: std::marker::PhantomData,
     };
     tracing::info!(game = %r.game_file, "referee started");
@@ -366,7 +375,10 @@ impl<B: Bus> Referee<B> {
                     .wrapping_add(self.core.history().len() as u64),
             };
             match self.planner.send_goal(goal, Duration::from_secs(5)) {
-                Ok(h) => self.plan = Some(h),
+                Ok(h) => {
+                    self.plan = Some(h);
+                    self.plan_heard = Instant::now();
+                }
                 Err(e) => {
                     tracing::warn!("plan_move: {e}");
                     return;
@@ -378,12 +390,28 @@ impl<B: Bus> Referee<B> {
         };
         let done = loop {
             match handle.next_event(Duration::ZERO) {
-                Some(GoalEvent::Feedback(_)) => continue,
+                Some(GoalEvent::Feedback(_)) => self.plan_heard = Instant::now(),
                 Some(GoalEvent::Done(r)) => break Some(r),
                 None => break None,
             }
         };
-        let Some(outcome) = done else { return };
+        let Some(outcome) = done else {
+            if self.plan_heard.elapsed() >= PLANNER_SILENT_AFTER {
+                let ply = self.core.history().len();
+                tracing::warn!(
+                    "{}: no word from the planner for {:?} while planning ply {ply}; sending the goal again when a planner answers",
+                    names::PLAN_MOVE,
+                    PLANNER_SILENT_AFTER
+                );
+                self.event(
+                    GameEvent::INFO,
+                    None,
+                    format!("planner lost while planning ply {ply}; the goal will be sent again"),
+                );
+                self.plan = None;
+            }
+            return;
+        };
         self.plan = None;
         match outcome {
             Ok(o) if o.status == GoalStatus::Succeeded && o.result.success => {

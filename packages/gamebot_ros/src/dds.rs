@@ -51,6 +51,27 @@ impl<T: RosMessage> r2::Message for Wire<T> {}
 /// How ROS 2 services are mapped onto DDS topics (must match the peers' RMW).
 pub use r2::ServiceMapping;
 
+/// Checks that this process runs inside `scripts/netns-run` (the marker
+/// variable is set and loopback is the only network interface), so that DDS
+/// discovery cannot reach any other machine. Tests that create participants
+/// call this first; the error names the interfaces found.
+pub fn check_private_netns() -> Result<(), String> {
+    let dev = std::fs::read_to_string("/proc/net/dev").unwrap_or_default();
+    let ifaces: Vec<&str> = dev
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split(':').next())
+        .map(str::trim)
+        .collect();
+    if std::env::var("GAMEBOT_NETNS").as_deref() == Ok("1") && ifaces == ["lo"] {
+        Ok(())
+    } else {
+        Err(format!(
+            "DDS tests must run inside scripts/netns-run (found interfaces {ifaces:?}); refusing to create DDS participants"
+        ))
+    }
+}
+
 /// Participant settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DdsConfig {

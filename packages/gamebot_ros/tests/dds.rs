@@ -17,20 +17,11 @@ use gamebot_ros::{NodeOptions, ParamValue};
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-/// Panics unless this process is inside `scripts/netns-run`: the marker
-/// variable is set and loopback is the only network interface.
+/// Panics unless this process is inside `scripts/netns-run`.
 fn require_private_netns() {
-    let dev = std::fs::read_to_string("/proc/net/dev").unwrap_or_default();
-    let ifaces: Vec<&str> = dev
-        .lines()
-        .skip(2)
-        .filter_map(|l| l.split(':').next())
-        .map(str::trim)
-        .collect();
-    assert!(
-        std::env::var("GAMEBOT_NETNS").as_deref() == Ok("1") && ifaces == ["lo"],
-        "DDS tests must run inside scripts/netns-run (found interfaces {ifaces:?}); refusing to create DDS participants"
-    );
+    if let Err(e) = gamebot_ros::dds::check_private_netns() {
+        panic!("{e}");
+    }
 }
 
 /// Two participants (as two processes would have) with one node each.
