@@ -90,3 +90,28 @@ class Registry:
         if inner.startswith("<="):
             return t.sequence[base, int(inner[2:])]
         return t.array[base, int(inner)]
+
+
+def service_types(registry, package, name, srv_root, header):
+    """(Request, Response) IdlStruct classes of ``srv/<name>.srv`` with the
+    given header fields first, named as ROS 2 names them on DDS
+    (``pkg::srv::dds_::Name_Request_`` / ``_Response_``).
+
+    ``header`` is the per-request id the RMW puts in front of the payload:
+    rmw_cyclonedds writes a 64-bit client id and a 64-bit sequence number.
+    """
+    text = (Path(srv_root) / "srv" / f"{name}.srv").read_text()
+    parts = text.split("\n---")
+    if len(parts) != 2:
+        raise ValueError(f"{name}.srv: expected one '---' separator")
+    out = []
+    for part, suffix in zip(parts, ["Request", "Response"]):
+        annotations = dict(header)
+        for fname, ftype, array in parse_msg(part):
+            annotations[fname] = registry._field_type(package, ftype, array)
+        typename = f"{package}::srv::dds_::{name}_{suffix}_"
+        out.append(make_idl_struct(f"{package}__{name}_{suffix}", typename, annotations))
+    return tuple(out)
+
+
+CYCLONE_REQUEST_HEADER = {"client_id": t.uint64, "sequence": t.int64}
