@@ -14,7 +14,8 @@ This peer, with types generated from our .msg/.srv files:
    accepted;
 3. sees the move in /game/state and its physical action (a transfer from the
    supply to the cell, with arm coordinates) in /game/events, and then the
-   computer's answer.
+   computer's answer: the whole position after it (two pieces on the cells,
+   the human to move, exactly the 28 legal placements) and its event.
 
 Exit status 0 means all of it worked. Run inside scripts/netns-run.
 """
@@ -92,8 +93,14 @@ def check_opening(s):
         problems.append(f"cells missing from board: {sorted(CELLS - set(by_loc))}")
     for c in CELLS & set(by_loc):
         l = by_loc[c]
-        if l.element or l.owner or not l.relevant:
+        if l.element or l.element_type or l.element_state or l.owner or not l.relevant \
+                or l.location_type != "cell":
             problems.append(f"{c}: {l}")
+    supplies = [l for l in s.board if l.location not in CELLS]
+    if len(supplies) != 10 or any(l.location_type != "supply" or l.relevant for l in supplies):
+        problems.append(f"supplies: {[(l.location, l.location_type, l.relevant) for l in supplies]}")
+    if (s.header.stamp.sec, s.header.stamp.nanosec) < (0, 0) or not isinstance(s.header.frame_id, str):
+        problems.append(f"header = {s.header!r}")
     pieces = [l for l in s.board if l.element]
     crosses = [l for l in pieces if l.owner == 1]
     noughts = [l for l in pieces if l.owner == 2]
@@ -101,8 +108,10 @@ def check_opening(s):
         problems.append(f"pieces: {len(crosses)} of player 1, {len(noughts)} of player 2, {len(pieces)} in all")
     if any(l.location in CELLS for l in pieces):
         problems.append("a piece is on the board before the first move")
-    if len({l.element_type for l in crosses}) != 1 or len({l.element_type for l in noughts}) != 1:
-        problems.append("each player's pieces should share one element type")
+    if {l.element_type for l in crosses} != {"cross"} or {l.element_type for l in noughts} != {"nought"}:
+        problems.append("player 1's pieces should be crosses and player 2's noughts")
+    if any(l.element_state != 1 for l in pieces):
+        problems.append(f"element states: {[(l.element, l.element_state) for l in pieces]}")
     if not s.legal_moves:
         problems.append("no legal moves")
     for m in s.legal_moves:
@@ -115,6 +124,43 @@ def check_opening(s):
     fields = len(GameState.__dataclass_fields__)
     print(f"ok cyclonedds decoded the referee's GameState ({fields} fields, {len(s.board)} locations, "
           f"{len(s.legal_moves)} legal moves) and it is tic-tac-toe's opening")
+
+
+def check_after_answer(opening, s, first):
+    """The position after the human's move and the computer's answer."""
+    problems = []
+    if list(s.move_history[:1]) != [first] or len(s.move_history) != 2:
+        problems.append(f"move_history = {s.move_history!r}")
+    want = {"game_name": "tictactoe", "game_number": 1, "current_player": 1, "winner": -1,
+            "phase": PHASE_WAITING_FOR_HUMAN}
+    for k, v in want.items():
+        if getattr(s, k) != v:
+            problems.append(f"{k} = {getattr(s, k)!r}, want {v!r}")
+    if s.state_hash == opening.state_hash:
+        problems.append("state_hash unchanged by two moves")
+    answer = s.move_history[1] if len(s.move_history) == 2 else ""
+    a_elem, _, rest = answer.partition(":")
+    a_from, _, a_to = rest.partition("->")
+    by_loc = {l.location: l for l in s.board}
+    on_cells = [l for l in s.board if l.location in CELLS and l.element]
+    if sorted((l.location, l.element, l.owner) for l in on_cells) != \
+            sorted([(first.split("->")[1], first.split(":")[0], 1), (a_to, a_elem, 2)]):
+        problems.append(f"occupied cells: {[(l.location, l.element, l.owner) for l in on_cells]}")
+    if a_from not in by_loc or by_loc[a_from].element or by_loc[a_from].location_type != "supply":
+        problems.append(f"the answer {answer!r} did not come from a now empty supply")
+    if len([l for l in s.board if l.element]) != 10:
+        problems.append("pieces appeared or vanished")
+    # Four crosses left in the supplies, seven empty cells.
+    empty = {c for c in CELLS if not by_loc[c].element}
+    if len(s.legal_moves) != 4 * 7:
+        problems.append(f"{len(s.legal_moves)} legal moves, want 28")
+    for m in s.legal_moves:
+        elem, _, rest = m.partition(":")
+        frm, _, to = rest.partition("->")
+        if to not in empty or frm not in by_loc or by_loc[frm].element != elem or by_loc[frm].owner != 1:
+            problems.append(f"legal move {m!r} is not a cross from its supply to an empty cell")
+    if problems:
+        fail("GameState after the computer's answer:\n  " + "\n  ".join(problems))
 
 
 class SubmitClient:
@@ -170,20 +216,29 @@ def main():
 
     after = wait_state(states, lambda s: list(s.move_history[:1]) == [first], f"history starting {first}")
     by_loc = {l.location: l for l in after.board}
-    if by_loc[cell].element != elem or by_loc[cell].owner != 1:
-        fail(f"{cell} after the move: {by_loc[cell]}")
+    if by_loc[cell].element != elem or by_loc[cell].owner != 1 or by_loc[frm].element:
+        fail(f"after the move: {cell} holds {by_loc[cell]}, {frm} holds {by_loc[frm]}")
     answered = wait_state(states, lambda s: len(s.move_history) >= 2, "the computer's answer")
-    print(f"ok /game/state shows the move and the computer's answer {answered.move_history[1]!r}")
+    check_after_answer(opening, answered, first)
+    print(f"ok /game/state shows the move and the computer's answer {answered.move_history[1]!r}, "
+          f"and the human to move again with {len(answered.legal_moves)} legal moves")
 
-    played = None
+    answer = answered.move_history[1]
+    played = {}
     end = time.monotonic() + 10
-    while played is None and time.monotonic() < end:
+    while len(played) < 2 and time.monotonic() < end:
         for e in events.take(N=100):
-            if e.kind == MOVE_PLAYED and e.move.text == first:
-                played = e
+            if e.kind == MOVE_PLAYED and e.move.text in (first, answer):
+                played[e.move.text] = e
         time.sleep(0.05)
-    if played is None:
-        fail(f"no MOVE_PLAYED event for {first!r} on /game/events")
+    for text, player, ply in ((first, 1, 1), (answer, 2, 2)):
+        e = played.get(text)
+        if e is None:
+            fail(f"no MOVE_PLAYED event for {text!r} on /game/events")
+        if (e.player, e.ply, e.game_number, e.winner) != (player, ply, 1, -1) \
+                or [a.kind for a in e.actions] != [TRANSFER]:
+            fail(f"MOVE_PLAYED event for {text!r}: {e}")
+    played = played[first]
     if len(played.actions) != 1:
         fail(f"physical actions of {first!r}: {played.actions}")
     a = played.actions[0]

@@ -12,6 +12,7 @@
 //! Timeouts here only stop a broken run from hanging; nothing asserts speed.
 
 use gamebot_interfaces::action::{PlanMove, PlanMoveGoal};
+use gamebot_interfaces::action_msgs::{GoalStatus as GoalStatusMsg, GoalStatusArray};
 use gamebot_interfaces::msg::{GameEvent, GameState};
 use gamebot_ros::dds::{DdsConfig, DdsContext, DdsNode};
 use gamebot_ros::{Bus, GoalEvent, GoalStatus, NodeOptions, Qos, Subscription};
@@ -154,6 +155,11 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
     let events = node
         .subscription::<GameEvent>("/game/events", Qos::reliable(1000))
         .unwrap();
+    // The planner's own account of its goals (every goal it accepted, with
+    // its status), as `ros2 action info`-style tools see it.
+    let goal_status = node
+        .subscription::<GoalStatusArray>("/planner/plan_move/_action/status", Qos::latched(100))
+        .unwrap();
     let mut planner =
         NodeProcess::start("planner", env!("CARGO_BIN_EXE_planner"), domain, &[], "a");
     // Connect four, both sides computer players; player 1 thinks a second
@@ -180,34 +186,74 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
             .collect();
         panic!("{what}\n{}", logs.join("\n"))
     };
-    let Some(mid) = watch_until(&states, &events, &mut seen, Duration::from_secs(120), |s| {
-        s.game_file.ends_with("connect4.game") && s.move_history.len() >= 2
-    }) else {
-        fail(
-            "no position with 2 moves from the referee",
-            &[&planner, &referee],
-        )
-    };
-    assert_eq!(mid.game_name, "connect4");
-    assert_eq!(mid.player_kinds.len(), 2);
-
     // Kill the planner in the middle of the game as a crash would (no result,
     // no goodbye on DDS), then start a fresh process; the referee notices the
     // silence, sends the goal again and the game goes on.
-    // (Player 1 plans ply 2 for a second, far longer than this pause, so the
-    // kill lands while its goal is in flight; no game of connect four is
-    // over before ply 7.)
-    std::thread::sleep(Duration::from_millis(300));
+    // The kill must land while a goal is in flight. The test watches the
+    // planner's goal status (`<action>/_action/status`, what `ros2 action`
+    // tools read): the referee sends one goal per ply, one at a time, so the
+    // n-th goal id the planner reports plans ply n. It kills once a goal of
+    // player 1 (even plies; it thinks a second) from ply 2 on is executing.
+    // No fixed pause, so a slow machine cannot make the kill miss the goal.
+    let mut goal_ids: Vec<[u8; 16]> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let killed_ply = loop {
+        if Instant::now() > deadline {
+            fail(
+                "no goal of player 1 seen executing from ply 2 on",
+                &[&planner, &referee],
+            )
+        }
+        seen.extend(events.drain());
+        let mut reports = goal_status.drain();
+        if reports.is_empty() {
+            reports.extend(goal_status.recv_timeout(Duration::from_millis(20)));
+        }
+        for g in reports.iter().flat_map(|r| &r.status_list) {
+            if !goal_ids.contains(&g.goal_info.goal_id.uuid) {
+                goal_ids.push(g.goal_info.goal_id.uuid);
+            }
+        }
+        let Some(report) = reports.last() else {
+            continue;
+        };
+        let running: Vec<usize> = report
+            .status_list
+            .iter()
+            .filter(|g| g.status == GoalStatusMsg::STATUS_EXECUTING)
+            .filter_map(|g| {
+                goal_ids
+                    .iter()
+                    .position(|id| *id == g.goal_info.goal_id.uuid)
+            })
+            .collect();
+        if let [ply] = running[..] {
+            if ply >= 2 && ply % 2 == 0 {
+                break ply;
+            }
+        }
+    };
     planner.child.kill().unwrap();
     planner.child.wait().unwrap();
-    let plies_at_stop = watch_until(
-        &states,
-        &events,
-        &mut seen,
-        Duration::from_millis(300),
-        |_| false,
-    )
-    .map_or(mid.move_history.len(), |s| s.move_history.len());
+    // With no planner at all, the referee must notice that the goal is lost
+    // and say so, and wait for a planner to come back.
+    let lost = |seen: &[GameEvent]| {
+        seen.iter().any(|e| {
+            e.kind == GameEvent::INFO
+                && e.message
+                    .contains(&format!("planner lost while planning ply {killed_ply};"))
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !lost(&seen) && Instant::now() < deadline {
+        seen.extend(events.recv_timeout(Duration::from_millis(50)));
+    }
+    if !lost(&seen) {
+        fail(
+            &format!("the referee did not report the lost goal of ply {killed_ply}"),
+            &[&referee],
+        )
+    }
     let planner2 = NodeProcess::start("planner", env!("CARGO_BIN_EXE_planner"), domain, &[], "b");
     let Some(last) = watch_until(&states, &events, &mut seen, Duration::from_secs(300), |s| {
         s.phase == GameState::PHASE_GAME_OVER
@@ -218,26 +264,20 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
         )
     };
     assert!(
-        last.move_history.len() > plies_at_stop,
+        last.move_history.len() > killed_ply,
         "no move after the restart"
     );
+    assert_eq!(last.game_name, "connect4");
     check_finished_game(&last, &seen);
-    assert!(
-        seen.iter()
-            .any(|e| e.kind == GameEvent::INFO && e.message.contains("planner lost")),
-        "the referee did not report the lost goal:\n{}",
-        referee.log_text()
-    );
     let log = referee.log_text();
     assert!(
         !log.contains("panicked"),
         "referee log shows a panic:\n{log}"
     );
     println!(
-        "connect4 over DDS: {} plies, winner {}, planner restarted after ply {}",
+        "connect4 over DDS: {} plies, winner {}, planner killed while planning ply {killed_ply} and restarted",
         last.move_history.len(),
         last.winner,
-        plies_at_stop
     );
 }
 

@@ -18,13 +18,13 @@ pub mod planner_node;
 pub mod referee_core;
 pub mod referee_node;
 
-/// Topic, service and action names of the graph (absolute, remappable with `-r`).
+/// Topic, service and action names of the graph (absolute, remappable with `-r`),
+/// with their QoS: the ones of [`gamebot_ros::graph`], which `docs/ARCHITECTURE.md`
+/// tabulates, so nodes and docs cannot drift apart.
 pub mod names {
-    pub const GAME_STATE: &str = "/game/state";
-    pub const GAME_EVENTS: &str = "/game/events";
-    pub const SUBMIT_MOVE: &str = "/referee/submit_move";
-    pub const NEW_GAME: &str = "/referee/new_game";
-    pub const PLAN_MOVE: &str = "/planner/plan_move";
+    pub use gamebot_ros::graph::{
+        GAME_EVENTS, GAME_EVENTS_QOS, GAME_STATE, GAME_STATE_QOS, NEW_GAME, PLAN_MOVE, SUBMIT_MOVE,
+    };
 }
 
 /// Errors of running a node.

@@ -6,7 +6,7 @@ use gamebot_interfaces::action::{PlanMove, PlanMoveGoal};
 use gamebot_interfaces::geometry_msgs::Point;
 use gamebot_interfaces::msg::{GameEvent, GameState, LocationState, PhysicalAction as ActionMsg};
 use gamebot_interfaces::srv::{NewGame, NewGameResponse, SubmitMove, SubmitMoveResponse};
-use gamebot_ros::{ActionClient, Bus, ClientGoal, GoalEvent, GoalStatus, Publisher, Qos};
+use gamebot_ros::{ActionClient, Bus, ClientGoal, GoalEvent, GoalStatus, Publisher};
 use gamebot_rules::PhysicalAction;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -93,8 +93,8 @@ pub fn run<B: Bus>(bus: &B, stop: &AtomicBool, stop_when_over: bool) -> Result<(
         core,
         game_file: params.game_file.clone(),
         params,
-        state_pub: bus.publisher::<GameState>(names::GAME_STATE, Qos::latched(1))?,
-        event_pub: bus.publisher::<GameEvent>(names::GAME_EVENTS, Qos::reliable(100))?,
+        state_pub: bus.publisher::<GameState>(names::GAME_STATE, names::GAME_STATE_QOS)?,
+        event_pub: bus.publisher::<GameEvent>(names::GAME_EVENTS, names::GAME_EVENTS_QOS)?,
         planner: bus.action_client::<PlanMove>(names::PLAN_MOVE)?,
         plan: None,
         plan_heard: Instant::now(),
