@@ -106,7 +106,7 @@ fn watch_until(
     let deadline = Instant::now() + timeout;
     while Instant::now() < deadline {
         seen.extend(events.drain());
-        if let Some(s) = states.recv_timeout(Duration::from_millis(50)) {
+        if let Ok(s) = states.recv_timeout(Duration::from_millis(50)) {
             if done(&s) {
                 seen.extend(events.drain());
                 return Some(s);
@@ -313,7 +313,7 @@ fn planner_process_honours_cancel() {
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut feedback = 0;
     while feedback == 0 && Instant::now() < deadline {
-        if let Some(GoalEvent::Feedback(_)) = handle.next_event(Duration::from_millis(100)) {
+        if let Ok(GoalEvent::Feedback(_)) = handle.next_event(Duration::from_millis(100)) {
             feedback += 1;
         }
     }
