@@ -19,6 +19,15 @@ pub(crate) fn visit<V: TypeVisitor>(v: &mut V) {
     v.message::<NewGameRequest>();
     v.message::<NewGameResponse>();
     v.service::<NewGame>();
+    v.message::<MoveToolRequest>();
+    v.message::<MoveToolResponse>();
+    v.service::<MoveTool>();
+    v.message::<SetGripperRequest>();
+    v.message::<SetGripperResponse>();
+    v.service::<SetGripper>();
+    v.message::<GoToPoseRequest>();
+    v.message::<GoToPoseResponse>();
+    v.service::<GoToPose>();
     v.message::<PlanMoveGoal>();
     v.message::<PlanMoveResult>();
     v.message::<PlanMoveFeedback>();
@@ -236,6 +245,80 @@ pub mod srv {
         const TYPE_NAME: &'static str = "gamebot_interfaces/srv/NewGame";
         type Request = NewGameRequest;
         type Response = NewGameResponse;
+    }
+
+    ros_message! {
+        /// Move the tool centre point to `point` (base_link, m), gripper vertical.
+        "gamebot_interfaces/srv/MoveTool_Request" => pub struct MoveToolRequest {
+            pub point: crate::geometry_msgs::Point,
+        }
+    }
+
+    ros_message! {
+        /// Outcome of a tool move, with the joint positions sent.
+        "gamebot_interfaces/srv/MoveTool_Response" => pub struct MoveToolResponse {
+            pub success: bool,
+            pub message: String,
+            pub joint_names: Vec<String>,
+            pub joint_positions: Vec<f64>,
+        }
+    }
+
+    /// Manual control: move the tool to a point.
+    pub struct MoveTool;
+
+    impl crate::RosService for MoveTool {
+        const TYPE_NAME: &'static str = "gamebot_interfaces/srv/MoveTool";
+        type Request = MoveToolRequest;
+        type Response = MoveToolResponse;
+    }
+
+    ros_message! {
+        /// Open (true) or close (false) the gripper.
+        "gamebot_interfaces/srv/SetGripper_Request" => pub struct SetGripperRequest {
+            pub open: bool,
+        }
+    }
+
+    ros_message! {
+        /// Outcome of a gripper command.
+        "gamebot_interfaces/srv/SetGripper_Response" => pub struct SetGripperResponse {
+            pub success: bool,
+            pub message: String,
+        }
+    }
+
+    /// Manual control: open or close the gripper.
+    pub struct SetGripper;
+
+    impl crate::RosService for SetGripper {
+        const TYPE_NAME: &'static str = "gamebot_interfaces/srv/SetGripper";
+        type Request = SetGripperRequest;
+        type Response = SetGripperResponse;
+    }
+
+    ros_message! {
+        /// Go to a named pose: "home" or "park".
+        "gamebot_interfaces/srv/GoToPose_Request" => pub struct GoToPoseRequest {
+            pub pose: String,
+        }
+    }
+
+    ros_message! {
+        /// Outcome of a named-pose move.
+        "gamebot_interfaces/srv/GoToPose_Response" => pub struct GoToPoseResponse {
+            pub success: bool,
+            pub message: String,
+        }
+    }
+
+    /// Manual control: go to the home or park pose.
+    pub struct GoToPose;
+
+    impl crate::RosService for GoToPose {
+        const TYPE_NAME: &'static str = "gamebot_interfaces/srv/GoToPose";
+        type Request = GoToPoseRequest;
+        type Response = GoToPoseResponse;
     }
 }
 

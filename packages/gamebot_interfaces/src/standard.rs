@@ -29,6 +29,24 @@ pub(crate) fn visit<V: TypeVisitor>(v: &mut V) {
     v.message::<JointState>();
     v.message::<JointTrajectory>();
     v.message::<JointTrajectoryPoint>();
+    v.message::<Twist>();
+    v.message::<MultiDOFJointTrajectory>();
+    v.message::<MultiDOFJointTrajectoryPoint>();
+    v.message::<control_msgs::JointTolerance>();
+    v.message::<control_msgs::JointComponentTolerance>();
+    v.message::<control_msgs::GripperCommand>();
+    v.message::<control_msgs::FollowJointTrajectoryGoal>();
+    v.message::<control_msgs::FollowJointTrajectoryResult>();
+    v.message::<control_msgs::FollowJointTrajectoryFeedback>();
+    v.action::<control_msgs::FollowJointTrajectory>();
+    v.message::<control_msgs::GripperCommandGoal>();
+    v.message::<control_msgs::GripperCommandResult>();
+    v.message::<control_msgs::GripperCommandFeedback>();
+    v.action::<control_msgs::GripperCommandAction>();
+    v.message::<diagnostic_msgs::KeyValue>();
+    v.message::<diagnostic_msgs::DiagnosticStatus>();
+    v.message::<diagnostic_msgs::DiagnosticArray>();
+    v.message::<rosgraph_msgs::Clock>();
     v.message::<tf2_msgs::TFMessage>();
     v.message::<UVCoordinate>();
     v.message::<MeshFile>();
@@ -217,6 +235,14 @@ pub mod geometry_msgs {
     }
 
     ros_message! {
+        /// Linear and angular velocity.
+        "geometry_msgs/msg/Twist" => pub struct Twist {
+            pub linear: Vector3,
+            pub angular: Vector3,
+        }
+    }
+
+    ros_message! {
         /// The transform from `header.frame_id` to `child_frame_id`.
         "geometry_msgs/msg/TransformStamped" => pub struct TransformStamped {
             pub header: Header,
@@ -300,6 +326,9 @@ pub mod sensor_msgs {
 pub mod trajectory_msgs {
     use super::*;
     use crate::builtin_interfaces::Duration;
+    pub use crate::standard::trajectory_msgs_multi_dof::{
+        MultiDOFJointTrajectory, MultiDOFJointTrajectoryPoint,
+    };
     use crate::std_msgs::Header;
 
     ros_message! {
@@ -319,6 +348,233 @@ pub mod trajectory_msgs {
             pub accelerations: Vec<f64>,
             pub effort: Vec<f64>,
             pub time_from_start: Duration,
+        }
+    }
+}
+
+/// `trajectory_msgs` for multi-DOF joints (part of `FollowJointTrajectory`).
+mod trajectory_msgs_multi_dof {
+    use super::*;
+    use crate::builtin_interfaces::Duration;
+    use crate::geometry_msgs::{Transform, Twist};
+    use crate::std_msgs::Header;
+
+    ros_message! {
+        /// A timed sequence of waypoints for multi-DOF joints (planar, floating).
+        "trajectory_msgs/msg/MultiDOFJointTrajectory" => pub struct MultiDOFJointTrajectory {
+            pub header: Header,
+            pub joint_names: Vec<String>,
+            pub points: Vec<MultiDOFJointTrajectoryPoint>,
+        }
+    }
+
+    ros_message! {
+        /// One multi-DOF waypoint: a transform (and twists) per joint.
+        "trajectory_msgs/msg/MultiDOFJointTrajectoryPoint" => pub struct MultiDOFJointTrajectoryPoint {
+            pub transforms: Vec<Transform>,
+            pub velocities: Vec<Twist>,
+            pub accelerations: Vec<Twist>,
+            pub time_from_start: Duration,
+        }
+    }
+}
+
+/// `control_msgs`: the two actions of a ros2_control arm (joint trajectory
+/// controller and gripper controller).
+pub mod control_msgs {
+    use super::*;
+    use crate::builtin_interfaces::Duration;
+    use crate::std_msgs::Header;
+    use crate::trajectory_msgs::{
+        JointTrajectory, JointTrajectoryPoint, MultiDOFJointTrajectory,
+        MultiDOFJointTrajectoryPoint,
+    };
+
+    ros_message! {
+        /// Tolerance of one joint (0 = the controller's default, negative = none).
+        /// The Jazzy-era four-field form (no `effort`).
+        "control_msgs/msg/JointTolerance" => pub struct JointTolerance {
+            pub name: String,
+            pub position: f64,
+            pub velocity: f64,
+            pub acceleration: f64,
+        }
+    }
+
+    ros_message! {
+        /// Tolerance of one component of a multi-DOF joint; see the axis constants.
+        "control_msgs/msg/JointComponentTolerance" => pub struct JointComponentTolerance {
+            pub joint_name: String,
+            pub component: u16,
+            pub position: f64,
+            pub velocity: f64,
+            pub acceleration: f64,
+        }
+    }
+
+    #[allow(missing_docs)]
+    impl JointComponentTolerance {
+        pub const X_AXIS: u16 = 1;
+        pub const Y_AXIS: u16 = 2;
+        pub const Z_AXIS: u16 = 3;
+        pub const TRANSLATION: u16 = 4;
+        pub const ROTATION: u16 = 5;
+    }
+
+    ros_message! {
+        /// Gripper target: `position` (gap, m; for gamebot the finger joint value)
+        /// and the effort limit (N; ignored by hobby servos).
+        "control_msgs/msg/GripperCommand" => pub struct GripperCommand {
+            pub position: f64,
+            pub max_effort: f64,
+        }
+    }
+
+    ros_message! {
+        /// Goal of `FollowJointTrajectory`.
+        "control_msgs/action/FollowJointTrajectory_Goal" => pub struct FollowJointTrajectoryGoal {
+            pub trajectory: JointTrajectory,
+            pub multi_dof_trajectory: MultiDOFJointTrajectory,
+            pub path_tolerance: Vec<JointTolerance>,
+            pub component_path_tolerance: Vec<JointComponentTolerance>,
+            pub goal_tolerance: Vec<JointTolerance>,
+            pub component_goal_tolerance: Vec<JointComponentTolerance>,
+            pub goal_time_tolerance: Duration,
+        }
+    }
+
+    ros_message! {
+        /// Result of `FollowJointTrajectory`: an error code (constants) and its text.
+        "control_msgs/action/FollowJointTrajectory_Result" => pub struct FollowJointTrajectoryResult {
+            pub error_code: i32,
+            pub error_string: String,
+        }
+    }
+
+    #[allow(missing_docs)]
+    impl FollowJointTrajectoryResult {
+        pub const SUCCESSFUL: i32 = 0;
+        pub const INVALID_GOAL: i32 = -1;
+        pub const INVALID_JOINTS: i32 = -2;
+        pub const OLD_HEADER_TIMESTAMP: i32 = -3;
+        pub const PATH_TOLERANCE_VIOLATED: i32 = -4;
+        pub const GOAL_TOLERANCE_VIOLATED: i32 = -5;
+    }
+
+    ros_message! {
+        /// Feedback of `FollowJointTrajectory`: desired, actual and error per joint.
+        "control_msgs/action/FollowJointTrajectory_Feedback" => pub struct FollowJointTrajectoryFeedback {
+            pub header: Header,
+            pub joint_names: Vec<String>,
+            pub desired: JointTrajectoryPoint,
+            pub actual: JointTrajectoryPoint,
+            pub error: JointTrajectoryPoint,
+            pub multi_dof_joint_names: Vec<String>,
+            pub multi_dof_desired: MultiDOFJointTrajectoryPoint,
+            pub multi_dof_actual: MultiDOFJointTrajectoryPoint,
+            pub multi_dof_error: MultiDOFJointTrajectoryPoint,
+        }
+    }
+
+    /// `control_msgs/action/FollowJointTrajectory`.
+    pub struct FollowJointTrajectory;
+
+    impl crate::RosAction for FollowJointTrajectory {
+        const TYPE_NAME: &'static str = "control_msgs/action/FollowJointTrajectory";
+        type Goal = FollowJointTrajectoryGoal;
+        type Result = FollowJointTrajectoryResult;
+        type Feedback = FollowJointTrajectoryFeedback;
+    }
+
+    ros_message! {
+        /// Goal of the `GripperCommand` action.
+        "control_msgs/action/GripperCommand_Goal" => pub struct GripperCommandGoal {
+            pub command: GripperCommand,
+        }
+    }
+
+    ros_message! {
+        /// Result of the `GripperCommand` action.
+        "control_msgs/action/GripperCommand_Result" => pub struct GripperCommandResult {
+            pub position: f64,
+            pub effort: f64,
+            pub stalled: bool,
+            pub reached_goal: bool,
+        }
+    }
+
+    ros_message! {
+        /// Feedback of the `GripperCommand` action.
+        "control_msgs/action/GripperCommand_Feedback" => pub struct GripperCommandFeedback {
+            pub position: f64,
+            pub effort: f64,
+            pub stalled: bool,
+            pub reached_goal: bool,
+        }
+    }
+
+    /// `control_msgs/action/GripperCommand` (named `...Action` here because the
+    /// message `GripperCommand` has the same name).
+    pub struct GripperCommandAction;
+
+    impl crate::RosAction for GripperCommandAction {
+        const TYPE_NAME: &'static str = "control_msgs/action/GripperCommand";
+        type Goal = GripperCommandGoal;
+        type Result = GripperCommandResult;
+        type Feedback = GripperCommandFeedback;
+    }
+}
+
+/// `diagnostic_msgs`: hardware status for `/diagnostics`.
+pub mod diagnostic_msgs {
+    use super::*;
+    use crate::std_msgs::Header;
+
+    ros_message! {
+        /// One key and its value.
+        "diagnostic_msgs/msg/KeyValue" => pub struct KeyValue {
+            pub key: String,
+            pub value: String,
+        }
+    }
+
+    ros_message! {
+        /// The status of one piece of hardware; `level` is one of the constants.
+        "diagnostic_msgs/msg/DiagnosticStatus" => pub struct DiagnosticStatus {
+            pub level: u8,
+            pub name: String,
+            pub message: String,
+            pub hardware_id: String,
+            pub values: Vec<KeyValue>,
+        }
+    }
+
+    #[allow(missing_docs)]
+    impl DiagnosticStatus {
+        pub const OK: u8 = 0;
+        pub const WARN: u8 = 1;
+        pub const ERROR: u8 = 2;
+        pub const STALE: u8 = 3;
+    }
+
+    ros_message! {
+        /// Statuses published together on `/diagnostics`.
+        "diagnostic_msgs/msg/DiagnosticArray" => pub struct DiagnosticArray {
+            pub header: Header,
+            pub status: Vec<DiagnosticStatus>,
+        }
+    }
+}
+
+/// `rosgraph_msgs`: simulated time.
+pub mod rosgraph_msgs {
+    use super::*;
+    use crate::builtin_interfaces::Time;
+
+    ros_message! {
+        /// The current simulation time, on `/clock`.
+        "rosgraph_msgs/msg/Clock" => pub struct Clock {
+            pub clock: Time,
         }
     }
 }

@@ -9,10 +9,13 @@
 use std::marker::PhantomData;
 
 use gamebot_interfaces::action::{ExecuteMove, PlanMove};
+use gamebot_interfaces::control_msgs::{FollowJointTrajectory, GripperCommandAction};
+use gamebot_interfaces::diagnostic_msgs::DiagnosticArray;
 use gamebot_interfaces::msg::{BoardObservation, GameEvent, GameState};
 use gamebot_interfaces::rcl_interfaces::Log;
+use gamebot_interfaces::rosgraph_msgs::Clock;
 use gamebot_interfaces::sensor_msgs::{CameraInfo, Image, JointState};
-use gamebot_interfaces::srv::{NewGame, SubmitMove};
+use gamebot_interfaces::srv::{GoToPose, MoveTool, NewGame, SetGripper, SubmitMove};
 use gamebot_interfaces::std_msgs::String as StringMsg;
 use gamebot_interfaces::tf2_msgs::TFMessage;
 use gamebot_interfaces::trajectory_msgs::JointTrajectory;
@@ -147,3 +150,23 @@ pub const NEW_GAME: Service<NewGame> = Service::new("/referee/new_game");
 pub const PLAN_MOVE: Action<PlanMove> = Action::new("/planner/plan_move");
 /// Execute a move's physical actions, served by the arm controller.
 pub const EXECUTE_MOVE: Action<ExecuteMove> = Action::new("/arm/execute");
+
+/// The arm driver's joint trajectories (`ssc32_bridge`, or the stock
+/// `joint_trajectory_controller` under ros2_control).
+pub const FOLLOW_JOINT_TRAJECTORY: Action<FollowJointTrajectory> =
+    Action::new("/joint_trajectory_controller/follow_joint_trajectory");
+/// The gripper (`ssc32_bridge`, or the stock gripper controller).
+pub const GRIPPER_COMMAND: Action<GripperCommandAction> =
+    Action::new("/gripper_controller/gripper_cmd");
+
+/// Hardware status (the bridge: port, firmware, state, last fault).
+pub const DIAGNOSTICS: Topic<DiagnosticArray> = Topic::new("/diagnostics", Qos::reliable(10));
+/// Simulated time; publishers are best-effort as in ROS 2, subscribers accept it.
+pub const CLOCK: Topic<Clock> = Topic::new("/clock", Qos::sensor_data());
+
+/// Manual control: tool centre point to a point, gripper vertical.
+pub const ARM_MOVE_TOOL: Service<MoveTool> = Service::new("/arm/move_tool");
+/// Manual control: open or close the gripper.
+pub const ARM_SET_GRIPPER: Service<SetGripper> = Service::new("/arm/set_gripper");
+/// Manual control: the home or park pose.
+pub const ARM_GO_TO_POSE: Service<GoToPose> = Service::new("/arm/go_to_pose");
