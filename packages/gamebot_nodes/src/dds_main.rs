@@ -22,6 +22,20 @@ pub fn planner() -> anyhow::Result<()> {
     })
 }
 
+/// Runs the SSC-32U driver node (parameters `port`, `baud`, `arm`).
+pub fn ssc32_bridge() -> anyhow::Result<()> {
+    run_node("ssc32_bridge", |node, stop, _| {
+        crate::ssc32_bridge::run(node, stop)
+    })
+}
+
+/// Runs the arm controller node (parameters `arm`, `publish_tf`).
+pub fn arm_controller() -> anyhow::Result<()> {
+    run_node("arm_controller", |node, stop, _| {
+        crate::arm_controller::run(node, stop)
+    })
+}
+
 fn run_node(
     default_name: &str,
     body: impl FnOnce(&DdsNode, &Shutdown, &RosArgs) -> Result<(), NodeError>,

@@ -11,12 +11,18 @@
 //!   `/referee/submit_move` and `/referee/new_game`, asks `/planner/plan_move`.
 //! - [`planner_core`] / [`planner_node`]: stateless move planning as the
 //!   `/planner/plan_move` action, with feedback and cancel.
+//! - [`bridge_core`] / [`ssc32_bridge`]: the SSC-32U driver node serving the
+//!   standard `FollowJointTrajectory` and `GripperCommand` actions.
 
+pub mod arm_controller;
+pub mod arm_core;
+pub mod bridge_core;
 pub mod dds_main;
 pub mod planner_core;
 pub mod planner_node;
 pub mod referee_core;
 pub mod referee_node;
+pub mod ssc32_bridge;
 
 /// Errors of running a node.
 #[derive(Debug, thiserror::Error)]
@@ -30,4 +36,7 @@ pub enum NodeError {
     /// The referee could not load or play its game.
     #[error(transparent)]
     Referee(#[from] referee_core::RefereeError),
+    /// A configuration file (arm, board, game) could not be used.
+    #[error("{0}")]
+    Config(String),
 }

@@ -1,0 +1,477 @@
+//! The `arm_controller` node: serves `/arm/execute` (`ExecuteMove`) by
+//! turning each physical action into pick-and-place steps
+//! ([`crate::arm_core`]) sent to the driver as `FollowJointTrajectory` and
+//! `GripperCommand` goals (`ssc32_bridge`, or the stock ros2_control
+//! controllers), with feedback per step and action index. Cancel cancels the
+//! driver goal under way, puts a held piece down where the arm is and parks;
+//! a failure aborts naming the step and the reason.
+//!
+//! Also: `/robot_description` (the URDF, latched), `/tf` from `/joint_states`
+//! (every link's transform from `base_link`; parameter `publish_tf`, default
+//! true), and the manual-control services `/arm/move_tool`,
+//! `/arm/set_gripper`, `/arm/go_to_pose` (`home` / `park`).
+
+use crate::arm_core::{ArmPlanner, Motion, Step};
+use crate::NodeError;
+use gamebot_interfaces::action::{ExecuteMove, ExecuteMoveFeedback, ExecuteMoveResult};
+use gamebot_interfaces::control_msgs::{
+    FollowJointTrajectory, FollowJointTrajectoryGoal, GripperCommand, GripperCommandAction,
+    GripperCommandGoal,
+};
+use gamebot_interfaces::geometry_msgs::{
+    Quaternion, Transform, TransformStamped, Vector3 as VecMsg,
+};
+use gamebot_interfaces::msg::PhysicalAction;
+use gamebot_interfaces::sensor_msgs::JointState;
+use gamebot_interfaces::srv::{GoToPoseResponse, MoveToolResponse, SetGripperResponse};
+use gamebot_interfaces::std_msgs::{Header, String as StringMsg};
+use gamebot_interfaces::tf2_msgs::TFMessage;
+use gamebot_interfaces::RosAction;
+use gamebot_kinematics::{Arm, SolverChoice};
+use gamebot_ros::action::{GoalOutcome, GoalStatus};
+use gamebot_ros::wait::{Source, TryRecvError, WaitKey};
+use gamebot_ros::ClientGoal;
+use gamebot_ros::{
+    graph, ActionClient, ActiveGoal, Bus, Publisher, Shutdown, Subscription, WaitSet,
+};
+use std::time::Duration;
+
+/// How long to wait for the driver to accept a goal.
+const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Runs the node with parameters `arm` (default `al5d`) and `publish_tf`
+/// (default true) until `shutdown`.
+pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
+    let p = bus.parameters();
+    let arm_name = p.declare_string(
+        "arm",
+        "al5d",
+        "arm configuration: a name under config/arms/ or a YAML path",
+    )?;
+    let publish_tf = p.declare_bool(
+        "publish_tf",
+        true,
+        "publish /tf from /joint_states (false when robot_state_publisher does it)",
+    )?;
+    let arm = crate::ssc32_bridge::load_arm(&arm_name)?;
+    run_with(bus, shutdown, arm, publish_tf)
+}
+
+struct Io {
+    states: Subscription<JointState>,
+    tf: Option<Publisher<TFMessage>>,
+    fjt: ActionClient<FollowJointTrajectory>,
+    grip: ActionClient<GripperCommandAction>,
+    /// Latest arm joint values and gripper value.
+    q: Vec<f64>,
+    gripper: f64,
+    holding: bool,
+}
+
+/// Why a step sequence stopped.
+enum Stopped {
+    Canceled,
+    Failed(&'static str, String),
+}
+
+/// Runs the arm controller for `arm` until `shutdown`.
+pub fn run_with<B: Bus>(
+    bus: &B,
+    shutdown: &Shutdown,
+    arm: Arm,
+    publish_tf: bool,
+) -> Result<(), NodeError> {
+    let description: Publisher<StringMsg> = bus.publisher_on(&graph::ROBOT_DESCRIPTION)?;
+    description.publish(&StringMsg {
+        data: arm.urdf_text().to_string(),
+    })?;
+    let server = bus.action_server_on(&graph::EXECUTE_MOVE)?;
+    let move_tool = bus.service_server_on(&graph::ARM_MOVE_TOOL)?;
+    let set_gripper = bus.service_server_on(&graph::ARM_SET_GRIPPER)?;
+    let go_to_pose = bus.service_server_on(&graph::ARM_GO_TO_POSE)?;
+    let mut io = Io {
+        states: bus.subscription_on(&graph::JOINT_STATES)?,
+        tf: if publish_tf {
+            Some(bus.publisher_on(&graph::TF)?)
+        } else {
+            None
+        },
+        fjt: bus.action_client_on(&graph::FOLLOW_JOINT_TRAJECTORY)?,
+        grip: bus.action_client_on(&graph::GRIPPER_COMMAND)?,
+        q: arm.home().to_vec(),
+        gripper: arm.config().gripper.open,
+        holding: false,
+    };
+    let mut planner = ArmPlanner::new(arm);
+    tracing::info!(
+        arm = planner.arm().name(),
+        "arm_controller ready on {}",
+        server.name()
+    );
+    let mut ws = WaitSet::new();
+    ws.add(&server);
+    ws.add(&io.states);
+    ws.add(&move_tool);
+    ws.add(&set_gripper);
+    ws.add(&go_to_pose);
+    ws.add(shutdown);
+    while !shutdown.is_requested() {
+        io.update(&mut planner);
+        match server.try_recv() {
+            Ok(incoming) => {
+                let goal = incoming.goal.clone();
+                match incoming.accept() {
+                    Ok(active) => execute(&mut planner, &mut io, active, &goal.actions, shutdown),
+                    Err(e) => tracing::warn!("could not accept an ExecuteMove goal: {e}"),
+                }
+                continue;
+            }
+            Err(TryRecvError::Closed) => break,
+            Err(TryRecvError::Empty) => {}
+        }
+        if let Ok(req) = move_tool.try_recv() {
+            let target = [
+                req.request.point.x,
+                req.request.point.y,
+                req.request.point.z,
+            ];
+            let r = manual_move_tool(&mut planner, &mut io, target, shutdown);
+            let names = planner.joint_names();
+            let _ = req.respond(match r {
+                Ok(q) => MoveToolResponse {
+                    success: true,
+                    message: String::new(),
+                    joint_names: names,
+                    joint_positions: q,
+                },
+                Err(m) => MoveToolResponse {
+                    success: false,
+                    message: m,
+                    ..Default::default()
+                },
+            });
+            continue;
+        }
+        if let Ok(req) = set_gripper.try_recv() {
+            let cfg = &planner.arm().config().gripper;
+            let v = if req.request.open {
+                cfg.open
+            } else {
+                cfg.closed
+            };
+            let step = Step {
+                name: if req.request.open { "release" } else { "grip" },
+                motion: Motion::Gripper(v),
+                end: io.q.clone(),
+                holding: !req.request.open,
+            };
+            let r = run_steps(&mut io, &[step], None, shutdown, |_| {});
+            let _ = req.respond(SetGripperResponse {
+                success: r.is_ok(),
+                message: r.err().map(describe).unwrap_or_default(),
+            });
+            continue;
+        }
+        if let Ok(req) = go_to_pose.try_recv() {
+            let target = match req.request.pose.as_str() {
+                "home" => Ok(planner.arm().home().to_vec()),
+                "park" => Ok(planner.arm().park().to_vec()),
+                other => Err(format!("unknown pose {other:?}: use home or park")),
+            };
+            let r = target.and_then(|t| {
+                let step = Step {
+                    name: "park",
+                    motion: Motion::Arm(planner.segment(&io.q, &t)),
+                    end: t,
+                    holding: io.holding,
+                };
+                run_steps(&mut io, &[step], None, shutdown, |_| {}).map_err(describe)
+            });
+            let _ = req.respond(GoToPoseResponse {
+                success: r.is_ok(),
+                message: r.err().unwrap_or_default(),
+            });
+            continue;
+        }
+        ws.wait_until(None);
+    }
+    Ok(())
+}
+
+fn describe(s: Stopped) -> String {
+    match s {
+        Stopped::Canceled => "canceled".into(),
+        Stopped::Failed(step, reason) => format!("{step}: {reason}"),
+    }
+}
+
+impl Io {
+    /// Takes the joint states that came in; publishes TF for the newest.
+    fn update(&mut self, planner: &mut ArmPlanner) {
+        let Some(js) = self.states.drain().pop() else {
+            return;
+        };
+        let arm = planner.arm();
+        for (i, j) in arm.joints().iter().enumerate() {
+            if let Some(k) = js.name.iter().position(|n| *n == j.name) {
+                if let Some(v) = js.position.get(k) {
+                    self.q[i] = *v;
+                }
+            }
+        }
+        let gname = arm.gripper().name.clone();
+        if let Some(k) = js.name.iter().position(|n| *n == gname) {
+            if let Some(v) = js.position.get(k) {
+                self.gripper = *v;
+            }
+        }
+        if let Some(tf) = &self.tf {
+            let _ = tf.publish(&tf_message(planner.arm_mut(), &self.q, self.gripper));
+        }
+    }
+}
+
+/// Every link's transform from the base link, for arm joints `q` and the gripper.
+pub fn tf_message(arm: &mut Arm, q: &[f64], gripper: f64) -> TFMessage {
+    let base = arm.config().base_link.clone();
+    let stamp = Header::now(&base);
+    let transforms = arm
+        .link_transforms(q, gripper)
+        .into_iter()
+        .filter(|(name, _)| *name != base)
+        .map(|(name, iso)| {
+            let t = iso.translation.vector;
+            let r = iso.rotation;
+            TransformStamped {
+                header: stamp.clone(),
+                child_frame_id: name,
+                transform: Transform {
+                    translation: VecMsg {
+                        x: t.x,
+                        y: t.y,
+                        z: t.z,
+                    },
+                    rotation: Quaternion {
+                        x: r.i,
+                        y: r.j,
+                        z: r.k,
+                        w: r.w,
+                    },
+                },
+            }
+        })
+        .collect();
+    TFMessage { transforms }
+}
+
+fn manual_move_tool(
+    planner: &mut ArmPlanner,
+    io: &mut Io,
+    target: [f64; 3],
+    shutdown: &Shutdown,
+) -> Result<Vec<f64>, String> {
+    let sol = planner
+        .arm_mut()
+        .solve(target, &io.q.clone(), SolverChoice::Auto)
+        .map_err(|e| e.to_string())?;
+    planner
+        .arm()
+        .check_limits(&sol.q, " (move_tool)")
+        .map_err(|e| e.to_string())?;
+    let step = Step {
+        name: "carry",
+        motion: Motion::Arm(planner.segment(&io.q, &sol.q)),
+        end: sol.q.clone(),
+        holding: io.holding,
+    };
+    run_steps(io, &[step], None, shutdown, |_| {}).map_err(describe)?;
+    Ok(sol.q)
+}
+
+/// Carries out a move's actions, with feedback, cancel and abort.
+fn execute(
+    planner: &mut ArmPlanner,
+    io: &mut Io,
+    active: ActiveGoal<ExecuteMove>,
+    actions: &[PhysicalAction],
+    shutdown: &Shutdown,
+) {
+    let total = actions.len() as u32;
+    let mut done = 0u32;
+    for (i, action) in actions.iter().enumerate() {
+        io.update(planner);
+        let steps = match planner.plan(action, &io.q.clone(), io.gripper) {
+            Ok(s) => s,
+            Err(e) => {
+                let message = format!(
+                    "action {i} ({} {} -> {}): {e}",
+                    action.element, action.from_location, action.to_location
+                );
+                tracing::warn!("{message}");
+                let _ = active.abort(ExecuteMoveResult {
+                    success: false,
+                    message,
+                    actions_done: done,
+                });
+                return;
+            }
+        };
+        let cancel = active.cancel_source();
+        let feedback = |step: &str| {
+            let _ = active.publish_feedback(ExecuteMoveFeedback {
+                action_index: i as u32,
+                actions_total: total,
+                step: step.to_string(),
+            });
+        };
+        match run_steps(io, &steps, Some(cancel), shutdown, feedback) {
+            Ok(()) => done += 1,
+            Err(Stopped::Canceled) => {
+                io.update(planner);
+                let recovery = planner.put_down_and_park(&io.q.clone(), io.holding);
+                let message = match recovery {
+                    Ok(steps) => match run_steps(io, &steps, None, shutdown, |_| {}) {
+                        Ok(()) => "canceled: the arm put the piece down and parked".to_string(),
+                        Err(s) => format!("canceled; parking failed: {}", describe(s)),
+                    },
+                    Err(e) => format!("canceled; cannot park: {e}"),
+                };
+                let _ = active.canceled(ExecuteMoveResult {
+                    success: false,
+                    message,
+                    actions_done: done,
+                });
+                return;
+            }
+            Err(Stopped::Failed(step, reason)) => {
+                let message = format!("action {i}, step {step}: {reason}");
+                tracing::warn!("{message}");
+                let _ = active.abort(ExecuteMoveResult {
+                    success: false,
+                    message,
+                    actions_done: done,
+                });
+                return;
+            }
+        }
+    }
+    let _ = active.succeed(ExecuteMoveResult {
+        success: true,
+        message: String::new(),
+        actions_done: done,
+    });
+}
+
+/// Sends the steps' goals one after another, waiting for each; a cancel
+/// (from `cancel`) or shutdown cancels the driver goal under way.
+fn run_steps(
+    io: &mut Io,
+    steps: &[Step],
+    cancel: Option<Source>,
+    shutdown: &Shutdown,
+    mut feedback: impl FnMut(&str),
+) -> Result<(), Stopped> {
+    if !io.fjt.wait_for_server(SEND_TIMEOUT) || !io.grip.wait_for_server(SEND_TIMEOUT) {
+        return Err(Stopped::Failed(
+            steps.first().map_or("start", |s| s.name),
+            "the driver's actions are not available (is ssc32_bridge running?)".into(),
+        ));
+    }
+    let canceled = |c: &Option<Source>| c.as_ref().is_some_and(|c| c.is_ready());
+    for step in steps {
+        if canceled(&cancel) || shutdown.is_requested() {
+            return Err(Stopped::Canceled);
+        }
+        feedback(step.name);
+        let mut ws = WaitSet::new();
+        let mut stop_keys = vec![ws.add(shutdown)];
+        if let Some(c) = &cancel {
+            stop_keys.push(ws.add_source(c.clone()));
+        }
+        let failed = |e: String| Stopped::Failed(step.name, e);
+        let outcome = match &step.motion {
+            Motion::Arm(traj) => {
+                let mut g = io
+                    .fjt
+                    .send_goal(
+                        FollowJointTrajectoryGoal {
+                            trajectory: traj.clone(),
+                            ..Default::default()
+                        },
+                        SEND_TIMEOUT,
+                    )
+                    .map_err(|e| failed(e.to_string()))?;
+                ws.add(&g);
+                wait_goal(&mut ws, &mut stop_keys, &cancel, shutdown, &mut g)
+                    .map_err(failed)?
+                    .map(|o| (o.status, o.result.error_string))
+            }
+            Motion::Gripper(v) => {
+                let mut g = io
+                    .grip
+                    .send_goal(
+                        GripperCommandGoal {
+                            command: GripperCommand {
+                                position: *v,
+                                max_effort: 0.0,
+                            },
+                        },
+                        SEND_TIMEOUT,
+                    )
+                    .map_err(|e| failed(e.to_string()))?;
+                ws.add(&g);
+                wait_goal(&mut ws, &mut stop_keys, &cancel, shutdown, &mut g)
+                    .map_err(failed)?
+                    .map(|o| (o.status, String::new()))
+            }
+        };
+        match outcome {
+            Some((GoalStatus::Succeeded, _)) => {
+                io.holding = step.holding;
+                if let Motion::Gripper(v) = step.motion {
+                    io.gripper = v;
+                }
+            }
+            Some((GoalStatus::Canceled, _)) | None => return Err(Stopped::Canceled),
+            Some((status, text)) => {
+                return Err(failed(format!(
+                    "the driver ended the goal {status:?}: {text}"
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Waits for a driver goal's outcome. On cancel or shutdown, cancels it,
+/// stops watching those two, and waits for its end (then `Ok(None)`).
+fn wait_goal<A: RosAction>(
+    ws: &mut WaitSet,
+    stop_keys: &mut Vec<WaitKey>,
+    cancel: &Option<Source>,
+    shutdown: &Shutdown,
+    g: &mut ClientGoal<A>,
+) -> Result<Option<GoalOutcome<A::Result>>, String> {
+    let mut canceled = false;
+    loop {
+        if let Some(r) = g.try_result() {
+            return match r {
+                Ok(o) if !canceled => Ok(Some(o)),
+                Ok(_) => Ok(None),
+                Err(_) if canceled => Ok(None),
+                Err(e) => Err(format!("the driver goal was lost: {e}")),
+            };
+        }
+        let stop = cancel.as_ref().is_some_and(|c| c.is_ready()) || shutdown.is_requested();
+        if stop && !canceled {
+            canceled = true;
+            for k in stop_keys.drain(..) {
+                ws.remove(k);
+            }
+            if let Err(e) = g.cancel(SEND_TIMEOUT) {
+                tracing::warn!("could not cancel the driver goal: {e}");
+            }
+        }
+        ws.wait_until(None);
+    }
+}
