@@ -1,0 +1,209 @@
+//! `arm_controller` + `ssc32_bridge` + the SSC-32U emulator in one process:
+//! an ExecuteMove transfer end to end, PARK, and TF against FK.
+
+use gamebot_interfaces::action::ExecuteMoveGoal;
+use gamebot_interfaces::geometry_msgs::Point;
+use gamebot_interfaces::msg::PhysicalAction;
+use gamebot_kinematics::Arm;
+use gamebot_nodes::arm_controller::{self, tf_message};
+use gamebot_nodes::arm_core::ArmPlanner;
+use gamebot_nodes::ssc32_bridge::{self, BridgeConfig};
+use gamebot_ros::action::{GoalEvent, GoalStatus};
+use gamebot_ros::inproc::InProcBus;
+use gamebot_ros::{graph, Bus, NodeOptions, Shutdown};
+use gamebot_ssc32::{Clock, Emulator, EmulatorConfig};
+use std::time::Duration;
+
+const T: Duration = Duration::from_secs(30);
+
+fn transfer(from: [f64; 2], to: [f64; 2]) -> PhysicalAction {
+    PhysicalAction {
+        kind: PhysicalAction::TRANSFER,
+        element: "x1".into(),
+        element_type: "x".into(),
+        from_location: "supply".into(),
+        to_location: "b2".into(),
+        from_position: Point {
+            x: from[0],
+            y: from[1],
+            z: 0.0,
+        },
+        to_position: Point {
+            x: to[0],
+            y: to[1],
+            z: 0.0,
+        },
+        ..Default::default()
+    }
+}
+
+#[test]
+fn an_execute_move_transfer_runs_end_to_end_then_parks() {
+    let clock = Clock::virtual_clock();
+    let emu = Emulator::start(EmulatorConfig {
+        clock: clock.clone(),
+        ..Default::default()
+    })
+    .unwrap();
+    let port = emu.path().to_string_lossy().to_string();
+    let bus = InProcBus::new();
+    let client = bus.node(NodeOptions::new("referee")).unwrap();
+    let bridge = bus.node(NodeOptions::new("ssc32_bridge")).unwrap();
+    let ctrl = bus.node(NodeOptions::new("arm_controller")).unwrap();
+    let stop = Shutdown::new();
+    struct StopOnDrop(Shutdown);
+    impl Drop for StopOnDrop {
+        fn drop(&mut self) {
+            self.0.request();
+        }
+    }
+    let action = transfer([-0.135, 0.18], [0.0, 0.18]);
+    std::thread::scope(|s| {
+        let st = stop.clone();
+        let mut config = BridgeConfig::new(port);
+        config.clock = clock.clone();
+        s.spawn(move || {
+            let arm = Arm::load_named("al5d").unwrap();
+            ssc32_bridge::run_with(&bridge, &st, &arm, config).unwrap()
+        });
+        let st = stop.clone();
+        s.spawn(move || {
+            let arm = Arm::load_named("al5d").unwrap();
+            arm_controller::run_with(&ctrl, &st, arm, true).unwrap()
+        });
+        let _guard = StopOnDrop(stop.clone());
+        let exec = client.action_client_on(&graph::EXECUTE_MOVE).unwrap();
+        assert!(exec.wait_for_server(T));
+        let mut g = exec
+            .send_goal(
+                ExecuteMoveGoal {
+                    actions: vec![action.clone()],
+                    ..Default::default()
+                },
+                T,
+            )
+            .unwrap();
+        let mut steps = Vec::new();
+        let outcome = loop {
+            match g.next_event(T).unwrap() {
+                GoalEvent::Feedback(f) => {
+                    assert_eq!((f.action_index, f.actions_total), (0, 1));
+                    if steps.last() != Some(&f.step) {
+                        steps.push(f.step);
+                    }
+                }
+                GoalEvent::Done(d) => break d.unwrap(),
+            }
+        };
+        assert_eq!(
+            outcome.status,
+            GoalStatus::Succeeded,
+            "{:?}",
+            outcome.result
+        );
+        assert_eq!(outcome.result.actions_done, 1);
+        assert_eq!(
+            steps,
+            ["approach", "grip", "lift", "carry", "place", "release", "retreat"]
+        );
+        // The board's final pulses are the planned retreat pose above the target,
+        // through the arm YAML's pulse mapping (10 µs QP resolution aside, exact).
+        let mut planner = ArmPlanner::new(Arm::load_named("al5d").unwrap());
+        let home = planner.arm().home().to_vec();
+        let open = planner.arm().config().gripper.open;
+        let plan = planner.plan(&action, &home, open).unwrap();
+        let retreat = &plan.last().unwrap().end;
+        let frame = emu.pulses();
+        for (j, v) in planner.arm().joints().iter().zip(retreat) {
+            let want = j.pulse_unchecked(*v).round() as i32;
+            let got = frame.pulses[j.servo.channel as usize] as i32;
+            assert!((want - got).abs() <= 1, "{}: {got} vs {want}", j.name);
+        }
+        // The release pose put the tool at grasp height over the target.
+        let release = &plan[5].end;
+        let (tip, _) = planner.arm_mut().tool_point_axis(release);
+        assert!((tip.x - 0.0).abs() < 2e-3 && (tip.y - 0.18).abs() < 2e-3);
+        // PARK.
+        let park = PhysicalAction {
+            kind: PhysicalAction::PARK,
+            ..Default::default()
+        };
+        let out = exec
+            .send_goal(
+                ExecuteMoveGoal {
+                    actions: vec![park],
+                    ..Default::default()
+                },
+                T,
+            )
+            .unwrap()
+            .result(T)
+            .unwrap();
+        assert_eq!(out.status, GoalStatus::Succeeded, "{:?}", out.result);
+        let frame = emu.pulses();
+        for (j, v) in planner.arm().joints().iter().zip(planner.arm().park()) {
+            let want = j.pulse_unchecked(*v).round() as i32;
+            assert!((want - frame.pulses[j.servo.channel as usize] as i32).abs() <= 1);
+        }
+        // An unreachable target fails naming the step, before anything moves.
+        let before = emu.last_move();
+        let out = exec
+            .send_goal(
+                ExecuteMoveGoal {
+                    actions: vec![transfer([0.0, 0.18], [0.0, 0.9])],
+                    ..Default::default()
+                },
+                T,
+            )
+            .unwrap()
+            .result(T)
+            .unwrap();
+        assert_eq!(out.status, GoalStatus::Aborted);
+        assert!(
+            out.result.message.contains("carry"),
+            "{}",
+            out.result.message
+        );
+        assert_eq!(
+            emu.last_move().map(|m| m.started),
+            before.map(|m| m.started)
+        );
+    });
+}
+
+#[test]
+fn tf_from_base_to_tool_equals_fk_for_random_joint_states() {
+    let mut arm = Arm::load_named("al5d").unwrap();
+    let tool = arm.config().tool_link.clone();
+    let mut seed: u64 = 0x1234_5678;
+    let mut rnd = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for _ in 0..50 {
+        let q: Vec<f64> = arm
+            .joints()
+            .iter()
+            .map(|j| j.lower + rnd() * (j.upper - j.lower))
+            .collect();
+        let msg = tf_message(&mut arm, &q, 0.01);
+        let t = msg
+            .transforms
+            .iter()
+            .find(|t| t.child_frame_id == tool)
+            .expect("tool frame published");
+        let fk = arm.fk(&q);
+        let p = fk.translation.vector;
+        let tr = &t.transform.translation;
+        assert!(
+            (tr.x - p.x).abs() < 1e-9 && (tr.y - p.y).abs() < 1e-9 && (tr.z - p.z).abs() < 1e-9
+        );
+        let r = fk.rotation;
+        let qr = &t.transform.rotation;
+        let dot = r.i * qr.x + r.j * qr.y + r.k * qr.z + r.w * qr.w;
+        assert!((dot.abs() - 1.0).abs() < 1e-9);
+        assert_eq!(t.header.frame_id, arm.config().base_link);
+    }
+}
