@@ -54,6 +54,9 @@ enum Command {
     Ik(cmd::ik::Args),
     /// Check that an arm reaches every location of a game; optional PNG map.
     Reach(cmd::reach::Args),
+    /// The GDL front-end: check, legal, selfplay, play, bench, GGP player.
+    #[command(subcommand)]
+    Gdl(cmd::gdl::Action),
 }
 
 fn main() {
@@ -80,6 +83,7 @@ fn main() {
         Command::Calibrate(a) => cmd::calibrate::run(a),
         Command::Ik(a) => cmd::ik::run(a),
         Command::Reach(a) => cmd::reach::run(a),
+        Command::Gdl(a) => cmd::gdl::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),
