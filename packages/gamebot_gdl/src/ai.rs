@@ -103,7 +103,6 @@ struct Player {
 
 /// Deadline and cancellation.
 struct Limits<'a> {
-    start: Instant,
     deadline: Option<Instant>,
     ctl: &'a SearchControl<'a>,
 }
@@ -112,7 +111,6 @@ impl<'a> Limits<'a> {
     fn new(time: Option<Duration>, ctl: &'a SearchControl<'a>) -> Limits<'a> {
         let start = Instant::now();
         Limits {
-            start,
             deadline: time.map(|t| start + t),
             ctl,
         }

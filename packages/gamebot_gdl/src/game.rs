@@ -107,7 +107,6 @@ pub struct Game {
     pub name: String,
     syms: Symbols,
     terms: Terms,
-    role_terms: Vec<u32>,
     roles: Vec<String>,
     /// Base proposition i: its `true` atom and its term.
     base_true: Vec<u32>,
@@ -712,7 +711,6 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
         name: file.to_string(),
         syms,
         terms: g.terms,
-        role_terms,
         roles,
         base_true,
         base_term,

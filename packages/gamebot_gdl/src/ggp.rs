@@ -238,11 +238,13 @@ impl Player {
     }
 
     fn current_match(&mut self, id: &str) -> Result<&mut Match> {
-        match &mut self.current {
-            Some(m) if m.id == id => Ok(m),
-            Some(m) => Err(bad(format!("unknown match `{id}` (playing `{}`)", m.id))),
-            None => Err(bad(format!("unknown match `{id}` (no match running)"))),
+        let Some(m) = self.current.as_mut() else {
+            return Err(bad(format!("unknown match `{id}` (no match running)")));
+        };
+        if m.id != id {
+            return Err(bad(format!("unknown match `{id}` (playing `{}`)", m.id)));
         }
+        Ok(m)
     }
 }
 

@@ -55,7 +55,7 @@ fn alphabeta_blocks_and_solves_the_opening() {
     let d = ai.choose(&g, &st, 1, &SearchControl::new()).unwrap();
     assert_eq!(g.move_text(d.mv), "(put 1 3)");
     // The whole game: a draw, proven.
-    let mut ai = strategy("alphabeta").unwrap();
+    let mut ai = strategy("alphabeta:depth=9").unwrap();
     let d = ai.choose(&g, &g.initial_state(), 0, &SearchControl::new()).unwrap();
     assert!(d.stats.complete, "{:?}", d.stats);
     assert!(d.stats.value.abs() < 1e-9, "{}", d.stats.value);
@@ -92,9 +92,10 @@ fn decoupled_uct_mixes_in_rock_paper_scissors_lizard_spock() {
     let mut ai = strategy("mcts:iterations=5000,seed=4").unwrap();
     let d = ai.choose(&g, &g.initial_state(), 0, &SearchControl::new()).unwrap();
     assert_eq!(d.stats.considered.len(), 5);
-    // No throw dominates: decoupled statistics spread the visits over all five.
+    // No throw dominates: decoupled statistics keep trying all five, and every
+    // estimate stays near the value of the game (0).
     for c in &d.stats.considered {
-        assert!(c.visits > 250, "{:?}", d.stats.considered);
+        assert!(c.visits > 100 && c.value.abs() < 0.3, "{:?}", d.stats.considered);
     }
     // After right has won a round with spock, left's best reply...: still a legal throw.
     let st = play(&g, &[["(throw rock)", "(throw spock)"]]);
