@@ -559,6 +559,9 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
                     }
                 }
                 if ok {
+                    // `does` literals first: they are false for all but one move, so
+                    // most rules of `next` fail at their first literal.
+                    lits[ls as usize..].sort_by_key(|&l| g.atoms[(l >> 1) as usize].rel != kw::DOES);
                     crules.push((a, ls, lits.len() as u32));
                 } else {
                     lits.truncate(ls as usize);

@@ -657,3 +657,78 @@ fn serve(mut stream: TcpStream, p: &mut Player) -> Result<()> {
         }
     }
 }
+
+/// `gamebot tournament FILE.gdl --players ...`: a round robin between strategies
+/// on a two-role GDL game. A game scores goal/100 for each side; "won" means the
+/// higher goal. Games run one after the other.
+pub fn tournament(
+    file: &str,
+    players: &[String],
+    games: usize,
+    swap_sides: bool,
+    seed: u64,
+    max_plies: usize,
+) -> Result<i32> {
+    let game = load(file)?;
+    if game.roles().len() != 2 {
+        bail!("{file}: a tournament needs a two-role game, this one has {}", game.roles().len());
+    }
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let names = gamebot_ai::tournament::player_names(players);
+    let specs = players
+        .iter()
+        .map(|s| s.parse::<Spec>().map_err(|e| anyhow::anyhow!("{e}")))
+        .collect::<Result<Vec<_>>>()?;
+    println!(
+        "{} (GDL): {} players, {games} games per pairing, {}, seed {seed}",
+        game.name,
+        names.len(),
+        if swap_sides { "sides alternate" } else { "first-listed player plays the first role" }
+    );
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(6).max(8);
+    println!(
+        "\n{:<w$}  {:<w$}  {:>5} {:>5} {:>5} {:>5}  {:>6}  {:>9}",
+        "player a", "player b", "games", "a won", "draws", "b won", "score", "Elo diff"
+    );
+    let mut k = 0u64;
+    for a in 0..specs.len() {
+        for b in a + 1..specs.len() {
+            let (mut aw, mut dr, mut bw, mut score) = (0, 0, 0, 0.0);
+            for i in 0..games {
+                k += 1;
+                let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(k);
+                let a_first = !swap_sides || i % 2 == 0;
+                let order = if a_first { [a, b] } else { [b, a] };
+                let mut ps: Vec<Box<dyn GdlStrategy>> = order
+                    .iter()
+                    .enumerate()
+                    .map(|(r, &p)| ai::build(&specs[p].with_default_seed(game_seed + r as u64)))
+                    .collect();
+                let (goals, _, _) = play_game(&game, &mut ps, max_plies)?;
+                let g: Vec<f64> = goals.iter().map(|g| g.unwrap_or(0) as f64).collect();
+                let (ga, gb) = if a_first { (g[0], g[1]) } else { (g[1], g[0]) };
+                score += if ga + gb > 0.0 { ga / (ga + gb) } else { 0.5 };
+                match ga.partial_cmp(&gb) {
+                    Some(std::cmp::Ordering::Greater) => aw += 1,
+                    Some(std::cmp::Ordering::Less) => bw += 1,
+                    _ => dr += 1,
+                }
+            }
+            let s = score / games as f64;
+            println!(
+                "{:<w$}  {:<w$}  {:>5} {:>5} {:>5} {:>5}  {:>6.3}  {:>+9.0}",
+                names[a],
+                names[b],
+                games,
+                aw,
+                dr,
+                bw,
+                s,
+                gamebot_ai::tournament::elo_difference(s)
+            );
+        }
+    }
+    Ok(0)
+}

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 #[derive(clap::Args)]
 #[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
 pub struct Args {
-    /// Game file (a two-player game).
+    /// Game file (a two-player game): a rule file, or a GDL file (`.gdl`, played by `gamebot_gdl`).
     game: String,
     /// The strategies; one listed twice plays as two players (`#2` suffix).
     #[arg(long, num_args = 2.., required = true)]
@@ -38,6 +38,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    if a.game.ends_with(".gdl") {
+        return super::gdl::tournament(&a.game, &a.players, a.games, a.swap_sides, a.seed, a.max_plies);
+    }
     let game = load_game(&a.game)?;
     let names = player_names(&a.players);
     let players = a
