@@ -25,15 +25,26 @@ fn stdout(o: &Output) -> String {
 
 #[test]
 fn check_passes_the_six_games_and_reports_problems() {
-    let files: Vec<String> = ["tictactoe", "tictactoe-misere", "rpsls", "connect4", "puzzle8", "hex"]
-        .iter()
-        .map(|n| gdl(n))
-        .collect();
+    let files: Vec<String> = [
+        "tictactoe",
+        "tictactoe-misere",
+        "rpsls",
+        "connect4",
+        "puzzle8",
+        "hex",
+    ]
+    .iter()
+    .map(|n| gdl(n))
+    .collect();
     let mut args = vec!["gdl", "check", "--games", "20"];
     args.extend(files.iter().map(String::as_str));
     let o = gamebot(&args);
     let out = stdout(&o);
-    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(out.matches("static checks passed").count(), 6, "{out}");
     assert_eq!(out.matches("ok   deterministic").count(), 6, "{out}");
     assert!(!out.contains("FAIL"));
@@ -44,7 +55,10 @@ fn check_passes_the_six_games_and_reports_problems() {
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     assert!(
-        out.contains(&format!("{}:2:5: unsafe rule: variable `?m`", bad.display())),
+        out.contains(&format!(
+            "{}:2:5: unsafe rule: variable `?m`",
+            bad.display()
+        )),
         "{out}"
     );
     std::fs::remove_file(&bad).ok();
@@ -52,7 +66,13 @@ fn check_passes_the_six_games_and_reports_problems() {
 
 #[test]
 fn legal_after_joint_moves() {
-    let o = gamebot(&["gdl", "legal", &gdl("tictactoe"), "--moves", "((put 2 2) noop)"]);
+    let o = gamebot(&[
+        "gdl",
+        "legal",
+        &gdl("tictactoe"),
+        "--moves",
+        "((put 2 2) noop)",
+    ]);
     assert!(o.status.success());
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -70,7 +90,13 @@ fn legal_after_joint_moves() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("step 2"));
     // Simultaneous: both roles move in one step.
-    let o = gamebot(&["gdl", "legal", &gdl("rpsls"), "--moves", "((throw rock) (throw paper))"]);
+    let o = gamebot(&[
+        "gdl",
+        "legal",
+        &gdl("rpsls"),
+        "--moves",
+        "((throw rock) (throw paper))",
+    ]);
     assert!(stdout(&o).contains("left: (throw lizard) (throw paper)"));
 }
 
@@ -84,12 +110,24 @@ fn selfplay_and_bench_json() {
     let total: f64 = g.iter().map(|x| x.as_f64().unwrap()).sum();
     assert!((total - 100.0).abs() < 1e-9, "constant-sum: {total}");
 
-    let o = gamebot(&["gdl", "bench", &gdl("tictactoe"), "--seconds", "0.2", "--json"]);
+    let o = gamebot(&[
+        "gdl",
+        "bench",
+        &gdl("tictactoe"),
+        "--seconds",
+        "0.2",
+        "--json",
+    ]);
     assert!(o.status.success());
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let row = &j[0];
     assert_eq!(row["game"], "gdl/tictactoe");
-    for k in ["games_per_s", "positions_per_s", "mean_branching", "mean_length"] {
+    for k in [
+        "games_per_s",
+        "positions_per_s",
+        "mean_branching",
+        "mean_length",
+    ] {
         assert!(row[k].as_f64().unwrap() > 0.0, "{k}");
     }
     assert!(row["mean_length"].as_f64().unwrap() >= 5.0);
@@ -104,7 +142,16 @@ struct PlayerProc {
 impl PlayerProc {
     fn start(strategy: &str) -> PlayerProc {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gamebot"))
-            .args(["gdl", "player", "--port", "0", "--strategy", strategy, "--margin-ms", "500"])
+            .args([
+                "gdl",
+                "player",
+                "--port",
+                "0",
+                "--strategy",
+                strategy,
+                "--margin-ms",
+                "500",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -143,7 +190,10 @@ fn raw(port: u16, request: &[u8]) -> (u16, String) {
         .nth(1)
         .and_then(|x| x.parse().ok())
         .unwrap_or(0);
-    let body = resp.split_once("\r\n\r\n").map(|x| x.1.to_string()).unwrap_or_default();
+    let body = resp
+        .split_once("\r\n\r\n")
+        .map(|x| x.1.to_string())
+        .unwrap_or_default();
     (status, body)
 }
 
@@ -169,7 +219,10 @@ fn ggp_match_over_loopback_http() {
     let p0 = players[0].port;
     assert_eq!(raw(p0, b"garbage\r\n\r\n").0, 400);
     assert_eq!(raw(p0, b"POST / HTTP/1.0\r\n\r\n(info)").0, 411);
-    assert_eq!(raw(p0, b"POST / HTTP/1.0\r\nContent-Length: 99999999\r\n\r\n").0, 413);
+    assert_eq!(
+        raw(p0, b"POST / HTTP/1.0\r\nContent-Length: 99999999\r\n\r\n").0,
+        413
+    );
     assert_eq!(post(p0, "(info").0, 400);
     assert_eq!(post(p0, "(play nomatch nil)").0, 400);
     assert_eq!(post(p0, "(start m1 x ((role x)) 5 1)").0, 400);
@@ -192,7 +245,9 @@ fn ggp_match_over_loopback_http() {
             joint.push(m);
             texts.push(mv);
         }
-        st = game.next_state(&st, &joint, &mut sc).expect("players answer legal moves");
+        st = game
+            .next_state(&st, &joint, &mut sc)
+            .expect("players answer legal moves");
         last = format!("({} {})", texts[0], texts[1]);
         steps += 1;
         assert!(steps <= 9);
@@ -202,7 +257,10 @@ fn ggp_match_over_loopback_http() {
     let goals = game.goals(&st, &mut sc);
     assert_eq!(goals[0].unwrap() as u32 + goals[1].unwrap() as u32, 100);
     for p in &players {
-        assert_eq!(post(p.port, &format!("(stop match1 {last})")), (200, "done".into()));
+        assert_eq!(
+            post(p.port, &format!("(stop match1 {last})")),
+            (200, "done".into())
+        );
         assert_eq!(post(p.port, "(info)"), (200, "available".into()));
     }
     // Abort of a running match.

@@ -241,7 +241,14 @@ impl GdlStrategy for Player {
             match self.spec.clone() {
                 Spec::Random { .. } => moves[role][self.rng.gen_range(0..moves[role].len())],
                 Spec::Mc(o) => mc(
-                    &mut sim, state, role, &moves, &o, ctl, &mut self.rng, &mut stats,
+                    &mut sim,
+                    state,
+                    role,
+                    &moves,
+                    &o,
+                    ctl,
+                    &mut self.rng,
+                    &mut stats,
                 ),
                 Spec::Mcts(o) => duct(&mut sim, state, role, &o, ctl, &mut self.rng, &mut stats),
                 Spec::AlphaBeta(o) => {
@@ -287,7 +294,11 @@ fn mc(
                 break 'outer;
             }
             for (r, ms) in moves.iter().enumerate() {
-                choice[r] = if r == role { ms[i] } else { ms[rng.gen_range(0..ms.len())] };
+                choice[r] = if r == role {
+                    ms[i]
+                } else {
+                    ms[rng.gen_range(0..ms.len())]
+                };
             }
             let child = sim.child(state, &choice);
             let g = sim.playout(child, rng, o.limit);
@@ -299,7 +310,13 @@ fn mc(
             break;
         }
     }
-    let mean = |i: usize| if n[i] == 0 { f64::NEG_INFINITY } else { sum[i] / n[i] as f64 };
+    let mean = |i: usize| {
+        if n[i] == 0 {
+            f64::NEG_INFINITY
+        } else {
+            sum[i] / n[i] as f64
+        }
+    };
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)));
     stats.considered = order
@@ -407,7 +424,9 @@ fn duct(
             }
             let mut key = 0u64;
             for (r, &i) in pick.iter().enumerate() {
-                key = key.wrapping_mul(moves[r].len() as u64 + 1).wrapping_add(i as u64);
+                key = key
+                    .wrapping_mul(moves[r].len() as u64 + 1)
+                    .wrapping_add(i as u64);
             }
             let choice: Vec<u32> = pick.iter().enumerate().map(|(r, &i)| moves[r][i]).collect();
             path.push((cur, pick));
@@ -454,7 +473,11 @@ fn duct(
     }
     stats.iterations = it;
     let root = &tree[0];
-    let moves = root.moves.as_ref().map(|m| m[role].clone()).unwrap_or_default();
+    let moves = root
+        .moves
+        .as_ref()
+        .map(|m| m[role].clone())
+        .unwrap_or_default();
     let st = &root.stats[role];
     let mut order: Vec<usize> = (0..moves.len()).collect();
     order.sort_by(|&a, &b| st[b].0.cmp(&st[a].0).then(st[b].1.total_cmp(&st[a].1)));
@@ -462,7 +485,11 @@ fn duct(
         .iter()
         .map(|&i| Considered {
             mv: sim.game.move_text(sim.game.move_of(role, moves[i])),
-            value: if st[i].0 == 0 { 0.0 } else { st[i].1 / st[i].0 as f64 },
+            value: if st[i].0 == 0 {
+                0.0
+            } else {
+                st[i].1 / st[i].0 as f64
+            },
             visits: st[i].0 as u64,
             bound: false,
             proven: false,
@@ -639,7 +666,11 @@ impl<'s, 'g, 'c> Paranoid<'s, 'g, 'c> {
         rng: &mut ChaCha8Rng,
         stats: &mut SearchStats,
     ) -> u32 {
-        let max_depth = max_depth.unwrap_or(if self.limits.deadline.is_some() { 200 } else { 6 });
+        let max_depth = max_depth.unwrap_or(if self.limits.deadline.is_some() {
+            200
+        } else {
+            6
+        });
         let mut root: Vec<u32> = moves[self.me].clone();
         root.shuffle(rng);
         let replies = self.replies(moves);
@@ -737,7 +768,11 @@ fn puzzle(
     let mut frontier: VecDeque<u32> = VecDeque::from([0]);
     let mut best: Option<(u32, f64)> = None;
     let mut expanded = 0u64;
-    while let Some(i) = if dfs { frontier.pop_back() } else { frontier.pop_front() } {
+    while let Some(i) = if dfs {
+        frontier.pop_back()
+    } else {
+        frontier.pop_front()
+    } {
         if limits.stop() || expanded >= o.nodes {
             break;
         }

@@ -228,7 +228,11 @@ impl Checker<'_> {
             };
             match funcs.get(&f) {
                 Some(&(k, q)) if k != n => {
-                    let (first, second) = if q <= p { ((k, q), (n, p)) } else { ((n, p), (k, q)) };
+                    let (first, second) = if q <= p {
+                        ((k, q), (n, p))
+                    } else {
+                        ((n, p), (k, q))
+                    };
                     let msg = format!(
                         "function `{}` used with {} argument(s) here but {} at {}:{}",
                         self.name(f),
@@ -426,7 +430,10 @@ impl Checker<'_> {
             .map(|r| &r.head)
             .collect();
         if roles.is_empty() {
-            self.err(Pos { line: 1, col: 1 }, "the description has no `role` facts");
+            self.err(
+                Pos { line: 1, col: 1 },
+                "the description has no `role` facts",
+            );
         }
         for r in roles {
             let Some(name) = r.args.first() else { continue };
@@ -445,10 +452,16 @@ impl Checker<'_> {
             }
         }
         if !clauses.iter().any(|c| c.head.rel == kw::TERMINAL) {
-            self.err(Pos { line: 1, col: 1 }, "the description has no `terminal` rule");
+            self.err(
+                Pos { line: 1, col: 1 },
+                "the description has no `terminal` rule",
+            );
         }
         if !clauses.iter().any(|c| c.head.rel == kw::INIT) {
-            self.err(Pos { line: 1, col: 1 }, "the description has no `init` facts");
+            self.err(
+                Pos { line: 1, col: 1 },
+                "the description has no `init` facts",
+            );
         }
     }
 }

@@ -58,7 +58,9 @@ impl State {
     /// Indices of the propositions that hold.
     pub fn ones(&self) -> impl Iterator<Item = usize> + '_ {
         self.bits.iter().enumerate().flat_map(|(w, &b)| {
-            (0..64).filter(move |k| b >> k & 1 == 1).map(move |k| w * 64 + k)
+            (0..64)
+                .filter(move |k| b >> k & 1 == 1)
+                .map(move |k| w * 64 + k)
         })
     }
 }
@@ -66,8 +68,14 @@ impl State {
 /// One evaluation step: an atom with its rules, or a recursive component.
 #[derive(Clone, Debug)]
 enum Step {
-    One { atom: u32, rules: (u32, u32) },
-    Loop { atoms: (u32, u32), rules: (u32, u32) },
+    One {
+        atom: u32,
+        rules: (u32, u32),
+    },
+    Loop {
+        atoms: (u32, u32),
+        rules: (u32, u32),
+    },
 }
 
 /// A compiled program: steps over shared rule and literal arrays.
@@ -416,26 +424,25 @@ impl Game {
     pub fn parse_move(&self, role: usize, text: &str) -> Result<Move> {
         let e = kif::read("move", text).map_err(|d| GdlError::BadMove(d.to_string()))?;
         let [e] = e.as_slice() else {
-            return Err(GdlError::BadMove(format!(
-                "`{text}` is not a single move"
-            )));
+            return Err(GdlError::BadMove(format!("`{text}` is not a single move")));
         };
-        self.move_of_sexpr(role, e)
-            .ok_or_else(|| GdlError::BadMove(format!("`{text}` is not a move of {}", self.roles[role])))
+        self.move_of_sexpr(role, e).ok_or_else(|| {
+            GdlError::BadMove(format!("`{text}` is not a move of {}", self.roles[role]))
+        })
     }
 
     /// The move of `role` written by `e`, when it is one.
     pub fn move_of_sexpr(&self, role: usize, e: &SExpr) -> Option<Move> {
         let t = self.term_of(e)?;
-        self.legal[role]
-            .iter()
-            .find(|x| x.mv.0 == t)
-            .map(|x| x.mv)
+        self.legal[role].iter().find(|x| x.mv.0 == t).map(|x| x.mv)
     }
 
     /// The propositions that hold in `st`, as KIF text, sorted.
     pub fn state_text(&self, st: &State) -> Vec<String> {
-        let mut v: Vec<String> = st.ones().map(|i| self.term_text(self.base_term[i])).collect();
+        let mut v: Vec<String> = st
+            .ones()
+            .map(|i| self.term_text(self.base_term[i]))
+            .collect();
         v.sort();
         v
     }
@@ -459,7 +466,9 @@ impl Game {
                 .first()
                 .and_then(|e| self.term_of(e))
                 .and_then(|t| self.base_of_term.get(&t).copied())
-                .ok_or_else(|| GdlError::BadMove(format!("`{p}` is not a proposition of the game")))?;
+                .ok_or_else(|| {
+                    GdlError::BadMove(format!("`{p}` is not a proposition of the game"))
+                })?;
             if !st.get(t) {
                 st.set(t);
                 st.hash ^= self.zobrist[t];
@@ -499,7 +508,10 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
             is_input(a)
                 || rules_of[a as usize].iter().any(|&ri| {
                     let r = &g.rules[ri];
-                    r.pos.iter().chain(r.neg.iter()).any(|&b| dynamic[b as usize] || is_input(b))
+                    r.pos
+                        .iter()
+                        .chain(r.neg.iter())
+                        .any(|&b| dynamic[b as usize] || is_input(b))
                 })
         });
         for &a in comp {
@@ -561,7 +573,8 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
                 if ok {
                     // `does` literals first: they are false for all but one move, so
                     // most rules of `next` fail at their first literal.
-                    lits[ls as usize..].sort_by_key(|&l| g.atoms[(l >> 1) as usize].rel != kw::DOES);
+                    lits[ls as usize..]
+                        .sort_by_key(|&l| g.atoms[(l >> 1) as usize].rel != kw::DOES);
                     crules.push((a, ls, lits.len() as u32));
                 } else {
                     lits.truncate(ls as usize);
@@ -591,7 +604,11 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
     // Cones of influence.
     let cone = |targets: &[u32], exclude: &[bool]| -> (Program, Vec<bool>) {
         let mut need = vec![false; n];
-        let mut todo: Vec<u32> = targets.iter().copied().filter(|&a| dynamic[a as usize]).collect();
+        let mut todo: Vec<u32> = targets
+            .iter()
+            .copied()
+            .filter(|&a| dynamic[a as usize])
+            .collect();
         for &a in &todo {
             need[a as usize] = true;
         }
@@ -608,7 +625,10 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
         }
         let steps = steps_all
             .iter()
-            .filter(|(comp, _)| comp.iter().any(|&a| need[a as usize] && !exclude[a as usize]))
+            .filter(|(comp, _)| {
+                comp.iter()
+                    .any(|&a| need[a as usize] && !exclude[a as usize])
+            })
             .map(|(_, s)| s.clone())
             .collect();
         (Program { steps }, need)
@@ -631,14 +651,21 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
     let role_of = |t: u32| role_terms.iter().position(|&r| r == t);
     // Base propositions.
     let base_true = rel_atoms(kw::TRUE);
-    let base_term: Vec<u32> = base_true.iter().map(|&a| g.atoms[a as usize].args[0]).collect();
+    let base_term: Vec<u32> = base_true
+        .iter()
+        .map(|&a| g.atoms[a as usize].args[0])
+        .collect();
     let base_of_term: FxHashMap<u32, usize> =
         base_term.iter().enumerate().map(|(i, &t)| (t, i)).collect();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x6764_6c5f_7a6f_6272);
     let zobrist: Vec<u64> = (0..base_true.len()).map(|_| rng.gen()).collect();
     let next_atoms: Vec<(u32, usize)> = rel_atoms(kw::NEXT)
         .into_iter()
-        .filter_map(|a| base_of_term.get(&g.atoms[a as usize].args[0]).map(|&b| (a, b)))
+        .filter_map(|a| {
+            base_of_term
+                .get(&g.atoms[a as usize].args[0])
+                .map(|&b| (a, b))
+        })
         .collect();
     let mut init = State {
         bits: vec![0u64; base_true.len().div_ceil(64)].into_boxed_slice(),
@@ -658,7 +685,9 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
     let mut legal: Vec<Vec<LegalEntry>> = vec![Vec::new(); roles.len()];
     for a in rel_atoms(kw::LEGAL) {
         let at = &g.atoms[a as usize];
-        let Some(r) = role_of(at.args[0]) else { continue };
+        let Some(r) = role_of(at.args[0]) else {
+            continue;
+        };
         if !dynamic[a as usize] && !vals[a as usize] {
             continue;
         }
@@ -675,13 +704,18 @@ fn compile(file: &str, syms: Symbols, g: Ground) -> Result<Game> {
     let mut goals: Vec<Vec<(u32, u8)>> = vec![Vec::new(); roles.len()];
     for a in rel_atoms(kw::GOAL) {
         let at = &g.atoms[a as usize];
-        let Some(r) = role_of(at.args[0]) else { continue };
+        let Some(r) = role_of(at.args[0]) else {
+            continue;
+        };
         let v = term_name(at.args[1]);
         let Ok(v) = v.parse::<u8>() else {
             return Err(GdlError::Invalid(vec![Diagnostic::new(
                 file,
                 Pos { line: 1, col: 1 },
-                format!("goal value `{v}` of role `{}` is not a number 0..100", roles[r]),
+                format!(
+                    "goal value `{v}` of role `{}` is not a number 0..100",
+                    roles[r]
+                ),
             )]));
         };
         if v > 100 {

@@ -58,7 +58,11 @@ fn clock(e: Option<&SExpr>, what: &str) -> Result<u64> {
     s.parse::<u64>()
         .ok()
         .filter(|&v| v <= 86_400)
-        .ok_or_else(|| bad(format!("{what} `{s}` is not a number of seconds (0..86400)")))
+        .ok_or_else(|| {
+            bad(format!(
+                "{what} `{s}` is not a number of seconds (0..86400)"
+            ))
+        })
 }
 
 fn moves(e: Option<&SExpr>) -> Result<Option<Vec<SExpr>>> {
@@ -283,7 +287,9 @@ impl Match {
             }
         });
         let ctl = SearchControl::new().with_cancel(cancel);
-        let d = self.strategy.choose(&self.game, &self.state, self.role, &ctl);
+        let d = self
+            .strategy
+            .choose(&self.game, &self.state, self.role, &ctl);
         let _ = done.send(());
         let _ = watchdog.join();
         let d = d?;

@@ -100,7 +100,10 @@ impl Ground {
     /// Adds an atom of the relaxed model and what it implies (`init`/`next` -> `true`,
     /// `legal` -> `does`). Returns whether anything was new.
     fn add_relaxed(&mut self, a: GAtom) -> Result<bool, GdlError> {
-        if a.args.iter().any(|&t| self.terms.depth[t as usize] > MAX_TERM_DEPTH) {
+        if a.args
+            .iter()
+            .any(|&t| self.terms.depth[t as usize] > MAX_TERM_DEPTH)
+        {
             return Err(GdlError::TooLarge(format!(
                 "terms nested deeper than {MAX_TERM_DEPTH} levels (an unbounded domain?)"
             )));
@@ -170,13 +173,7 @@ fn prepare(c: &Clause) -> Prepared<'_> {
 }
 
 /// Matches a pattern against a ground term, extending the binding (undone by `trail`).
-fn unify(
-    terms: &Terms,
-    p: &Term,
-    g: u32,
-    bind: &mut [Option<u32>],
-    trail: &mut Vec<u32>,
-) -> bool {
+fn unify(terms: &Terms, p: &Term, g: u32, bind: &mut [Option<u32>], trail: &mut Vec<u32>) -> bool {
     match p {
         Term::Var(v) => match bind[*v as usize] {
             Some(x) => x == g,
@@ -255,8 +252,7 @@ fn join(
         trail.clear();
         let args = &g.atoms[id as usize].args;
         let ok = args.len() == a.args.len()
-            && a
-                .args
+            && a.args
                 .iter()
                 .zip(args.iter())
                 .all(|(t, &x)| unify(&g.terms, t, x, bind, &mut trail));
@@ -337,15 +333,15 @@ pub fn ground(clauses: &[Clause]) -> Result<Ground, GdlError> {
             for l in &p.clause.body {
                 match l {
                     FLit::Pos(a) => {
-                        if let Some(x) = instantiate_atom(&mut g.terms, a, b)
-                            .and_then(|x| g.atom_id(&x))
+                        if let Some(x) =
+                            instantiate_atom(&mut g.terms, a, b).and_then(|x| g.atom_id(&x))
                         {
                             pos.push(x);
                         }
                     }
                     FLit::Neg(a) => {
-                        if let Some(x) = instantiate_atom(&mut g.terms, a, b)
-                            .and_then(|x| g.atom_id(&x))
+                        if let Some(x) =
+                            instantiate_atom(&mut g.terms, a, b).and_then(|x| g.atom_id(&x))
                         {
                             neg.push(x);
                         }

@@ -434,11 +434,7 @@ impl Builder<'_> {
                 for a in &items[1..] {
                     args.push(self.term(a)?);
                 }
-                Some(Atom {
-                    rel,
-                    args,
-                    pos: *p,
-                })
+                Some(Atom { rel, args, pos: *p })
             }
         }
     }

@@ -105,7 +105,10 @@ pub fn validate(game: &Game, o: &Options) -> Report {
     let mut goal_sum = vec![0f64; n];
     let mut buf = Vec::new();
     let describe = |st: &State, steps: usize| -> String {
-        format!("after {steps} steps in {{{}}}", game.state_text(st).join(" "))
+        format!(
+            "after {steps} steps in {{{}}}",
+            game.state_text(st).join(" ")
+        )
     };
     for _ in 0..o.games {
         let mut st = game.initial_state();
@@ -113,7 +116,12 @@ pub fn validate(game: &Game, o: &Options) -> Report {
         loop {
             states += 1;
             if game.rebuild_hash(&st) != st.hash() {
-                determ.note(|| format!("hash differs from the rebuilt hash {}", describe(&st, steps)));
+                determ.note(|| {
+                    format!(
+                        "hash differs from the rebuilt hash {}",
+                        describe(&st, steps)
+                    )
+                });
             }
             game.load_state(&st, &mut sc);
             if game.loaded_terminal(&sc) {
@@ -122,7 +130,11 @@ pub fn validate(game: &Game, o: &Options) -> Report {
                     match s.as_slice() {
                         [g] => goal_sum[r] += *g as f64,
                         [] => goals.note(|| {
-                            format!("role {} has no goal in the terminal state {}", game.roles()[r], describe(&st, steps))
+                            format!(
+                                "role {} has no goal in the terminal state {}",
+                                game.roles()[r],
+                                describe(&st, steps)
+                            )
                         }),
                         many => goals.note(|| {
                             format!(
@@ -145,7 +157,11 @@ pub fn validate(game: &Game, o: &Options) -> Report {
                 game.loaded_legal(&sc, r, &mut buf);
                 if buf.is_empty() {
                     playable.note(|| {
-                        format!("role {} has no legal move {}", game.roles()[r], describe(&st, steps))
+                        format!(
+                            "role {} has no legal move {}",
+                            game.roles()[r],
+                            describe(&st, steps)
+                        )
                     });
                     break;
                 }
@@ -158,10 +174,19 @@ pub fn validate(game: &Game, o: &Options) -> Report {
             // Determinism: the same joint move with fresh memory, and through the checked API.
             game.load_state(&st, &mut sc2);
             let again = game.loaded_next(&mut sc2, &choice);
-            let joint: Vec<_> = choice.iter().enumerate().map(|(r, &i)| game.move_of(r, i)).collect();
+            let joint: Vec<_> = choice
+                .iter()
+                .enumerate()
+                .map(|(r, &i)| game.move_of(r, i))
+                .collect();
             let third = game.next_state(&st, &joint, &mut sc2);
             if again != next || third.as_ref().ok() != Some(&next) {
-                determ.note(|| format!("the same joint move gave different states {}", describe(&st, steps)));
+                determ.note(|| {
+                    format!(
+                        "the same joint move gave different states {}",
+                        describe(&st, steps)
+                    )
+                });
             }
             st = next;
             steps += 1;

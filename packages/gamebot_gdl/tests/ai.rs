@@ -6,14 +6,21 @@ use gamebot_gdl::ggp::Player;
 use gamebot_gdl::{Game, State};
 
 fn load(name: &str) -> Game {
-    Game::load(format!("{}/../../games/gdl/{name}.gdl", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    Game::load(format!(
+        "{}/../../games/gdl/{name}.gdl",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
 }
 
 fn play(g: &Game, steps: &[[&str; 2]]) -> State {
     let mut sc = g.scratch();
     let mut st = g.initial_state();
     for s in steps {
-        let j = [g.parse_move(0, s[0]).unwrap(), g.parse_move(1, s[1]).unwrap()];
+        let j = [
+            g.parse_move(0, s[0]).unwrap(),
+            g.parse_move(1, s[1]).unwrap(),
+        ];
         st = g.next_state(&st, &j, &mut sc).unwrap();
     }
     st
@@ -36,10 +43,20 @@ fn threat(g: &Game) -> State {
 fn every_strategy_takes_the_win() {
     let g = load("tictactoe");
     let st = threat(&g);
-    for s in ["alphabeta:depth=3", "minimax:depth=2", "mc:playouts=300,seed=1", "mcts:iterations=3000,seed=2"] {
+    for s in [
+        "alphabeta:depth=3",
+        "minimax:depth=2",
+        "mc:playouts=300,seed=1",
+        "mcts:iterations=3000,seed=2",
+    ] {
         let mut ai = strategy(s).unwrap();
         let d = ai.choose(&g, &st, 0, &SearchControl::new()).unwrap();
-        assert_eq!(g.move_text(d.mv), "(put 1 3)", "{s}: {:?}", d.stats.considered);
+        assert_eq!(
+            g.move_text(d.mv),
+            "(put 1 3)",
+            "{s}: {:?}",
+            d.stats.considered
+        );
     }
 }
 
@@ -49,14 +66,20 @@ fn alphabeta_blocks_and_solves_the_opening() {
     // o to move must block (1 3) after x (1 1) (1 2) and o (2 2).
     let st = play(
         &g,
-        &[["(put 1 1)", "noop"], ["noop", "(put 2 2)"], ["(put 1 2)", "noop"]],
+        &[
+            ["(put 1 1)", "noop"],
+            ["noop", "(put 2 2)"],
+            ["(put 1 2)", "noop"],
+        ],
     );
     let mut ai = strategy("alphabeta:depth=4").unwrap();
     let d = ai.choose(&g, &st, 1, &SearchControl::new()).unwrap();
     assert_eq!(g.move_text(d.mv), "(put 1 3)");
     // The whole game: a draw, proven.
     let mut ai = strategy("alphabeta:depth=9").unwrap();
-    let d = ai.choose(&g, &g.initial_state(), 0, &SearchControl::new()).unwrap();
+    let d = ai
+        .choose(&g, &g.initial_state(), 0, &SearchControl::new())
+        .unwrap();
     assert!(d.stats.complete, "{:?}", d.stats);
     assert!(d.stats.value.abs() < 1e-9, "{}", d.stats.value);
 }
@@ -77,7 +100,12 @@ fn mcts_never_loses_tictactoe_to_random() {
         let mut st = g.initial_state();
         while !g.is_terminal(&st, &mut sc) {
             let j: Vec<_> = (0..2)
-                .map(|r| players[r].choose(&g, &st, r, &SearchControl::new()).unwrap().mv)
+                .map(|r| {
+                    players[r]
+                        .choose(&g, &st, r, &SearchControl::new())
+                        .unwrap()
+                        .mv
+                })
                 .collect();
             st = g.next_state(&st, &j, &mut sc).unwrap();
         }
@@ -90,12 +118,18 @@ fn mcts_never_loses_tictactoe_to_random() {
 fn decoupled_uct_mixes_in_rock_paper_scissors_lizard_spock() {
     let g = load("rpsls");
     let mut ai = strategy("mcts:iterations=5000,seed=4").unwrap();
-    let d = ai.choose(&g, &g.initial_state(), 0, &SearchControl::new()).unwrap();
+    let d = ai
+        .choose(&g, &g.initial_state(), 0, &SearchControl::new())
+        .unwrap();
     assert_eq!(d.stats.considered.len(), 5);
     // No throw dominates: decoupled statistics keep trying all five, and every
     // estimate stays near the value of the game (0).
     for c in &d.stats.considered {
-        assert!(c.visits > 100 && c.value.abs() < 0.3, "{:?}", d.stats.considered);
+        assert!(
+            c.visits > 100 && c.value.abs() < 0.3,
+            "{:?}",
+            d.stats.considered
+        );
     }
     // After right has won a round with spock, left's best reply...: still a legal throw.
     let st = play(&g, &[["(throw rock)", "(throw spock)"]]);
@@ -126,8 +160,14 @@ fn cancelled_search_still_answers_a_legal_move() {
         ],
     );
     let t = load("tictactoe");
-    assert!(strategy("random").unwrap().choose(&t, &st, 0, &SearchControl::new()).is_err());
-    assert!(strategy("bfs").unwrap().choose(&t, &t.initial_state(), 0, &SearchControl::new()).is_err());
+    assert!(strategy("random")
+        .unwrap()
+        .choose(&t, &st, 0, &SearchControl::new())
+        .is_err());
+    assert!(strategy("bfs")
+        .unwrap()
+        .choose(&t, &t.initial_state(), 0, &SearchControl::new())
+        .is_err());
 }
 
 #[test]

@@ -20,7 +20,10 @@ fn play(g: &Game, steps: &[&[&str]]) -> State {
         let joint: Vec<_> = step
             .iter()
             .enumerate()
-            .map(|(r, m)| g.parse_move(r, m).unwrap_or_else(|e| panic!("step {i}: {e}")))
+            .map(|(r, m)| {
+                g.parse_move(r, m)
+                    .unwrap_or_else(|e| panic!("step {i}: {e}"))
+            })
             .collect();
         st = g
             .next_state(&st, &joint, &mut sc)
@@ -52,7 +55,14 @@ fn goals(g: &Game, st: &State) -> Vec<Option<u8>> {
 
 #[test]
 fn all_games_pass_check_and_validation() {
-    for name in ["tictactoe", "tictactoe-misere", "rpsls", "connect4", "puzzle8", "hex"] {
+    for name in [
+        "tictactoe",
+        "tictactoe-misere",
+        "rpsls",
+        "connect4",
+        "puzzle8",
+        "hex",
+    ] {
         let text = std::fs::read_to_string(path(name)).unwrap();
         assert_eq!(gamebot_gdl::check_text(name, &text), vec![], "{name}");
         let g = load(name);
@@ -116,7 +126,10 @@ fn tictactoe_moves_terminal_and_goals() {
     // Illegal: the cell is taken, and not x's turn.
     let mut sc = g.scratch();
     let st = play(&g, &[&["(put 1 1)", "noop"]]);
-    let bad = [g.parse_move(0, "noop").unwrap(), g.parse_move(1, "(put 1 1)").unwrap()];
+    let bad = [
+        g.parse_move(0, "noop").unwrap(),
+        g.parse_move(1, "(put 1 1)").unwrap(),
+    ];
     assert!(g.next_state(&st, &bad, &mut sc).is_err());
     assert!(g.parse_move(0, "(put 4 4)").is_err());
 }
@@ -149,7 +162,13 @@ fn rpsls_is_simultaneous_best_of_three() {
     assert_eq!(g.roles(), ["left", "right"]);
     let st = g.initial_state();
     let l = legal(&g, &st);
-    let all = ["(throw lizard)", "(throw paper)", "(throw rock)", "(throw scissors)", "(throw spock)"];
+    let all = [
+        "(throw lizard)",
+        "(throw paper)",
+        "(throw rock)",
+        "(throw scissors)",
+        "(throw spock)",
+    ];
     assert_eq!(l, [all.to_vec(), all.to_vec()]);
     // Spock vaporizes rock, lizard eats paper: right wins twice.
     let st = play(&g, &[&["(throw rock)", "(throw spock)"]]);
@@ -157,7 +176,10 @@ fn rpsls_is_simultaneous_best_of_three() {
     assert_eq!(legal(&g, &st)[0].len(), 5);
     let st = play(
         &g,
-        &[&["(throw rock)", "(throw spock)"], &["(throw paper)", "(throw lizard)"]],
+        &[
+            &["(throw rock)", "(throw spock)"],
+            &["(throw paper)", "(throw lizard)"],
+        ],
     );
     assert!(terminal(&g, &st));
     assert_eq!(goals(&g, &st), [Some(0), Some(100)]);
@@ -188,7 +210,10 @@ fn connect4_drops_fill_and_win() {
     assert_eq!(l[1], ["noop"]);
     // Discs fall: the second disc in column 4 lands on row 2.
     let st = play(&g, &[&["(drop 4)", "noop"], &["noop", "(drop 4)"]]);
-    assert_eq!(g.state_text(&st), ["(cell 4 1 red)", "(cell 4 2 black)", "(control red)"]);
+    assert_eq!(
+        g.state_text(&st),
+        ["(cell 4 1 red)", "(cell 4 2 black)", "(control red)"]
+    );
     // Red stacks four in column 1 while black plays column 2.
     let r: &[&str] = &["(drop 1)", "noop"];
     let b: &[&str] = &["noop", "(drop 2)"];
@@ -222,7 +247,10 @@ fn connect4_drops_fill_and_win() {
     assert!(!terminal(&g, &st), "{:?}", g.state_text(&st));
     let st2 = {
         let mut sc = g.scratch();
-        let j = [g.parse_move(0, "noop").unwrap(), g.parse_move(1, "(drop 5)").unwrap()];
+        let j = [
+            g.parse_move(0, "noop").unwrap(),
+            g.parse_move(1, "(drop 5)").unwrap(),
+        ];
         g.next_state(&st, &j, &mut sc).unwrap()
     };
     assert!(terminal(&g, &st2), "{:?}", g.state_text(&st2));
@@ -235,7 +263,10 @@ fn puzzle8_slides_and_solves() {
     assert_eq!(g.roles(), ["solver"]);
     let st = g.initial_state();
     // The blank is at (2 3): tiles at (1 3), (3 3), (2 2) can slide.
-    assert_eq!(legal(&g, &st), [["(slide 1 3)", "(slide 2 2)", "(slide 3 3)"]]);
+    assert_eq!(
+        legal(&g, &st),
+        [["(slide 1 3)", "(slide 2 2)", "(slide 3 3)"]]
+    );
     let st2 = play(&g, &[&["(slide 2 2)"]]);
     assert!(g.state_text(&st2).contains(&"(cell 2 2 b)".to_string()));
     assert!(g.state_text(&st2).contains(&"(cell 2 3 2)".to_string()));

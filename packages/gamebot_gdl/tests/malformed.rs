@@ -63,7 +63,10 @@ fn nesting_too_deep() {
 
 #[test]
 fn control_character() {
-    expect("(q b\u{1}c)", "t.gdl:7:5: control character U+0001 in a symbol");
+    expect(
+        "(q b\u{1}c)",
+        "t.gdl:7:5: control character U+0001 in a symbol",
+    );
 }
 
 // --- syntax ---
@@ -75,7 +78,10 @@ fn rule_without_head() {
 
 #[test]
 fn variable_as_head() {
-    expect("(<= ?x (true on))", "t.gdl:7:5: a variable (`?x`) cannot be a sentence");
+    expect(
+        "(<= ?x (true on))",
+        "t.gdl:7:5: a variable (`?x`) cannot be a sentence",
+    );
 }
 
 #[test]
@@ -93,22 +99,34 @@ fn empty_list_sentence() {
 
 #[test]
 fn not_without_argument() {
-    expect("(<= (q a) (not))", "t.gdl:7:11: `not` takes exactly one literal");
+    expect(
+        "(<= (q a) (not))",
+        "t.gdl:7:11: `not` takes exactly one literal",
+    );
 }
 
 #[test]
 fn distinct_with_one_term() {
-    expect("(<= (q a) (distinct a))", "t.gdl:7:11: `distinct` takes exactly two terms");
+    expect(
+        "(<= (q a) (distinct a))",
+        "t.gdl:7:11: `distinct` takes exactly two terms",
+    );
 }
 
 #[test]
 fn empty_or() {
-    expect("(<= (q a) (or))", "t.gdl:7:11: `or` needs at least one literal");
+    expect(
+        "(<= (q a) (or))",
+        "t.gdl:7:11: `or` needs at least one literal",
+    );
 }
 
 #[test]
 fn not_as_head() {
-    expect("(<= (not a) (true on))", "t.gdl:7:6: `not` cannot be the head of a rule");
+    expect(
+        "(<= (not a) (true on))",
+        "t.gdl:7:6: `not` cannot be the head of a rule",
+    );
 }
 
 #[test]
@@ -118,24 +136,36 @@ fn function_without_arguments() {
 
 #[test]
 fn list_as_function_name() {
-    expect("(q ((f) a))", "t.gdl:7:5: a function name must be a symbol, not a list");
+    expect(
+        "(q ((f) a))",
+        "t.gdl:7:5: a function name must be a symbol, not a list",
+    );
 }
 
 #[test]
 fn implication_inside_body() {
-    expect("(<= (q ?x) (true ?x) (<= a))", "t.gdl:7:23: `<=` can only start a rule");
+    expect(
+        "(<= (q ?x) (true ?x) (<= a))",
+        "t.gdl:7:23: `<=` can only start a rule",
+    );
 }
 
 // --- static checks ---
 
 #[test]
 fn relation_arity_mismatch() {
-    expect("(q a)\n(q a b)", "t.gdl:8:1: `q` used with 2 argument(s) here but 1 at 7:1");
+    expect(
+        "(q a)\n(q a b)",
+        "t.gdl:8:1: `q` used with 2 argument(s) here but 1 at 7:1",
+    );
 }
 
 #[test]
 fn keyword_arity() {
-    expect("(<= (legal a) (true on))", "t.gdl:7:5: `legal` takes 2 argument(s), not 1");
+    expect(
+        "(<= (legal a) (true on))",
+        "t.gdl:7:5: `legal` takes 2 argument(s), not 1",
+    );
 }
 
 #[test]
@@ -148,22 +178,34 @@ fn function_arity_mismatch() {
 
 #[test]
 fn true_as_head() {
-    expect("(<= (true on) (true on))", "t.gdl:7:5: `true` may only appear in rule bodies");
+    expect(
+        "(<= (true on) (true on))",
+        "t.gdl:7:5: `true` may only appear in rule bodies",
+    );
 }
 
 #[test]
 fn does_as_fact() {
-    expect("(does a go)", "t.gdl:7:1: `does` may only appear in rule bodies");
+    expect(
+        "(does a go)",
+        "t.gdl:7:1: `does` may only appear in rule bodies",
+    );
 }
 
 #[test]
 fn next_in_body() {
-    expect("(<= (q a) (next on))", "t.gdl:7:11: `next` may only appear as a head");
+    expect(
+        "(<= (q a) (next on))",
+        "t.gdl:7:11: `next` may only appear as a head",
+    );
 }
 
 #[test]
 fn role_with_body() {
-    expect("(<= (role b) (true on))", "t.gdl:7:5: `role` may only appear in ground facts");
+    expect(
+        "(<= (role b) (true on))",
+        "t.gdl:7:5: `role` may only appear in ground facts",
+    );
 }
 
 #[test]
@@ -224,7 +266,10 @@ fn terminal_depends_on_does_indirectly() {
 
 #[test]
 fn init_depends_on_true() {
-    expect("(<= (init off) (true on))", "t.gdl:7:16: `init` must not depend on `true`");
+    expect(
+        "(<= (init off) (true on))",
+        "t.gdl:7:16: `init` must not depend on `true`",
+    );
 }
 
 #[test]
@@ -234,19 +279,30 @@ fn role_without_legal() {
 
 #[test]
 fn goal_value_not_a_number() {
-    expect("(goal a high)", "t.gdl:7:1: goal value `high` is not a number 0..100");
-    expect("(goal a 101)", "t.gdl:7:1: goal value `101` is not a number 0..100");
+    expect(
+        "(goal a high)",
+        "t.gdl:7:1: goal value `high` is not a number 0..100",
+    );
+    expect(
+        "(goal a 101)",
+        "t.gdl:7:1: goal value `101` is not a number 0..100",
+    );
 }
 
 #[test]
 fn no_roles() {
     let d = diags("(init on)\n(<= terminal (true on))");
-    assert!(d.contains(&"t.gdl:1:1: the description has no `role` facts".to_string()), "{d:?}");
+    assert!(
+        d.contains(&"t.gdl:1:1: the description has no `role` facts".to_string()),
+        "{d:?}"
+    );
 }
 
 #[test]
 fn every_problem_is_reported() {
-    let d = diags(&format!("{BASE}(q a)\n(q a b)\n(<= (r ?x) (true on))\n(role b)"));
+    let d = diags(&format!(
+        "{BASE}(q a)\n(q a b)\n(<= (r ?x) (true on))\n(role b)"
+    ));
     assert_eq!(d.len(), 4, "{d:#?}");
 }
 

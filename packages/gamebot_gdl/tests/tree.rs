@@ -104,10 +104,17 @@ fn tictactoe_gdl_and_rule_file_have_the_same_tree() {
 }
 
 fn games() -> Vec<Game> {
-    ["tictactoe", "tictactoe-misere", "rpsls", "connect4", "puzzle8", "hex"]
-        .iter()
-        .map(|n| Game::load(format!("{}/gdl/{n}.gdl", root())).unwrap())
-        .collect()
+    [
+        "tictactoe",
+        "tictactoe-misere",
+        "rpsls",
+        "connect4",
+        "puzzle8",
+        "hex",
+    ]
+    .iter()
+    .map(|n| Game::load(format!("{}/gdl/{n}.gdl", root())).unwrap())
+    .collect()
 }
 
 proptest! {

@@ -281,7 +281,10 @@ fn selfplay(a: SelfplayArgs) -> Result<i32> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
     } else {
-        println!("{}: {} games, mean length {:.1}", s.game, s.games, s.mean_length);
+        println!(
+            "{}: {} games, mean length {:.1}",
+            s.game, s.games, s.mean_length
+        );
         for r in 0..n {
             println!(
                 "  {:<10} {:<24} mean goal {:>6.2}  wins {}",
@@ -289,7 +292,10 @@ fn selfplay(a: SelfplayArgs) -> Result<i32> {
             );
         }
         if unfinished > 0 {
-            println!("  {unfinished} games unfinished after {} steps", a.max_steps);
+            println!(
+                "  {unfinished} games unfinished after {} steps",
+                a.max_steps
+            );
         }
     }
     Ok(0)
@@ -311,9 +317,13 @@ pub struct PlayArgs {
 fn play(a: PlayArgs) -> Result<i32> {
     let game = load(&a.file)?;
     let me = match &a.role {
-        Some(r) => game
-            .role_index(r)
-            .with_context(|| format!("`{r}` is not a role of {} ({})", a.file, game.roles().join(", ")))?,
+        Some(r) => game.role_index(r).with_context(|| {
+            format!(
+                "`{r}` is not a role of {} ({})",
+                a.file,
+                game.roles().join(", ")
+            )
+        })?,
         None => 0,
     };
     let spec: Spec = a.vs.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -337,7 +347,11 @@ fn play(a: PlayArgs) -> Result<i32> {
         let legal = game.legal_moves(&st, &mut sc);
         let mine = &legal[me];
         let my_move = if mine.len() == 1 {
-            println!("you ({}) play {}", game.roles()[me], game.move_text(mine[0]));
+            println!(
+                "you ({}) play {}",
+                game.roles()[me],
+                game.move_text(mine[0])
+            );
             mine[0]
         } else {
             loop {
@@ -371,7 +385,9 @@ fn play(a: PlayArgs) -> Result<i32> {
                 joint.push(my_move);
                 continue;
             }
-            let d = p.choose(&game, &st, r, &ctl).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let d = p
+                .choose(&game, &st, r, &ctl)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             if legal[r].len() > 1 {
                 println!(
                     "{} plays {} (value {:+.2}, {} nodes, {:.2} s)",
@@ -474,7 +490,8 @@ fn bench(a: BenchArgs) -> Result<i32> {
         let budget = Duration::from_secs_f64(a.seconds.max(0.0));
         let start = Instant::now();
         while start.elapsed() < budget || n == 0 {
-            let (p, b, l) = bench_playout(&game, &mut sc, &mut rng, a.max_moves, &mut buf, &mut choice);
+            let (p, b, l) =
+                bench_playout(&game, &mut sc, &mut rng, a.max_moves, &mut buf, &mut choice);
             n += 1;
             positions += p;
             branching += b;
@@ -541,7 +558,10 @@ fn player(a: PlayerArgs) -> Result<i32> {
                 continue;
             }
         };
-        let peer = stream.peer_addr().map(|a| a.to_string()).unwrap_or_default();
+        let peer = stream
+            .peer_addr()
+            .map(|a| a.to_string())
+            .unwrap_or_default();
         if let Err(e) = serve(stream, &mut p) {
             tracing::warn!("request from {peer} on port {}: {e:#}", addr.port());
         }
@@ -569,37 +589,63 @@ fn respond(stream: &mut TcpStream, status: u16, body: &str) -> std::io::Result<(
     stream.flush()
 }
 
+/// After an early answer: reads (a bounded amount of) what the client still sends,
+/// so closing the socket does not reset the connection before the answer is read.
+fn drain(stream: &mut TcpStream) {
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let mut buf = [0u8; 4096];
+    let mut total = 0;
+    while total < MAX_HEAD {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => total += n,
+        }
+    }
+}
+
 /// Reads one request; returns the method and body.
 fn read_request(stream: &mut TcpStream) -> Result<(String, String), HttpError> {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") && !head.ends_with(b"\n\n") {
         match stream.read(&mut byte) {
-            Ok(0) => return Err(HttpError(400, "connection closed in the request head".into())),
+            Ok(0) => {
+                return Err(HttpError(
+                    400,
+                    "connection closed in the request head".into(),
+                ))
+            }
             Ok(_) => head.push(byte[0]),
             Err(e) => return Err(HttpError(400, format!("reading the request head: {e}"))),
         }
         if head.len() > MAX_HEAD {
-            return Err(HttpError(413, format!("request head over {MAX_HEAD} bytes")));
+            return Err(HttpError(
+                413,
+                format!("request head over {MAX_HEAD} bytes"),
+            ));
         }
     }
-    let head = String::from_utf8(head).map_err(|_| HttpError(400, "request head is not UTF-8".into()))?;
+    let head =
+        String::from_utf8(head).map_err(|_| HttpError(400, "request head is not UTF-8".into()))?;
     let mut lines = head.lines();
     let request = lines.next().unwrap_or_default();
     let mut parts = request.split_whitespace();
     let method = parts.next().unwrap_or_default().to_string();
     if parts.next().is_none() || !parts.next().is_some_and(|v| v.starts_with("HTTP/")) {
-        return Err(HttpError(400, format!("malformed request line `{request}`")));
+        return Err(HttpError(
+            400,
+            format!("malformed request line `{request}`"),
+        ));
     }
     let mut length = None;
     for l in lines {
         if let Some((k, v)) = l.split_once(':') {
             if k.trim().eq_ignore_ascii_case("content-length") {
-                length = Some(
-                    v.trim()
-                        .parse::<usize>()
-                        .map_err(|_| HttpError(400, format!("bad Content-Length `{}`", v.trim())))?,
-                );
+                length =
+                    Some(v.trim().parse::<usize>().map_err(|_| {
+                        HttpError(400, format!("bad Content-Length `{}`", v.trim()))
+                    })?);
             }
         }
     }
@@ -627,6 +673,7 @@ fn serve(mut stream: TcpStream, p: &mut Player) -> Result<()> {
         Ok(x) => x,
         Err(HttpError(status, msg)) => {
             respond(&mut stream, status, &msg)?;
+            drain(&mut stream);
             bail!("{msg}");
         }
     };
@@ -671,7 +718,10 @@ pub fn tournament(
 ) -> Result<i32> {
     let game = load(file)?;
     if game.roles().len() != 2 {
-        bail!("{file}: a tournament needs a two-role game, this one has {}", game.roles().len());
+        bail!(
+            "{file}: a tournament needs a two-role game, this one has {}",
+            game.roles().len()
+        );
     }
     if games == 0 {
         bail!("--games must be at least 1");
@@ -685,7 +735,11 @@ pub fn tournament(
         "{} (GDL): {} players, {games} games per pairing, {}, seed {seed}",
         game.name,
         names.len(),
-        if swap_sides { "sides alternate" } else { "first-listed player plays the first role" }
+        if swap_sides {
+            "sides alternate"
+        } else {
+            "first-listed player plays the first role"
+        }
     );
     let w = names.iter().map(|n| n.len()).max().unwrap_or(6).max(8);
     println!(

@@ -39,7 +39,14 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
     if a.game.ends_with(".gdl") {
-        return super::gdl::tournament(&a.game, &a.players, a.games, a.swap_sides, a.seed, a.max_plies);
+        return super::gdl::tournament(
+            &a.game,
+            &a.players,
+            a.games,
+            a.swap_sides,
+            a.seed,
+            a.max_plies,
+        );
     }
     let game = load_game(&a.game)?;
     let names = player_names(&a.players);
