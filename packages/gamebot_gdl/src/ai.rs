@@ -781,7 +781,7 @@ fn puzzle(
         sim.nodes += 1;
         let Some(moves) = sim.loaded_moves() else {
             let g = sim.loaded_goals()[0];
-            if i != 0 && best.map_or(true, |(_, b)| g > b) {
+            if i != 0 && best.is_none_or(|(_, b)| g > b) {
                 best = Some((i, g));
                 if g >= 100.0 {
                     break;

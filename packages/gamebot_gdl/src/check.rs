@@ -90,8 +90,8 @@ impl Graph {
                 if *i < es.len() {
                     let w = es[*i].0;
                     *i += 1;
-                    if !index.contains_key(&w) {
-                        index.insert(w, next);
+                    if let std::collections::hash_map::Entry::Vacant(e) = index.entry(w) {
+                        e.insert(next);
                         low.insert(w, next);
                         next += 1;
                         stack.push(w);

@@ -220,13 +220,16 @@ fn instantiate_atom(terms: &mut Terms, a: &Atom, bind: &[Option<u32>]) -> Option
     })
 }
 
+/// What [`join`] calls with each complete binding.
+type Visit<'a> = dyn FnMut(&mut Ground, &[Option<u32>]) -> Result<(), GdlError> + 'a;
+
 /// Calls `f` with every binding of the clause's positive literals in `g`'s atoms.
 fn join(
     g: &mut Ground,
     p: &Prepared,
     k: usize,
     bind: &mut Vec<Option<u32>>,
-    f: &mut dyn FnMut(&mut Ground, &[Option<u32>]) -> Result<(), GdlError>,
+    f: &mut Visit,
 ) -> Result<(), GdlError> {
     if k == p.order.len() {
         return f(g, bind);
@@ -270,15 +273,13 @@ fn join(
 fn tests_hold(terms: &mut Terms, c: &Clause, bind: &[Option<u32>]) -> bool {
     for l in &c.body {
         match l {
-            FLit::Distinct(x, y, _) => {
-                if instantiate(terms, x, bind) == instantiate(terms, y, bind) {
-                    return false;
-                }
+            FLit::Distinct(x, y, _)
+                if instantiate(terms, x, bind) == instantiate(terms, y, bind) =>
+            {
+                return false;
             }
-            FLit::Same(x, y, _) => {
-                if instantiate(terms, x, bind) != instantiate(terms, y, bind) {
-                    return false;
-                }
+            FLit::Same(x, y, _) if instantiate(terms, x, bind) != instantiate(terms, y, bind) => {
+                return false;
             }
             _ => {}
         }

@@ -285,10 +285,10 @@ fn selfplay(a: SelfplayArgs) -> Result<i32> {
             "{}: {} games, mean length {:.1}",
             s.game, s.games, s.mean_length
         );
-        for r in 0..n {
+        for (r, spec) in specs.iter().enumerate() {
             println!(
                 "  {:<10} {:<24} mean goal {:>6.2}  wins {}",
-                s.roles[r], specs[r], s.mean_goals[r], s.wins[r]
+                s.roles[r], spec, s.mean_goals[r], s.wins[r]
             );
         }
         if unfinished > 0 {
