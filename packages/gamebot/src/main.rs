@@ -4,6 +4,8 @@
 //! declares them and dispatches. Exit codes: 0 success, 1 a reported problem
 //! (lint errors, unreachable locations), 2 bad input (illegal move, bad target).
 
+#![forbid(unsafe_code)]
+
 use clap::{Parser, Subcommand};
 
 mod board_text;

@@ -15,7 +15,7 @@ use opencv::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::VisionBoard;
+use crate::board_model::VisionBoard;
 use crate::calib::{dictionary, BoardConfig};
 use crate::camera::CameraModel;
 use crate::error::{CvContext, Result, VisionError};
@@ -856,7 +856,7 @@ impl Renderer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testboard;
+    use crate::board_model::testboard;
     use crate::detect::{Detector, DetectorConfig};
 
     fn renderer(camera: CameraModel) -> Renderer {
