@@ -11,7 +11,6 @@ use clap::{Parser, Subcommand};
 mod board_text;
 mod cmd;
 mod common;
-mod playout;
 
 #[derive(Parser)]
 #[command(

@@ -32,10 +32,10 @@ pub mod names {
 /// Errors of running a node.
 #[derive(Debug, thiserror::Error)]
 pub enum NodeError {
-    #[error("{0}")]
+    #[error(transparent)]
     Bus(#[from] gamebot_ros::BusError),
-    #[error("{0}")]
+    #[error(transparent)]
     Param(#[from] gamebot_ros::ParamError),
-    #[error("{0}")]
+    #[error(transparent)]
     Referee(#[from] referee_core::RefereeError),
 }

@@ -81,12 +81,7 @@ const PLANNER_SILENT_AFTER: Duration = Duration::from_secs(3);
 /// Runs the referee until `stop` is set (or, with `stop_when_over`, until the game ends).
 pub fn run<B: Bus>(bus: &B, stop: &AtomicBool, stop_when_over: bool) -> Result<(), NodeError> {
     let params = RefereeParams::declare(bus)?;
-    let kinds = params
-        .player_kinds
-        .iter()
-        .map(|k| PlayerKind::parse(k))
-        .collect();
-    let core = RefereeCore::load(&params.game_file, kinds)?;
+    let core = RefereeCore::load(&params.game_file, &params.player_kinds)?;
     let submit = bus.service_server::<SubmitMove>(names::SUBMIT_MOVE)?;
     let new_game = bus.service_server::<NewGame>(names::NEW_GAME)?;
     let mut r = Referee::<B> {
@@ -329,8 +324,6 @@ impl<B: Bus> Referee<B> {
                 }
             }
         };
-        let kinds =
-            (!kinds.is_empty()).then(|| kinds.iter().map(|k| PlayerKind::parse(k)).collect());
         match self.core.new_game(game, kinds) {
             Ok(n) => {
                 if !file.is_empty() {

@@ -140,7 +140,8 @@ fn location_cm(loc: &Location, board: &VisionBoard) -> Option<(f64, f64)> {
     // camera= first: the detector compares against it, so a piece drawn there
     // appears exactly where the game file says the camera sees the location.
     if let Some(p) = loc.camera.or(loc.point) {
-        return Some(board.mapping.to_cm(p.x as f64, p.y as f64));
+        let [x, y] = board.mapping.to_table_cm(p.x as f64, p.y as f64);
+        return Some((x, y));
     }
     match loc.robot {
         Some(RobotSpec::Cartesian([x, y, _])) => Some((x, y)),
