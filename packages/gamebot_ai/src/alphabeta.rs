@@ -87,7 +87,6 @@ impl Table {
 /// The alpha-beta player. Its transposition table and history survive between
 /// moves of a game.
 pub struct AlphaBeta {
-    spec: Spec,
     opts: AlphaBetaOpts,
     table: Option<Table>,
     history: FxHashMap<EquivalenceKey, u64>,
@@ -95,15 +94,10 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// An alpha-beta player for `spec` (a [`Spec::AlphaBeta`]).
-    pub fn new(spec: Spec) -> AlphaBeta {
-        let Spec::AlphaBeta(opts) = &spec else {
-            unreachable!("AlphaBeta is built from an alphabeta spec")
-        };
-        let opts = opts.clone();
+    /// An alpha-beta player with these options.
+    pub fn new(opts: AlphaBetaOpts) -> AlphaBeta {
         AlphaBeta {
             rng: ChaCha8Rng::seed_from_u64(opts.seed.unwrap_or(0)),
-            spec,
             opts,
             table: None,
             history: FxHashMap::default(),
@@ -323,12 +317,13 @@ impl Search<'_, '_> {
 }
 
 impl Strategy for AlphaBeta {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::AlphaBeta(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
         ensure_running(state)?;
+        let strategy = self.spec().to_string();
         let o = &self.opts;
         let max_depth = match o.depth {
             Some(d) => d.min(MAX_DEPTH),
@@ -363,7 +358,7 @@ impl Strategy for AlphaBeta {
         if moves.len() == 1 && o.time.is_some() {
             // A forced move: keep the time for the moves that need it.
             let mut stats = SearchStats {
-                strategy: self.spec.to_string(),
+                strategy: strategy.clone(),
                 threads: 1,
                 nodes: 1,
                 pv: vec![game.move_text(&moves[0])],
@@ -390,7 +385,7 @@ impl Strategy for AlphaBeta {
             moves.iter().map(|m| (m.clone(), 0.0, 0, false)).collect();
         let mut best: Option<(Move, f64)> = None;
         let mut stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: strategy.clone(),
             threads: 1,
             ..Default::default()
         };

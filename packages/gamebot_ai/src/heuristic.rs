@@ -31,9 +31,14 @@ pub enum Heuristic {
 /// Every heuristic name, for messages.
 pub const HEURISTIC_NAMES: &str = "auto, pieces, mobility, score, eval, none";
 
+/// A heuristic name that is not one of [`HEURISTIC_NAMES`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown heuristic `{0}`; available: {HEURISTIC_NAMES}")]
+pub struct UnknownHeuristic(pub String);
+
 impl FromStr for Heuristic {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
+    type Err = UnknownHeuristic;
+    fn from_str(s: &str) -> std::result::Result<Self, UnknownHeuristic> {
         Ok(match s {
             "auto" => Heuristic::Auto,
             "pieces" | "piece-count" => Heuristic::Pieces,
@@ -41,11 +46,7 @@ impl FromStr for Heuristic {
             "score" | "scores" => Heuristic::Score,
             "eval" | "evaluation" | "game" => Heuristic::Eval,
             "none" | "zero" => Heuristic::Zero,
-            _ => {
-                return Err(format!(
-                    "unknown heuristic `{s}`; available: {HEURISTIC_NAMES}"
-                ))
-            }
+            _ => return Err(UnknownHeuristic(s.to_string())),
         })
     }
 }
@@ -196,6 +197,6 @@ mod tests {
             assert_eq!(h.to_string(), n);
         }
         let e = "fancy".parse::<Heuristic>().unwrap_err();
-        assert!(e.contains("mobility"), "{e}");
+        assert!(e.to_string().contains("mobility"), "{e}");
     }
 }

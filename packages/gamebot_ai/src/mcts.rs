@@ -400,25 +400,19 @@ impl Tree {
 
 /// The MCTS player. Its trees (and rayon pool) live between moves of a game.
 pub struct Mcts {
-    spec: Spec,
     opts: MctsOpts,
     trees: Vec<Tree>,
     pool: Option<rayon::ThreadPool>,
 }
 
 impl Mcts {
-    /// An MCTS player for `spec` (a [`Spec::Mcts`]).
-    pub fn new(spec: Spec) -> Mcts {
-        let Spec::Mcts(opts) = &spec else {
-            unreachable!("Mcts is built from an mcts spec")
-        };
-        let opts = opts.clone();
+    /// An MCTS player with these options.
+    pub fn new(opts: MctsOpts) -> Mcts {
         let seed = opts.seed.unwrap_or(0);
         let trees = (0..opts.threads as u64)
             .map(|t| Tree::new(seed ^ t.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             .collect();
         Mcts {
-            spec,
             opts,
             trees,
             pool: None,
@@ -441,8 +435,8 @@ fn move_id(m: &Move) -> (ElementId, LocationId, LocationId) {
 }
 
 impl Strategy for Mcts {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::Mcts(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
@@ -458,7 +452,7 @@ impl Strategy for Mcts {
             None => None,
         };
         let mut stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: self.spec().to_string(),
             threads: o.threads,
             ..Default::default()
         };

@@ -379,32 +379,31 @@ impl<'g, 'c> Search<'g, 'c> {
 /// the positions are the expected ones (re-solving otherwise). In games with
 /// opponents it plans as if it made every move (an optimistic plan).
 pub struct PuzzlePlayer {
-    spec: Spec,
+    opts: PuzzleOpts,
     plan: VecDeque<(State, Move)>,
 }
 
 impl PuzzlePlayer {
-    /// A puzzle solver playing `spec` (a [`Spec::Puzzle`]).
-    pub fn new(spec: Spec) -> PuzzlePlayer {
+    /// A puzzle solver with these options.
+    pub fn new(opts: PuzzleOpts) -> PuzzlePlayer {
         PuzzlePlayer {
-            spec,
+            opts,
             plan: VecDeque::new(),
         }
     }
 }
 
 impl Strategy for PuzzlePlayer {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::Puzzle(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
         ensure_running(state)?;
-        let Spec::Puzzle(opts) = &self.spec else {
-            unreachable!("PuzzlePlayer is built from a puzzle spec")
-        };
+        let opts = self.opts.clone();
+        let opts = &opts;
         let mut stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: self.spec().to_string(),
             threads: 1,
             ..Default::default()
         };

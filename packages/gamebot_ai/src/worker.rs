@@ -2,6 +2,7 @@
 
 use crate::control::CancelToken;
 use crate::error::Result;
+use crate::playout::random_playout;
 use gamebot_rules::{Game, Move, Scratch, State};
 use rand::Rng;
 
@@ -42,9 +43,9 @@ impl<'g> Worker<'g> {
         Ok(c)
     }
 
-    /// Plays uniformly random legal moves (the raw list, as the reference's random
-    /// player does) until the game ends, `limit` moves were made or the search is
-    /// cancelled. Returns whether the game ended (a stuck player ends it as a draw).
+    /// A random playout ([`crate::playout::random_playout`]) until the game
+    /// ends, `limit` moves were made or the search is cancelled. Returns whether
+    /// the game ended (a stuck player ends it as a draw).
     pub fn playout(
         &mut self,
         st: &mut State,
@@ -52,24 +53,17 @@ impl<'g> Worker<'g> {
         limit: usize,
         cancel: &CancelToken,
     ) -> Result<bool> {
-        let mut plies = 0;
-        loop {
-            if st.winner() != -1 {
-                return Ok(true);
-            }
-            self.game
-                .legal_moves_into(st, &mut self.sc, &mut self.buf)?;
-            self.nodes += 1;
-            if self.game.settle(st, &self.buf) {
-                return Ok(true);
-            }
-            if plies >= limit || cancel.is_cancelled() {
-                return Ok(false);
-            }
-            let i = rng.gen_range(0..self.buf.len());
-            self.game.apply_with(st, &self.buf[i], &mut self.sc)?;
-            plies += 1;
-        }
+        let p = random_playout(
+            self.game,
+            st,
+            rng,
+            limit,
+            || cancel.is_cancelled(),
+            &mut self.sc,
+            &mut self.buf,
+        )?;
+        self.nodes += p.generated as u64;
+        Ok(p.finished)
     }
 }
 

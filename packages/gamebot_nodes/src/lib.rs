@@ -12,6 +12,8 @@
 //! - [`planner_core`] / [`planner_node`]: stateless move planning as the
 //!   `/planner/plan_move` action, with feedback and cancel.
 
+#![forbid(unsafe_code)]
+
 pub mod dds_main;
 pub mod planner_core;
 pub mod planner_node;

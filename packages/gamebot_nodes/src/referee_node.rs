@@ -95,12 +95,7 @@ const PLANNER_RETRY: Duration = Duration::from_millis(100);
 /// until the game ends).
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result<(), NodeError> {
     let params = RefereeParams::declare(bus)?;
-    let kinds = params
-        .player_kinds
-        .iter()
-        .map(|k| PlayerKind::parse(k))
-        .collect();
-    let core = RefereeCore::load(&params.game_file, kinds)?;
+    let core = RefereeCore::load(&params.game_file, &params.player_kinds)?;
     let submit = bus.service_server_on(&graph::SUBMIT_MOVE)?;
     let new_game = bus.service_server_on(&graph::NEW_GAME)?;
     let mut ws = WaitSet::new();
@@ -372,8 +367,6 @@ impl<B: Bus> Referee<B> {
                 }
             }
         };
-        let kinds =
-            (!kinds.is_empty()).then(|| kinds.iter().map(|k| PlayerKind::parse(k)).collect());
         match self.core.new_game(game, kinds) {
             Ok(n) => {
                 if !file.is_empty() {

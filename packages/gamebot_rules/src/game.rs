@@ -60,8 +60,9 @@ pub struct Rule {
     pub(crate) to_matches: Vec<(LocationId, Bindings)>,
     /// Per location: index into `to_matches`, or `u32::MAX`.
     pub(crate) to_index: Vec<u32>,
-    /// True when the targets do not depend on which element is moved (§ engine notes),
-    /// so they are computed once per rule and position.
+    /// True when the targets do not depend on which element is moved (see the
+    /// gamebot_rules decisions in docs/ARCHITECTURE.md), so they are computed
+    /// once per rule and position.
     pub(crate) element_independent: bool,
 }
 

@@ -3,7 +3,8 @@
 //! The S3Games board-game rule language: a loader for game files, an
 //! interpreter for its expression language, a compact game state, move
 //! generation and move application. The language reference is
-//! `shared/docs/game-language.md`; section numbers (§) below refer to it.
+//! `docs/language.md` in this repository; every section number (§) in this
+//! crate refers to it.
 //!
 //! Design for speed: names are interned and patterns matched against every
 //! element and location once at load, expressions are compiled into trees

@@ -1,4 +1,4 @@
-//! Conformance tests against the language reference: expression vectors (§13)
+//! Conformance tests against the language reference (`docs/language.md`): expression vectors (§13)
 //! and the worked example *Hop* (§9).
 
 use crate::eval::{Ctx, StateRef};

@@ -400,7 +400,7 @@ fn check(game: &Game, state: &mut Option<State>, cmd: &str, arg: &str) -> Result
             }
         }
         "state" => {
-            // As `gamebot state` does: a player without moves ends the game (§7.11).
+            // As `gamebot state` does: a player without moves ends the game (docs/language.md §7.11).
             let mut settled = st.clone();
             let terminal = game.settle(&mut settled, &legal()?);
             let mut errs = Vec::new();

@@ -15,7 +15,7 @@ use opencv::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::VisionBoard;
+use crate::board_model::VisionBoard;
 use crate::calib::{dictionary, BoardConfig};
 use crate::camera::CameraModel;
 use crate::error::{CvContext, Result, VisionError};
@@ -140,7 +140,8 @@ fn location_cm(loc: &Location, board: &VisionBoard) -> Option<(f64, f64)> {
     // camera= first: the detector compares against it, so a piece drawn there
     // appears exactly where the game file says the camera sees the location.
     if let Some(p) = loc.camera.or(loc.point) {
-        return Some(board.mapping.to_cm(p.x as f64, p.y as f64));
+        let [x, y] = board.mapping.to_table_cm(p.x as f64, p.y as f64);
+        return Some((x, y));
     }
     match loc.robot {
         Some(RobotSpec::Cartesian([x, y, _])) => Some((x, y)),
@@ -856,7 +857,7 @@ impl Renderer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testboard;
+    use crate::board_model::testboard;
     use crate::detect::{Detector, DetectorConfig};
 
     fn renderer(camera: CameraModel) -> Renderer {

@@ -2,7 +2,7 @@
 //! positions per second and mean branching factor, single-threaded.
 
 use crate::common::load_game;
-use crate::playout::random_playout;
+use gamebot_ai::playout::random_playout;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -53,11 +53,13 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         let budget = Duration::from_secs_f64(a.seconds);
         let start = Instant::now();
         while start.elapsed() < budget || n == 0 {
+            let mut state = game.initial_state();
             let p = random_playout(
                 &game,
-                game.initial_state(),
+                &mut state,
                 &mut rng,
                 a.max_moves,
+                || false,
                 &mut scratch,
                 &mut buf,
             )?;

@@ -4,11 +4,11 @@
 use crate::board_text::render;
 use crate::common::{legal_texts, load_game};
 use anyhow::Context;
-use gamebot_ai::{build, SearchControl, SearchStats, Spec, STRATEGY_HELP};
+use gamebot_ai::{build, strategy_help, SearchControl, SearchStats, Spec};
 use std::io::{BufRead, Write};
 
 #[derive(clap::Args)]
-#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
+#[command(after_help = format!("Strategies:\n{}", strategy_help()))]
 pub struct Args {
     /// Game file.
     game: String,

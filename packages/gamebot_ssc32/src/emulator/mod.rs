@@ -8,9 +8,9 @@
 //! a [`PulseFrame`] channel, and can inject faults: disconnect, stall,
 //! garbage bytes and slow responses.
 
-mod board;
+mod servo_motion;
 
-pub use board::{Board, MoveRecord};
+pub use servo_motion::{Board, MoveRecord};
 
 use std::io;
 use std::os::fd::{AsFd, AsRawFd};
