@@ -160,6 +160,10 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
     let goal_status = node
         .subscription::<GoalStatusArray>("/planner/plan_move/_action/status", Qos::latched(100))
         .unwrap();
+    // Every node executable publishes its log records on /rosout.
+    let rosout = node
+        .subscription::<gamebot_interfaces::rcl_interfaces::Log>("/rosout", Qos::rosout())
+        .unwrap();
     let mut planner =
         NodeProcess::start("planner", env!("CARGO_BIN_EXE_planner"), domain, &[], "a");
     // Connect four, both sides computer players; player 1 thinks a second
@@ -274,6 +278,14 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
         !log.contains("panicked"),
         "referee log shows a panic:\n{log}"
     );
+    let loggers: std::collections::BTreeSet<String> =
+        rosout.drain().into_iter().map(|l| l.name).collect();
+    for name in ["referee", "planner"] {
+        assert!(
+            loggers.contains(name),
+            "no /rosout record from {name}; loggers seen: {loggers:?}"
+        );
+    }
     println!(
         "connect4 over DDS: {} plies, winner {}, planner killed while planning ply {killed_ply} and restarted",
         last.move_history.len(),
