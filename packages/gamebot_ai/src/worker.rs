@@ -2,7 +2,7 @@
 
 use crate::control::CancelToken;
 use crate::error::Result;
-use gamebot_rules::{Game, Move, Scratch, State};
+use gamebot_rules::{Game, Move, Outcome, Scratch, State};
 use rand::Rng;
 
 /// One thread's view of the engine. Searches branch on [`Worker::moves`]: one
@@ -54,7 +54,7 @@ impl<'g> Worker<'g> {
     ) -> Result<bool> {
         let mut plies = 0;
         loop {
-            if st.winner() != -1 {
+            if st.is_over() {
                 return Ok(true);
             }
             self.game
@@ -75,12 +75,10 @@ impl<'g> Worker<'g> {
 
 /// Outcome of a decided game for player `p`: 1 won, 0 draw, −1 lost.
 #[inline]
-pub(crate) fn outcome(winner: i32, p: i32) -> f64 {
-    if winner == p {
-        1.0
-    } else if winner == 0 {
-        0.0
-    } else {
-        -1.0
+pub(crate) fn outcome(o: Outcome, p: i32) -> f64 {
+    match o {
+        Outcome::Won(w) if w == p => 1.0,
+        Outcome::Won(_) => -1.0,
+        Outcome::Draw | Outcome::Running => 0.0,
     }
 }
