@@ -755,6 +755,7 @@ impl<'a> Ctx<'a> {
 
     /// The built-ins that read the position; the rest (state changes, name
     /// parsing) are in `builtin_rare`, out of line.
+    #[inline(always)] // into `eval`; `builtin_rare` calls back for the arms shared with it
     fn builtin(&mut self, b: Builtin, a: &[Expr]) -> R<Value> {
         let g = self.g;
         Ok(match b {
