@@ -129,8 +129,8 @@ fn check_finished_game(last: &GameState, events: &[GameEvent]) {
     }
     let legal = game.legal_moves(&st).unwrap();
     game.settle(&mut st, &legal);
-    assert_ne!(st.winner(), -1, "the replayed game is not over");
-    assert_eq!(last.winner, st.winner());
+    assert!(st.is_over(), "the replayed game is not over");
+    assert_eq!(last.winner, st.outcome().code());
     assert_eq!(last.state_hash, st.hash());
     assert_eq!(last.phase, GameState::PHASE_GAME_OVER);
     let played: Vec<&str> = events

@@ -185,7 +185,7 @@ impl Search<'_, '_> {
         if self.stop() {
             return Ok(0.0);
         }
-        if st.winner() != -1 {
+        if st.is_over() {
             return Ok(self.ev.terminal(st));
         }
         if depth <= 0 && st.player() == mover && ext > 0 {
@@ -300,7 +300,7 @@ impl Search<'_, '_> {
         let mut out = vec![game.move_text(first)];
         let mut s = self.w.child(st, first)?;
         let mut seen = vec![st.hash()];
-        while (out.len() as u32) < max && s.winner() == -1 && !seen.contains(&s.hash()) {
+        while (out.len() as u32) < max && !s.is_over() && !seen.contains(&s.hash()) {
             seen.push(s.hash());
             let Some(e) = self.table.probe(self.key(&s)) else {
                 break;

@@ -68,10 +68,9 @@ impl Heuristic {
     /// Replaces `Auto` with the concrete heuristic for `game`, and checks that
     /// `Eval` is possible.
     pub fn resolve(self, game: &Game) -> Result<Heuristic> {
-        let has_scores =
-            !game.scorings.is_empty() || game.rules.iter().any(|r| !r.bonuses.is_empty());
+        let has_scores = game.has_scoring();
         match self {
-            Heuristic::Auto => Ok(if !game.evaluations.is_empty() {
+            Heuristic::Auto => Ok(if !game.evaluations().is_empty() {
                 Heuristic::Eval
             } else if has_scores {
                 Heuristic::Score
@@ -80,7 +79,7 @@ impl Heuristic {
             }),
             Heuristic::Eval => {
                 let n = game.player_count() as i32;
-                let have = |p: i32| game.evaluations.iter().any(|e| e.player == p);
+                let have = |p: i32| game.has_evaluation(p);
                 let ok = (1..=n).all(|p| have(p) || (n == 2 && have(3 - p)));
                 if ok {
                     Ok(Heuristic::Eval)

@@ -92,7 +92,7 @@ pub fn strategy(text: &str) -> Result<Box<dyn Strategy>> {
 
 /// Fails when there is nothing to choose in `state`.
 pub(crate) fn ensure_running(state: &State) -> Result<()> {
-    if state.winner() != -1 {
+    if state.is_over() {
         return Err(AiError::NoMove("the game is over".into()));
     }
     Ok(())

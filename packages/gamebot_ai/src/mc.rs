@@ -10,7 +10,7 @@ use crate::spec::{McOpts, McVariant, Spec};
 use crate::stats::{Considered, Decision, SearchStats};
 use crate::worker::{outcome, Worker};
 use crate::{ensure_running, Strategy};
-use gamebot_rules::{Game, State};
+use gamebot_rules::{Game, Outcome, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
@@ -90,10 +90,10 @@ impl Strategy for MonteCarlo {
                     any = true;
                     let mut s = children[i].clone();
                     let finished = w.playout(&mut s, &mut self.rng, o.limit, &ctl.cancel)?;
-                    let winner = if finished { s.winner() } else { 0 };
+                    let winner = if finished { s.outcome() } else { Outcome::Draw };
                     let r = match o.variant {
                         McVariant::Mean => outcome(winner, me),
-                        McVariant::Wins => f64::from(u8::from(winner == me)),
+                        McVariant::Wins => f64::from(u8::from(winner == Outcome::Won(me))),
                         McVariant::Score => {
                             let sc = s.scores();
                             let own = sc[me as usize - 1] as f64;

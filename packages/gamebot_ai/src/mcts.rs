@@ -28,7 +28,7 @@ use crate::spec::{MctsOpts, Spec};
 use crate::stats::{Considered, Decision, SearchStats};
 use crate::worker::Worker;
 use crate::{ensure_running, Strategy};
-use gamebot_rules::{ElementId, Game, LocationId, Move, State};
+use gamebot_rules::{ElementId, Game, LocationId, Move, Outcome, State};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -60,10 +60,10 @@ struct Node {
 
 impl Node {
     fn new(state: State, mv: Option<Move>, parent: u32, mover: i32) -> Node {
-        let proven = if state.winner() != -1 {
-            state.winner()
-        } else {
-            UNKNOWN
+        let proven = match state.outcome() {
+            Outcome::Running => UNKNOWN,
+            Outcome::Draw => 0,
+            Outcome::Won(p) => p,
         };
         Node {
             mv,
@@ -283,7 +283,10 @@ impl Tree {
             let finished = w.playout(&mut s, &mut self.rng, plies, &limits.cancel)?;
             self.playouts += 1;
             if finished {
-                s.winner()
+                match s.outcome() {
+                    Outcome::Won(p) => p,
+                    _ => 0,
+                }
             } else {
                 if let Some(ev) = eval {
                     let n = w.game.player_count() as i32;

@@ -58,7 +58,7 @@ impl Evaluator {
     /// Value of a decided position for the side to move.
     #[inline]
     pub fn terminal(&self, st: &State) -> f64 {
-        self.side(st) * outcome(st.winner(), self.root)
+        self.side(st) * outcome(st.outcome(), self.root)
     }
     /// Heuristic value of a running position for the side to move.
     pub fn leaf(&self, w: &mut Worker<'_>, st: &State) -> Result<f64> {
@@ -99,7 +99,7 @@ impl Run<'_, '_> {
             self.aborted = true;
             return Ok(0.0);
         }
-        if st.winner() != -1 {
+        if st.is_over() {
             return Ok(self.ev.terminal(st));
         }
         let (depth, ext) = match depth {

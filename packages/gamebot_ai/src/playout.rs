@@ -34,7 +34,7 @@ pub fn random_playout(
 ) -> Result<Playout, RuleError> {
     let mut p = Playout::default();
     loop {
-        let decided = state.winner() != -1;
+        let decided = state.is_over();
         if decided {
             buf.clear();
         } else {
@@ -75,7 +75,7 @@ mod tests {
             let mut st = g.initial_state();
             let p =
                 random_playout(&g, &mut st, &mut rng, 1000, || false, &mut sc, &mut buf).unwrap();
-            assert!(p.finished && st.winner() != -1);
+            assert!(p.finished && st.is_over());
             assert!((5..=9).contains(&p.length), "{p:?}");
             // Every move leads to a new position; a won final one is not generated.
             assert_eq!(p.positions, p.length + 1);
@@ -93,7 +93,7 @@ mod tests {
         let mut st = g.initial_state();
         let p = random_playout(&g, &mut st, &mut rng, 2, || false, &mut sc, &mut buf).unwrap();
         assert_eq!((p.length, p.finished), (2, false));
-        assert_eq!(st.winner(), -1);
+        assert!(!st.is_over());
         let mut st = g.initial_state();
         let p = random_playout(&g, &mut st, &mut rng, 100, || true, &mut sc, &mut buf).unwrap();
         assert_eq!((p.length, p.positions, p.finished), (0, 1, false));

@@ -3,7 +3,7 @@
 use crate::control::CancelToken;
 use crate::error::Result;
 use crate::playout::random_playout;
-use gamebot_rules::{Game, Move, Scratch, State};
+use gamebot_rules::{Game, Move, Outcome, Scratch, State};
 use rand::Rng;
 
 /// One thread's view of the engine. Searches branch on [`Worker::moves`]: one
@@ -69,12 +69,10 @@ impl<'g> Worker<'g> {
 
 /// Outcome of a decided game for player `p`: 1 won, 0 draw, −1 lost.
 #[inline]
-pub(crate) fn outcome(winner: i32, p: i32) -> f64 {
-    if winner == p {
-        1.0
-    } else if winner == 0 {
-        0.0
-    } else {
-        -1.0
+pub(crate) fn outcome(o: Outcome, p: i32) -> f64 {
+    match o {
+        Outcome::Won(w) if w == p => 1.0,
+        Outcome::Won(_) => -1.0,
+        Outcome::Draw | Outcome::Running => 0.0,
     }
 }

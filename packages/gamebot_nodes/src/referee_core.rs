@@ -1,7 +1,7 @@
 //! The referee's game logic, independent of any transport.
 
 use gamebot_rules::{
-    physical_actions, Game, LoadError, Move, PhysicalAction, RobotSpec, RuleError, State,
+    physical_actions, Game, LoadError, Move, Outcome, PhysicalAction, RobotSpec, RuleError, State,
 };
 use std::sync::Arc;
 
@@ -101,8 +101,8 @@ pub struct Played {
     pub text: String,
     pub mv: Move,
     pub actions: Vec<ActionInfo>,
-    /// −1 while the game goes on, else 0 (draw) or the winner.
-    pub winner: i32,
+    /// Whether the game goes on, is drawn or won.
+    pub outcome: Outcome,
 }
 
 /// One location of the board for a state message.
@@ -218,12 +218,12 @@ impl RefereeCore {
     pub fn kind_to_move(&self) -> &PlayerKind {
         &self.kinds[self.state.player() as usize - 1]
     }
-    /// −1 while running, 0 draw, else the winner.
-    pub fn winner(&self) -> i32 {
-        self.state.winner()
+    /// Whether the game runs, is drawn or won.
+    pub fn outcome(&self) -> Outcome {
+        self.state.outcome()
     }
     pub fn is_over(&self) -> bool {
-        self.state.winner() != -1
+        self.state.is_over()
     }
 
     /// The legal moves as sorted `element:from->to` texts.
@@ -260,7 +260,7 @@ impl RefereeCore {
             text,
             mv,
             actions,
-            winner: self.state.winner(),
+            outcome: self.state.outcome(),
         })
     }
 

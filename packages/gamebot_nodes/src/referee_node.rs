@@ -242,7 +242,7 @@ impl<B: Bus> Referee<B> {
             players: g.players.clone(),
             player_kinds: self.core.kinds().iter().map(|k| k.text()).collect(),
             current_player: st.player(),
-            winner: st.winner(),
+            winner: st.outcome().code(),
             scores: st.scores().to_vec(),
             board: self
                 .core
@@ -280,7 +280,7 @@ impl<B: Bus> Referee<B> {
             actions: played
                 .map(|p| p.actions.iter().map(action_msg).collect())
                 .unwrap_or_default(),
-            winner: self.core.winner(),
+            winner: self.core.outcome().code(),
             message,
             ..Default::default()
         };
@@ -297,11 +297,9 @@ impl<B: Bus> Referee<B> {
             format!("player {} played {}", played.player, played.text),
         );
         if self.core.is_over() {
-            let w = self.core.winner();
-            let text = if w == 0 {
-                "draw".to_string()
-            } else {
-                format!("player {w} wins")
+            let text = match self.core.outcome().winner() {
+                None => "draw".to_string(),
+                Some(w) => format!("player {w} wins"),
             };
             tracing::info!("game over: {text}");
             self.event(GameEvent::GAME_OVER, None, text);

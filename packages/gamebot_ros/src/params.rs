@@ -853,7 +853,10 @@ mod tests {
 
     #[test]
     fn parsed_values_fail_naming_node_parameter_value_and_origin() {
-        let p = Parameters::new("/n", overrides(&[("count", ParamValue::String("ten".into()))]));
+        let p = Parameters::new(
+            "/n",
+            overrides(&[("count", ParamValue::String("ten".into()))]),
+        );
         let e = p
             .declare_parsed("count", "3", "", |t| t.parse::<u32>())
             .unwrap_err()
@@ -861,7 +864,10 @@ mod tests {
         for part in ["/n", "count", "\"ten\"", "invalid digit", "test.yaml"] {
             assert!(e.contains(part), "`{part}` missing from: {e}");
         }
-        assert_eq!(p.declare_parsed("other", "3", "", |t| t.parse::<u32>()), Ok(3));
+        assert_eq!(
+            p.declare_parsed("other", "3", "", |t| t.parse::<u32>()),
+            Ok(3)
+        );
     }
 
     #[test]

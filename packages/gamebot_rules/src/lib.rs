@@ -20,6 +20,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod engine;
 mod error;
 mod eval;
@@ -42,5 +44,5 @@ pub use eval::EvalError;
 pub use game::{EndCondition, Evaluation, Function, Game, Rule, Scoring};
 pub use model::*;
 pub use physical::{physical_actions, PhysicalAction, PlanError};
-pub use state::State;
+pub use state::{Attr, ElementAttrs, Outcome, State, StateError};
 pub use value::{Deferred, Value};

@@ -201,7 +201,7 @@ fn hop_draw_when_stuck() {
     let moves = g.legal_moves(&st).unwrap();
     assert!(moves.is_empty());
     assert!(g.settle(&mut st, &moves));
-    assert_eq!(st.winner(), 0);
+    assert_eq!(st.outcome(), crate::Outcome::Draw);
 }
 
 #[test]

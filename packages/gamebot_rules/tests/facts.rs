@@ -446,7 +446,7 @@ fn field(game: &Game, st: &State, terminal: bool, key: &str) -> Result<String, S
     }
     match key {
         "player" => Ok(st.player().to_string()),
-        "winner" => Ok(st.winner().to_string()),
+        "winner" => Ok(st.outcome().code().to_string()),
         "terminal" => Ok(terminal.to_string()),
         _ => Err(format!("unknown state field `{key}`")),
     }

@@ -49,7 +49,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         )?;
         total_moves += p.length;
         if p.finished {
-            wins[state.winner() as usize] += 1;
+            wins[state.outcome().winner().unwrap_or(0) as usize] += 1;
         } else {
             unfinished += 1;
         }
