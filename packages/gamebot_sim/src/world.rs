@@ -230,7 +230,7 @@ pub struct World {
     time: Duration,
     last_frame: Option<Duration>,
     frames: u64,
-    temp_link_dir: Option<TempDir>,
+    _temp_link_dir: Option<TempDir>,
 }
 
 impl World {
@@ -276,7 +276,7 @@ impl World {
         let board_cfg = BoardConfig::load(&board_path)?;
         let cam_path = find_file(&config.camera);
         let calibration = CameraCalibration::load(&cam_path)?;
-        let renderer = Renderer::from_game(game, &board_cfg, config.camera_model.clone())?;
+        let renderer = Renderer::from_game(game, &board_cfg, config.camera_model)?;
 
         let (link, temp_link_dir) = match &config.serial_link {
             Some(l) => (l.clone(), None),
@@ -333,7 +333,7 @@ impl World {
             time: Duration::ZERO,
             last_frame: None,
             frames: 0,
-            temp_link_dir,
+            _temp_link_dir: temp_link_dir,
             config,
         };
         w.half_gap = w.finger_half_gap();
@@ -345,7 +345,7 @@ impl World {
     /// The arm, the serial line, the clock and the fault counters carry on.
     pub fn reset(&mut self, game: &Game, state: &State) -> Result<(), SimError> {
         self.renderer =
-            Renderer::from_game(game, &self.board_cfg, self.config.camera_model.clone())?;
+            Renderer::from_game(game, &self.board_cfg, self.config.camera_model)?;
         self.load(game, state)
     }
 

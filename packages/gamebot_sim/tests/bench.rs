@@ -34,7 +34,7 @@ fn world_step_and_render_cost() {
         for _ in 0..n {
             w.step(Duration::from_millis(100)).unwrap();
             let f = w.render().unwrap();
-            assert_eq!(f.image.cols(), 640);
+            assert_eq!(gamebot_vision::source::frame_size(&f.image), (640, 480));
         }
         let frame = t1.elapsed().as_secs_f64() / n as f64;
         println!(
