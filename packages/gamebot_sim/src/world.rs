@@ -62,6 +62,9 @@ pub struct WorldConfig {
     pub occupancy_tolerance_m: f64,
     /// Image degradations of the camera frames.
     pub render: RenderOptions,
+    /// Arm joint values of channels never commanded (the arm at rest before
+    /// the first move); `None` = the arm YAML's `park` pose.
+    pub rest_pose: Option<Vec<f64>>,
 }
 
 /// The arm YAML has no baud rate: the SSC-32U's common fast rate.
@@ -87,6 +90,7 @@ impl Default for WorldConfig {
                 lighting_seed: Some(7),
                 ..RenderOptions::default()
             },
+            rest_pose: None,
         }
     }
 }
@@ -298,7 +302,15 @@ impl World {
             ..EmulatorConfig::default()
         })?;
         let motion = emulator.subscribe_motion();
-        let rest_pose = model.arm.park().to_vec();
+        let rest_pose = match &config.rest_pose {
+            None => model.arm.park().to_vec(),
+            Some(q) => {
+                model.arm.check_limits(q, " (rest_pose)").map_err(|e| {
+                    SimError::Config(format!("rest pose of arm {}: {e}", model.arm.name()))
+                })?;
+                q.clone()
+            }
+        };
         let rest_gripper = model.arm.config().gripper.open;
         let arm_state = model.state(&rest_pose, rest_gripper);
         let surface_z = board.pixels.surface_z_cm / 100.0;
@@ -405,7 +417,7 @@ impl World {
         }
         // The person comes from the far side of the sheet, to the right.
         let (lo, hi) = self.board_cfg.sheet.bounds();
-        self.hand_entry = Vector3::new(0.6 * hi[0] / 100.0, hi[1] / 100.0 + 0.25, 0.3);
+        self.hand_entry = Vector3::new(0.6 * hi[0] / 100.0, hi[1] / 100.0 + 0.3, 0.12);
         let _ = lo;
         self.location_names = game.locations.iter().map(|l| l.name.clone()).collect();
         self.locations = locations;

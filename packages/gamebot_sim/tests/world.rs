@@ -233,13 +233,26 @@ fn a_stall_freezes_the_arm_and_the_driver_times_out() {
     assert_eq!(w.fault_counts().get(&FaultKind::Stall), Some(&1));
 }
 
+const OUT_OF_VIEW_AL5D: [f64; 5] = [0.0, 0.6, 1.3, 0.0, 0.0];
+
 /// Frames the camera sees while a person moves a piece: occluded while the
 /// hand is over the board, then stable with the piece on its new square.
 #[test]
 fn a_persons_move_is_seen_by_the_camera_only_after_the_hand_leaves() {
     let g = game("tictactoe");
     let s = g.initial_state();
-    let mut w = world(&g, &s, "al5d", "none", 10);
+    // The arm folded up and back, out of the camera's view (al5d.yaml's park
+    // pose puts the gripper in view, at the sheet's near edge).
+    let mut w = gamebot_sim::World::new(
+        &g,
+        &s,
+        gamebot_sim::WorldConfig {
+            seed: 10,
+            rest_pose: Some(OUT_OF_VIEW_AL5D.to_vec()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let vb = VisionBoard::from_game(&g).unwrap();
     let mut det = Detector::new(vb.clone(), Some(w.camera_calibration()), DetectorConfig::default()).unwrap();
     let mut filter = TemporalFilter::new(FilterConfig::default());
@@ -371,4 +384,37 @@ fn bad_configs_are_errors() {
     .err()
     .unwrap();
     assert!(e.to_string().contains("real-time factor"), "{e}");
+}
+
+#[test]
+#[ignore]
+fn debug_frames() {
+    let g = game("tictactoe");
+    let s = g.initial_state();
+    let mut w = gamebot_sim::World::new(&g, &s, gamebot_sim::WorldConfig { rest_pose: Some(OUT_OF_VIEW_AL5D.to_vec()), ..Default::default() }).unwrap();
+    let vb = VisionBoard::from_game(&g).unwrap();
+    let mut det = Detector::new(vb.clone(), Some(w.camera_calibration()), DetectorConfig::default()).unwrap();
+    let mut filter = TemporalFilter::new(FilterConfig::default());
+    println!("tool at park {:?}", w.tool_position());
+    for name in ["al5d", "desk6"] {
+        let mut arm = Arm::load_named(name).unwrap();
+        for (n, t) in arm.link_transforms(&arm.park().to_vec(), 0.016) {
+            println!("{name} {n}: {:?}", t.translation.vector.as_slice());
+        }
+    }
+    for i in 0..4 {
+        w.step(w.frame_period()).unwrap();
+        let f = w.render().unwrap();
+        gamebot_vision::source::write_image(format!("/tmp/sim{i}.png"), &f.image).unwrap();
+        let o = det.detect(&f.image).unwrap();
+        println!("{:?} {:?}", o.occlusion, o.locations.iter().map(|l| l.class).collect::<Vec<_>>());
+        println!("{:?}", filter.push(o));
+    }
+    let piece = element_on(&g, &s, "sx(1)");
+    w.human_move(&[HandAction::Transfer { element: piece, from: "sx(1)".into(), to: HandTarget::Location("cell(2,2)".into()) }]).unwrap();
+    for i in 0..8 {
+        w.step(w.frame_period() * 3).unwrap();
+        let f = w.render().unwrap();
+        gamebot_vision::source::write_image(format!("/tmp/hand{i}.png"), &f.image).unwrap();
+    }
 }
