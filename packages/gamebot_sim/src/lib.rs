@@ -122,3 +122,14 @@ pub enum SimError {
     #[error("the person's hand is still busy with the previous move")]
     HandBusy,
 }
+
+#[cfg(test)]
+mod tests {
+    /// The nodes move the world into their worker thread.
+    #[test]
+    fn world_is_send() {
+        fn send<T: Send>() {}
+        send::<crate::World>();
+        send::<crate::Frame>();
+    }
+}

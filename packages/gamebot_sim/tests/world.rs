@@ -62,6 +62,40 @@ fn desk6_moves_a_piece_from_the_supply_to_a_square() {
     pick_and_place("desk6");
 }
 
+/// On a scaled clock (50 × real time) the driver, the emulator and the world
+/// share one time line: the arm ends where FK of the plan's last pose says.
+#[test]
+fn a_scaled_clock_runs_the_same_world() {
+    let g = game("tictactoe");
+    let s = g.initial_state();
+    let mut w = gamebot_sim::World::new(
+        &g,
+        &s,
+        gamebot_sim::WorldConfig {
+            real_time_factor: Some(50.0),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(w.clock().real_time_factor(), Some(50.0));
+    let mut drv = driver(&w);
+    let mut arm = Arm::load_named("al5d").unwrap();
+    let park = arm.park().to_vec();
+    let open = arm.config().gripper.open;
+    let traj = arm.plan(&park, open, &[Action::Home]).unwrap();
+    let wall = std::time::Instant::now();
+    drv.run_trajectory(&points(&arm, &traj, 0.05)).unwrap();
+    let sim = w.clock().now();
+    assert!(sim.as_secs_f64() >= traj.duration(), "{sim:?} < {}", traj.duration());
+    assert!(wall.elapsed().as_secs_f64() * 50.0 <= sim.as_secs_f64() + 0.5);
+    w.update().unwrap();
+    let tool = w.tool_position();
+    let home = arm.home().to_vec();
+    let (want, _) = arm.tool_point_axis(&home);
+    let err = ((tool[0] - want.x).powi(2) + (tool[1] - want.y).powi(2) + (tool[2] - want.z).powi(2)).sqrt();
+    assert!(err < 0.002, "tool {tool:?} vs FK {want:?}");
+}
+
 #[test]
 fn closing_on_nothing_grasps_nothing() {
     let g = game("tictactoe");
@@ -124,6 +158,57 @@ fn a_released_piece_lands_on_a_stack() {
     let on = occ.iter().find(|o| o.name == "sx(2)").unwrap();
     assert_eq!(on.elements, vec![below, piece], "bottom first");
     assert!(w.contacts().is_empty(), "{:?}", w.contacts());
+}
+
+/// The contact log is not blind: putting a piece down into an occupied slot
+/// (at table height) drives the carried piece through the one there.
+#[test]
+fn carrying_a_piece_through_another_is_a_contact() {
+    let g = game("tictactoe");
+    let s = g.initial_state();
+    let mut w = world(&g, &s, "al5d", "none", 12);
+    let mut drv = driver(&w);
+    let mut arm = Arm::load_named("al5d").unwrap();
+    let piece = element_on(&g, &s, "sx(1)");
+    let other = element_on(&g, &s, "sx(2)");
+    let from = resolve(&mut arm, &g, "sx(1)", 0.0);
+    let to = resolve(&mut arm, &g, "sx(2)", 0.0);
+    run(
+        &mut w,
+        &mut drv,
+        &mut arm,
+        &[Action::Transfer { from: &from, to: &to }, Action::Park],
+    );
+    let c = w.contacts();
+    assert!(
+        c.iter().any(|c| c.by == piece && c.element == other),
+        "{c:?}"
+    );
+    let at = w
+        .location_position(g.location_by_name("sx(2)").unwrap())
+        .unwrap();
+    let hit = c.iter().find(|c| c.element == other).unwrap();
+    assert!((hit.position[0] - at[0]).abs() < 0.005 && (hit.position[1] - at[1]).abs() < 0.005);
+}
+
+#[test]
+fn reset_starts_a_new_game_on_the_same_line() {
+    let g = game("tictactoe");
+    let s = g.initial_state();
+    let mut w = world(&g, &s, "al5d", "none", 13);
+    let path = w.serial_path().to_path_buf();
+    let moves = g.legal_moves(&s).unwrap();
+    let mut after = s.clone();
+    g.apply(&mut after, &moves[0]).unwrap();
+    assert!(!w.mismatches(&g, &after).is_empty());
+    w.reset(&g, &after).unwrap();
+    assert!(w.mismatches(&g, &after).is_empty(), "{:?}", w.mismatches(&g, &after));
+    assert_eq!(w.serial_path(), path.as_path());
+    let c4 = game("connect4");
+    let s4 = c4.initial_state();
+    w.reset(&c4, &s4).unwrap();
+    assert!(w.mismatches(&c4, &s4).is_empty(), "{:?}", w.mismatches(&c4, &s4));
+    assert!(w.pieces().iter().all(|p| p.position[2].abs() < 1e-9 && !p.held));
 }
 
 #[test]

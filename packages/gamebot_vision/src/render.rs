@@ -1169,6 +1169,64 @@ mod tests {
     }
 
     #[test]
+    fn table_scene_draws_pieces_where_they_are_and_solids_over_them() {
+        let r = renderer(CameraModel::default());
+        let b = r.board();
+        let loc = |l: usize| r.loc_cm[l].unwrap();
+        let ci = |l: usize| b.camera_index[l].unwrap();
+        let piece = |t: &str, c: (f64, f64), z: f64| TablePiece {
+            element_type: t.into(),
+            state: 1,
+            centre_cm: c,
+            base_z_cm: z,
+            radius_cm: 1.0,
+            height_cm: 1.0,
+        };
+        let (a, c5) = (loc(0), loc(5));
+        let off = (a.0 + 0.3, a.1 - 0.2);
+        let mut scene = TableScene {
+            pieces: vec![
+                piece("red", off, 0.0),
+                // A stack: blue on red on location 15.
+                piece("red", loc(15), 0.0),
+                piece("blue", loc(15), 1.0),
+                // In the air (carried) over location 20: rests on nothing.
+                piece("blue", loc(20), 3.0),
+            ],
+            solids: vec![],
+        };
+        let f = r.render_table(&scene, &RenderOptions::clean(), 1).unwrap();
+        assert_eq!(f.truth.locations[ci(0)], b.class_for("red", 1));
+        assert_eq!(f.truth.locations[ci(15)], b.class_for("blue", 1));
+        assert_eq!(f.truth.locations[ci(20)], None, "carried pieces are on no location");
+        assert!(f.truth.pieces[1].covered && !f.truth.pieces[2].covered);
+        assert!(!f.truth.occluded);
+        // Drawn at its own position, not snapped: the top face projects there.
+        let want = r.project([off.0, off.1, 1.0]).unwrap();
+        assert!((f.truth.pieces[0].image.0 - want.0).abs() < 1e-9);
+        let mut d = Detector::new(testboard::board(), None, DetectorConfig::default()).unwrap();
+        let obs = d.detect(&f.image).unwrap();
+        assert_eq!(obs.class_at(ci(0)), b.class_for("red", 1));
+        assert_eq!(obs.class_at(ci(15)), b.class_for("blue", 1));
+        // A dark box over location 5, high above the table, hides it.
+        let mut pts = Vec::new();
+        for dx in [-3.0, 3.0] {
+            for dy in [-3.0, 3.0] {
+                for z in [10.0, 12.0] {
+                    pts.push([c5.0 + dx, c5.1 + dy, z]);
+                }
+            }
+        }
+        scene.solids.push(Solid {
+            points: pts,
+            bgr: [30, 30, 30],
+        });
+        let f = r.render_table(&scene, &RenderOptions::clean(), 1).unwrap();
+        assert!(f.truth.occluded);
+        assert!(r.skin_bgr() != [0, 0, 0]);
+    }
+
+    #[test]
     fn arm_is_seen_as_occlusion() {
         let r = renderer(CameraModel::default());
         let mut d = Detector::new(testboard::board(), None, DetectorConfig::default()).unwrap();
