@@ -83,7 +83,8 @@ impl ArmModel {
             path: arm.urdf_path().to_path_buf(),
             message,
         };
-        let robot = urdf_rs::read_from_string(arm.urdf_text()).map_err(|e| urdf_err(e.to_string()))?;
+        let robot =
+            urdf_rs::read_from_string(arm.urdf_text()).map_err(|e| urdf_err(e.to_string()))?;
         let materials: HashMap<&str, [f64; 4]> = robot
             .materials
             .iter()
@@ -98,7 +99,9 @@ impl ArmModel {
             .map(|j| j.child.link.clone())
             .collect();
         if finger_links.is_empty() {
-            return Err(urdf_err(format!("no link moves with the gripper joint {gripper}")));
+            return Err(urdf_err(format!(
+                "no link moves with the gripper joint {gripper}"
+            )));
         }
         const STEP: f64 = 0.004;
         let mut visuals = Vec::new();
@@ -123,7 +126,11 @@ impl ArmModel {
                                 }
                             }
                         }
-                        (samples, hull, (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt())
+                        (
+                            samples,
+                            hull,
+                            (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt(),
+                        )
                     }
                     urdf_rs::Geometry::Cylinder { radius, length }
                     | urdf_rs::Geometry::Capsule { radius, length } => {
@@ -134,7 +141,8 @@ impl ArmModel {
                             samples.push(Point3::new(0.0, 0.0, z));
                             for ri in 1..rings {
                                 let rr = r * ri as f64 / (rings - 1) as f64;
-                                let n = ((std::f64::consts::TAU * rr / STEP).ceil() as usize).max(6);
+                                let n =
+                                    ((std::f64::consts::TAU * rr / STEP).ceil() as usize).max(6);
                                 for i in 0..n {
                                     let a = i as f64 / n as f64 * std::f64::consts::TAU;
                                     samples.push(Point3::new(rr * a.cos(), rr * a.sin(), z));
@@ -158,7 +166,11 @@ impl ArmModel {
                             for j in 0..6 {
                                 let a = i as f64 / 12.0 * std::f64::consts::TAU;
                                 let b = (j as f64 + 0.5) / 6.0 * std::f64::consts::PI;
-                                let p = Point3::new(r * a.cos() * b.sin(), r * a.sin() * b.sin(), r * b.cos());
+                                let p = Point3::new(
+                                    r * a.cos() * b.sin(),
+                                    r * a.sin() * b.sin(),
+                                    r * b.cos(),
+                                );
                                 samples.push(p);
                                 hull.push(p);
                             }
@@ -243,7 +255,12 @@ impl ArmModel {
 
     /// Joint values from the servo outputs (`pulses[channel]` in µs, 0 = off);
     /// channels that are off keep `fallback`.
-    pub fn from_pulses(&self, pulses: &[u16], fallback: &[f64], fallback_gripper: f64) -> (Vec<f64>, f64) {
+    pub fn joints_from_pulses(
+        &self,
+        pulses: &[u16],
+        fallback: &[f64],
+        fallback_gripper: f64,
+    ) -> (Vec<f64>, f64) {
         let mut pairs: Vec<(u8, f64)> = Vec::new();
         for j in self.arm.joints() {
             let p = pulses.get(j.servo.channel as usize).copied().unwrap_or(0);

@@ -228,7 +228,10 @@ impl FaultSpec {
 
     /// The value of an option by name.
     pub fn get(&self, name: &str) -> Option<f64> {
-        OPTIONS.iter().find(|o| o.name == name).map(|o| (o.get)(self))
+        OPTIONS
+            .iter()
+            .find(|o| o.name == name)
+            .map(|o| (o.get)(self))
     }
 }
 
@@ -256,7 +259,11 @@ impl FromStr for FaultSpec {
             let Some(opt) = OPTIONS.iter().find(|o| o.name == key) else {
                 return Err(FaultError::UnknownKey {
                     key: key.into(),
-                    known: OPTIONS.iter().map(|o| o.name).collect::<Vec<_>>().join(", "),
+                    known: OPTIONS
+                        .iter()
+                        .map(|o| o.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 });
             };
             if seen.contains(&opt.name) {
@@ -377,10 +384,16 @@ mod tests {
     #[test]
     fn errors_name_the_key() {
         let e = "slip=0.1,wobble=3".parse::<FaultSpec>().unwrap_err();
-        assert!(matches!(&e, FaultError::UnknownKey { key, .. } if key == "wobble"), "{e}");
+        assert!(
+            matches!(&e, FaultError::UnknownKey { key, .. } if key == "wobble"),
+            "{e}"
+        );
         assert!(e.to_string().contains("wobble") && e.to_string().contains("serial_drop"));
         let e = "slip=1.5".parse::<FaultSpec>().unwrap_err();
-        assert!(matches!(&e, FaultError::BadValue { key, .. } if key == "slip"), "{e}");
+        assert!(
+            matches!(&e, FaultError::BadValue { key, .. } if key == "slip"),
+            "{e}"
+        );
         assert!(e.to_string().contains("[0, 1]"), "{e}");
         let e = "place_sigma_mm=-1".parse::<FaultSpec>().unwrap_err();
         assert!(e.to_string().contains("place_sigma_mm"), "{e}");

@@ -273,7 +273,10 @@ impl World {
                 .collect();
             tracing::info!(?offsets, "sim fault: servo calibration offsets (rad)");
             model.set_offsets(offsets);
-            faults.insert(FaultKind::ServoOffset, model.revolute().iter().filter(|r| **r).count() as u32);
+            faults.insert(
+                FaultKind::ServoOffset,
+                model.revolute().iter().filter(|r| **r).count() as u32,
+            );
         }
         let board_path = gamebot_kinematics::find_board_config(&config.board);
         let board = Board::load(&board_path)?;
@@ -286,8 +289,8 @@ impl World {
             Some(l) => (l.clone(), None),
             None => {
                 let n = LINK_COUNTER.fetch_add(1, Ordering::SeqCst);
-                let dir = std::env::temp_dir()
-                    .join(format!("gamebot-sim-{}-{n}", std::process::id()));
+                let dir =
+                    std::env::temp_dir().join(format!("gamebot-sim-{}-{n}", std::process::id()));
                 std::fs::create_dir_all(&dir).map_err(|e| {
                     SimError::Config(format!("cannot create {}: {e}", dir.display()))
                 })?;
@@ -356,8 +359,7 @@ impl World {
     /// A new game: pieces rebuilt from `state`, contacts and hand cleared.
     /// The arm, the serial line, the clock and the fault counters carry on.
     pub fn reset(&mut self, game: &Game, state: &State) -> Result<(), SimError> {
-        self.renderer =
-            Renderer::from_game(game, &self.board_cfg, self.config.camera_model)?;
+        self.renderer = Renderer::from_game(game, &self.board_cfg, self.config.camera_model)?;
         self.load(game, state)
     }
 
@@ -574,7 +576,9 @@ impl World {
     fn tick(&mut self, t: Duration) -> Result<(), SimError> {
         let pulses = self.servo.pulses_at(t);
         let (fallback, fallback_g) = (self.rest_pose.clone(), self.rest_gripper);
-        let (q, g) = self.model.from_pulses(&pulses, &fallback, fallback_g);
+        let (q, g) = self
+            .model
+            .joints_from_pulses(&pulses, &fallback, fallback_g);
         self.arm = self.model.state(&q, g);
         let prev = self.half_gap;
         self.half_gap = self.finger_half_gap();
@@ -617,10 +621,12 @@ impl World {
             let half_extent = (axis.z.abs() * p.height / 2.0) + (1.0 - axis.z.abs()) * p.radius;
             let overlap = (fhi.min(c.z + half_extent)) - (flo.max(c.z - half_extent));
             let between = c.x.abs() < self.half_gap.max(p.radius) && c.y.abs() < 0.7 * p.radius;
-            if between && overlap > 0.002_f64.min(0.3 * p.height) && self.half_gap <= p.radius {
-                if best.is_none_or(|(_, o)| overlap > o + 1e-6) {
-                    best = Some((i, overlap));
-                }
+            if between
+                && overlap > 0.002_f64.min(0.3 * p.height)
+                && self.half_gap <= p.radius
+                && best.is_none_or(|(_, o)| overlap > o + 1e-6)
+            {
+                best = Some((i, overlap));
             }
         }
         if let Some((i, _)) = best {
@@ -717,7 +723,9 @@ impl World {
                 .pieces
                 .iter()
                 .enumerate()
-                .filter(|(j, q)| *j != i && !self.is_held(*j) && (q.pos.xy() - me.xy()).norm() < 0.06)
+                .filter(|(j, q)| {
+                    *j != i && !self.is_held(*j) && (q.pos.xy() - me.xy()).norm() < 0.06
+                })
                 .min_by(|a, b| {
                     (a.1.pos.xy() - me.xy())
                         .norm()
@@ -846,7 +854,8 @@ impl World {
                 HandAction::Transfer { element, from, to } => {
                     let i = self.piece_index(element)?;
                     let l = self.location_index(from)?;
-                    let at = self.locations[l].ok_or_else(|| SimError::UnknownLocation(from.clone()))?;
+                    let at =
+                        self.locations[l].ok_or_else(|| SimError::UnknownLocation(from.clone()))?;
                     let d = (pos[i].xy() - at.xy()).norm();
                     if d > self.config.occupancy_tolerance_m.max(0.015) {
                         return Err(SimError::NotThere {
@@ -894,7 +903,12 @@ impl World {
                     b.go(up(grab, 0.06), fast, 0.3, HandEvent::None);
                     b.go(grab, slow, 0.2, HandEvent::Grab(i));
                     b.go(up(grab, 0.03), slow, 0.2, HandEvent::Flip(i, next));
-                    b.go(grab, slow, 0.2, HandEvent::Release(i, [pos[i].x, pos[i].y, pos[i].z]));
+                    b.go(
+                        grab,
+                        slow,
+                        0.2,
+                        HandEvent::Release(i, [pos[i].x, pos[i].y, pos[i].z]),
+                    );
                     b.go(up(grab, 0.06), slow, 0.2, HandEvent::None);
                 }
                 HandAction::Cover { at, seconds } => {
@@ -1080,7 +1094,9 @@ impl World {
 
     /// The element in the gripper, if any.
     pub fn held(&self) -> Option<&str> {
-        self.held.as_ref().map(|h| self.pieces[h.piece].name.as_str())
+        self.held
+            .as_ref()
+            .map(|h| self.pieces[h.piece].name.as_str())
     }
 
     /// Every contact so far (the gripper or the carried piece touching a
@@ -1116,7 +1132,9 @@ impl World {
             d: [0.0; 5],
             k: [c.fx, 0.0, c.cx, 0.0, c.fy, c.cy, 0.0, 0.0, 1.0],
             r: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
-            p: [c.fx, 0.0, c.cx, 0.0, 0.0, c.fy, c.cy, 0.0, 0.0, 0.0, 1.0, 0.0],
+            p: [
+                c.fx, 0.0, c.cx, 0.0, 0.0, c.fy, c.cy, 0.0, 0.0, 0.0, 1.0, 0.0,
+            ],
         }
     }
 
@@ -1175,7 +1193,12 @@ impl World {
             .placed(&q, g)
             .iter()
             .map(|pv| Solid {
-                points: pv.visual.hull.iter().map(|p| cm((pv.pose * p).coords)).collect(),
+                points: pv
+                    .visual
+                    .hull
+                    .iter()
+                    .map(|p| cm((pv.pose * p).coords))
+                    .collect(),
                 bgr: pv.visual.bgr,
             })
             .collect();

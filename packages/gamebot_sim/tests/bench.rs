@@ -12,7 +12,11 @@ use gamebot_kinematics::{Action, Arm};
 #[test]
 #[ignore]
 fn world_step_and_render_cost() {
-    for (game_name, arm_name) in [("tictactoe", "al5d"), ("reversi8", "al5d"), ("tictactoe", "desk6")] {
+    for (game_name, arm_name) in [
+        ("tictactoe", "al5d"),
+        ("reversi8", "al5d"),
+        ("tictactoe", "desk6"),
+    ] {
         let g = game(game_name);
         let s = g.initial_state();
         let mut w = world(&g, &s, arm_name, "none", 1);
@@ -20,7 +24,9 @@ fn world_step_and_render_cost() {
         let mut arm = Arm::load_named(arm_name).unwrap();
         let park = arm.park().to_vec();
         let open = arm.config().gripper.open;
-        let traj = arm.plan(&park, open, &[Action::Home, Action::Park]).unwrap();
+        let traj = arm
+            .plan(&park, open, &[Action::Home, Action::Park])
+            .unwrap();
         let pts = points(&arm, &traj, 0.05);
         drv.run_trajectory(&pts).unwrap();
         // The world replays the whole motion (every 5 ms tick) now.

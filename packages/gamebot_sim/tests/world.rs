@@ -29,10 +29,21 @@ fn pick_and_place(arm_name: &str) {
         &mut w,
         &mut drv,
         &mut arm,
-        &[Action::Transfer { from: &from, to: &to }, Action::Park],
+        &[
+            Action::Transfer {
+                from: &from,
+                to: &to,
+            },
+            Action::Park,
+        ],
     );
     let (xy, z) = error_to(&w, &g, &piece, "cell(2,2)");
-    assert!(xy < 0.005 && z < 0.002, "{arm_name}: {piece} off by {:.2} mm, z {:.2} mm", xy * 1e3, z * 1e3);
+    assert!(
+        xy < 0.005 && z < 0.002,
+        "{arm_name}: {piece} off by {:.2} mm, z {:.2} mm",
+        xy * 1e3,
+        z * 1e3
+    );
     assert!(w.held().is_none());
     assert!(w.contacts().is_empty(), "{arm_name}: {:?}", w.contacts());
     let occ = w.occupancy();
@@ -48,8 +59,15 @@ fn pick_and_place(arm_name: &str) {
         .unwrap_or_else(|| panic!("no move of {piece} to cell(2,2) in {texts:?}"));
     let mut after = s.clone();
     g.apply(&mut after, &moves[i]).unwrap();
-    assert!(w.mismatches(&g, &after).is_empty(), "{:?}", w.mismatches(&g, &after));
-    assert!(!w.mismatches(&g, &s).is_empty(), "the world no longer matches the start");
+    assert!(
+        w.mismatches(&g, &after).is_empty(),
+        "{:?}",
+        w.mismatches(&g, &after)
+    );
+    assert!(
+        !w.mismatches(&g, &s).is_empty(),
+        "the world no longer matches the start"
+    );
 }
 
 #[test]
@@ -86,13 +104,19 @@ fn a_scaled_clock_runs_the_same_world() {
     let wall = std::time::Instant::now();
     drv.run_trajectory(&points(&arm, &traj, 0.05)).unwrap();
     let sim = w.clock().now();
-    assert!(sim.as_secs_f64() >= traj.duration(), "{sim:?} < {}", traj.duration());
+    assert!(
+        sim.as_secs_f64() >= traj.duration(),
+        "{sim:?} < {}",
+        traj.duration()
+    );
     assert!(wall.elapsed().as_secs_f64() * 50.0 <= sim.as_secs_f64() + 0.5);
     w.update().unwrap();
     let tool = w.tool_position();
     let home = arm.home().to_vec();
     let (want, _) = arm.tool_point_axis(&home);
-    let err = ((tool[0] - want.x).powi(2) + (tool[1] - want.y).powi(2) + (tool[2] - want.z).powi(2)).sqrt();
+    let err =
+        ((tool[0] - want.x).powi(2) + (tool[1] - want.y).powi(2) + (tool[2] - want.z).powi(2))
+            .sqrt();
     assert!(err < 0.002, "tool {tool:?} vs FK {want:?}");
 }
 
@@ -110,7 +134,14 @@ fn closing_on_nothing_grasps_nothing() {
     let park = arm.park().to_vec();
     let open = arm.config().gripper.open;
     let traj = arm
-        .plan(&park, open, &[Action::Transfer { from: &from, to: &to }])
+        .plan(
+            &park,
+            open,
+            &[Action::Transfer {
+                from: &from,
+                to: &to,
+            }],
+        )
         .unwrap();
     // Stop right after the gripper closed and lifted: nothing in it.
     let close_t = traj
@@ -148,12 +179,22 @@ fn a_released_piece_lands_on_a_stack() {
         &mut w,
         &mut drv,
         &mut arm,
-        &[Action::Transfer { from: &from, to: &to }, Action::Park],
+        &[
+            Action::Transfer {
+                from: &from,
+                to: &to,
+            },
+            Action::Park,
+        ],
     );
     let p = w.pieces().into_iter().find(|p| p.name == piece).unwrap();
     let (xy, _) = error_to(&w, &g, &piece, "sx(2)");
     assert!(xy < 0.005, "{:.2} mm", xy * 1e3);
-    assert!((p.position[2] - 0.01).abs() < 0.002, "on top of the other: z {}", p.position[2]);
+    assert!(
+        (p.position[2] - 0.01).abs() < 0.002,
+        "on top of the other: z {}",
+        p.position[2]
+    );
     let occ = w.occupancy();
     let on = occ.iter().find(|o| o.name == "sx(2)").unwrap();
     assert_eq!(on.elements, vec![below, piece], "bottom first");
@@ -177,7 +218,13 @@ fn carrying_a_piece_through_another_is_a_contact() {
         &mut w,
         &mut drv,
         &mut arm,
-        &[Action::Transfer { from: &from, to: &to }, Action::Park],
+        &[
+            Action::Transfer {
+                from: &from,
+                to: &to,
+            },
+            Action::Park,
+        ],
     );
     let c = w.contacts();
     assert!(
@@ -202,13 +249,35 @@ fn reset_starts_a_new_game_on_the_same_line() {
     g.apply(&mut after, &moves[0]).unwrap();
     assert!(!w.mismatches(&g, &after).is_empty());
     w.reset(&g, &after).unwrap();
-    assert!(w.mismatches(&g, &after).is_empty(), "{:?}", w.mismatches(&g, &after));
+    assert!(
+        w.mismatches(&g, &after).is_empty(),
+        "{:?}",
+        w.mismatches(&g, &after)
+    );
     assert_eq!(w.serial_path(), path.as_path());
     let c4 = game("connect4");
     let s4 = c4.initial_state();
     w.reset(&c4, &s4).unwrap();
-    assert!(w.mismatches(&c4, &s4).is_empty(), "{:?}", w.mismatches(&c4, &s4));
-    assert!(w.pieces().iter().all(|p| p.position[2].abs() < 1e-9 && !p.held));
+    assert!(
+        w.mismatches(&c4, &s4).is_empty(),
+        "{:?}",
+        w.mismatches(&c4, &s4)
+    );
+    // Connect four's supply slots share points: real stacks, z grows.
+    let pieces = w.pieces();
+    assert!(pieces.iter().any(|p| p.position[2] > 0.015));
+    for p in pieces.iter().filter(|p| p.position[2] > 1e-9) {
+        assert!(
+            pieces
+                .iter()
+                .any(|q| (q.position[0] - p.position[0]).abs() < 1e-9
+                    && (q.position[1] - p.position[1]).abs() < 1e-9
+                    && (q.position[2] + q.height - p.position[2]).abs() < 1e-9),
+            "{} floats at {:?}",
+            p.name,
+            p.position
+        );
+    }
 }
 
 #[test]
@@ -225,14 +294,24 @@ fn a_seeded_slip_drops_the_piece_during_the_carry() {
         &mut w,
         &mut drv,
         &mut arm,
-        &[Action::Transfer { from: &from, to: &to }, Action::Park],
+        &[
+            Action::Transfer {
+                from: &from,
+                to: &to,
+            },
+            Action::Park,
+        ],
     );
     assert_eq!(w.fault_counts().get(&FaultKind::Slip), Some(&1));
     let (xy, _) = error_to(&w, &g, &piece, "cell(2,2)");
     assert!(xy > 0.02, "the piece never arrived ({:.1} mm)", xy * 1e3);
     let p = w.pieces().into_iter().find(|p| p.name == piece).unwrap();
     assert!(!p.held);
-    assert!(p.position[2] < 0.011, "it fell onto the table or a piece: z {}", p.position[2]);
+    assert!(
+        p.position[2] < 0.011,
+        "it fell onto the table or a piece: z {}",
+        p.position[2]
+    );
     // It fell near its supply slot: the slip happens 2 cm above the grasp.
     let (from_xy, _) = error_to(&w, &g, &piece, "sx(1)");
     assert!(from_xy < 0.01, "{:.1} mm", from_xy * 1e3);
@@ -261,21 +340,31 @@ fn serial_drop_and_reconnect_at_the_same_path() {
     assert!(!w.serial_connected());
     let e = drv.version().unwrap_err();
     assert!(
-        matches!(e, DriverError::Disconnected { .. } | DriverError::Timeout { .. }),
+        matches!(
+            e,
+            DriverError::Disconnected { .. } | DriverError::Timeout { .. }
+        ),
         "{e}"
     );
-    assert!(e.to_string().contains(path.to_str().unwrap()), "names the port: {e}");
-    assert!(gamebot_ssc32::Driver::open(
-        gamebot_ssc32::DriverConfig::new(path.to_str().unwrap()).baud(w.baud())
-    )
-    .is_err(), "the device is gone while down");
+    assert!(
+        e.to_string().contains(path.to_str().unwrap()),
+        "names the port: {e}"
+    );
+    assert!(
+        gamebot_ssc32::Driver::open(
+            gamebot_ssc32::DriverConfig::new(path.to_str().unwrap()).baud(w.baud())
+        )
+        .is_err(),
+        "the device is gone while down"
+    );
     w.step(Duration::from_millis(1600)).unwrap();
     assert!(w.serial_connected());
     assert_eq!(w.serial_path(), path.as_path());
     let mut drv = driver(&w);
     assert!(drv.version().is_ok());
     // The controller kept its outputs: the rest of the plan runs.
-    drv.run_trajectory(&pts[1..]).unwrap_or_else(|e| panic!("{e}"));
+    drv.run_trajectory(&pts[1..])
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
@@ -298,7 +387,10 @@ fn servo_offsets_move_the_real_pose() {
         .zip(home)
         .map(|(a, b)| (a - b).abs())
         .fold(0.0f64, f64::max);
-    assert!(max > 0.002 && max <= 2f64.to_radians() + 0.005, "{q:?} vs {home:?}");
+    assert!(
+        max > 0.002 && max <= 2f64.to_radians() + 0.005,
+        "{q:?} vs {home:?}"
+    );
 }
 
 #[test]
@@ -339,7 +431,12 @@ fn a_persons_move_is_seen_by_the_camera_only_after_the_hand_leaves() {
     )
     .unwrap();
     let vb = VisionBoard::from_game(&g).unwrap();
-    let mut det = Detector::new(vb.clone(), Some(w.camera_calibration()), DetectorConfig::default()).unwrap();
+    let mut det = Detector::new(
+        vb.clone(),
+        Some(w.camera_calibration()),
+        DetectorConfig::default(),
+    )
+    .unwrap();
     let mut filter = TemporalFilter::new(FilterConfig::default());
     let piece = element_on(&g, &s, "sx(1)");
     let cam_index = |name: &str| {
@@ -347,7 +444,10 @@ fn a_persons_move_is_seen_by_the_camera_only_after_the_hand_leaves() {
         vb.camera_index[l as usize].unwrap()
     };
     let (cell, supply) = (cam_index("cell(2,2)"), cam_index("sx(1)"));
-    let cross = vb.class_for(&g.element_type_of(g.element_by_name(&piece).unwrap()).name, 1);
+    let cross = vb.class_for(
+        &g.element_type_of(g.element_by_name(&piece).unwrap()).name,
+        1,
+    );
     assert!(cross.is_some());
     // Settle on the start position.
     let period = w.frame_period();
@@ -388,7 +488,10 @@ fn a_persons_move_is_seen_by_the_camera_only_after_the_hand_leaves() {
             }
         }
     }
-    assert!(hand_frames >= 10 && occluded >= 5, "{occluded} of {hand_frames}");
+    assert!(
+        hand_frames >= 10 && occluded >= 5,
+        "{occluded} of {hand_frames}"
+    );
     // After the hand left: the piece is seen on the square.
     let mut seen = false;
     for _ in 0..10 {
@@ -404,9 +507,16 @@ fn a_persons_move_is_seen_by_the_camera_only_after_the_hand_leaves() {
     }
     assert!(seen, "the camera never saw the new position");
     let (xy, z) = error_to(&w, &g, &piece, "cell(2,2)");
-    assert!(xy < 0.0045 && xy > 0.0 && z < 1e-9, "put down a few mm off: {:.2} mm", xy * 1e3);
+    assert!(
+        xy < 0.0045 && xy > 0.0 && z < 1e-9,
+        "put down a few mm off: {:.2} mm",
+        xy * 1e3
+    );
     let occ = w.occupancy();
-    assert_eq!(occ.iter().find(|o| o.name == "cell(2,2)").unwrap().elements, vec![piece]);
+    assert_eq!(
+        occ.iter().find(|o| o.name == "cell(2,2)").unwrap().elements,
+        vec![piece]
+    );
 }
 
 #[test]
@@ -423,13 +533,25 @@ fn hand_flips_and_puts_pieces_on_the_table() {
                 .any(|o| o.elements.contains(&p.name) && g.is_relevant(o.location))
         })
         .unwrap();
-    let d = w.human_move(&[HandAction::Flip { element: on_board.name.clone() }]).unwrap();
+    let d = w
+        .human_move(&[HandAction::Flip {
+            element: on_board.name.clone(),
+        }])
+        .unwrap();
     w.step(d + Duration::from_millis(50)).unwrap();
-    let after = w.pieces().into_iter().find(|p| p.name == on_board.name).unwrap();
+    let after = w
+        .pieces()
+        .into_iter()
+        .find(|p| p.name == on_board.name)
+        .unwrap();
     assert_ne!(after.state, on_board.state);
     assert!((after.position[0] - on_board.position[0]).abs() < 1e-9);
     // Errors name what is wrong.
-    let e = w.human_move(&[HandAction::Flip { element: "nope".into() }]).unwrap_err();
+    let e = w
+        .human_move(&[HandAction::Flip {
+            element: "nope".into(),
+        }])
+        .unwrap_err();
     assert!(e.to_string().contains("nope"), "{e}");
     let e = w
         .human_move(&[HandAction::Transfer {
@@ -469,37 +591,4 @@ fn bad_configs_are_errors() {
     .err()
     .unwrap();
     assert!(e.to_string().contains("real-time factor"), "{e}");
-}
-
-#[test]
-#[ignore]
-fn debug_frames() {
-    let g = game("tictactoe");
-    let s = g.initial_state();
-    let mut w = gamebot_sim::World::new(&g, &s, gamebot_sim::WorldConfig { rest_pose: Some(OUT_OF_VIEW_AL5D.to_vec()), ..Default::default() }).unwrap();
-    let vb = VisionBoard::from_game(&g).unwrap();
-    let mut det = Detector::new(vb.clone(), Some(w.camera_calibration()), DetectorConfig::default()).unwrap();
-    let mut filter = TemporalFilter::new(FilterConfig::default());
-    println!("tool at park {:?}", w.tool_position());
-    for name in ["al5d", "desk6"] {
-        let mut arm = Arm::load_named(name).unwrap();
-        for (n, t) in arm.link_transforms(&arm.park().to_vec(), 0.016) {
-            println!("{name} {n}: {:?}", t.translation.vector.as_slice());
-        }
-    }
-    for i in 0..4 {
-        w.step(w.frame_period()).unwrap();
-        let f = w.render().unwrap();
-        gamebot_vision::source::write_image(format!("/tmp/sim{i}.png"), &f.image).unwrap();
-        let o = det.detect(&f.image).unwrap();
-        println!("{:?} {:?}", o.occlusion, o.locations.iter().map(|l| l.class).collect::<Vec<_>>());
-        println!("{:?}", filter.push(o));
-    }
-    let piece = element_on(&g, &s, "sx(1)");
-    w.human_move(&[HandAction::Transfer { element: piece, from: "sx(1)".into(), to: HandTarget::Location("cell(2,2)".into()) }]).unwrap();
-    for i in 0..8 {
-        w.step(w.frame_period() * 3).unwrap();
-        let f = w.render().unwrap();
-        gamebot_vision::source::write_image(format!("/tmp/hand{i}.png"), &f.image).unwrap();
-    }
 }

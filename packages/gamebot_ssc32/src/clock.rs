@@ -140,12 +140,18 @@ mod tests {
         // now() is wall time × 20: compare with the wall time that really passed
         // (a loaded machine only makes both longer, never breaks the ratio).
         let expected = slept_wall.mul_f64(20.0);
-        assert!(b <= expected + Duration::from_millis(1), "{b:?} vs {expected:?}");
+        assert!(
+            b <= expected + Duration::from_millis(1),
+            "{b:?} vs {expected:?}"
+        );
         // Clones share the origin.
         let d = c.clone();
         assert!(d.now() >= b);
         c.advance(Duration::from_secs(3600));
-        assert!(c.now() < Duration::from_secs(3600), "advance does not move it");
+        assert!(
+            c.now() < Duration::from_secs(3600),
+            "advance does not move it"
+        );
     }
 
     #[test]

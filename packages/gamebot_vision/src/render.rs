@@ -800,21 +800,15 @@ impl Renderer {
                 (q.centre_cm.0 - p.centre_cm.0).hypot(q.centre_cm.1 - p.centre_cm.1)
                     < q.radius_cm + p.radius_cm
             };
-            let covered = scene.pieces.iter().enumerate().any(|(j, q)| {
-                j != i && near(q) && q.base_z_cm >= p.base_z_cm + 0.5 * p.height_cm
-            });
+            let covered =
+                scene.pieces.iter().enumerate().any(|(j, q)| {
+                    j != i && near(q) && q.base_z_cm >= p.base_z_cm + 0.5 * p.height_cm
+                });
             let location = self
                 .loc_cm
                 .iter()
                 .enumerate()
-                .filter(|(l, _)| {
-                    self.board
-                        .camera_index
-                        .get(*l)
-                        .copied()
-                        .flatten()
-                        .is_some()
-                })
+                .filter(|(l, _)| self.board.camera_index.get(*l).copied().flatten().is_some())
                 .filter_map(|(l, c)| c.map(|c| (l, c)))
                 .map(|(l, c)| (l, (c.0 - p.centre_cm.0).hypot(c.1 - p.centre_cm.1)))
                 .filter(|(_, d)| *d < p.radius_cm)
@@ -879,7 +873,11 @@ impl Renderer {
         }
         let mut hull = Vector::<Point>::new();
         imgproc::convex_hull(&side_pts, &mut hull, false, true).cv("piece outline")?;
-        self.fill(img, &hull, hsv_scalar((colour.0, colour.1, colour.2 * 0.55)))?;
+        self.fill(
+            img,
+            &hull,
+            hsv_scalar((colour.0, colour.1, colour.2 * 0.55)),
+        )?;
         let top = self.poly(&bottom, z0 + h);
         self.fill(img, &top, hsv_scalar(colour))?;
         // A gentle highlight towards the light: brighter, same hue and saturation.
@@ -1198,7 +1196,11 @@ mod tests {
         let f = r.render_table(&scene, &RenderOptions::clean(), 1).unwrap();
         assert_eq!(f.truth.locations[ci(0)], b.class_for("red", 1));
         assert_eq!(f.truth.locations[ci(15)], b.class_for("blue", 1));
-        assert_eq!(f.truth.locations[ci(20)], None, "carried pieces are on no location");
+        assert_eq!(
+            f.truth.locations[ci(20)],
+            None,
+            "carried pieces are on no location"
+        );
         assert!(f.truth.pieces[1].covered && !f.truth.pieces[2].covered);
         assert!(!f.truth.occluded);
         // Drawn at its own position, not snapped: the top face projects there.

@@ -5,14 +5,20 @@
 
 use std::time::Duration;
 
-use gamebot_kinematics::{Action, Arm, Board, LocationInput, ResolvedLocation, RobotPosition, Trajectory};
+use gamebot_kinematics::{
+    Action, Arm, Board, LocationInput, ResolvedLocation, RobotPosition, Trajectory,
+};
 use gamebot_rules::model::RobotSpec;
 use gamebot_rules::{Game, State};
 use gamebot_sim::{World, WorldConfig};
 use gamebot_ssc32::{Channel, Driver, DriverConfig, Pulse, TrajectoryPoint};
 
 pub fn game(name: &str) -> Game {
-    Game::load(format!("{}/../../games/{name}.game", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    Game::load(format!(
+        "{}/../../games/{name}.game",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
 }
 
 pub fn world(game: &Game, state: &State, arm: &str, faults: &str, seed: u64) -> World {
@@ -95,7 +101,11 @@ pub fn run(world: &mut World, drv: &mut Driver, arm: &mut Arm, actions: &[Action
 
 /// Horizontal and vertical distance (m) of a piece from a location's surface point.
 pub fn error_to(world: &World, game: &Game, element: &str, location: &str) -> (f64, f64) {
-    let p = world.pieces().into_iter().find(|p| p.name == element).unwrap();
+    let p = world
+        .pieces()
+        .into_iter()
+        .find(|p| p.name == element)
+        .unwrap();
     let at = world
         .location_position(game.location_by_name(location).unwrap())
         .unwrap();

@@ -993,10 +993,16 @@ mod tests {
 
         emu.disconnect();
         assert!(!emu.is_connected());
-        assert!(std::fs::symlink_metadata(&link).is_err(), "link removed while down");
+        assert!(
+            std::fs::symlink_metadata(&link).is_err(),
+            "link removed while down"
+        );
         let e = d.version().unwrap_err();
         assert!(
-            matches!(e, DriverError::Disconnected { .. } | DriverError::Timeout { .. }),
+            matches!(
+                e,
+                DriverError::Disconnected { .. } | DriverError::Timeout { .. }
+            ),
             "{e}"
         );
         assert!(e.to_string().contains(link.to_str().unwrap()), "{e}");
@@ -1015,7 +1021,10 @@ mod tests {
         assert!(st.command.is_none() && st.board.is_stalled());
         drop(d2);
         drop(emu);
-        assert!(std::fs::symlink_metadata(&link).is_err(), "link removed on drop");
+        assert!(
+            std::fs::symlink_metadata(&link).is_err(),
+            "link removed on drop"
+        );
         let _ = first_slave;
     }
 
