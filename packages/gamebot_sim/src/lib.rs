@@ -18,7 +18,8 @@
 //!   exactly ([`gamebot_ssc32::MotionUpdate`]), maps pulses to joint values
 //!   through the arm YAML (`Arm::positions_from_pulses`) and runs FK on the
 //!   URDF's whole tree for the tool pose, the fingers and every link. Channels
-//!   never commanded keep the park pose (the arm at rest).
+//!   never commanded keep [`WorldConfig::rest_pose`] (default: the arm YAML's
+//!   park pose).
 //! - **Grasping is geometric**: closing fingers attach the piece whose centre
 //!   lies between them (tool frame) and whose height overlaps the fingertips
 //!   (the finger links' visuals), once they touch it (half the finger gap ≤
