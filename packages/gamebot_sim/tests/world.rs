@@ -10,7 +10,7 @@ use common::*;
 use gamebot_kinematics::{Action, Arm};
 use gamebot_sim::{FaultKind, HandAction, HandTarget, SimError};
 use gamebot_ssc32::DriverError;
-use gamebot_vision::board::VisionBoard;
+use gamebot_vision::board_model::VisionBoard;
 use gamebot_vision::detect::{Detector, DetectorConfig};
 use gamebot_vision::filter::{FilterConfig, FilterStatus, TemporalFilter};
 
