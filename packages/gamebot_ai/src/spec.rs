@@ -782,7 +782,7 @@ fn read_options<O: StrategyOptions>(strategy: &str, mut o: O, rest: &str) -> Res
             strategy: strategy.to_string(),
             key: key.to_string(),
             value: value.to_string(),
-            problem,
+            problem: Box::new(problem),
         })?;
     }
     o.check().map_err(|message| AiError::OptionConflict {
