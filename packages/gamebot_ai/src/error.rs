@@ -39,7 +39,7 @@ pub enum AiError {
         key: String,
         value: String,
         /// What is wrong with the value.
-        problem: crate::spec::ValueError,
+        problem: Box<crate::spec::ValueError>,
     },
     /// Options that cannot be used together.
     #[error("strategy `{strategy}`: {message}")]

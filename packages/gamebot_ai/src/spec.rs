@@ -386,14 +386,79 @@ const SCALE_DOC: &str = "raw heuristic difference that counts as clearly better"
 const SEED_DOC: &str = "random seed (reproducible choices among equals)";
 const EXT_DOC: &str = "plies searched past the depth while the same player moves again";
 
-const RANDOM_OPTIONS: &[OptionDef<RandomOpts>] = &[OptionDef {
-    name: "seed",
-    alias: None,
-    value: "N",
-    doc: SEED_DOC,
-    read: |o, v| set(&mut o.seed, Some(integer(v, "an integer")?)),
-    show: |o| some(&o.seed),
-}];
+/// The options several strategies share, each defined once: expands to the
+/// [`OptionDef`] of the options type's field of that name (`seed`, `time`,
+/// `ext`, `heuristic`, `scale`, `limit`), with its usual or a given doc.
+macro_rules! shared_option {
+    (seed) => {
+        shared_option!(seed, SEED_DOC)
+    };
+    (seed, $doc:expr) => {
+        OptionDef {
+            name: "seed",
+            alias: None,
+            value: "N",
+            doc: $doc,
+            read: |o, v| set(&mut o.seed, Some(integer(v, "an integer")?)),
+            show: |o| some(&o.seed),
+        }
+    };
+    (time, $doc:expr) => {
+        OptionDef {
+            name: "time",
+            alias: None,
+            value: "T",
+            doc: $doc,
+            read: |o, v| set(&mut o.time, Some(parse_duration(v)?)),
+            show: |o| o.time.map(fmt_duration),
+        }
+    };
+    (ext) => {
+        OptionDef {
+            name: "ext",
+            alias: None,
+            value: "N",
+            doc: EXT_DOC,
+            read: |o, v| set(&mut o.ext, ext(v)?),
+            show: |o| Some(o.ext.to_string()),
+        }
+    };
+    (heuristic) => {
+        shared_option!(heuristic, HEURISTIC_DOC)
+    };
+    (heuristic, $doc:expr) => {
+        OptionDef {
+            name: "heuristic",
+            alias: Some("h"),
+            value: "H",
+            doc: $doc,
+            read: |o, v| set(&mut o.heuristic, v.parse()?),
+            show: |o| Some(o.heuristic.to_string()),
+        }
+    };
+    (scale) => {
+        OptionDef {
+            name: "scale",
+            alias: None,
+            value: "X",
+            doc: SCALE_DOC,
+            read: |o, v| set(&mut o.scale, Some(positive(v)?)),
+            show: |o| some(&o.scale),
+        }
+    };
+    (limit) => {
+        OptionDef {
+            name: "limit",
+            alias: None,
+            value: "N",
+            doc: "playouts longer than this many moves count as draws",
+            read: |o, v| set(&mut o.limit, positive(v)?),
+            show: |o| Some(o.limit.to_string()),
+        }
+    };
+}
+
+const RANDOM_OPTIONS: &[OptionDef<RandomOpts>] = &[shared_option!(seed)];
 
 impl StrategyOptions for RandomOpts {
     fn table(&self) -> &'static [OptionDef<Self>] {
@@ -410,14 +475,7 @@ const PUZZLE_OPTIONS: &[OptionDef<PuzzleOpts>] = &[
         read: |o, v| set(&mut o.nodes, positive(v)?),
         show: |o| Some(o.nodes.to_string()),
     },
-    OptionDef {
-        name: "time",
-        alias: None,
-        value: "T",
-        doc: "stop after this long",
-        read: |o, v| set(&mut o.time, Some(parse_duration(v)?)),
-        show: |o| o.time.map(fmt_duration),
-    },
+    shared_option!(time, "stop after this long"),
     OptionDef {
         name: "depth",
         alias: None,
@@ -501,38 +559,10 @@ const MINIMAX_STOCHASTIC_OPTIONS: &[OptionDef<MinimaxOpts>] = &[
         read: |o, v| set(&mut o.depth, positive(v)?),
         show: |o| Some(o.depth.to_string()),
     },
-    OptionDef {
-        name: "ext",
-        alias: None,
-        value: "N",
-        doc: EXT_DOC,
-        read: |o, v| set(&mut o.ext, ext(v)?),
-        show: |o| Some(o.ext.to_string()),
-    },
-    OptionDef {
-        name: "heuristic",
-        alias: Some("h"),
-        value: "H",
-        doc: HEURISTIC_DOC,
-        read: |o, v| set(&mut o.heuristic, v.parse()?),
-        show: |o| Some(o.heuristic.to_string()),
-    },
-    OptionDef {
-        name: "scale",
-        alias: None,
-        value: "X",
-        doc: SCALE_DOC,
-        read: |o, v| set(&mut o.scale, Some(positive(v)?)),
-        show: |o| some(&o.scale),
-    },
-    OptionDef {
-        name: "seed",
-        alias: None,
-        value: "N",
-        doc: SEED_DOC,
-        read: |o, v| set(&mut o.seed, Some(integer(v, "an integer")?)),
-        show: |o| some(&o.seed),
-    },
+    shared_option!(ext),
+    shared_option!(heuristic),
+    shared_option!(scale),
+    shared_option!(seed),
     OptionDef {
         name: "margin",
         alias: None,
@@ -568,22 +598,8 @@ const ALPHABETA_OPTIONS: &[OptionDef<AlphaBetaOpts>] = &[
         read: |o, v| set(&mut o.depth, Some(positive(v)?)),
         show: |o| some(&o.depth),
     },
-    OptionDef {
-        name: "time",
-        alias: None,
-        value: "T",
-        doc: "iterative deepening until this long has passed",
-        read: |o, v| set(&mut o.time, Some(parse_duration(v)?)),
-        show: |o| o.time.map(fmt_duration),
-    },
-    OptionDef {
-        name: "ext",
-        alias: None,
-        value: "N",
-        doc: EXT_DOC,
-        read: |o, v| set(&mut o.ext, ext(v)?),
-        show: |o| Some(o.ext.to_string()),
-    },
+    shared_option!(time, "iterative deepening until this long has passed"),
+    shared_option!(ext),
     OptionDef {
         name: "nodes",
         alias: None,
@@ -606,30 +622,12 @@ const ALPHABETA_OPTIONS: &[OptionDef<AlphaBetaOpts>] = &[
         },
         show: |o| Some(o.tt_mb.to_string()),
     },
-    OptionDef {
-        name: "heuristic",
-        alias: Some("h"),
-        value: "H",
-        doc: HEURISTIC_DOC,
-        read: |o, v| set(&mut o.heuristic, v.parse()?),
-        show: |o| Some(o.heuristic.to_string()),
-    },
-    OptionDef {
-        name: "scale",
-        alias: None,
-        value: "X",
-        doc: SCALE_DOC,
-        read: |o, v| set(&mut o.scale, Some(positive(v)?)),
-        show: |o| some(&o.scale),
-    },
-    OptionDef {
-        name: "seed",
-        alias: None,
-        value: "N",
-        doc: "shuffles the root moves, so equal moves are chosen at random (reproducibly)",
-        read: |o, v| set(&mut o.seed, Some(integer(v, "an integer")?)),
-        show: |o| some(&o.seed),
-    },
+    shared_option!(heuristic),
+    shared_option!(scale),
+    shared_option!(
+        seed,
+        "shuffles the root moves, so equal moves are chosen at random (reproducibly)"
+    ),
 ];
 
 impl StrategyOptions for AlphaBetaOpts {
@@ -647,14 +645,7 @@ const MC_OPTIONS: &[OptionDef<McOpts>] = &[
         read: |o, v| set(&mut o.playouts, Some(positive(v)?)),
         show: |o| some(&o.playouts),
     },
-    OptionDef {
-        name: "time",
-        alias: None,
-        value: "T",
-        doc: "root moves take turns until this long has passed",
-        read: |o, v| set(&mut o.time, Some(parse_duration(v)?)),
-        show: |o| o.time.map(fmt_duration),
-    },
+    shared_option!(time, "root moves take turns until this long has passed"),
     OptionDef {
         name: "variant",
         alias: None,
@@ -680,22 +671,8 @@ const MC_OPTIONS: &[OptionDef<McOpts>] = &[
             )
         },
     },
-    OptionDef {
-        name: "limit",
-        alias: None,
-        value: "N",
-        doc: "playouts longer than this many moves count as draws",
-        read: |o, v| set(&mut o.limit, positive(v)?),
-        show: |o| Some(o.limit.to_string()),
-    },
-    OptionDef {
-        name: "seed",
-        alias: None,
-        value: "N",
-        doc: SEED_DOC,
-        read: |o, v| set(&mut o.seed, Some(integer(v, "an integer")?)),
-        show: |o| some(&o.seed),
-    },
+    shared_option!(limit),
+    shared_option!(seed),
 ];
 
 impl StrategyOptions for McOpts {
@@ -713,14 +690,7 @@ const MCTS_OPTIONS: &[OptionDef<MctsOpts>] = &[
         read: |o, v| set(&mut o.iterations, Some(positive(v)?)),
         show: |o| some(&o.iterations),
     },
-    OptionDef {
-        name: "time",
-        alias: None,
-        value: "T",
-        doc: "search until this long has passed",
-        read: |o, v| set(&mut o.time, Some(parse_duration(v)?)),
-        show: |o| o.time.map(fmt_duration),
-    },
+    shared_option!(time, "search until this long has passed"),
     OptionDef {
         name: "threads",
         alias: None,
@@ -757,14 +727,7 @@ const MCTS_OPTIONS: &[OptionDef<MctsOpts>] = &[
         read: |o, v| set(&mut o.reuse, boolean(v)?),
         show: |o| Some(if o.reuse { "yes" } else { "no" }.into()),
     },
-    OptionDef {
-        name: "limit",
-        alias: None,
-        value: "N",
-        doc: "playouts longer than this many moves count as draws",
-        read: |o, v| set(&mut o.limit, positive(v)?),
-        show: |o| Some(o.limit.to_string()),
-    },
+    shared_option!(limit),
     OptionDef {
         name: "cutoff",
         alias: None,
@@ -773,30 +736,12 @@ const MCTS_OPTIONS: &[OptionDef<MctsOpts>] = &[
         read: |o, v| set(&mut o.cutoff, Some(integer(v, "a number of moves")?)),
         show: |o| some(&o.cutoff),
     },
-    OptionDef {
-        name: "heuristic",
-        alias: Some("h"),
-        value: "H",
-        doc: "heuristic for cutoff: auto, pieces, mobility, score, eval, none",
-        read: |o, v| set(&mut o.heuristic, v.parse()?),
-        show: |o| Some(o.heuristic.to_string()),
-    },
-    OptionDef {
-        name: "scale",
-        alias: None,
-        value: "X",
-        doc: SCALE_DOC,
-        read: |o, v| set(&mut o.scale, Some(positive(v)?)),
-        show: |o| some(&o.scale),
-    },
-    OptionDef {
-        name: "seed",
-        alias: None,
-        value: "N",
-        doc: SEED_DOC,
-        read: |o, v| set(&mut o.seed, Some(integer(v, "an integer")?)),
-        show: |o| some(&o.seed),
-    },
+    shared_option!(
+        heuristic,
+        "heuristic for cutoff: auto, pieces, mobility, score, eval, none"
+    ),
+    shared_option!(scale),
+    shared_option!(seed),
 ];
 
 impl StrategyOptions for MctsOpts {
@@ -837,7 +782,7 @@ fn read_options<O: StrategyOptions>(strategy: &str, mut o: O, rest: &str) -> Res
             strategy: strategy.to_string(),
             key: key.to_string(),
             value: value.to_string(),
-            problem,
+            problem: Box::new(problem),
         })?;
     }
     o.check().map_err(|message| AiError::OptionConflict {

@@ -37,26 +37,22 @@ pub struct Column {
     pub y_max_cm: f64,
 }
 
-/// The pixel-to-table mapping.
+/// The pixel-to-table mapping (the `pixels:` section).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
 pub struct PixelMapping {
     /// Image size.
     pub width_px: u32,
     pub height_px: u32,
-    /// Pixels per centimetre.
-    pub scale_px_per_cm: f64,
-    /// Table point (cm) under pixel (0, 0).
-    pub origin_cm: [f64; 2],
-    /// Counter-clockwise rotation of the image axes on the table (degrees).
-    #[serde(default)]
-    pub rotation_deg: f64,
-    /// Whether image v grows towards -y (the usual top-down view with y forward).
-    #[serde(default = "yes")]
-    pub y_flipped: bool,
+    /// Scale, origin, rotation and flip (keys at the same level).
+    #[serde(flatten)]
+    pub plane: PlaneMapping,
     /// Height of the board surface (cm).
     #[serde(default)]
     pub surface_z_cm: f64,
+    /// Keys none of the above takes: an error ([`Board::parse`] names them;
+    /// serde cannot deny unknown keys next to a flattened struct).
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, serde_yaml::Value>,
 }
 
 fn yes() -> bool {
@@ -67,7 +63,7 @@ fn yes() -> bool {
 /// pixel (0, 0), rotation and flip. The one definition of the pixel ↔ table
 /// mapping, used by board placements ([`PixelMapping::plane`]) and by the
 /// vision crate (its `BoardMapping`). Unknown keys are ignored, so it can be
-/// read from a whole `pixels:` section.
+/// read from a whole `pixels:` section (see [`PixelMapping`]).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
 pub struct PlaneMapping {
     /// Pixels per centimetre.
@@ -131,18 +127,6 @@ impl PlaneMapping {
     }
 }
 
-impl PixelMapping {
-    /// The pixel ↔ table part of the mapping.
-    pub fn plane(&self) -> PlaneMapping {
-        PlaneMapping {
-            scale_px_per_cm: self.scale_px_per_cm,
-            origin_cm: self.origin_cm,
-            rotation_deg: self.rotation_deg,
-            y_flipped: self.y_flipped,
-        }
-    }
-}
-
 /// A board placement file.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -183,13 +167,19 @@ impl Board {
     pub fn parse(path: &Path, text: &str) -> Result<Board, LoadError> {
         let mut b: Board = serde_yaml::from_str(text).map_err(|e| yaml_error(path, e))?;
         b.path = path.to_path_buf();
-        let p = &b.pixels;
+        if let Some(key) = b.pixels.unknown.keys().next() {
+            return Err(LoadError::Config {
+                path: path.to_path_buf(),
+                message: format!("unknown key `{key}` in pixels"),
+            });
+        }
+        let p = &b.pixels.plane;
         let finite = [
             p.scale_px_per_cm,
             p.origin_cm[0],
             p.origin_cm[1],
             p.rotation_deg,
-            p.surface_z_cm,
+            b.pixels.surface_z_cm,
         ]
         .iter()
         .chain(&b.sheet.centre_cm)
@@ -211,13 +201,13 @@ impl Board {
 
     /// Table point (cm, with the board surface height) under a pixel.
     pub fn pixel_to_table_cm(&self, u: f64, v: f64) -> [f64; 3] {
-        let [x, y] = self.pixels.plane().to_table_cm(u, v);
+        let [x, y] = self.pixels.plane.to_table_cm(u, v);
         [x, y, self.pixels.surface_z_cm]
     }
 
     /// Pixel of a table point (cm): the inverse of [`Board::pixel_to_table_cm`].
     pub fn table_cm_to_pixel(&self, x: f64, y: f64) -> [f64; 2] {
-        self.pixels.plane().to_pixel(x, y)
+        self.pixels.plane.to_pixel(x, y)
     }
 }
 
@@ -270,6 +260,12 @@ mod tests {
             .unwrap_err();
         assert!(
             e.to_string().contains("b.yaml") && e.to_string().contains("scale"),
+            "{e}"
+        );
+        let e = Board::parse(Path::new("b.yaml"), "name: x\nsheet: {centre_cm: [0, 0], width_cm: 1, depth_cm: 1}\npixels: {width_px: 1, height_px: 1, scale_px_per_cm: 2, origin_cm: [0, 0], y_flip: false}\n")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("b.yaml") && e.to_string().contains("`y_flip`"),
             "{e}"
         );
         let e =

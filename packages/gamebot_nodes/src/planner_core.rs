@@ -161,22 +161,41 @@ mod tests {
     #[test]
     fn requests_fill_in_what_the_strategy_leaves_open() {
         let p = PlannerCore::new("mcts:time=1s");
-        let text = |s: &str, t: u32, seed: u64| p.spec(&request(s, t, seed)).unwrap().to_string();
-        // The default, with the request's seed.
-        assert_eq!(text("", 0, 5), "mcts:time=1s,seed=5");
+        let run = |strategy: &str, budget: u32, seed: u64| {
+            p.spec(&request(strategy, budget, seed))
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(run("", 0, 5), "mcts:time=1s,seed=5", "the default");
         // A budget is added only where the strategy has none of its own.
-        assert_eq!(text("mcts", 250, 0), "mcts:time=250ms");
-        assert_eq!(text("mcts:iterations=50", 250, 0), "mcts:iterations=50");
-        assert_eq!(text("mc", 250, 0), "mc:time=250ms");
-        assert_eq!(text("mc:playouts=100", 250, 0), "mc:playouts=100");
-        assert_eq!(text("alphabeta", 300, 0), "alphabeta:time=300ms");
-        assert_eq!(text("alphabeta:depth=3", 300, 0), "alphabeta:depth=3");
-        assert_eq!(text("minimax", 300, 0), "minimax");
-        // Every strategy that takes a seed gets one; its own seed wins.
-        assert_eq!(text("alphabeta:depth=3", 0, 9), "alphabeta:depth=3,seed=9");
-        assert_eq!(text("minimax:depth=2", 0, 9), "minimax:depth=2,seed=9");
-        assert_eq!(text("random:seed=4", 0, 9), "random:seed=4");
-        assert_eq!(text("bfs", 300, 9), "bfs");
+        for s in ["mcts", "mc", "alphabeta"] {
+            let sep = if s.contains(':') { ',' } else { ':' };
+            assert_eq!(run(s, 250, 0), format!("{s}{sep}time=250ms"));
+        }
+        for s in [
+            "mcts:iterations=50",
+            "mc:playouts=100",
+            "alphabeta:depth=3",
+            "minimax",
+            "bfs",
+        ] {
+            assert_eq!(run(s, 250, 0), s);
+        }
+        // Every strategy that takes a seed gets the request's, unless it has its own.
+        for s in [
+            "alphabeta:depth=3",
+            "minimax:depth=2",
+            "minimax-stochastic",
+            "mc",
+            "mcts",
+            "random",
+        ] {
+            let sep = if s.contains(':') { ',' } else { ':' };
+            assert_eq!(run(s, 0, 9), format!("{s}{sep}seed=9"));
+        }
+        for s in ["random:seed=4", "bfs", "astar"] {
+            assert_eq!(run(s, 0, 9), s);
+        }
         // A strategy name that merely starts like another is not mistaken for it.
         assert!(p.spec(&request("mcx", 0, 0)).is_err());
         assert_eq!(p.strategy_text(&request("mcx", 0, 0)), "mcx");

@@ -22,7 +22,7 @@ pub struct PlayerKindError {
     /// The kind as given.
     pub text: String,
     /// Why its strategy does not parse (part of the message, not a separate cause).
-    pub reason: gamebot_ai::AiError,
+    pub reason: Box<gamebot_ai::AiError>,
 }
 
 impl PlayerKind {
@@ -39,7 +39,7 @@ impl PlayerKind {
                         .parse::<gamebot_ai::Spec>()
                         .map_err(|reason| PlayerKindError {
                             text: s.to_string(),
-                            reason,
+                            reason: Box::new(reason),
                         })?;
                 }
                 Ok(PlayerKind::Ai(strategy.to_string()))

@@ -249,16 +249,19 @@ pub(crate) mod testboard {
             },
         ];
         let m = BoardMapping::default();
+        let pixel = |x: f64, y: f64| {
+            let [u, v] = m.to_pixel(x, y);
+            Pixel {
+                x: u.round() as i32,
+                y: v.round() as i32,
+            }
+        };
         let mut locs = Vec::new();
         for r in 0..4 {
             for c in 0..4 {
                 let x = -3.75 + 2.5 * c as f64;
                 let y = 14.25 + 2.5 * r as f64;
-                let [u, v] = m.to_pixel(x, y);
-                let p = Pixel {
-                    x: u.round() as i32,
-                    y: v.round() as i32,
-                };
+                let p = pixel(x, y);
                 locs.push(Location {
                     name: format!("c({},{})", c + 1, r + 1),
                     location_type: 0,
@@ -272,11 +275,7 @@ pub(crate) mod testboard {
         for (side, x) in [("r", -13.5), ("b", 13.5)] {
             for i in 0..4 {
                 let y = 12.0 + 3.0 * i as f64;
-                let [u, v] = m.to_pixel(x, y);
-                let p = Pixel {
-                    x: u.round() as i32,
-                    y: v.round() as i32,
-                };
+                let p = pixel(x, y);
                 locs.push(Location {
                     name: format!("{side}({})", i + 1),
                     location_type: 1,
