@@ -4,12 +4,13 @@
 //! declares them and dispatches. Exit codes: 0 success, 1 a reported problem
 //! (lint errors, unreachable locations), 2 bad input (illegal move, bad target).
 
+#![forbid(unsafe_code)]
+
 use clap::{Parser, Subcommand};
 
 mod board_text;
 mod cmd;
 mod common;
-mod playout;
 
 #[derive(Parser)]
 #[command(

@@ -56,7 +56,7 @@ pub trait GdlStrategy: Send {
 /// Builds the GDL strategy of a spec.
 pub fn build(spec: &Spec) -> Box<dyn GdlStrategy> {
     let seed = match spec {
-        Spec::Random { seed } => *seed,
+        Spec::Random(o) => o.seed,
         Spec::Minimax(o) => o.seed,
         Spec::AlphaBeta(o) => o.seed,
         Spec::Mc(o) => o.seed,
@@ -284,13 +284,14 @@ fn mc(
     stats: &mut SearchStats,
 ) -> u32 {
     let limits = Limits::new(o.time, ctl);
+    let playouts = o.playouts();
     let k = moves[role].len();
     let mut n = vec![0u64; k];
     let mut sum = vec![0f64; k];
     let mut choice = vec![0u32; moves.len()];
     'outer: loop {
         for i in 0..k {
-            if n[i] >= o.playouts || limits.stop() {
+            if n[i] >= playouts || limits.stop() {
                 break 'outer;
             }
             for (r, ms) in moves.iter().enumerate() {
@@ -306,7 +307,7 @@ fn mc(
             n[i] += 1;
             stats.playouts += 1;
         }
-        if o.time.is_none() && n.iter().all(|&x| x >= o.playouts) {
+        if o.time.is_none() && n.iter().all(|&x| x >= playouts) {
             break;
         }
     }

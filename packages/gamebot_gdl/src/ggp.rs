@@ -142,7 +142,7 @@ fn with_budget(spec: &Spec, budget: Duration) -> Spec {
         Spec::Mcts(o) if o.iterations.is_none() => o.time = Some(budget),
         Spec::Mc(o) if o.time.is_none() => {
             o.time = Some(budget);
-            o.playouts = u64::MAX;
+            o.playouts = Some(u64::MAX);
         }
         Spec::AlphaBeta(o) if o.depth.is_none() && o.time.is_none() => o.time = Some(budget),
         _ => {}

@@ -71,11 +71,10 @@ fn rules_layers() -> Layers {
         for (st, n) in layer.values() {
             let moves = g.legal_moves(st).unwrap();
             let moves = g.distinct_moves(st, &moves);
-            let w = st.winner();
-            if w != -1 || moves.is_empty() {
-                match w {
-                    1 => xw += 1,
-                    2 => ow += 1,
+            if st.is_over() || moves.is_empty() {
+                match st.outcome().winner() {
+                    Some(1) => xw += 1,
+                    Some(2) => ow += 1,
                     _ => dr += 1,
                 }
                 continue;

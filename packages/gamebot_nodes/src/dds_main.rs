@@ -5,9 +5,7 @@
 
 use crate::NodeError;
 use gamebot_ros::dds::{DdsContext, DdsNode};
-use gamebot_ros::{logging, RosArgs};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use gamebot_ros::{logging, RosArgs, Shutdown};
 
 /// Runs the referee node. The user argument `--once` stops it when the game ends.
 pub fn referee() -> anyhow::Result<()> {
@@ -26,16 +24,21 @@ pub fn planner() -> anyhow::Result<()> {
 
 fn run_node(
     default_name: &str,
-    body: impl FnOnce(&DdsNode, &AtomicBool, &RosArgs) -> Result<(), NodeError>,
+    body: impl FnOnce(&DdsNode, &Shutdown, &RosArgs) -> Result<(), NodeError>,
 ) -> anyhow::Result<()> {
     let args = RosArgs::from_env()?;
     let options = args.node_options(default_name)?;
     logging::init(&options);
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Shutdown::new();
     let s = stop.clone();
-    ctrlc::set_handler(move || s.store(true, Ordering::Relaxed))?;
+    ctrlc::set_handler(move || s.request())?;
+    let level = options.log_level.unwrap_or(gamebot_ros::LogLevel::Info);
     let ctx = DdsContext::from_env()?;
     let node = ctx.node(options)?;
-    body(&node, &stop, &args)?;
+    // Every node executable is a full ROS 2 citizen: its log records go to /rosout too.
+    logging::attach_rosout(&node, level)?;
+    let result = body(&node, &stop, &args);
+    logging::detach_rosout();
+    result?;
     Ok(())
 }

@@ -12,28 +12,24 @@
 //! - [`planner_core`] / [`planner_node`]: stateless move planning as the
 //!   `/planner/plan_move` action, with feedback and cancel.
 
+#![forbid(unsafe_code)]
+
 pub mod dds_main;
 pub mod planner_core;
 pub mod planner_node;
 pub mod referee_core;
 pub mod referee_node;
 
-/// Topic, service and action names of the graph (absolute, remappable with `-r`),
-/// with their QoS: the ones of [`gamebot_ros::graph`], which `docs/ARCHITECTURE.md`
-/// tabulates, so nodes and docs cannot drift apart.
-pub mod names {
-    pub use gamebot_ros::graph::{
-        GAME_EVENTS, GAME_EVENTS_QOS, GAME_STATE, GAME_STATE_QOS, NEW_GAME, PLAN_MOVE, SUBMIT_MOVE,
-    };
-}
-
 /// Errors of running a node.
 #[derive(Debug, thiserror::Error)]
 pub enum NodeError {
-    #[error("{0}")]
+    /// The transport failed (names the topic, service or action).
+    #[error(transparent)]
     Bus(#[from] gamebot_ros::BusError),
-    #[error("{0}")]
+    /// A parameter is missing a valid value (names node, parameter and value).
+    #[error(transparent)]
     Param(#[from] gamebot_ros::ParamError),
-    #[error("{0}")]
+    /// The referee could not load or play its game.
+    #[error(transparent)]
     Referee(#[from] referee_core::RefereeError),
 }

@@ -1,14 +1,22 @@
 //! The referee node: runs the turn loop over any bus.
+//!
+//! The loop sleeps on one [`WaitSet`] holding the two service servers, the
+//! goal in flight to the planner (while there is one) and the shutdown
+//! request; the only deadlines are the planner-silence check, the retry
+//! while no planner is up, and the automatic restart after a game. Idle
+//! means asleep.
 
 use crate::referee_core::{ActionInfo, Played, PlayerKind, RefereeCore};
-use crate::{names, NodeError};
+use crate::NodeError;
 use gamebot_interfaces::action::{PlanMove, PlanMoveGoal};
 use gamebot_interfaces::geometry_msgs::Point;
 use gamebot_interfaces::msg::{GameEvent, GameState, LocationState, PhysicalAction as ActionMsg};
-use gamebot_interfaces::srv::{NewGame, NewGameResponse, SubmitMove, SubmitMoveResponse};
-use gamebot_ros::{ActionClient, Bus, ClientGoal, GoalEvent, GoalStatus, Publisher};
+use gamebot_interfaces::srv::{NewGameResponse, SubmitMoveResponse};
+use gamebot_ros::wait::{earliest, TryRecvError, WaitKey};
+use gamebot_ros::{
+    graph, ActionClient, Bus, ClientGoal, GoalEvent, GoalStatus, Publisher, Shutdown, WaitSet,
+};
 use gamebot_rules::PhysicalAction;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Parameters of the referee.
@@ -66,7 +74,9 @@ struct Referee<B: Bus> {
     state_pub: Publisher<GameState>,
     event_pub: Publisher<GameEvent>,
     planner: ActionClient<PlanMove>,
-    plan: Option<ClientGoal<PlanMove>>,
+    plan: Option<(ClientGoal<PlanMove>, WaitKey)>,
+    /// What the turn loop sleeps on.
+    ws: WaitSet,
     /// When the goal in flight last gave a sign of life (sent, feedback).
     plan_heard: Instant,
     _bus: std::marker::PhantomData<B>,
@@ -78,83 +88,104 @@ struct Referee<B: Bus> {
 /// and a restarted planner knows nothing of the old goal.
 const PLANNER_SILENT_AFTER: Duration = Duration::from_secs(3);
 
-/// Runs the referee until `stop` is set (or, with `stop_when_over`, until the game ends).
-pub fn run<B: Bus>(bus: &B, stop: &AtomicBool, stop_when_over: bool) -> Result<(), NodeError> {
+/// While the computer is to move and no planner answers yet, look again this often.
+const PLANNER_RETRY: Duration = Duration::from_millis(100);
+
+/// Runs the referee until `shutdown` is requested (or, with `stop_when_over`,
+/// until the game ends).
+pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result<(), NodeError> {
     let params = RefereeParams::declare(bus)?;
-    let kinds = params
-        .player_kinds
-        .iter()
-        .map(|k| PlayerKind::parse(k))
-        .collect();
-    let core = RefereeCore::load(&params.game_file, kinds)?;
-    let submit = bus.service_server::<SubmitMove>(names::SUBMIT_MOVE)?;
-    let new_game = bus.service_server::<NewGame>(names::NEW_GAME)?;
+    let core = RefereeCore::load(&params.game_file, &params.player_kinds)?;
+    let submit = bus.service_server_on(&graph::SUBMIT_MOVE)?;
+    let new_game = bus.service_server_on(&graph::NEW_GAME)?;
+    let mut ws = WaitSet::new();
+    ws.add(&submit);
+    ws.add(&new_game);
+    ws.add(shutdown);
     let mut r = Referee::<B> {
         core,
         game_file: params.game_file.clone(),
         params,
-        state_pub: bus.publisher::<GameState>(names::GAME_STATE, names::GAME_STATE_QOS)?,
-        event_pub: bus.publisher::<GameEvent>(names::GAME_EVENTS, names::GAME_EVENTS_QOS)?,
-        planner: bus.action_client::<PlanMove>(names::PLAN_MOVE)?,
+        state_pub: bus.publisher_on(&graph::GAME_STATE)?,
+        event_pub: bus.publisher_on(&graph::GAME_EVENTS)?,
+        planner: bus.action_client_on(&graph::PLAN_MOVE)?,
         plan: None,
+        ws,
         plan_heard: Instant::now(),
         _bus: std::marker::PhantomData,
     };
     tracing::info!(game = %r.game_file, "referee started");
     r.event(GameEvent::GAME_STARTED, None, "game started".into());
     r.publish_state();
-    let mut over_since: Option<std::time::Instant> = None;
-    while !stop.load(Ordering::Relaxed) {
-        // Human moves.
-        while let Some(req) = submit.try_recv() {
-            let text = req.request.r#move.clone();
-            let resp = r.submit(&text, req.request.game_number);
-            if let Err(e) = req.respond(resp) {
-                tracing::warn!("submit_move: could not answer: {e}");
+    let mut over_since: Option<Instant> = None;
+    while !shutdown.is_requested() {
+        // Human moves and new games.
+        loop {
+            match submit.try_recv() {
+                Ok(req) => {
+                    let text = req.request.r#move.clone();
+                    let resp = r.submit(&text, req.request.game_number);
+                    if let Err(e) = req.respond(resp) {
+                        tracing::warn!("submit_move: could not answer: {e}");
+                    }
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Closed) => return Ok(()),
             }
         }
-        while let Some(req) = new_game.try_recv() {
-            let resp = r.new_game(&req.request.game_file, &req.request.player_kinds);
-            if let Err(e) = req.respond(resp) {
-                tracing::warn!("new_game: could not answer: {e}");
+        loop {
+            match new_game.try_recv() {
+                Ok(req) => {
+                    let resp = r.new_game(&req.request.game_file, &req.request.player_kinds);
+                    if let Err(e) = req.respond(resp) {
+                        tracing::warn!("new_game: could not answer: {e}");
+                    }
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Closed) => return Ok(()),
             }
         }
-        r.drive_planner();
+        let planner_deadline = r.drive_planner();
+        let mut restart_at = None;
         if r.core.is_over() {
             if stop_when_over {
                 break;
             }
-            let since = *over_since.get_or_insert_with(std::time::Instant::now);
-            if r.params.restart_after_s >= 0.0
-                && since.elapsed().as_secs_f64() >= r.params.restart_after_s
-            {
-                let kinds = r.params.player_kinds.clone();
-                r.new_game("", &kinds);
-                over_since = None;
+            let since = *over_since.get_or_insert_with(Instant::now);
+            if r.params.restart_after_s >= 0.0 {
+                let at = since + Duration::from_secs_f64(r.params.restart_after_s);
+                if Instant::now() >= at {
+                    let kinds = r.params.player_kinds.clone();
+                    r.new_game("", &kinds);
+                    over_since = None;
+                    continue;
+                }
+                restart_at = Some(at);
             }
         } else {
             over_since = None;
         }
-        std::thread::sleep(Duration::from_millis(2));
+        r.ws.wait_until(earliest([planner_deadline, restart_at]));
     }
     Ok(())
 }
 
-/// Sends `request` and waits for the answer (helper for clients and tests).
+/// Waits up to `timeout` for a state on `sub` that satisfies `pred` (helper
+/// for clients and tests); `None` on timeout or when the transport closed.
 pub fn wait_for_state(
     sub: &gamebot_ros::Subscription<GameState>,
     timeout: Duration,
     mut pred: impl FnMut(&GameState) -> bool,
 ) -> Option<GameState> {
-    let deadline = std::time::Instant::now() + timeout;
-    while std::time::Instant::now() < deadline {
-        if let Some(s) = sub.recv_timeout(Duration::from_millis(50)) {
-            if pred(&s) {
-                return Some(s);
-            }
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match sub.recv_timeout(left) {
+            Ok(s) if pred(&s) => return Some(s),
+            Ok(_) => {}
+            Err(_) => return None,
         }
     }
-    None
 }
 
 fn point(p: Option<[f64; 3]>) -> Point {
@@ -211,7 +242,7 @@ impl<B: Bus> Referee<B> {
             players: g.players.clone(),
             player_kinds: self.core.kinds().iter().map(|k| k.text()).collect(),
             current_player: st.player(),
-            winner: st.winner(),
+            winner: st.outcome().code(),
             scores: st.scores().to_vec(),
             board: self
                 .core
@@ -233,7 +264,7 @@ impl<B: Bus> Referee<B> {
             ..Default::default()
         };
         if let Err(e) = self.state_pub.publish(&msg) {
-            tracing::warn!("{}: {e}", names::GAME_STATE);
+            tracing::warn!("{}: {e}", graph::GAME_STATE.name);
         }
     }
 
@@ -249,12 +280,12 @@ impl<B: Bus> Referee<B> {
             actions: played
                 .map(|p| p.actions.iter().map(action_msg).collect())
                 .unwrap_or_default(),
-            winner: self.core.winner(),
+            winner: self.core.outcome().code(),
             message,
             ..Default::default()
         };
         if let Err(e) = self.event_pub.publish(&msg) {
-            tracing::warn!("{}: {e}", names::GAME_EVENTS);
+            tracing::warn!("{}: {e}", graph::GAME_EVENTS.name);
         }
     }
 
@@ -266,11 +297,9 @@ impl<B: Bus> Referee<B> {
             format!("player {} played {}", played.player, played.text),
         );
         if self.core.is_over() {
-            let w = self.core.winner();
-            let text = if w == 0 {
-                "draw".to_string()
-            } else {
-                format!("player {w} wins")
+            let text = match self.core.outcome().winner() {
+                None => "draw".to_string(),
+                Some(w) => format!("player {w} wins"),
             };
             tracing::info!("game over: {text}");
             self.event(GameEvent::GAME_OVER, None, text);
@@ -313,8 +342,15 @@ impl<B: Bus> Referee<B> {
         }
     }
 
+    /// Forgets the goal in flight (dropping its handle abandons it).
+    fn drop_plan(&mut self) {
+        if let Some((_, key)) = self.plan.take() {
+            self.ws.remove(key);
+        }
+    }
+
     fn new_game(&mut self, file: &str, kinds: &[String]) -> NewGameResponse {
-        self.plan = None; // dropping the goal handle abandons the old plan
+        self.drop_plan();
         let game = if file.is_empty() {
             None
         } else {
@@ -329,8 +365,6 @@ impl<B: Bus> Referee<B> {
                 }
             }
         };
-        let kinds =
-            (!kinds.is_empty()).then(|| kinds.iter().map(|k| PlayerKind::parse(k)).collect());
         match self.core.new_game(game, kinds) {
             Ok(n) => {
                 if !file.is_empty() {
@@ -353,16 +387,19 @@ impl<B: Bus> Referee<B> {
     }
 
     /// Asks the planner for the computer's move and plays the answer.
-    fn drive_planner(&mut self) {
+    /// Returns when the loop must look again even if nothing arrives: the
+    /// planner-silence deadline of the goal in flight, or the retry while no
+    /// planner is up.
+    fn drive_planner(&mut self) -> Option<Instant> {
         if self.core.is_over() {
-            return;
+            return None;
         }
         let PlayerKind::Ai(strategy) = self.core.kind_to_move().clone() else {
-            return;
+            return None;
         };
         if self.plan.is_none() {
             if !self.planner.is_ready() {
-                return;
+                return Some(Instant::now() + PLANNER_RETRY);
             }
             let goal = PlanMoveGoal {
                 game_file: self.game_file.clone(),
@@ -376,31 +413,36 @@ impl<B: Bus> Referee<B> {
             };
             match self.planner.send_goal(goal, Duration::from_secs(5)) {
                 Ok(h) => {
-                    self.plan = Some(h);
+                    let key = self.ws.add(&h);
+                    self.plan = Some((h, key));
                     self.plan_heard = Instant::now();
                 }
                 Err(e) => {
                     tracing::warn!("plan_move: {e}");
-                    return;
+                    return Some(Instant::now() + PLANNER_RETRY);
                 }
             }
         }
-        let Some(handle) = self.plan.as_mut() else {
-            return;
-        };
+        let (handle, _) = self.plan.as_mut()?;
         let done = loop {
-            match handle.next_event(Duration::ZERO) {
-                Some(GoalEvent::Feedback(_)) => self.plan_heard = Instant::now(),
-                Some(GoalEvent::Done(r)) => break Some(r),
-                None => break None,
+            match handle.try_next_event() {
+                Ok(GoalEvent::Feedback(_)) => self.plan_heard = Instant::now(),
+                Ok(GoalEvent::Done(r)) => break Some(r),
+                Err(TryRecvError::Empty) => break None,
+                Err(TryRecvError::Closed) => {
+                    break Some(Err(gamebot_ros::BusError::GoalFinished {
+                        action: graph::PLAN_MOVE.name.to_string(),
+                    }))
+                }
             }
         };
         let Some(outcome) = done else {
-            if self.plan_heard.elapsed() >= PLANNER_SILENT_AFTER {
+            let silent_at = self.plan_heard + PLANNER_SILENT_AFTER;
+            if Instant::now() >= silent_at {
                 let ply = self.core.history().len();
                 tracing::warn!(
                     "{}: no word from the planner for {:?} while planning ply {ply}; sending the goal again when a planner answers",
-                    names::PLAN_MOVE,
+                    graph::PLAN_MOVE.name,
                     PLANNER_SILENT_AFTER
                 );
                 self.event(
@@ -408,15 +450,20 @@ impl<B: Bus> Referee<B> {
                     None,
                     format!("planner lost while planning ply {ply}; the goal will be sent again"),
                 );
-                self.plan = None;
+                self.drop_plan();
+                return Some(Instant::now());
             }
-            return;
+            return Some(silent_at);
         };
-        self.plan = None;
+        self.drop_plan();
         match outcome {
             Ok(o) if o.status == GoalStatus::Succeeded && o.result.success => {
                 match self.core.submit(&o.result.r#move.text) {
-                    Ok(p) => self.after_move(&p),
+                    Ok(p) => {
+                        self.after_move(&p);
+                        // The next player may be the computer too: look again at once.
+                        return Some(Instant::now());
+                    }
                     Err(e) => {
                         // The reference declares the next player the winner when a computer move fails validation.
                         tracing::error!("planner move {} rejected: {e}", o.result.r#move.text);
@@ -431,5 +478,7 @@ impl<B: Bus> Referee<B> {
             Ok(o) => tracing::warn!("planning ended with {:?}: {}", o.status, o.result.message),
             Err(e) => tracing::warn!("plan_move: {e}"),
         }
+        // A failed plan is asked for again, not in a tight loop.
+        Some(Instant::now() + PLANNER_RETRY)
     }
 }

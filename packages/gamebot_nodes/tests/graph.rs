@@ -2,12 +2,11 @@
 //! whole games, and human moves are validated through `SubmitMove`.
 
 use gamebot_interfaces::msg::{GameEvent, GameState};
-use gamebot_interfaces::srv::{SubmitMove, SubmitMoveRequest};
-use gamebot_nodes::{names, planner_node, referee_node};
+use gamebot_interfaces::srv::SubmitMoveRequest;
+use gamebot_nodes::{planner_node, referee_node};
 use gamebot_ros::inproc::InProcBus;
+use gamebot_ros::{graph, Shutdown};
 use gamebot_ros::{Bus, NodeOptions, ParamValue, Qos};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 fn game(name: &str) -> String {
@@ -23,13 +22,11 @@ fn strings(v: &[&str]) -> ParamValue {
 fn play(file: &str, kinds: &[&str]) -> (GameState, Vec<GameEvent>) {
     let bus = InProcBus::new();
     let observer = bus.node(NodeOptions::new("observer")).unwrap();
-    let states = observer
-        .subscription::<GameState>(names::GAME_STATE, Qos::latched(1))
-        .unwrap();
+    let states = observer.subscription_on(&graph::GAME_STATE).unwrap();
     let events = observer
-        .subscription::<GameEvent>(names::GAME_EVENTS, Qos::reliable(1000))
+        .subscription::<GameEvent>(graph::GAME_EVENTS.name, Qos::reliable(1000))
         .unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Shutdown::new();
     let planner = bus.node(NodeOptions::new("planner")).unwrap();
     let referee = bus
         .node(
@@ -41,8 +38,8 @@ fn play(file: &str, kinds: &[&str]) -> (GameState, Vec<GameEvent>) {
     std::thread::scope(|s| {
         let st = stop.clone();
         s.spawn(move || planner_node::run(&planner, &st).unwrap());
-        referee_node::run(&referee, &AtomicBool::new(false), true).unwrap();
-        stop.store(true, Ordering::Relaxed);
+        referee_node::run(&referee, &Shutdown::new(), true).unwrap();
+        stop.request();
     });
     let last = states.drain().pop().expect("a state was published");
     (last, events.drain())
@@ -96,10 +93,8 @@ fn human_moves_are_validated() {
         )
         .unwrap();
     let client_node = bus.node(NodeOptions::new("person")).unwrap();
-    let client = client_node
-        .service_client::<SubmitMove>(names::SUBMIT_MOVE)
-        .unwrap();
-    let stop = AtomicBool::new(false);
+    let client = client_node.service_client_on(&graph::SUBMIT_MOVE).unwrap();
+    let stop = Shutdown::new();
     std::thread::scope(|s| {
         s.spawn(|| referee_node::run(&referee, &stop, false).unwrap());
         assert!(client.wait_for_service(Duration::from_secs(10)));
@@ -131,7 +126,7 @@ fn human_moves_are_validated() {
         assert_eq!(good.r#move.to_location, "cell(2,2)");
         let occupied = call("o(1):so(1)->cell(2,2)");
         assert!(!occupied.accepted);
-        stop.store(true, Ordering::Relaxed);
+        stop.request();
     });
 }
 
@@ -150,5 +145,25 @@ fn the_shipped_parameter_file_configures_both_nodes() {
             let s = n.parameters().declare_string("strategy", "", "").unwrap();
             gamebot_ai::strategy(&s).unwrap();
         }
+    }
+}
+
+#[test]
+fn a_bad_strategy_parameter_is_a_parameter_error() {
+    let bus = InProcBus::new();
+    let planner = bus
+        .node(
+            NodeOptions::new("planner")
+                .param("strategy", ParamValue::String("mcst:time=1s".into())),
+        )
+        .unwrap();
+    let e = planner_node::run(&planner, &Shutdown::new()).unwrap_err();
+    assert!(
+        matches!(e, gamebot_nodes::NodeError::Param(_)),
+        "not a parameter error: {e:?}"
+    );
+    let text = e.to_string();
+    for part in ["/planner", "strategy", "mcst:time=1s"] {
+        assert!(text.contains(part), "`{part}` missing from: {text}");
     }
 }

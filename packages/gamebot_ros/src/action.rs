@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::queue::Queue;
+use crate::queue::{Queue, Watchers};
+use crate::wait::{RecvTimeoutError, Signal, Source, TryRecvError, Waitable, Watch};
 use crate::{BusError, RosAction};
 
 /// A goal's id (a UUID, as `unique_identifier_msgs/UUID`).
@@ -111,6 +112,8 @@ impl<A: RosAction> std::fmt::Debug for GoalEvent<A> {
 pub(crate) trait ActiveGoalImpl<A: RosAction>: Send {
     fn feedback(&self, f: A::Feedback) -> Result<(), BusError>;
     fn cancel_requested(&self) -> bool;
+    /// The flag raised by a cancel request, for wait sets.
+    fn cancel_flag(&self) -> Arc<CancelFlag>;
     fn finish(&mut self, status: GoalStatus, result: A::Result) -> Result<(), BusError>;
 }
 
@@ -197,6 +200,15 @@ impl<A: RosAction> ActiveGoal<A> {
         self.inner.as_ref().is_some_and(|i| i.cancel_requested())
     }
 
+    /// A source that becomes ready when the client asks to cancel, for a
+    /// [`WaitSet`](crate::wait::WaitSet).
+    pub fn cancel_source(&self) -> Source {
+        match &self.inner {
+            Some(i) => Source(i.cancel_flag()),
+            None => Source(Arc::new(CancelFlag::default())),
+        }
+    }
+
     fn finish(mut self, status: GoalStatus, result: A::Result) -> Result<(), BusError> {
         match self.inner.take() {
             Some(mut i) => i.finish(status, result),
@@ -255,14 +267,20 @@ impl<A: RosAction> ActionServer<A> {
         &self.name
     }
 
-    /// The next goal, if one is waiting.
-    pub fn try_recv(&self) -> Option<IncomingGoal<A>> {
+    /// The next goal, if one is waiting; `Closed` once the transport is shut down.
+    pub fn try_recv(&self) -> Result<IncomingGoal<A>, TryRecvError> {
         self.queue.try_pop()
     }
 
     /// Waits up to `timeout` for a goal.
-    pub fn recv_timeout(&self, timeout: Duration) -> Option<IncomingGoal<A>> {
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<IncomingGoal<A>, RecvTimeoutError> {
         self.queue.pop_timeout(timeout)
+    }
+}
+
+impl<A: RosAction> Waitable for ActionServer<A> {
+    fn source(&self) -> Source {
+        Source(self.queue.clone())
     }
 }
 
@@ -356,17 +374,39 @@ pub struct ClientGoal<A: RosAction> {
 }
 
 impl<A: RosAction> ClientGoal<A> {
-    /// Waits up to `timeout` for the next event (feedback or the end).
-    pub fn next_event(&mut self, timeout: Duration) -> Option<GoalEvent<A>> {
+    /// Waits up to `timeout` for the next event (feedback or the end);
+    /// `Closed` after the end was delivered.
+    pub fn next_event(&mut self, timeout: Duration) -> Result<GoalEvent<A>, RecvTimeoutError> {
         if self.outcome.is_some() {
-            return None;
+            return Err(RecvTimeoutError::Closed);
         }
         let ev = self.events.pop_timeout(timeout)?;
-        if let GoalEvent::Done(r) = &ev {
+        self.note(&ev);
+        Ok(ev)
+    }
+
+    /// The next event if one is waiting; `Closed` after the end was delivered.
+    pub fn try_next_event(&mut self) -> Result<GoalEvent<A>, TryRecvError> {
+        if self.outcome.is_some() {
+            return Err(TryRecvError::Closed);
+        }
+        let ev = self.events.try_pop()?;
+        self.note(&ev);
+        Ok(ev)
+    }
+
+    fn note(&mut self, ev: &GoalEvent<A>) {
+        if let GoalEvent::Done(r) = ev {
             self.outcome = Some(r.clone());
             self.in_flight.store(false, Ordering::SeqCst);
+            // Nothing comes after the end; a wait set holding the goal sees it closed.
+            self.events.close();
         }
-        Some(ev)
+    }
+
+    /// Whether the end has been delivered.
+    pub fn is_done(&self) -> bool {
+        self.outcome.is_some()
     }
 
     /// Waits up to `timeout` for the outcome, passing feedback to `on_feedback`.
@@ -379,9 +419,9 @@ impl<A: RosAction> ClientGoal<A> {
         while self.outcome.is_none() {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.next_event(left) {
-                Some(GoalEvent::Feedback(f)) => on_feedback(&f),
-                Some(GoalEvent::Done(_)) => {}
-                None => {
+                Ok(GoalEvent::Feedback(f)) => on_feedback(&f),
+                Ok(GoalEvent::Done(_)) | Err(RecvTimeoutError::Closed) => {}
+                Err(RecvTimeoutError::Timeout) => {
                     return Err(BusError::Timeout {
                         what: format!("action {} result", self.action),
                         after: timeout,
@@ -404,13 +444,8 @@ impl<A: RosAction> ClientGoal<A> {
     /// The outcome, if it has arrived (reads waiting events without blocking).
     pub fn try_result(&mut self) -> Option<Result<GoalOutcome<A::Result>, BusError>> {
         while self.outcome.is_none() {
-            match self.events.try_pop() {
-                Some(GoalEvent::Done(r)) => {
-                    self.outcome = Some(r);
-                    self.in_flight.store(false, Ordering::SeqCst);
-                }
-                Some(GoalEvent::Feedback(_)) => {}
-                None => break,
+            if self.try_next_event().is_err() {
+                break;
             }
         }
         self.outcome.clone()
@@ -423,6 +458,12 @@ impl<A: RosAction> ClientGoal<A> {
     }
 }
 
+impl<A: RosAction> Waitable for ClientGoal<A> {
+    fn source(&self) -> Source {
+        Source(self.events.clone())
+    }
+}
+
 impl<A: RosAction> Drop for ClientGoal<A> {
     fn drop(&mut self) {
         self.in_flight.store(false, Ordering::SeqCst);
@@ -432,14 +473,27 @@ impl<A: RosAction> Drop for ClientGoal<A> {
 /// Goal state shared between the two sides on the in-process bus and by the
 /// DDS server bookkeeping: the cancel flag.
 #[derive(Default)]
-pub(crate) struct CancelFlag(AtomicBool);
+pub(crate) struct CancelFlag {
+    requested: AtomicBool,
+    watchers: Watchers,
+}
 
 impl CancelFlag {
     pub(crate) fn request(&self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.requested.store(true, Ordering::SeqCst);
+        self.watchers.notify();
     }
     pub(crate) fn is_requested(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
+        self.requested.load(Ordering::SeqCst)
+    }
+}
+
+impl Watch for CancelFlag {
+    fn watch(&self, signal: &Arc<Signal>) {
+        self.watchers.add(signal);
+    }
+    fn is_ready(&self) -> bool {
+        self.is_requested()
     }
 }
 

@@ -34,7 +34,7 @@ use crate::handles::{
     Publisher, PublisherImpl, ServiceClient, ServiceClientImpl, ServiceRequest, ServiceServer,
     Subscription, SubscriptionImpl,
 };
-use crate::queue::Queue;
+use crate::queue::{CloseOnDrop, Queue};
 use crate::{
     names, Bus, BusError, Durability, Parameters, Qos, Reliability, RosAction, RosMessage,
     RosService,
@@ -162,11 +162,16 @@ impl DdsConfig {
     }
 }
 
-fn dds_err(what: impl Into<String>, e: impl std::fmt::Display) -> BusError {
+fn dds_err(what: impl Into<String>, e: impl std::error::Error + Send + Sync + 'static) -> BusError {
     BusError::Dds {
         what: what.into(),
-        message: e.to_string(),
+        source: Arc::new(e),
     }
+}
+
+/// For middleware errors that implement only `Debug`.
+fn dds_err_debug(what: impl Into<String>, e: impl std::fmt::Debug) -> BusError {
+    dds_err(what, crate::DdsMessage(format!("{e:?}")))
 }
 
 struct Runtime {
@@ -333,10 +338,10 @@ fn qos_profile(q: Qos) -> r2::QosProfile {
 fn type_parts(full: &'static str, kind: &str) -> Result<(&'static str, &'static str), BusError> {
     match gamebot_interfaces::split_type_name(full) {
         Some((p, k, n)) if k == kind => Ok((p, n)),
-        _ => Err(BusError::Dds {
-            what: format!("type {full}"),
-            message: format!("expected a `{kind}` type name"),
-        }),
+        _ => Err(dds_err(
+            format!("type {full}"),
+            crate::DdsMessage(format!("expected a `{kind}` type name")),
+        )),
     }
 }
 
@@ -450,6 +455,7 @@ impl Bus for DdsNode {
         let queue = Arc::new(Queue::<T>::new(qos.effective_depth()));
         let (s, q, name) = (sub.clone(), queue.clone(), resolved.clone());
         let task = self.rt.exec.spawn(async move {
+            let _closes = CloseOnDrop(q.clone());
             let stream = s.async_stream();
             smol::pin!(stream);
             while let Some(r) = stream.next().await {
@@ -487,6 +493,7 @@ impl Bus for DdsNode {
         let queue = Arc::new(Queue::<ServiceRequest<S>>::new(1000));
         let (srv, q, name) = (server.clone(), queue.clone(), resolved.clone());
         let task = self.rt.exec.spawn(async move {
+            let _closes = CloseOnDrop(q.clone());
             loop {
                 match srv.async_receive_request().await {
                     Ok((req_id, Wire(req))) => {
@@ -558,6 +565,7 @@ impl Bus for DdsNode {
             resolved.clone(),
         );
         let goals = self.rt.exec.spawn(async move {
+            let _closes = CloseOnDrop(q.clone());
             loop {
                 let handle = match srv.receive_new_goal().await {
                     Ok(h) => h,
@@ -579,17 +587,15 @@ impl Bus for DdsNode {
                     Box::new(move |accept| {
                         if !accept {
                             smol::block_on(srv2.reject_goal(handle)).map_err(|e| {
-                                dds_err(format!("action {name2}: reject goal"), format!("{e:?}"))
+                                dds_err_debug(format!("action {name2}: reject goal"), e)
                             })?;
                             return Ok(None);
                         }
                         let accepted = smol::block_on(srv2.accept_goal(handle)).map_err(|e| {
-                            dds_err(format!("action {name2}: accept goal"), format!("{e:?}"))
+                            dds_err_debug(format!("action {name2}: accept goal"), e)
                         })?;
                         let executing = smol::block_on(srv2.start_executing_goal(accepted))
-                            .map_err(|e| {
-                                dds_err(format!("action {name2}: start goal"), format!("{e:?}"))
-                            })?;
+                            .map_err(|e| dds_err_debug(format!("action {name2}: start goal"), e))?;
                         let flag = Arc::new(CancelFlag::default());
                         fl2.lock()
                             .unwrap_or_else(|e| e.into_inner())
@@ -708,7 +714,7 @@ impl<T: RosMessage> PublisherImpl<T> for DdsPublisher<T> {
     fn publish(&self, msg: &T) -> Result<(), BusError> {
         self.publisher
             .publish(Wire(msg.clone()))
-            .map_err(|e| dds_err(format!("publish on {}", self.topic), format!("{e:?}")))
+            .map_err(|e| dds_err_debug(format!("publish on {}", self.topic), e))
     }
 
     fn subscriber_count(&self) -> usize {
@@ -779,11 +785,15 @@ struct DdsActiveGoal<A: RosAction> {
 impl<A: RosAction> ActiveGoalImpl<A> for DdsActiveGoal<A> {
     fn feedback(&self, f: A::Feedback) -> Result<(), BusError> {
         smol::block_on(self.server.publish_feedback(self.handle.clone(), Wire(f)))
-            .map_err(|e| dds_err(format!("action {}: feedback", self.name), format!("{e:?}")))
+            .map_err(|e| dds_err_debug(format!("action {}: feedback", self.name), e))
     }
 
     fn cancel_requested(&self) -> bool {
         self.flag.is_requested()
+    }
+
+    fn cancel_flag(&self) -> Arc<CancelFlag> {
+        self.flag.clone()
     }
 
     fn finish(&mut self, status: GoalStatus, result: A::Result) -> Result<(), BusError> {

@@ -1,66 +1,149 @@
 //! The names, types and QoS of the gamebot node graph, in one place so every
-//! node (and docs/ARCHITECTURE.md) agrees. Names are absolute; launch-file
-//! remaps still apply because nodes resolve them through [`crate::Bus`].
+//! node (and docs/ARCHITECTURE.md) agrees. Each topic is one typed value: a
+//! [`Topic<T>`] carries its name, its message type and its QoS, so a node
+//! cannot publish the wrong type on a name or forget the QoS that goes with
+//! it. Services and actions likewise ([`Service<S>`], [`Action<A>`]). Names
+//! are absolute; launch-file remaps still apply because nodes resolve them
+//! through [`crate::Bus`].
+
+use std::marker::PhantomData;
+
+use gamebot_interfaces::action::{ExecuteMove, PlanMove};
+use gamebot_interfaces::msg::{BoardObservation, GameEvent, GameState};
+use gamebot_interfaces::rcl_interfaces::Log;
+use gamebot_interfaces::sensor_msgs::{CameraInfo, Image, JointState};
+use gamebot_interfaces::srv::{NewGame, SubmitMove};
+use gamebot_interfaces::std_msgs::String as StringMsg;
+use gamebot_interfaces::tf2_msgs::TFMessage;
+use gamebot_interfaces::trajectory_msgs::JointTrajectory;
+use gamebot_interfaces::visualization_msgs::MarkerArray;
 
 use crate::Qos;
 
-/// `gamebot_interfaces/msg/GameState`, latched: late joiners get the position.
-pub const GAME_STATE: &str = "/game/state";
-/// QoS of [`GAME_STATE`].
-pub const GAME_STATE_QOS: Qos = Qos::latched(1);
+/// A topic of the graph: name, message type `T` and QoS together.
+pub struct Topic<T> {
+    /// The absolute name, e.g. `/game/state`.
+    pub name: &'static str,
+    /// The QoS every endpoint of the topic uses.
+    pub qos: Qos,
+    _type: PhantomData<fn() -> T>,
+}
 
-/// `gamebot_interfaces/msg/GameEvent`: moves, rejections, arm progress, game over.
-pub const GAME_EVENTS: &str = "/game/events";
-/// QoS of [`GAME_EVENTS`].
-pub const GAME_EVENTS_QOS: Qos = Qos::reliable(100);
+impl<T> Topic<T> {
+    /// A topic called `name` with `qos`.
+    pub const fn new(name: &'static str, qos: Qos) -> Topic<T> {
+        Topic {
+            name,
+            qos,
+            _type: PhantomData,
+        }
+    }
+}
 
-/// `gamebot_interfaces/msg/BoardObservation` from the detector.
-pub const BOARD_OBSERVATION: &str = "/board/observation";
-/// QoS of [`BOARD_OBSERVATION`].
-pub const BOARD_OBSERVATION_QOS: Qos = Qos::reliable(5);
+impl<T> Clone for Topic<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Topic<T> {}
 
-/// `sensor_msgs/msg/Image` from the camera (or the simulator).
-pub const CAMERA_IMAGE: &str = "/camera/image_raw";
-/// `sensor_msgs/msg/CameraInfo`.
-pub const CAMERA_INFO: &str = "/camera/camera_info";
-/// QoS of the camera topics (ROS sensor-data profile).
-pub const CAMERA_QOS: Qos = Qos::sensor_data();
+impl<T> std::fmt::Debug for Topic<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Topic({}, {:?})", self.name, self.qos)
+    }
+}
 
-/// `visualization_msgs/msg/MarkerArray` for RViz.
-pub const MARKERS: &str = "/visualization_marker_array";
-/// QoS of [`MARKERS`].
-pub const MARKERS_QOS: Qos = Qos::reliable(10);
+/// A service of the graph: name and service type `S`.
+pub struct Service<S> {
+    /// The absolute name, e.g. `/referee/submit_move`.
+    pub name: &'static str,
+    _type: PhantomData<fn() -> S>,
+}
 
-/// `trajectory_msgs/msg/JointTrajectory` from the arm controller to the driver.
-pub const ARM_TRAJECTORY: &str = "/arm/joint_trajectory";
-/// QoS of [`ARM_TRAJECTORY`].
-pub const ARM_TRAJECTORY_QOS: Qos = Qos::reliable(10);
+impl<S> Service<S> {
+    /// A service called `name`.
+    pub const fn new(name: &'static str) -> Service<S> {
+        Service {
+            name,
+            _type: PhantomData,
+        }
+    }
+}
 
-/// `sensor_msgs/msg/JointState` from the driver.
-pub const JOINT_STATES: &str = "/joint_states";
-/// QoS of [`JOINT_STATES`] (what robot_state_publisher expects).
-pub const JOINT_STATES_QOS: Qos = Qos::reliable(10);
+impl<S> Clone for Service<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for Service<S> {}
 
-/// `std_msgs/msg/String` holding the URDF, latched.
-pub const ROBOT_DESCRIPTION: &str = "/robot_description";
-/// QoS of [`ROBOT_DESCRIPTION`].
-pub const ROBOT_DESCRIPTION_QOS: Qos = Qos::latched(1);
+/// An action of the graph: name and action type `A`.
+pub struct Action<A> {
+    /// The absolute name, e.g. `/planner/plan_move`.
+    pub name: &'static str,
+    _type: PhantomData<fn() -> A>,
+}
 
-/// `tf2_msgs/msg/TFMessage`, dynamic transforms.
-pub const TF: &str = "/tf";
-/// QoS of [`TF`].
-pub const TF_QOS: Qos = Qos::reliable(100);
-/// `tf2_msgs/msg/TFMessage`, static transforms, latched.
-pub const TF_STATIC: &str = "/tf_static";
-/// QoS of [`TF_STATIC`].
-pub const TF_STATIC_QOS: Qos = Qos::latched(1);
+impl<A> Action<A> {
+    /// An action called `name`.
+    pub const fn new(name: &'static str) -> Action<A> {
+        Action {
+            name,
+            _type: PhantomData,
+        }
+    }
+}
 
-/// `gamebot_interfaces/srv/SubmitMove`: a human move, validated by the referee.
-pub const SUBMIT_MOVE: &str = "/referee/submit_move";
-/// `gamebot_interfaces/srv/NewGame`.
-pub const NEW_GAME: &str = "/referee/new_game";
+impl<A> Clone for Action<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A> Copy for Action<A> {}
 
-/// `gamebot_interfaces/action/PlanMove`, served by the planner.
-pub const PLAN_MOVE: &str = "/planner/plan_move";
-/// `gamebot_interfaces/action/ExecuteMove`, served by the arm controller.
-pub const EXECUTE_MOVE: &str = "/arm/execute";
+/// The position, latched: late joiners get it.
+pub const GAME_STATE: Topic<GameState> = Topic::new("/game/state", Qos::latched(1));
+
+/// Moves, rejections, arm progress, game over.
+pub const GAME_EVENTS: Topic<GameEvent> = Topic::new("/game/events", Qos::reliable(100));
+
+/// What the detector sees.
+pub const BOARD_OBSERVATION: Topic<BoardObservation> =
+    Topic::new("/board/observation", Qos::reliable(5));
+
+/// Frames from the camera (or the simulator), ROS sensor-data profile.
+pub const CAMERA_IMAGE: Topic<Image> = Topic::new("/camera/image_raw", Qos::sensor_data());
+/// The camera's calibration, with every frame.
+pub const CAMERA_INFO: Topic<CameraInfo> = Topic::new("/camera/camera_info", Qos::sensor_data());
+
+/// Markers for RViz.
+pub const MARKERS: Topic<MarkerArray> =
+    Topic::new("/visualization_marker_array", Qos::reliable(10));
+
+/// Joint trajectories (kept for tools that publish one directly).
+pub const ARM_TRAJECTORY: Topic<JointTrajectory> =
+    Topic::new("/arm/joint_trajectory", Qos::reliable(10));
+
+/// The driver's joint states (what robot_state_publisher expects).
+pub const JOINT_STATES: Topic<JointState> = Topic::new("/joint_states", Qos::reliable(10));
+
+/// The URDF, latched.
+pub const ROBOT_DESCRIPTION: Topic<StringMsg> = Topic::new("/robot_description", Qos::latched(1));
+
+/// Dynamic transforms.
+pub const TF: Topic<TFMessage> = Topic::new("/tf", Qos::reliable(100));
+/// Static transforms, latched.
+pub const TF_STATIC: Topic<TFMessage> = Topic::new("/tf_static", Qos::latched(1));
+
+/// Every node's log records.
+pub const ROSOUT: Topic<Log> = Topic::new("/rosout", Qos::rosout());
+
+/// A human move, validated by the referee.
+pub const SUBMIT_MOVE: Service<SubmitMove> = Service::new("/referee/submit_move");
+/// Start a new game.
+pub const NEW_GAME: Service<NewGame> = Service::new("/referee/new_game");
+
+/// Plan a move, served by the planner.
+pub const PLAN_MOVE: Action<PlanMove> = Action::new("/planner/plan_move");
+/// Execute a move's physical actions, served by the arm controller.
+pub const EXECUTE_MOVE: Action<ExecuteMove> = Action::new("/arm/execute");

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::queue::Queue;
+use crate::wait::{RecvTimeoutError, Source, TryRecvError, Waitable};
 use crate::{BusError, RosMessage, RosService};
 
 /// What a backend does for a publisher.
@@ -77,13 +78,14 @@ impl<T: RosMessage> Subscription<T> {
         &self.topic
     }
 
-    /// The next message, if one is waiting.
-    pub fn try_recv(&self) -> Option<T> {
+    /// The next message, if one is waiting; `Closed` once the transport is shut down.
+    pub fn try_recv(&self) -> Result<T, TryRecvError> {
         self.queue.try_pop()
     }
 
-    /// Waits up to `timeout` for the next message.
-    pub fn recv_timeout(&self, timeout: Duration) -> Option<T> {
+    /// Waits up to `timeout` for the next message. To wait on several handles
+    /// at once, add them to a [`WaitSet`](crate::wait::WaitSet).
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<T, RecvTimeoutError> {
         self.queue.pop_timeout(timeout)
     }
 
@@ -112,6 +114,18 @@ impl<T: RosMessage> Subscription<T> {
         crate::poll_until(timeout, Duration::from_millis(5), || {
             self.publisher_count() >= n
         })
+    }
+}
+
+impl<T: RosMessage> Waitable for Subscription<T> {
+    fn source(&self) -> Source {
+        Source(self.queue.clone())
+    }
+}
+
+impl<S: RosService> Waitable for ServiceServer<S> {
+    fn source(&self) -> Source {
+        Source(self.queue.clone())
     }
 }
 
@@ -170,20 +184,20 @@ impl<S: RosService> ServiceServer<S> {
         &self.name
     }
 
-    /// The next request, if one is waiting.
-    pub fn try_recv(&self) -> Option<ServiceRequest<S>> {
+    /// The next request, if one is waiting; `Closed` once the transport is shut down.
+    pub fn try_recv(&self) -> Result<ServiceRequest<S>, TryRecvError> {
         self.queue.try_pop()
     }
 
     /// Waits up to `timeout` for a request.
-    pub fn recv_timeout(&self, timeout: Duration) -> Option<ServiceRequest<S>> {
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<ServiceRequest<S>, RecvTimeoutError> {
         self.queue.pop_timeout(timeout)
     }
 
     /// Answers every waiting request with `handler`; returns how many.
     pub fn serve_pending(&self, mut handler: impl FnMut(S::Request) -> S::Response) -> usize {
         let mut n = 0;
-        while let Some(req) = self.queue.try_pop() {
+        while let Ok(req) = self.queue.try_pop() {
             let resp = handler(req.request.clone());
             if let Err(e) = req.respond(resp) {
                 tracing::warn!("service {}: could not send a response: {e}", self.name);

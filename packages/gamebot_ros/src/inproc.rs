@@ -535,7 +535,7 @@ impl<S: RosService> ServiceClientImpl<S> for InProcServiceClient<S> {
 }
 
 struct SharedGoal {
-    cancel: CancelFlag,
+    cancel: Arc<CancelFlag>,
     finished: AtomicBool,
 }
 
@@ -552,6 +552,10 @@ impl<A: RosAction> ActiveGoalImpl<A> for InProcActiveGoal<A> {
 
     fn cancel_requested(&self) -> bool {
         self.shared.cancel.is_requested()
+    }
+
+    fn cancel_flag(&self) -> Arc<CancelFlag> {
+        self.shared.cancel.clone()
     }
 
     fn finish(&mut self, status: GoalStatus, result: A::Result) -> Result<(), BusError> {
@@ -584,7 +588,7 @@ impl<A: RosAction> ActionClientImpl<A> for InProcActionClient<A> {
         let id = GoalId(id);
         let events = Arc::new(Queue::<GoalEvent<A>>::new(1000));
         let shared = Arc::new(SharedGoal {
-            cancel: CancelFlag::default(),
+            cancel: Arc::new(CancelFlag::default()),
             finished: AtomicBool::new(false),
         });
         let decision: Arc<Slot<Result<bool, BusError>>> = Arc::new(Slot::new());

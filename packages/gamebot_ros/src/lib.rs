@@ -17,6 +17,8 @@
 //! Command-line handling (`--ros-args`), parameters and rosout logging are in
 //! [`args`], [`params`] and [`logging`].
 
+#![forbid(unsafe_code)]
+
 pub mod action;
 pub mod args;
 pub mod graph;
@@ -27,6 +29,7 @@ pub mod names;
 pub mod params;
 pub mod qos;
 mod queue;
+pub mod wait;
 
 #[cfg(feature = "dds")]
 pub mod dds;
@@ -40,11 +43,25 @@ pub use gamebot_interfaces::{RosAction, RosMessage, RosService};
 pub use handles::{Publisher, ServiceClient, ServiceRequest, ServiceServer, Subscription};
 pub use params::{ParamError, ParamValue, Parameters};
 pub use qos::{Durability, Qos, Reliability};
+pub use wait::{
+    Notifier, Receiver, RecvTimeoutError, Sender, Shutdown, Timer, TryRecvError, WaitSet, Waitable,
+    Wake,
+};
 
 use std::time::Duration;
 
+/// The cause of a [`BusError::Dds`]: the middleware's own error, shared so
+/// that a goal's outcome (which every waiter may read) stays cloneable.
+pub type DdsCause = std::sync::Arc<dyn std::error::Error + Send + Sync>;
+
+/// A middleware error that has only a textual form (some `ros2-client`
+/// errors implement `Debug` only).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct DdsMessage(pub String);
+
 /// Transport errors. Each names the topic, service, action or setting concerned.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum BusError {
     /// A node, namespace, topic, service or action name is not valid.
     #[error("invalid name `{name}`: {reason}")]
@@ -103,12 +120,13 @@ pub enum BusError {
         action: String,
     },
     /// An error from the DDS layer.
-    #[error("DDS: {what}: {message}")]
+    #[error("DDS: {what}")]
     Dds {
         /// What was attempted.
         what: String,
-        /// The middleware's message.
-        message: String,
+        /// The middleware's error.
+        #[source]
+        source: DdsCause,
     },
     /// A bad environment variable (`ROS_DOMAIN_ID`, ...).
     #[error("environment variable {var}={value:?}: {reason}")]
@@ -166,6 +184,49 @@ pub trait Bus: Send + Sync {
     fn action_server<A: RosAction>(&self, name: &str) -> Result<ActionServer<A>, BusError>;
     /// A client for action `name`.
     fn action_client<A: RosAction>(&self, name: &str) -> Result<ActionClient<A>, BusError>;
+
+    /// A publisher on a topic of the graph, with the topic's QoS.
+    fn publisher_on<T: RosMessage>(
+        &self,
+        topic: &graph::Topic<T>,
+    ) -> Result<Publisher<T>, BusError> {
+        self.publisher(topic.name, topic.qos)
+    }
+    /// A subscription to a topic of the graph, with the topic's QoS.
+    fn subscription_on<T: RosMessage>(
+        &self,
+        topic: &graph::Topic<T>,
+    ) -> Result<Subscription<T>, BusError> {
+        self.subscription(topic.name, topic.qos)
+    }
+    /// A server for a service of the graph.
+    fn service_server_on<S: RosService>(
+        &self,
+        service: &graph::Service<S>,
+    ) -> Result<ServiceServer<S>, BusError> {
+        self.service_server(service.name)
+    }
+    /// A client for a service of the graph.
+    fn service_client_on<S: RosService>(
+        &self,
+        service: &graph::Service<S>,
+    ) -> Result<ServiceClient<S>, BusError> {
+        self.service_client(service.name)
+    }
+    /// A server for an action of the graph.
+    fn action_server_on<A: RosAction>(
+        &self,
+        action: &graph::Action<A>,
+    ) -> Result<ActionServer<A>, BusError> {
+        self.action_server(action.name)
+    }
+    /// A client for an action of the graph.
+    fn action_client_on<A: RosAction>(
+        &self,
+        action: &graph::Action<A>,
+    ) -> Result<ActionClient<A>, BusError> {
+        self.action_client(action.name)
+    }
 }
 
 /// Waits until `cond` holds or `timeout` passes, checking every `step`;

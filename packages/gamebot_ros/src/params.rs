@@ -464,6 +464,33 @@ impl Parameters {
         Ok(v.as_str().unwrap_or(default).to_string())
     }
 
+    /// Declares a string parameter whose value must parse with `parse`
+    /// (e.g. a strategy string); a value that does not is a
+    /// [`ParamErrorKind::NotAllowed`] naming the node, the parameter, the
+    /// value, the parser's reason and where the value came from.
+    pub fn declare_parsed<T, E: std::fmt::Display>(
+        &self,
+        name: &str,
+        default: &str,
+        description: &str,
+        parse: impl Fn(&str) -> Result<T, E>,
+    ) -> Result<T, ParamError> {
+        let text = self.declare_string(name, default, description)?;
+        parse(&text).map_err(|e| {
+            ParamErrorKind::NotAllowed {
+                node: self.node.clone(),
+                name: name.to_string(),
+                value: format!("{text:?}"),
+                constraint: e.to_string(),
+                origin: self
+                    .overrides
+                    .get(name)
+                    .map_or_else(|| "default".to_string(), |o| o.source.clone()),
+            }
+            .into()
+        })
+    }
+
     /// Declares a string parameter restricted to `choices`.
     pub fn declare_choice(
         &self,
@@ -822,6 +849,25 @@ mod tests {
         assert!(e.contains("must be one of"), "{e}");
         let e = p.declare_int("k", 1, 0, 10, "").unwrap_err().to_string();
         assert!(e.contains("99") && e.contains("0..=10"), "{e}");
+    }
+
+    #[test]
+    fn parsed_values_fail_naming_node_parameter_value_and_origin() {
+        let p = Parameters::new(
+            "/n",
+            overrides(&[("count", ParamValue::String("ten".into()))]),
+        );
+        let e = p
+            .declare_parsed("count", "3", "", |t| t.parse::<u32>())
+            .unwrap_err()
+            .to_string();
+        for part in ["/n", "count", "\"ten\"", "invalid digit", "test.yaml"] {
+            assert!(e.contains(part), "`{part}` missing from: {e}");
+        }
+        assert_eq!(
+            p.declare_parsed("other", "3", "", |t| t.parse::<u32>()),
+            Ok(3)
+        );
     }
 
     #[test]

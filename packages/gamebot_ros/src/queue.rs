@@ -2,8 +2,30 @@
 //! receives through, whatever the backend.
 
 use std::collections::VecDeque;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
+
+use crate::wait::{RecvTimeoutError, Signal, TryRecvError};
+
+/// The wait sets watching one source: each is told when the source becomes
+/// ready. Dead wait sets are pruned as they are found.
+#[derive(Default)]
+pub(crate) struct Watchers(Mutex<Vec<Weak<Signal>>>);
+
+impl Watchers {
+    pub(crate) fn add(&self, signal: &Arc<Signal>) {
+        let mut w = lock(&self.0);
+        w.retain(|s| s.strong_count() > 0);
+        w.push(Arc::downgrade(signal));
+    }
+
+    pub(crate) fn notify(&self) {
+        let w = lock(&self.0);
+        for s in w.iter().filter_map(Weak::upgrade) {
+            s.notify();
+        }
+    }
+}
 
 /// A FIFO that keeps only the newest `depth` items (DDS keep-last history),
 /// with blocking receive.
@@ -11,14 +33,17 @@ pub(crate) struct Queue<T> {
     state: Mutex<QueueState<T>>,
     ready: Condvar,
     depth: usize,
+    watchers: Watchers,
 }
 
 struct QueueState<T> {
     items: VecDeque<T>,
     dropped: u64,
+    /// No item will ever come again (the transport or the peer is gone).
+    closed: bool,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic while holding the lock leaves plain data that is still usable.
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -30,9 +55,11 @@ impl<T> Queue<T> {
             state: Mutex::new(QueueState {
                 items: VecDeque::new(),
                 dropped: 0,
+                closed: false,
             }),
             ready: Condvar::new(),
             depth: depth.max(1),
+            watchers: Watchers::default(),
         }
     }
 
@@ -46,26 +73,54 @@ impl<T> Queue<T> {
         s.items.push_back(item);
         drop(s);
         self.ready.notify_all();
+        self.watchers.notify();
     }
 
-    pub(crate) fn try_pop(&self) -> Option<T> {
-        lock(&self.state).items.pop_front()
+    /// Marks the queue closed: what is queued can still be taken, then every
+    /// receive answers `Closed` at once.
+    pub(crate) fn close(&self) {
+        lock(&self.state).closed = true;
+        self.ready.notify_all();
+        self.watchers.notify();
+    }
+
+    /// Whether a receive would return at once (an item, or `Closed`).
+    pub(crate) fn is_ready(&self) -> bool {
+        let s = lock(&self.state);
+        !s.items.is_empty() || s.closed
+    }
+
+    /// Tells `signal` whenever an item arrives or the queue closes.
+    pub(crate) fn watch(&self, signal: &Arc<Signal>) {
+        self.watchers.add(signal);
+    }
+
+    pub(crate) fn try_pop(&self) -> Result<T, TryRecvError> {
+        let mut s = lock(&self.state);
+        match s.items.pop_front() {
+            Some(item) => Ok(item),
+            None if s.closed => Err(TryRecvError::Closed),
+            None => Err(TryRecvError::Empty),
+        }
     }
 
     /// Waits up to `timeout` for an item.
-    pub(crate) fn pop_timeout(&self, timeout: Duration) -> Option<T> {
+    pub(crate) fn pop_timeout(&self, timeout: Duration) -> Result<T, RecvTimeoutError> {
         let deadline = Instant::now().checked_add(timeout);
         let mut s = lock(&self.state);
         loop {
             if let Some(item) = s.items.pop_front() {
-                return Some(item);
+                return Ok(item);
+            }
+            if s.closed {
+                return Err(RecvTimeoutError::Closed);
             }
             let wait = match deadline {
                 Some(d) => d.saturating_duration_since(Instant::now()),
                 None => Duration::from_secs(3600),
             };
             if wait.is_zero() {
-                return None;
+                return Err(RecvTimeoutError::Timeout);
             }
             s = self
                 .ready
@@ -86,6 +141,17 @@ impl<T> Queue<T> {
     /// How many items were discarded because the queue was full.
     pub(crate) fn dropped(&self) -> u64 {
         lock(&self.state).dropped
+    }
+}
+
+/// Closes a queue when dropped: held by the task that fills the queue, so
+/// the receiver learns when the transport stops (the task ends or is dropped
+/// with its executor).
+pub(crate) struct CloseOnDrop<T>(pub(crate) Arc<Queue<T>>);
+
+impl<T> Drop for CloseOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.close();
     }
 }
 
@@ -153,8 +219,19 @@ mod tests {
         assert_eq!(q.len(), 3);
         assert_eq!(q.dropped(), 2);
         assert_eq!(q.drain(), vec![2, 3, 4]);
-        assert_eq!(q.try_pop(), None);
-        assert_eq!(q.pop_timeout(Duration::from_millis(1)), None);
+        assert_eq!(q.try_pop(), Err(TryRecvError::Empty));
+        assert_eq!(
+            q.pop_timeout(Duration::from_millis(1)),
+            Err(RecvTimeoutError::Timeout)
+        );
+        q.push(9);
+        q.close();
+        assert_eq!(q.try_pop(), Ok(9));
+        assert_eq!(q.try_pop(), Err(TryRecvError::Closed));
+        assert_eq!(
+            q.pop_timeout(Duration::from_secs(30)),
+            Err(RecvTimeoutError::Closed)
+        );
     }
 
     #[test]
@@ -163,7 +240,7 @@ mod tests {
         let q2 = q.clone();
         let t = std::thread::spawn(move || q2.pop_timeout(Duration::from_secs(30)));
         q.push(7);
-        assert_eq!(t.join().unwrap(), Some(7));
+        assert_eq!(t.join().unwrap(), Ok(7));
     }
 
     #[test]

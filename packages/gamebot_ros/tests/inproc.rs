@@ -120,7 +120,10 @@ fn transient_local_keeps_depth_and_volatile_subscribers_get_nothing_old() {
         .unwrap();
     let got: Vec<String> = late.drain().into_iter().map(|m| m.data).collect();
     assert_eq!(got, ["2", "3", "4"]);
-    assert!(volatile.try_recv().is_none());
+    assert_eq!(
+        volatile.try_recv().err(),
+        Some(gamebot_ros::TryRecvError::Empty)
+    );
     publisher
         .publish(&std_msgs::String { data: "5".into() })
         .unwrap();
@@ -131,7 +134,10 @@ fn transient_local_keeps_depth_and_volatile_subscribers_get_nothing_old() {
     let later = b
         .subscription::<std_msgs::String>("/log", Qos::latched(10))
         .unwrap();
-    assert!(later.try_recv().is_none());
+    assert_eq!(
+        later.try_recv().err(),
+        Some(gamebot_ros::TryRecvError::Empty)
+    );
 }
 
 #[test]

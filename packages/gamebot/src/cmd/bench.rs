@@ -17,6 +17,8 @@ pub enum Kind {
     Vision(super::bench_vision::Args),
     /// Kinematics: IK solves/s and success rate per arm and solver over a 30x30 cm board.
     Ik(super::bench_ik::Args),
+    /// Node runtime: idle wake-ups of the referee and planner, SubmitMove round trip, cancel latency.
+    Graph(super::bench_graph::Args),
 }
 
 pub fn run(kind: Kind) -> anyhow::Result<i32> {
@@ -27,5 +29,6 @@ pub fn run(kind: Kind) -> anyhow::Result<i32> {
         Kind::Ai(a) => super::bench_ai::run(a),
         Kind::Vision(a) => super::bench_vision::run(a),
         Kind::Ik(a) => super::bench_ik::run(a),
+        Kind::Graph(a) => super::bench_graph::run(a),
     }
 }

@@ -2,7 +2,7 @@
 //! play in the terminal, benchmark, and a GGP player over HTTP.
 
 use anyhow::{bail, Context, Result};
-use gamebot_ai::{SearchControl, Spec, STRATEGY_HELP};
+use gamebot_ai::{strategy_help, SearchControl, Spec};
 use gamebot_gdl::ai::{self, GdlStrategy};
 use gamebot_gdl::ggp::Player;
 use gamebot_gdl::validate::{validate, Options};
@@ -174,7 +174,7 @@ fn legal(a: LegalArgs) -> Result<i32> {
 }
 
 #[derive(clap::Args)]
-#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
+#[command(after_help = format!("Strategies:\n{}", strategy_help()))]
 pub struct SelfplayArgs {
     /// GDL file.
     file: String,
@@ -210,8 +210,8 @@ fn specs_for(game: &Game, players: &[String], seed: u64) -> Result<Vec<Spec>> {
     for r in 0..game.roles().len() {
         let text = players.get(r).cloned().unwrap_or_else(|| "random".into());
         let mut spec: Spec = text.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-        if let Spec::Random { seed: s @ None } = &mut spec {
-            *s = Some(seed.wrapping_add(r as u64));
+        if let Spec::Random(o) = &mut spec {
+            o.seed.get_or_insert(seed.wrapping_add(r as u64));
         }
         out.push(spec);
     }
@@ -302,7 +302,7 @@ fn selfplay(a: SelfplayArgs) -> Result<i32> {
 }
 
 #[derive(clap::Args)]
-#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
+#[command(after_help = format!("Strategies:\n{}", strategy_help()))]
 pub struct PlayArgs {
     /// GDL file.
     file: String,
@@ -524,7 +524,7 @@ fn bench(a: BenchArgs) -> Result<i32> {
 }
 
 #[derive(clap::Args)]
-#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
+#[command(after_help = format!("Strategies:\n{}", strategy_help()))]
 pub struct PlayerArgs {
     /// TCP port on 127.0.0.1 (0: any free port; the chosen one is printed).
     #[arg(long, default_value_t = 9147)]

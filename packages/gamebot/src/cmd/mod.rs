@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_ai;
+pub mod bench_graph;
 pub mod bench_ik;
 pub mod bench_rules;
 pub mod bench_ssc32;

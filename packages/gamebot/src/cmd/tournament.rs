@@ -6,11 +6,11 @@ use crate::common::load_game;
 use gamebot_ai::tournament::{
     elo_difference, player_names, run_tournament, TournamentConfig, TournamentResult,
 };
-use gamebot_ai::{CancelToken, Spec, STRATEGY_HELP};
+use gamebot_ai::{strategy_help, CancelToken, Spec};
 use std::collections::BTreeMap;
 
 #[derive(clap::Args)]
-#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
+#[command(after_help = format!("Strategies:\n{}", strategy_help()))]
 pub struct Args {
     /// Game file (a two-player game): a rule file, or a GDL file (`.gdl`, played by `gamebot_gdl`).
     game: String,

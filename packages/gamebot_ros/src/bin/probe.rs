@@ -142,7 +142,7 @@ fn serve(node: &DdsNode) -> Result<()> {
             }
         }) == 0;
         if active.is_none() {
-            if let Some(incoming) = plan.try_recv() {
+            if let Ok(incoming) = plan.try_recv() {
                 idle = false;
                 if incoming.goal.game_file.is_empty() {
                     incoming.reject()?;
@@ -184,7 +184,7 @@ fn serve(node: &DdsNode) -> Result<()> {
         if idle {
             // Block on the echo topic so its round trip is not inflated by polling;
             // services and goals are picked up within this 1 ms.
-            if let Some(m) = echo_in.recv_timeout(Duration::from_millis(1)) {
+            if let Ok(m) = echo_in.recv_timeout(Duration::from_millis(1)) {
                 echo_out.publish(&m)?;
             }
         }
@@ -342,7 +342,7 @@ fn client(node: &DdsNode) -> Result<()> {
         WAIT,
     )?;
     match g.next_event(WAIT) {
-        Some(GoalEvent::Feedback(_)) => {}
+        Ok(GoalEvent::Feedback(_)) => {}
         other => bail!("expected feedback before cancel, got {other:?}"),
     }
     let s = Instant::now();
@@ -423,7 +423,7 @@ fn interop(node: &DdsNode) -> Result<()> {
     println!("interop: publishing /interop/state, waiting for a GameEvent on /interop/event");
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
-        if let Some(ev) = events.recv_timeout(Duration::from_millis(200)) {
+        if let Ok(ev) = events.recv_timeout(Duration::from_millis(200)) {
             println!("interop: received {ev:?}");
             ensure!(
                 ev == known_event(),

@@ -58,7 +58,7 @@ pub fn latched_state_reaches_late_joiner<B: Bus>(a: &B, b: &B) {
         .expect("late joiner gets the latched state");
     assert_eq!(got, sample_state(2).with_stamp(&got));
     assert!(
-        late.recv_timeout(Duration::from_millis(200)).is_none(),
+        late.recv_timeout(Duration::from_millis(200)).is_err(),
         "only the last one is kept"
     );
 }
@@ -104,7 +104,7 @@ pub fn reliable_stream_in_order<B: Bus>(a: &B, b: &B) {
     for i in 0..20u32 {
         let ev = sub
             .recv_timeout(T)
-            .unwrap_or_else(|| panic!("event {i} arrives"));
+            .unwrap_or_else(|e| panic!("event {i} arrives: {e}"));
         assert_eq!(ev.ply, i);
         assert_eq!(ev.r#move.text, format!("x1:supply->a{i}"));
         assert_eq!(ev.message, "é ü 漢字");
@@ -131,12 +131,15 @@ pub fn qos_mismatch_does_not_match<B: Bus>(a: &B, b: &B) {
                 data: "frame".into(),
             })
             .unwrap();
-        if control.recv_timeout(Duration::from_millis(100)).is_some() {
+        if control.recv_timeout(Duration::from_millis(100)).is_ok() {
             break;
         }
     }
     assert_eq!(strict.publisher_count(), 0);
-    assert!(strict.try_recv().is_none());
+    assert_eq!(
+        strict.try_recv().err(),
+        Some(gamebot_ros::TryRecvError::Empty)
+    );
     assert_eq!(publisher.subscriber_count(), 1);
 }
 
@@ -207,7 +210,7 @@ pub fn service_round_trip<B: Bus>(a: &B, b: &B) {
     std::thread::scope(|s| {
         s.spawn(|| {
             while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-                if let Some(req) = server.recv_timeout(Duration::from_millis(20)) {
+                if let Ok(req) = server.recv_timeout(Duration::from_millis(20)) {
                     let resp = judge(&req.request);
                     req.respond(resp).unwrap();
                 }
@@ -243,7 +246,7 @@ pub fn service_round_trip<B: Bus>(a: &B, b: &B) {
 fn planner_server<B: Bus>(a: &B, stop: &std::sync::atomic::AtomicBool) {
     let server = a.action_server::<PlanMove>("/planner/plan_move").unwrap();
     while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-        let Some(incoming) = server.recv_timeout(Duration::from_millis(20)) else {
+        let Ok(incoming) = server.recv_timeout(Duration::from_millis(20)) else {
             continue;
         };
         if incoming.goal.game_file.is_empty() {
@@ -331,7 +334,7 @@ pub fn action_goal_feedback_cancel<B: Bus>(a: &B, b: &B) {
         let mut g = client.send_goal(long, T).unwrap();
         // Wait for it to be running, then cancel.
         match g.next_event(T) {
-            Some(GoalEvent::Feedback(_)) => {}
+            Ok(GoalEvent::Feedback(_)) => {}
             other => panic!("expected feedback, got {other:?}"),
         }
         assert!(g.cancel(T).unwrap(), "cancel accepted");
