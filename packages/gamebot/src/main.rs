@@ -4,12 +4,13 @@
 //! declares them and dispatches. Exit codes: 0 success, 1 a reported problem
 //! (lint errors, unreachable locations), 2 bad input (illegal move, bad target).
 
+#![forbid(unsafe_code)]
+
 use clap::{Parser, Subcommand};
 
 mod board_text;
 mod cmd;
 mod common;
-mod playout;
 
 #[derive(Parser)]
 #[command(
@@ -54,6 +55,9 @@ enum Command {
     Ik(cmd::ik::Args),
     /// Check that an arm reaches every location of a game; optional PNG map.
     Reach(cmd::reach::Args),
+    /// The GDL front-end: check, legal, selfplay, play, bench, GGP player.
+    #[command(subcommand)]
+    Gdl(cmd::gdl::Action),
 }
 
 fn main() {
@@ -80,6 +84,7 @@ fn main() {
         Command::Calibrate(a) => cmd::calibrate::run(a),
         Command::Ik(a) => cmd::ik::run(a),
         Command::Reach(a) => cmd::reach::run(a),
+        Command::Gdl(a) => cmd::gdl::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

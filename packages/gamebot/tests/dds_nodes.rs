@@ -129,8 +129,8 @@ fn check_finished_game(last: &GameState, events: &[GameEvent]) {
     }
     let legal = game.legal_moves(&st).unwrap();
     game.settle(&mut st, &legal);
-    assert_ne!(st.winner(), -1, "the replayed game is not over");
-    assert_eq!(last.winner, st.winner());
+    assert!(st.is_over(), "the replayed game is not over");
+    assert_eq!(last.winner, st.outcome().code());
     assert_eq!(last.state_hash, st.hash());
     assert_eq!(last.phase, GameState::PHASE_GAME_OVER);
     let played: Vec<&str> = events
@@ -159,6 +159,10 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
     // its status), as `ros2 action info`-style tools see it.
     let goal_status = node
         .subscription::<GoalStatusArray>("/planner/plan_move/_action/status", Qos::latched(100))
+        .unwrap();
+    // Every node executable publishes its log records on /rosout.
+    let rosout = node
+        .subscription::<gamebot_interfaces::rcl_interfaces::Log>("/rosout", Qos::rosout())
         .unwrap();
     let mut planner =
         NodeProcess::start("planner", env!("CARGO_BIN_EXE_planner"), domain, &[], "a");
@@ -274,6 +278,14 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
         !log.contains("panicked"),
         "referee log shows a panic:\n{log}"
     );
+    let loggers: std::collections::BTreeSet<String> =
+        rosout.drain().into_iter().map(|l| l.name).collect();
+    for name in ["referee", "planner"] {
+        assert!(
+            loggers.contains(name),
+            "no /rosout record from {name}; loggers seen: {loggers:?}"
+        );
+    }
     println!(
         "connect4 over DDS: {} plies, winner {}, planner killed while planning ply {killed_ply} and restarted",
         last.move_history.len(),

@@ -87,7 +87,6 @@ impl Table {
 /// The alpha-beta player. Its transposition table and history survive between
 /// moves of a game.
 pub struct AlphaBeta {
-    spec: Spec,
     opts: AlphaBetaOpts,
     table: Option<Table>,
     history: FxHashMap<EquivalenceKey, u64>,
@@ -95,15 +94,10 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// An alpha-beta player for `spec` (a [`Spec::AlphaBeta`]).
-    pub fn new(spec: Spec) -> AlphaBeta {
-        let Spec::AlphaBeta(opts) = &spec else {
-            unreachable!("AlphaBeta is built from an alphabeta spec")
-        };
-        let opts = opts.clone();
+    /// An alpha-beta player with these options.
+    pub fn new(opts: AlphaBetaOpts) -> AlphaBeta {
         AlphaBeta {
             rng: ChaCha8Rng::seed_from_u64(opts.seed.unwrap_or(0)),
-            spec,
             opts,
             table: None,
             history: FxHashMap::default(),
@@ -191,7 +185,7 @@ impl Search<'_, '_> {
         if self.stop() {
             return Ok(0.0);
         }
-        if st.winner() != -1 {
+        if st.is_over() {
             return Ok(self.ev.terminal(st));
         }
         if depth <= 0 && st.player() == mover && ext > 0 {
@@ -306,7 +300,7 @@ impl Search<'_, '_> {
         let mut out = vec![game.move_text(first)];
         let mut s = self.w.child(st, first)?;
         let mut seen = vec![st.hash()];
-        while (out.len() as u32) < max && s.winner() == -1 && !seen.contains(&s.hash()) {
+        while (out.len() as u32) < max && !s.is_over() && !seen.contains(&s.hash()) {
             seen.push(s.hash());
             let Some(e) = self.table.probe(self.key(&s)) else {
                 break;
@@ -323,12 +317,13 @@ impl Search<'_, '_> {
 }
 
 impl Strategy for AlphaBeta {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::AlphaBeta(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
         ensure_running(state)?;
+        let strategy = self.spec().to_string();
         let o = &self.opts;
         let max_depth = match o.depth {
             Some(d) => d.min(MAX_DEPTH),
@@ -363,7 +358,7 @@ impl Strategy for AlphaBeta {
         if moves.len() == 1 && o.time.is_some() {
             // A forced move: keep the time for the moves that need it.
             let mut stats = SearchStats {
-                strategy: self.spec.to_string(),
+                strategy: strategy.clone(),
                 threads: 1,
                 nodes: 1,
                 pv: vec![game.move_text(&moves[0])],
@@ -390,7 +385,7 @@ impl Strategy for AlphaBeta {
             moves.iter().map(|m| (m.clone(), 0.0, 0, false)).collect();
         let mut best: Option<(Move, f64)> = None;
         let mut stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: strategy.clone(),
             threads: 1,
             ..Default::default()
         };

@@ -13,13 +13,39 @@ pub enum AiError {
         /// Every known strategy with its options.
         available: String,
     },
-    /// A strategy option is unknown or has a bad value.
-    #[error("strategy `{strategy}`: {message}")]
-    BadOption {
-        /// The strategy's name.
+    /// An option is not written `key=value`.
+    #[error("strategy `{strategy}`: option `{item}` must be key=value; options: {options}")]
+    NotKeyValue {
         strategy: String,
-        /// What is wrong, listing the valid options where useful.
-        message: String,
+        item: String,
+        /// The strategy's options.
+        options: String,
+    },
+    /// The strategy has no option of that name.
+    #[error("strategy `{strategy}`: unknown option `{option}`; options: {options}")]
+    UnknownOption {
+        strategy: String,
+        option: String,
+        /// The strategy's options.
+        options: String,
+    },
+    /// An option is given twice.
+    #[error("strategy `{strategy}`: option `{option}` given twice")]
+    RepeatedOption { strategy: String, option: String },
+    /// An option's value is not of its type or out of range.
+    #[error("strategy `{strategy}`: `{key}={value}`: {problem}")]
+    BadValue {
+        strategy: String,
+        key: String,
+        value: String,
+        /// What is wrong with the value.
+        problem: Box<crate::spec::ValueError>,
+    },
+    /// Options that cannot be used together.
+    #[error("strategy `{strategy}`: {message}")]
+    OptionConflict {
+        strategy: String,
+        message: &'static str,
     },
     /// A heuristic cannot be used with this game.
     #[error("heuristic `{heuristic}` cannot be used with game `{game}`: {message}")]

@@ -31,9 +31,14 @@ pub enum Heuristic {
 /// Every heuristic name, for messages.
 pub const HEURISTIC_NAMES: &str = "auto, pieces, mobility, score, eval, none";
 
+/// A heuristic name that is not one of [`HEURISTIC_NAMES`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown heuristic `{0}`; available: {HEURISTIC_NAMES}")]
+pub struct UnknownHeuristic(pub String);
+
 impl FromStr for Heuristic {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
+    type Err = UnknownHeuristic;
+    fn from_str(s: &str) -> std::result::Result<Self, UnknownHeuristic> {
         Ok(match s {
             "auto" => Heuristic::Auto,
             "pieces" | "piece-count" => Heuristic::Pieces,
@@ -41,11 +46,7 @@ impl FromStr for Heuristic {
             "score" | "scores" => Heuristic::Score,
             "eval" | "evaluation" | "game" => Heuristic::Eval,
             "none" | "zero" => Heuristic::Zero,
-            _ => {
-                return Err(format!(
-                    "unknown heuristic `{s}`; available: {HEURISTIC_NAMES}"
-                ))
-            }
+            _ => return Err(UnknownHeuristic(s.to_string())),
         })
     }
 }
@@ -67,10 +68,9 @@ impl Heuristic {
     /// Replaces `Auto` with the concrete heuristic for `game`, and checks that
     /// `Eval` is possible.
     pub fn resolve(self, game: &Game) -> Result<Heuristic> {
-        let has_scores =
-            !game.scorings.is_empty() || game.rules.iter().any(|r| !r.bonuses.is_empty());
+        let has_scores = game.has_scoring();
         match self {
-            Heuristic::Auto => Ok(if !game.evaluations.is_empty() {
+            Heuristic::Auto => Ok(if !game.evaluations().is_empty() {
                 Heuristic::Eval
             } else if has_scores {
                 Heuristic::Score
@@ -79,7 +79,7 @@ impl Heuristic {
             }),
             Heuristic::Eval => {
                 let n = game.player_count() as i32;
-                let have = |p: i32| game.evaluations.iter().any(|e| e.player == p);
+                let have = |p: i32| game.has_evaluation(p);
                 let ok = (1..=n).all(|p| have(p) || (n == 2 && have(3 - p)));
                 if ok {
                     Ok(Heuristic::Eval)
@@ -196,6 +196,6 @@ mod tests {
             assert_eq!(h.to_string(), n);
         }
         let e = "fancy".parse::<Heuristic>().unwrap_err();
-        assert!(e.contains("mobility"), "{e}");
+        assert!(e.to_string().contains("mobility"), "{e}");
     }
 }

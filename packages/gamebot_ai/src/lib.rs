@@ -3,7 +3,8 @@
 //! Strategies that play any game of [`gamebot_rules`]: nothing in this crate
 //! knows a particular game. Game-specific knowledge enters only through the
 //! game file: its end conditions and scores, and its optional `[EVALUATION]`
-//! section, a per-player expression used as the heuristic.
+//! section, a per-player expression used as the heuristic. Section numbers
+//! (§) refer to the rule language reference, `docs/language.md`.
 //!
 //! - `random` — uniformly random legal moves (seeded);
 //! - `dfs`, `bfs`, `astar` — single-agent search for puzzles, with cycle
@@ -30,6 +31,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod alphabeta;
 mod control;
 mod error;
@@ -37,6 +40,7 @@ pub mod heuristic;
 pub mod mc;
 pub mod mcts;
 pub mod minimax;
+pub mod playout;
 pub mod puzzle;
 pub mod random;
 mod spec;
@@ -48,8 +52,10 @@ pub use control::{CancelToken, ProgressFn, SearchControl};
 pub use error::{AiError, Result};
 pub use heuristic::Heuristic;
 pub use spec::{
-    parse_duration, AlphaBetaOpts, Cost, McOpts, McVariant, MctsOpts, MinimaxOpts, PuzzleHeuristic,
-    PuzzleKind, PuzzleOpts, Spec, STRATEGY_HELP,
+    find_strategy, parse_duration, strategy_help, strategy_help_of, AlphaBetaOpts, Cost,
+    DurationError, McOpts, McVariant, MctsOpts, MinimaxOpts, OptionDef, OptionHelp,
+    PuzzleHeuristic, PuzzleKind, PuzzleOpts, RandomOpts, Spec, StrategyDef, StrategyOptions,
+    ValueError, STRATEGIES,
 };
 pub use stats::{Considered, Decision, SearchStats};
 
@@ -59,8 +65,8 @@ use gamebot_rules::{Game, State};
 /// between moves of one game (search trees, transposition tables, plans); use
 /// a fresh instance per game.
 pub trait Strategy: Send {
-    /// The strategy's spec.
-    fn spec(&self) -> &Spec;
+    /// The strategy's spec (its name and options).
+    fn spec(&self) -> Spec;
 
     /// Chooses a move for the player to move in `state`. Fails with
     /// [`AiError::NoMove`] when the game is over or the player has no legal move.
@@ -70,12 +76,12 @@ pub trait Strategy: Send {
 /// Builds a strategy from its spec.
 pub fn build(spec: &Spec) -> Box<dyn Strategy> {
     match spec {
-        Spec::Random { .. } => Box::new(random::RandomPlayer::new(spec.clone())),
-        Spec::Puzzle(_) => Box::new(puzzle::PuzzlePlayer::new(spec.clone())),
-        Spec::Minimax(_) => Box::new(minimax::Minimax::new(spec.clone())),
-        Spec::AlphaBeta(_) => Box::new(alphabeta::AlphaBeta::new(spec.clone())),
-        Spec::Mc(_) => Box::new(mc::MonteCarlo::new(spec.clone())),
-        Spec::Mcts(_) => Box::new(mcts::Mcts::new(spec.clone())),
+        Spec::Random(o) => Box::new(random::RandomPlayer::new(o.clone())),
+        Spec::Puzzle(o) => Box::new(puzzle::PuzzlePlayer::new(o.clone())),
+        Spec::Minimax(o) => Box::new(minimax::Minimax::new(o.clone())),
+        Spec::AlphaBeta(o) => Box::new(alphabeta::AlphaBeta::new(o.clone())),
+        Spec::Mc(o) => Box::new(mc::MonteCarlo::new(o.clone())),
+        Spec::Mcts(o) => Box::new(mcts::Mcts::new(o.clone())),
     }
 }
 
@@ -86,7 +92,7 @@ pub fn strategy(text: &str) -> Result<Box<dyn Strategy>> {
 
 /// Fails when there is nothing to choose in `state`.
 pub(crate) fn ensure_running(state: &State) -> Result<()> {
-    if state.winner() != -1 {
+    if state.is_over() {
         return Err(AiError::NoMove("the game is over".into()));
     }
     Ok(())

@@ -6,45 +6,39 @@
 use crate::control::{Limits, SearchControl, Ticker};
 use crate::error::{AiError, Result};
 use crate::heuristic::squash;
-use crate::spec::{McVariant, Spec};
+use crate::spec::{McOpts, McVariant, Spec};
 use crate::stats::{Considered, Decision, SearchStats};
 use crate::worker::{outcome, Worker};
 use crate::{ensure_running, Strategy};
-use gamebot_rules::{Game, State};
+use gamebot_rules::{Game, Outcome, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
 
 /// The flat Monte Carlo player.
 pub struct MonteCarlo {
-    spec: Spec,
+    opts: McOpts,
     rng: ChaCha8Rng,
 }
 
 impl MonteCarlo {
-    /// A Monte Carlo player for `spec` (a [`Spec::Mc`]).
-    pub fn new(spec: Spec) -> MonteCarlo {
-        let seed = match &spec {
-            Spec::Mc(m) => m.seed.unwrap_or(0),
-            _ => 0,
-        };
+    /// A Monte Carlo player with these options.
+    pub fn new(opts: McOpts) -> MonteCarlo {
         MonteCarlo {
-            spec,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: ChaCha8Rng::seed_from_u64(opts.seed.unwrap_or(0)),
+            opts,
         }
     }
 }
 
 impl Strategy for MonteCarlo {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::Mc(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
         ensure_running(state)?;
-        let Spec::Mc(o) = &self.spec else {
-            unreachable!("MonteCarlo is built from an mc spec")
-        };
+        let o = self.opts.clone();
         let limits = Limits::new(o.time, &ctl.cancel);
         let mut ticker = Ticker::new(Duration::from_millis(100));
         let mut w = Worker::new(game);
@@ -63,7 +57,7 @@ impl Strategy for MonteCarlo {
         let mut sum = vec![0f64; moves.len()];
         let mut playouts = 0u64;
         let mut stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: self.spec().to_string(),
             threads: 1,
             ..Default::default()
         };
@@ -87,7 +81,7 @@ impl Strategy for MonteCarlo {
             'outer: loop {
                 let mut any = false;
                 for i in 0..moves.len() {
-                    if n[i] >= o.playouts {
+                    if n[i] >= o.playouts() {
                         continue;
                     }
                     if limits.stop() {
@@ -96,10 +90,10 @@ impl Strategy for MonteCarlo {
                     any = true;
                     let mut s = children[i].clone();
                     let finished = w.playout(&mut s, &mut self.rng, o.limit, &ctl.cancel)?;
-                    let winner = if finished { s.winner() } else { 0 };
+                    let winner = if finished { s.outcome() } else { Outcome::Draw };
                     let r = match o.variant {
                         McVariant::Mean => outcome(winner, me),
-                        McVariant::Wins => f64::from(u8::from(winner == me)),
+                        McVariant::Wins => f64::from(u8::from(winner == Outcome::Won(me))),
                         McVariant::Score => {
                             let sc = s.scores();
                             let own = sc[me as usize - 1] as f64;

@@ -28,7 +28,7 @@ use crate::spec::{MctsOpts, Spec};
 use crate::stats::{Considered, Decision, SearchStats};
 use crate::worker::Worker;
 use crate::{ensure_running, Strategy};
-use gamebot_rules::{ElementId, Game, LocationId, Move, State};
+use gamebot_rules::{ElementId, Game, LocationId, Move, Outcome, State};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -60,10 +60,10 @@ struct Node {
 
 impl Node {
     fn new(state: State, mv: Option<Move>, parent: u32, mover: i32) -> Node {
-        let proven = if state.winner() != -1 {
-            state.winner()
-        } else {
-            UNKNOWN
+        let proven = match state.outcome() {
+            Outcome::Running => UNKNOWN,
+            Outcome::Draw => 0,
+            Outcome::Won(p) => p,
         };
         Node {
             mv,
@@ -283,7 +283,10 @@ impl Tree {
             let finished = w.playout(&mut s, &mut self.rng, plies, &limits.cancel)?;
             self.playouts += 1;
             if finished {
-                s.winner()
+                match s.outcome() {
+                    Outcome::Won(p) => p,
+                    _ => 0,
+                }
             } else {
                 if let Some(ev) = eval {
                     let n = w.game.player_count() as i32;
@@ -400,25 +403,19 @@ impl Tree {
 
 /// The MCTS player. Its trees (and rayon pool) live between moves of a game.
 pub struct Mcts {
-    spec: Spec,
     opts: MctsOpts,
     trees: Vec<Tree>,
     pool: Option<rayon::ThreadPool>,
 }
 
 impl Mcts {
-    /// An MCTS player for `spec` (a [`Spec::Mcts`]).
-    pub fn new(spec: Spec) -> Mcts {
-        let Spec::Mcts(opts) = &spec else {
-            unreachable!("Mcts is built from an mcts spec")
-        };
-        let opts = opts.clone();
+    /// An MCTS player with these options.
+    pub fn new(opts: MctsOpts) -> Mcts {
         let seed = opts.seed.unwrap_or(0);
         let trees = (0..opts.threads as u64)
             .map(|t| Tree::new(seed ^ t.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             .collect();
         Mcts {
-            spec,
             opts,
             trees,
             pool: None,
@@ -441,8 +438,8 @@ fn move_id(m: &Move) -> (ElementId, LocationId, LocationId) {
 }
 
 impl Strategy for Mcts {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::Mcts(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
@@ -458,7 +455,7 @@ impl Strategy for Mcts {
             None => None,
         };
         let mut stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: self.spec().to_string(),
             threads: o.threads,
             ..Default::default()
         };

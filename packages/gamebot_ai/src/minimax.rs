@@ -2,7 +2,7 @@
 //! `minimax-stochastic`, which picks at random among the root moves whose value
 //! is within a margin of the best.
 //!
-//! Values follow §7.12 of the language reference: from the point of view of
+//! Values follow §7.12 of the language reference (`docs/language.md`): from the point of view of
 //! the player the search is for, a decided game is worth +1 (won), 0 (draw) or
 //! −1 (lost), multiplied by 0.99 per ply, and an unexpanded position gets the
 //! heuristic squashed into (−0.4, 0.4). With more than two players the search is
@@ -17,7 +17,7 @@
 use crate::control::{Limits, SearchControl};
 use crate::error::{AiError, Result};
 use crate::heuristic::{squash, Heuristic};
-use crate::spec::Spec;
+use crate::spec::{MinimaxOpts, Spec};
 use crate::stats::{Considered, Decision, SearchStats};
 use crate::worker::{outcome, Worker};
 use crate::{ensure_running, texts, Strategy};
@@ -58,7 +58,7 @@ impl Evaluator {
     /// Value of a decided position for the side to move.
     #[inline]
     pub fn terminal(&self, st: &State) -> f64 {
-        self.side(st) * outcome(st.winner(), self.root)
+        self.side(st) * outcome(st.outcome(), self.root)
     }
     /// Heuristic value of a running position for the side to move.
     pub fn leaf(&self, w: &mut Worker<'_>, st: &State) -> Result<f64> {
@@ -69,20 +69,16 @@ impl Evaluator {
 
 /// The minimax player (both variants).
 pub struct Minimax {
-    spec: Spec,
+    opts: MinimaxOpts,
     rng: ChaCha8Rng,
 }
 
 impl Minimax {
-    /// A minimax player for `spec` (a [`Spec::Minimax`]).
-    pub fn new(spec: Spec) -> Minimax {
-        let seed = match &spec {
-            Spec::Minimax(m) => m.seed.unwrap_or(0),
-            _ => 0,
-        };
+    /// A minimax player with these options (either variant).
+    pub fn new(opts: MinimaxOpts) -> Minimax {
         Minimax {
-            spec,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: ChaCha8Rng::seed_from_u64(opts.seed.unwrap_or(0)),
+            opts,
         }
     }
 }
@@ -103,7 +99,7 @@ impl Run<'_, '_> {
             self.aborted = true;
             return Ok(0.0);
         }
-        if st.winner() != -1 {
+        if st.is_over() {
             return Ok(self.ev.terminal(st));
         }
         let (depth, ext) = match depth {
@@ -133,15 +129,13 @@ impl Run<'_, '_> {
 }
 
 impl Strategy for Minimax {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::Minimax(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
         ensure_running(state)?;
-        let Spec::Minimax(o) = &self.spec else {
-            unreachable!("Minimax is built from a minimax spec")
-        };
+        let o = self.opts.clone();
         let limits = Limits::new(None, &ctl.cancel);
         let mut run = Run {
             w: Worker::new(game),
@@ -198,7 +192,7 @@ impl Strategy for Minimax {
             .collect();
         considered.sort_by(|a, b| b.value.total_cmp(&a.value));
         let stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: self.spec().to_string(),
             nodes: run.nodes,
             iterations: 1,
             depth: o.depth,

@@ -13,7 +13,7 @@ use crate::spec::{Cost, PuzzleHeuristic, PuzzleKind, PuzzleOpts, Spec};
 use crate::stats::{Decision, SearchStats};
 use crate::worker::Worker;
 use crate::{ensure_running, texts, Strategy};
-use gamebot_rules::{Game, Move, State};
+use gamebot_rules::{Game, Move, Outcome, State};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -75,14 +75,14 @@ pub fn solve(
     ensure_running(start)?;
     let heuristic = match opts.heuristic {
         PuzzleHeuristic::Auto if opts.kind == PuzzleKind::Astar => {
-            if game.evaluations.iter().any(|e| e.player == start.player()) {
+            if game.has_evaluation(start.player()) {
                 PuzzleHeuristic::Eval
             } else {
                 PuzzleHeuristic::Zero
             }
         }
         PuzzleHeuristic::Eval => {
-            if !game.evaluations.iter().any(|e| e.player == start.player()) {
+            if !game.has_evaluation(start.player()) {
                 return Err(AiError::Heuristic {
                     heuristic: "eval".into(),
                     game: game.name.clone(),
@@ -108,7 +108,7 @@ pub fn solve(
     };
     let h = s.h(start)?;
     s.add(start.clone(), u32::MAX, None, 0, h);
-    let found = if start.winner() == s.solver {
+    let found = if start.outcome() == Outcome::Won(s.solver) {
         Some((0, true))
     } else {
         match opts.kind {
@@ -144,7 +144,7 @@ pub fn solve(
 
 impl<'g, 'c> Search<'g, 'c> {
     fn h(&mut self, st: &State) -> Result<i64> {
-        if self.heuristic != PuzzleHeuristic::Eval || st.winner() != -1 {
+        if self.heuristic != PuzzleHeuristic::Eval || st.is_over() {
             return Ok(0);
         }
         let v = self
@@ -256,8 +256,8 @@ impl<'g, 'c> Search<'g, 'c> {
                     continue;
                 }
                 let g = self.nodes[i as usize].g + cost;
-                let running = c.winner() == -1;
-                let goal = c.winner() == self.solver;
+                let running = !c.is_over();
+                let goal = c.outcome() == Outcome::Won(self.solver);
                 let j = self.add(c, i, Some(mv), g, 0);
                 if goal {
                     return Ok(Some((j, true)));
@@ -291,8 +291,8 @@ impl<'g, 'c> Search<'g, 'c> {
                 continue;
             }
             let g = self.nodes[i as usize].g + cost;
-            let running = c.winner() == -1;
-            let goal = c.winner() == self.solver;
+            let running = !c.is_over();
+            let goal = c.outcome() == Outcome::Won(self.solver);
             let j = self.add(c, i, Some(mv), g, 0);
             if goal {
                 return Ok(Some((j, true)));
@@ -327,7 +327,7 @@ impl<'g, 'c> Search<'g, 'c> {
             if n.closed || -neg_g != n.g {
                 continue; // stale entry
             }
-            if n.state.winner() == self.solver {
+            if n.state.outcome() == Outcome::Won(self.solver) {
                 return Ok(Some((i, true)));
             }
             self.nodes[i as usize].closed = true;
@@ -341,7 +341,7 @@ impl<'g, 'c> Search<'g, 'c> {
             let g0 = self.nodes[i as usize].g;
             for (mv, c, cost) in self.children(i)? {
                 let g = g0 + cost;
-                let dead = c.winner() != -1 && c.winner() != self.solver;
+                let dead = c.is_over() && c.outcome() != Outcome::Won(self.solver);
                 let j = match self.lookup(&c) {
                     Some(Some(j)) => {
                         let depth = self.nodes[i as usize].depth + 1;
@@ -379,32 +379,31 @@ impl<'g, 'c> Search<'g, 'c> {
 /// the positions are the expected ones (re-solving otherwise). In games with
 /// opponents it plans as if it made every move (an optimistic plan).
 pub struct PuzzlePlayer {
-    spec: Spec,
+    opts: PuzzleOpts,
     plan: VecDeque<(State, Move)>,
 }
 
 impl PuzzlePlayer {
-    /// A puzzle solver playing `spec` (a [`Spec::Puzzle`]).
-    pub fn new(spec: Spec) -> PuzzlePlayer {
+    /// A puzzle solver with these options.
+    pub fn new(opts: PuzzleOpts) -> PuzzlePlayer {
         PuzzlePlayer {
-            spec,
+            opts,
             plan: VecDeque::new(),
         }
     }
 }
 
 impl Strategy for PuzzlePlayer {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::Puzzle(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, ctl: &SearchControl) -> Result<Decision> {
         ensure_running(state)?;
-        let Spec::Puzzle(opts) = &self.spec else {
-            unreachable!("PuzzlePlayer is built from a puzzle spec")
-        };
+        let opts = self.opts.clone();
+        let opts = &opts;
         let mut stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: self.spec().to_string(),
             threads: 1,
             ..Default::default()
         };

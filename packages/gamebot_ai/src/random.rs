@@ -3,7 +3,7 @@
 
 use crate::control::SearchControl;
 use crate::error::{AiError, Result};
-use crate::spec::Spec;
+use crate::spec::{RandomOpts, Spec};
 use crate::stats::{Decision, SearchStats};
 use crate::{ensure_running, Strategy};
 use gamebot_rules::{Game, State};
@@ -13,27 +13,23 @@ use std::time::Instant;
 
 /// The random player.
 pub struct RandomPlayer {
-    spec: Spec,
+    opts: RandomOpts,
     rng: ChaCha8Rng,
 }
 
 impl RandomPlayer {
-    /// A random player; its seed is the spec's (0 if none).
-    pub fn new(spec: Spec) -> RandomPlayer {
-        let seed = match &spec {
-            Spec::Random { seed } => seed.unwrap_or(0),
-            _ => 0,
-        };
+    /// A random player; its seed is the options' (0 if none).
+    pub fn new(opts: RandomOpts) -> RandomPlayer {
         RandomPlayer {
-            spec,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: ChaCha8Rng::seed_from_u64(opts.seed.unwrap_or(0)),
+            opts,
         }
     }
 }
 
 impl Strategy for RandomPlayer {
-    fn spec(&self) -> &Spec {
-        &self.spec
+    fn spec(&self) -> Spec {
+        Spec::Random(self.opts.clone())
     }
 
     fn choose(&mut self, game: &Game, state: &State, _ctl: &SearchControl) -> Result<Decision> {
@@ -47,7 +43,7 @@ impl Strategy for RandomPlayer {
         }
         let mv = legal[self.rng.gen_range(0..legal.len())].clone();
         let stats = SearchStats {
-            strategy: self.spec.to_string(),
+            strategy: self.spec().to_string(),
             nodes: 1,
             pv: vec![game.move_text(&mv)],
             seconds: t.elapsed().as_secs_f64(),

@@ -1,25 +1,18 @@
 //! Strategy strings: `name[:key=value,...]`, shared by the CLI, the planner node
 //! parameters and tournaments. E.g. `alphabeta:depth=6`, `mcts:time=1s,threads=2`.
+//!
+//! Every strategy has one options type (e.g. [`AlphaBetaOpts`]) and one table
+//! of [`OptionDef`]s describing each of its options once: name, value type,
+//! documentation, how a value is read and validated, and how it is shown.
+//! Parsing ([`Spec::from_str`]), the canonical form ([`Spec`]'s `Display`),
+//! the help text ([`strategy_help`]) and the list of strategies
+//! ([`STRATEGIES`]) all read these tables.
 
 use crate::error::AiError;
-use crate::heuristic::Heuristic;
-use std::fmt::{self, Write as _};
+use crate::heuristic::{Heuristic, UnknownHeuristic};
+use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
-
-/// The strategies and their options, for error messages and `--help`.
-pub const STRATEGY_HELP: &str = "\
-random[:seed=N]
-dfs|bfs|astar[:nodes=N,time=T,depth=N,cost=moves|score|-score,heuristic=auto|eval|none]
-minimax[:depth=N,ext=N,heuristic=H,scale=X,seed=N]
-minimax-stochastic[:depth=N,margin=X,ext=N,heuristic=H,scale=X,seed=N]
-alphabeta[:depth=N,time=T,nodes=N,ext=N,tt=MB,heuristic=H,scale=X,seed=N]
-mc[:playouts=N,time=T,variant=mean|wins|score,limit=N,seed=N]
-mcts[:iterations=N,time=T,threads=N,c=X,reuse=yes|no,limit=N,cutoff=N,heuristic=H,scale=X,seed=N]
-(T: 1s, 500ms, 1.5s, 2m; H: auto, pieces, mobility, score, eval, none;
- ext: plies searched past the depth while the same player moves again, default 4)";
-
-const NAMES: &str = "random, dfs, bfs, astar, minimax, minimax-stochastic, alphabeta, mc, mcts";
 
 /// Which single-agent search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +45,12 @@ pub enum PuzzleHeuristic {
     Eval,
     /// 0 (A* becomes uniform-cost search).
     Zero,
+}
+
+/// Options of `random`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RandomOpts {
+    pub seed: Option<u64>,
 }
 
 /// Options of `dfs`, `bfs`, `astar`.
@@ -114,8 +113,8 @@ pub enum McVariant {
 /// Options of `mc`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct McOpts {
-    /// Playouts per root move.
-    pub playouts: u64,
+    /// Playouts per root move ([`McOpts::DEFAULT_PLAYOUTS`] when not given).
+    pub playouts: Option<u64>,
     /// With a time budget, moves take turns until time is up (playouts then is a cap).
     pub time: Option<Duration>,
     pub variant: McVariant,
@@ -148,7 +147,7 @@ pub struct MctsOpts {
 /// A parsed strategy string.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Spec {
-    Random { seed: Option<u64> },
+    Random(RandomOpts),
     Puzzle(PuzzleOpts),
     Minimax(MinimaxOpts),
     AlphaBeta(AlphaBetaOpts),
@@ -198,7 +197,7 @@ impl Default for AlphaBetaOpts {
 impl Default for McOpts {
     fn default() -> Self {
         McOpts {
-            playouts: 100,
+            playouts: None,
             time: None,
             variant: McVariant::Mean,
             limit: 1000,
@@ -234,25 +233,50 @@ impl MctsOpts {
     /// Iterations used when neither `iterations` nor `time` is given.
     pub const DEFAULT_ITERATIONS: u64 = 10_000;
 }
+impl McOpts {
+    /// Playouts per root move when `playouts` is not given.
+    pub const DEFAULT_PLAYOUTS: u64 = 100;
+
+    /// Playouts per root move (the cap when a time budget is given).
+    pub fn playouts(&self) -> u64 {
+        self.playouts.unwrap_or(Self::DEFAULT_PLAYOUTS)
+    }
+}
+
+/// Why a duration does not parse.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DurationError {
+    #[error("`{0}` is not a duration (e.g. 1s, 500ms, 1.5s, 2m)")]
+    NotANumber(String),
+    #[error("`{text}`: unknown time unit `{unit}` (ms, s, m, h)")]
+    Unit { text: String, unit: String },
+    #[error("`{0}` must be a positive duration")]
+    NotPositive(String),
+}
 
 /// Parses a duration: `1s`, `500ms`, `1.5s`, `2m`, or a plain number of seconds.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
     let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
         Some(i) => (&s[..i], &s[i..]),
         None => (s, "s"),
     };
     let v: f64 = num
         .parse()
-        .map_err(|_| format!("`{s}` is not a duration (e.g. 1s, 500ms, 1.5s, 2m)"))?;
+        .map_err(|_| DurationError::NotANumber(s.to_string()))?;
     let secs = match unit {
         "ms" => v / 1000.0,
         "s" => v,
         "m" | "min" => v * 60.0,
         "h" => v * 3600.0,
-        _ => return Err(format!("`{s}`: unknown time unit `{unit}` (ms, s, m, h)")),
+        _ => {
+            return Err(DurationError::Unit {
+                text: s.to_string(),
+                unit: unit.to_string(),
+            })
+        }
     };
     if !(secs.is_finite() && secs > 0.0 && secs < 1e7) {
-        return Err(format!("`{s}` must be a positive duration"));
+        return Err(DurationError::NotPositive(s.to_string()));
     }
     Ok(Duration::from_secs_f64(secs))
 }
@@ -268,81 +292,701 @@ fn fmt_duration(d: Duration) -> String {
     }
 }
 
-struct Opts<'a> {
-    strategy: &'a str,
-    known: &'a [&'a str],
-    items: Vec<(&'a str, &'a str)>,
+/// What is wrong with one option's value.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// The value is not of the option's type.
+    #[error("expected {0}")]
+    Expected(&'static str),
+    /// The value is of the right type but outside the allowed range.
+    #[error("must be {0}")]
+    OutOfRange(&'static str),
+    #[error(transparent)]
+    Duration(#[from] DurationError),
+    #[error(transparent)]
+    Heuristic(#[from] UnknownHeuristic),
 }
 
-impl<'a> Opts<'a> {
-    fn bad(&self, message: String) -> AiError {
-        AiError::BadOption {
-            strategy: self.strategy.to_string(),
-            message,
-        }
-    }
-    fn parse<T: FromStr>(&self, key: &str, v: &str, what: &str) -> Result<T, AiError> {
-        v.parse()
-            .map_err(|_| self.bad(format!("`{key}={v}`: expected {what}")))
+/// One option of a strategy, defined once: everything that parses, shows,
+/// documents or validates it reads this.
+pub struct OptionDef<O: 'static> {
+    /// The key in `name:key=value`.
+    pub name: &'static str,
+    /// Another accepted key (`h` for `heuristic`).
+    pub alias: Option<&'static str>,
+    /// The value's type as shown in help (`N`, `T`, `X`, `yes|no`, ...).
+    pub value: &'static str,
+    /// One line of documentation.
+    pub doc: &'static str,
+    /// Reads and validates a value into the options.
+    pub read: fn(&mut O, &str) -> Result<(), ValueError>,
+    /// The option's value in `o`, in the form `read` accepts; `None` when unset.
+    pub show: fn(&O) -> Option<String>,
+}
+
+impl<O: 'static> OptionDef<O> {
+    fn is(&self, key: &str) -> bool {
+        self.name == key || self.alias == Some(key)
     }
 }
 
-fn split<'a>(strategy: &'a str, rest: &'a str, known: &'a [&'a str]) -> Result<Opts<'a>, AiError> {
-    let mut o = Opts {
-        strategy,
-        known,
-        items: Vec::new(),
-    };
-    for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let Some((k, v)) = item.split_once('=') else {
-            return Err(o.bad(format!(
-                "option `{item}` must be key=value; options: {}",
-                known.join(", ")
-            )));
-        };
-        let (k, v) = (k.trim(), v.trim());
-        if !known.contains(&k) {
-            return Err(o.bad(format!(
-                "unknown option `{k}`; options: {}",
-                known.join(", ")
-            )));
-        }
-        if o.items.iter().any(|(x, _)| *x == k) {
-            return Err(o.bad(format!("option `{k}` given twice")));
-        }
-        o.items.push((k, v));
+/// An options type with its table.
+pub trait StrategyOptions: Clone + Default + PartialEq + 'static {
+    /// The options these settings accept (may depend on the variant, e.g.
+    /// only `minimax-stochastic` has `margin`).
+    fn table(&self) -> &'static [OptionDef<Self>];
+
+    /// Checks that need several options together, after all were read.
+    fn check(&self) -> Result<(), &'static str> {
+        Ok(())
     }
-    let _ = o.known;
-    Ok(o)
 }
 
-fn positive<T: PartialOrd + Default + Copy>(
-    o: &Opts,
-    k: &str,
-    v: &str,
-    x: T,
-) -> Result<T, AiError> {
+fn positive<T: FromStr + PartialOrd + Default>(v: &str) -> Result<T, ValueError> {
+    let x: T = v.parse().map_err(|_| ValueError::Expected("a number"))?;
     if x > T::default() {
         Ok(x)
     } else {
-        Err(o.bad(format!("`{k}={v}` must be positive")))
+        Err(ValueError::OutOfRange("positive"))
     }
 }
 
-fn ext(o: &Opts, k: &str, v: &str) -> Result<u32, AiError> {
-    let x: u32 = o.parse(k, v, "a number of plies")?;
+fn integer<T: FromStr>(v: &str, what: &'static str) -> Result<T, ValueError> {
+    v.parse().map_err(|_| ValueError::Expected(what))
+}
+
+fn ext(v: &str) -> Result<u32, ValueError> {
+    let x: u32 = integer(v, "a number of plies")?;
     if x > 64 {
-        return Err(o.bad(format!("`{k}={v}` must be at most 64")));
+        return Err(ValueError::OutOfRange("at most 64"));
     }
     Ok(x)
 }
 
-fn parse_bool(o: &Opts, k: &str, v: &str) -> Result<bool, AiError> {
+fn boolean(v: &str) -> Result<bool, ValueError> {
     match v {
         "yes" | "true" | "on" | "1" => Ok(true),
         "no" | "false" | "off" | "0" => Ok(false),
-        _ => Err(o.bad(format!("`{k}={v}`: expected yes or no"))),
+        _ => Err(ValueError::Expected("yes or no")),
     }
+}
+
+fn set<T>(slot: &mut T, value: T) -> Result<(), ValueError> {
+    *slot = value;
+    Ok(())
+}
+
+fn some<T: ToString>(x: &Option<T>) -> Option<String> {
+    x.as_ref().map(T::to_string)
+}
+
+const HEURISTIC_DOC: &str =
+    "position heuristic: auto, pieces, mobility, score, eval, none (see gamebot_ai::heuristic)";
+const SCALE_DOC: &str = "raw heuristic difference that counts as clearly better";
+const SEED_DOC: &str = "random seed (reproducible choices among equals)";
+const EXT_DOC: &str = "plies searched past the depth while the same player moves again";
+
+/// The options several strategies share, each defined once: expands to the
+/// [`OptionDef`] of the options type's field of that name (`seed`, `time`,
+/// `ext`, `heuristic`, `scale`, `limit`), with its usual or a given doc.
+macro_rules! shared_option {
+    (seed) => {
+        shared_option!(seed, SEED_DOC)
+    };
+    (seed, $doc:expr) => {
+        OptionDef {
+            name: "seed",
+            alias: None,
+            value: "N",
+            doc: $doc,
+            read: |o, v| set(&mut o.seed, Some(integer(v, "an integer")?)),
+            show: |o| some(&o.seed),
+        }
+    };
+    (time, $doc:expr) => {
+        OptionDef {
+            name: "time",
+            alias: None,
+            value: "T",
+            doc: $doc,
+            read: |o, v| set(&mut o.time, Some(parse_duration(v)?)),
+            show: |o| o.time.map(fmt_duration),
+        }
+    };
+    (ext) => {
+        OptionDef {
+            name: "ext",
+            alias: None,
+            value: "N",
+            doc: EXT_DOC,
+            read: |o, v| set(&mut o.ext, ext(v)?),
+            show: |o| Some(o.ext.to_string()),
+        }
+    };
+    (heuristic) => {
+        shared_option!(heuristic, HEURISTIC_DOC)
+    };
+    (heuristic, $doc:expr) => {
+        OptionDef {
+            name: "heuristic",
+            alias: Some("h"),
+            value: "H",
+            doc: $doc,
+            read: |o, v| set(&mut o.heuristic, v.parse()?),
+            show: |o| Some(o.heuristic.to_string()),
+        }
+    };
+    (scale) => {
+        OptionDef {
+            name: "scale",
+            alias: None,
+            value: "X",
+            doc: SCALE_DOC,
+            read: |o, v| set(&mut o.scale, Some(positive(v)?)),
+            show: |o| some(&o.scale),
+        }
+    };
+    (limit) => {
+        OptionDef {
+            name: "limit",
+            alias: None,
+            value: "N",
+            doc: "playouts longer than this many moves count as draws",
+            read: |o, v| set(&mut o.limit, positive(v)?),
+            show: |o| Some(o.limit.to_string()),
+        }
+    };
+}
+
+const RANDOM_OPTIONS: &[OptionDef<RandomOpts>] = &[shared_option!(seed)];
+
+impl StrategyOptions for RandomOpts {
+    fn table(&self) -> &'static [OptionDef<Self>] {
+        RANDOM_OPTIONS
+    }
+}
+
+const PUZZLE_OPTIONS: &[OptionDef<PuzzleOpts>] = &[
+    OptionDef {
+        name: "nodes",
+        alias: None,
+        value: "N",
+        doc: "stop after expanding this many positions",
+        read: |o, v| set(&mut o.nodes, positive(v)?),
+        show: |o| Some(o.nodes.to_string()),
+    },
+    shared_option!(time, "stop after this long"),
+    OptionDef {
+        name: "depth",
+        alias: None,
+        value: "N",
+        doc: "longest path considered",
+        read: |o, v| set(&mut o.depth, Some(positive(v)?)),
+        show: |o| some(&o.depth),
+    },
+    OptionDef {
+        name: "cost",
+        alias: None,
+        value: "moves|score|-score",
+        doc: "what a move costs (astar only): 1, the rise or the fall of the solver's score",
+        read: |o, v| {
+            o.cost = match v {
+                "moves" => Cost::Moves,
+                "score" => Cost::Score,
+                "-score" | "negscore" => Cost::NegScore,
+                _ => return Err(ValueError::Expected("moves, score or -score")),
+            };
+            Ok(())
+        },
+        show: |o| {
+            Some(
+                match o.cost {
+                    Cost::Moves => "moves",
+                    Cost::Score => "score",
+                    Cost::NegScore => "-score",
+                }
+                .into(),
+            )
+        },
+    },
+    OptionDef {
+        name: "heuristic",
+        alias: Some("h"),
+        value: "auto|eval|none",
+        doc: "A*'s estimate of the remaining cost: the game's [EVALUATION] or 0",
+        read: |o, v| {
+            o.heuristic = match v {
+                "auto" => PuzzleHeuristic::Auto,
+                "eval" => PuzzleHeuristic::Eval,
+                "none" | "zero" => PuzzleHeuristic::Zero,
+                _ => return Err(ValueError::Expected("auto, eval or none")),
+            };
+            Ok(())
+        },
+        show: |o| {
+            Some(
+                match o.heuristic {
+                    PuzzleHeuristic::Auto => "auto",
+                    PuzzleHeuristic::Eval => "eval",
+                    PuzzleHeuristic::Zero => "none",
+                }
+                .into(),
+            )
+        },
+    },
+];
+
+impl StrategyOptions for PuzzleOpts {
+    fn table(&self) -> &'static [OptionDef<Self>] {
+        PUZZLE_OPTIONS
+    }
+    fn check(&self) -> Result<(), &'static str> {
+        if self.kind != PuzzleKind::Astar && self.cost != Cost::Moves {
+            return Err("only astar weighs moves by cost; dfs and bfs count moves");
+        }
+        Ok(())
+    }
+}
+
+/// Minimax's options; `minimax-stochastic` has one more (`margin`), so the
+/// plain table is the first five entries of this one.
+const MINIMAX_STOCHASTIC_OPTIONS: &[OptionDef<MinimaxOpts>] = &[
+    OptionDef {
+        name: "depth",
+        alias: None,
+        value: "N",
+        doc: "plies searched",
+        read: |o, v| set(&mut o.depth, positive(v)?),
+        show: |o| Some(o.depth.to_string()),
+    },
+    shared_option!(ext),
+    shared_option!(heuristic),
+    shared_option!(scale),
+    shared_option!(seed),
+    OptionDef {
+        name: "margin",
+        alias: None,
+        value: "X",
+        doc: "root moves within this value of the best are chosen uniformly (0..2)",
+        read: |o, v| {
+            let x: f64 = integer(v, "a number")?;
+            if !(0.0..=2.0).contains(&x) {
+                return Err(ValueError::OutOfRange("between 0 and 2"));
+            }
+            set(&mut o.margin, x)
+        },
+        show: |o| Some(o.margin.to_string()),
+    },
+];
+
+impl StrategyOptions for MinimaxOpts {
+    fn table(&self) -> &'static [OptionDef<Self>] {
+        if self.stochastic {
+            MINIMAX_STOCHASTIC_OPTIONS
+        } else {
+            &MINIMAX_STOCHASTIC_OPTIONS[..5]
+        }
+    }
+}
+
+const ALPHABETA_OPTIONS: &[OptionDef<AlphaBetaOpts>] = &[
+    OptionDef {
+        name: "depth",
+        alias: None,
+        value: "N",
+        doc: "deepest iteration (default 4 when no time is given, else unlimited)",
+        read: |o, v| set(&mut o.depth, Some(positive(v)?)),
+        show: |o| some(&o.depth),
+    },
+    shared_option!(time, "iterative deepening until this long has passed"),
+    shared_option!(ext),
+    OptionDef {
+        name: "nodes",
+        alias: None,
+        value: "N",
+        doc: "stop after this many nodes (keeps the last completed depth)",
+        read: |o, v| set(&mut o.nodes, Some(positive(v)?)),
+        show: |o| some(&o.nodes),
+    },
+    OptionDef {
+        name: "tt",
+        alias: None,
+        value: "MB",
+        doc: "transposition table size in MiB (1..65536)",
+        read: |o, v| {
+            let x: usize = integer(v, "a size in MiB")?;
+            if !(1..=65536).contains(&x) {
+                return Err(ValueError::OutOfRange("1..65536 MiB"));
+            }
+            set(&mut o.tt_mb, x)
+        },
+        show: |o| Some(o.tt_mb.to_string()),
+    },
+    shared_option!(heuristic),
+    shared_option!(scale),
+    shared_option!(
+        seed,
+        "shuffles the root moves, so equal moves are chosen at random (reproducibly)"
+    ),
+];
+
+impl StrategyOptions for AlphaBetaOpts {
+    fn table(&self) -> &'static [OptionDef<Self>] {
+        ALPHABETA_OPTIONS
+    }
+}
+
+const MC_OPTIONS: &[OptionDef<McOpts>] = &[
+    OptionDef {
+        name: "playouts",
+        alias: None,
+        value: "N",
+        doc: "playouts per root move (100 when not given; a cap with time)",
+        read: |o, v| set(&mut o.playouts, Some(positive(v)?)),
+        show: |o| some(&o.playouts),
+    },
+    shared_option!(time, "root moves take turns until this long has passed"),
+    OptionDef {
+        name: "variant",
+        alias: None,
+        value: "mean|wins|score",
+        doc: "ranking: mean result, ratio of wins, or mean score difference",
+        read: |o, v| {
+            o.variant = match v {
+                "mean" | "mean-score" => McVariant::Mean,
+                "wins" | "win-ratio" => McVariant::Wins,
+                "score" => McVariant::Score,
+                _ => return Err(ValueError::Expected("mean, wins or score")),
+            };
+            Ok(())
+        },
+        show: |o| {
+            Some(
+                match o.variant {
+                    McVariant::Mean => "mean",
+                    McVariant::Wins => "wins",
+                    McVariant::Score => "score",
+                }
+                .into(),
+            )
+        },
+    },
+    shared_option!(limit),
+    shared_option!(seed),
+];
+
+impl StrategyOptions for McOpts {
+    fn table(&self) -> &'static [OptionDef<Self>] {
+        MC_OPTIONS
+    }
+}
+
+const MCTS_OPTIONS: &[OptionDef<MctsOpts>] = &[
+    OptionDef {
+        name: "iterations",
+        alias: None,
+        value: "N",
+        doc: "total iterations over all threads (10000 when neither this nor time is given)",
+        read: |o, v| set(&mut o.iterations, Some(positive(v)?)),
+        show: |o| some(&o.iterations),
+    },
+    shared_option!(time, "search until this long has passed"),
+    OptionDef {
+        name: "threads",
+        alias: None,
+        value: "N",
+        doc: "independent trees searched in parallel (1..256)",
+        read: |o, v| {
+            let t: usize = integer(v, "a number")?;
+            if !(1..=256).contains(&t) {
+                return Err(ValueError::OutOfRange("1..256"));
+            }
+            set(&mut o.threads, t)
+        },
+        show: |o| Some(o.threads.to_string()),
+    },
+    OptionDef {
+        name: "c",
+        alias: None,
+        value: "X",
+        doc: "UCT exploration constant (≥ 0)",
+        read: |o, v| {
+            let c: f64 = integer(v, "a number")?;
+            if !(c.is_finite() && c >= 0.0) {
+                return Err(ValueError::OutOfRange("≥ 0"));
+            }
+            set(&mut o.c, c)
+        },
+        show: |o| Some(o.c.to_string()),
+    },
+    OptionDef {
+        name: "reuse",
+        alias: None,
+        value: "yes|no",
+        doc: "keep the subtree of the position reached between moves",
+        read: |o, v| set(&mut o.reuse, boolean(v)?),
+        show: |o| Some(if o.reuse { "yes" } else { "no" }.into()),
+    },
+    shared_option!(limit),
+    OptionDef {
+        name: "cutoff",
+        alias: None,
+        value: "N",
+        doc: "playouts stop after this many moves and the heuristic judges the position",
+        read: |o, v| set(&mut o.cutoff, Some(integer(v, "a number of moves")?)),
+        show: |o| some(&o.cutoff),
+    },
+    shared_option!(
+        heuristic,
+        "heuristic for cutoff: auto, pieces, mobility, score, eval, none"
+    ),
+    shared_option!(scale),
+    shared_option!(seed),
+];
+
+impl StrategyOptions for MctsOpts {
+    fn table(&self) -> &'static [OptionDef<Self>] {
+        MCTS_OPTIONS
+    }
+}
+
+/// Reads `key=value,...` into `o` through its table.
+fn read_options<O: StrategyOptions>(strategy: &str, mut o: O, rest: &str) -> Result<O, AiError> {
+    let table = o.table();
+    let options = || table.iter().map(|d| d.name).collect::<Vec<_>>().join(", ");
+    let mut seen: Vec<&str> = Vec::new();
+    for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let Some((key, value)) = item.split_once('=') else {
+            return Err(AiError::NotKeyValue {
+                strategy: strategy.to_string(),
+                item: item.to_string(),
+                options: options(),
+            });
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let Some(def) = table.iter().find(|d| d.is(key)) else {
+            return Err(AiError::UnknownOption {
+                strategy: strategy.to_string(),
+                option: key.to_string(),
+                options: options(),
+            });
+        };
+        if seen.contains(&def.name) {
+            return Err(AiError::RepeatedOption {
+                strategy: strategy.to_string(),
+                option: def.name.to_string(),
+            });
+        }
+        seen.push(def.name);
+        (def.read)(&mut o, value).map_err(|problem| AiError::BadValue {
+            strategy: strategy.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+            problem: Box::new(problem),
+        })?;
+    }
+    o.check().map_err(|message| AiError::OptionConflict {
+        strategy: strategy.to_string(),
+        message,
+    })?;
+    Ok(o)
+}
+
+/// `key=value` of every option of `o` that differs from the default.
+fn show_options<O: StrategyOptions>(o: &O) -> Vec<String> {
+    let d = O::default();
+    o.table()
+        .iter()
+        .filter_map(|def| {
+            let v = (def.show)(o)?;
+            ((def.show)(&d).as_deref() != Some(v.as_str())).then(|| format!("{}={v}", def.name))
+        })
+        .collect()
+}
+
+/// One option as documented in help.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionHelp {
+    pub name: &'static str,
+    pub alias: Option<&'static str>,
+    pub value: &'static str,
+    pub doc: &'static str,
+    /// The default value; `None` when unset by default.
+    pub default: Option<String>,
+}
+
+fn help_of<O: StrategyOptions>(o: O) -> Vec<OptionHelp> {
+    o.table()
+        .iter()
+        .map(|def| OptionHelp {
+            name: def.name,
+            alias: def.alias,
+            value: def.value,
+            doc: def.doc,
+            default: (def.show)(&o),
+        })
+        .collect()
+}
+
+/// A strategy: its name, what it does, and how its options are read.
+pub struct StrategyDef {
+    pub name: &'static str,
+    /// Another accepted name.
+    pub alias: Option<&'static str>,
+    pub doc: &'static str,
+    /// Reads the options part (after `name:`).
+    parse: fn(&str, &str) -> Result<Spec, AiError>,
+    /// The documented options with their defaults.
+    help: fn() -> Vec<OptionHelp>,
+}
+
+impl StrategyDef {
+    /// The options with their defaults, for help.
+    pub fn options(&self) -> Vec<OptionHelp> {
+        (self.help)()
+    }
+}
+
+fn puzzle(kind: PuzzleKind) -> PuzzleOpts {
+    PuzzleOpts {
+        kind,
+        ..Default::default()
+    }
+}
+
+fn stochastic() -> MinimaxOpts {
+    MinimaxOpts {
+        stochastic: true,
+        ..Default::default()
+    }
+}
+
+/// Every strategy, in the order help lists them.
+pub const STRATEGIES: &[StrategyDef] = &[
+    StrategyDef {
+        name: "random",
+        alias: None,
+        doc: "a uniformly random legal move",
+        parse: |n, r| Ok(Spec::Random(read_options(n, RandomOpts::default(), r)?)),
+        help: || help_of(RandomOpts::default()),
+    },
+    StrategyDef {
+        name: "dfs",
+        alias: None,
+        doc: "puzzles: depth-first search (some solution)",
+        parse: |n, r| Ok(Spec::Puzzle(read_options(n, puzzle(PuzzleKind::Dfs), r)?)),
+        help: || help_of(puzzle(PuzzleKind::Dfs)),
+    },
+    StrategyDef {
+        name: "bfs",
+        alias: None,
+        doc: "puzzles: breadth-first search (fewest moves)",
+        parse: |n, r| Ok(Spec::Puzzle(read_options(n, puzzle(PuzzleKind::Bfs), r)?)),
+        help: || help_of(puzzle(PuzzleKind::Bfs)),
+    },
+    StrategyDef {
+        name: "astar",
+        alias: None,
+        doc: "puzzles: A* (cheapest solution)",
+        parse: |n, r| Ok(Spec::Puzzle(read_options(n, puzzle(PuzzleKind::Astar), r)?)),
+        help: || help_of(puzzle(PuzzleKind::Astar)),
+    },
+    StrategyDef {
+        name: "minimax",
+        alias: None,
+        doc: "fixed-depth minimax (paranoid for more than two players)",
+        parse: |n, r| Ok(Spec::Minimax(read_options(n, MinimaxOpts::default(), r)?)),
+        help: || help_of(MinimaxOpts::default()),
+    },
+    StrategyDef {
+        name: "minimax-stochastic",
+        alias: None,
+        doc: "minimax choosing at random among nearly best root moves",
+        parse: |n, r| Ok(Spec::Minimax(read_options(n, stochastic(), r)?)),
+        help: || help_of(stochastic()),
+    },
+    StrategyDef {
+        name: "alphabeta",
+        alias: None,
+        doc: "iterative-deepening alpha-beta with a transposition table",
+        parse: |n, r| {
+            Ok(Spec::AlphaBeta(read_options(
+                n,
+                AlphaBetaOpts::default(),
+                r,
+            )?))
+        },
+        help: || help_of(AlphaBetaOpts::default()),
+    },
+    StrategyDef {
+        name: "mc",
+        alias: None,
+        doc: "flat Monte Carlo: random playouts per root move",
+        parse: |n, r| Ok(Spec::Mc(read_options(n, McOpts::default(), r)?)),
+        help: || help_of(McOpts::default()),
+    },
+    StrategyDef {
+        name: "mcts",
+        alias: Some("uct"),
+        doc: "Monte Carlo tree search (UCT), optionally on several threads",
+        parse: |n, r| Ok(Spec::Mcts(read_options(n, MctsOpts::default(), r)?)),
+        help: || help_of(MctsOpts::default()),
+    },
+];
+
+/// The strategy named `name` (or its alias).
+pub fn find_strategy(name: &str) -> Option<&'static StrategyDef> {
+    STRATEGIES
+        .iter()
+        .find(|s| s.name == name || s.alias == Some(name))
+}
+
+fn strategy_names() -> String {
+    STRATEGIES
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The strategies and their options with types, defaults and documentation,
+/// generated from [`STRATEGIES`] (for `--help` and error messages).
+pub fn strategy_help() -> String {
+    help_text(STRATEGIES.iter())
+}
+
+/// [`strategy_help`] for some strategies only (e.g. the puzzle searches).
+pub fn strategy_help_of(names: &[&str]) -> String {
+    help_text(STRATEGIES.iter().filter(|s| names.contains(&s.name)))
+}
+
+fn help_text<'a>(strategies: impl Iterator<Item = &'a StrategyDef>) -> String {
+    let mut out = String::new();
+    for s in strategies {
+        let alias = s.alias.map(|a| format!(" (or {a})")).unwrap_or_default();
+        out.push_str(&format!("{}{alias} — {}\n", s.name, s.doc));
+        for o in s.options() {
+            let key = match o.alias {
+                Some(a) => format!("{}|{a}", o.name),
+                None => o.name.to_string(),
+            };
+            let default = o
+                .default
+                .map(|d| format!(" [default {d}]"))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "    {:<22} {}{default}\n",
+                format!("{key}={}", o.value),
+                o.doc
+            ));
+        }
+    }
+    out.push_str(
+        "Write NAME or NAME:key=value,key=value. \
+         T is a duration (1s, 500ms, 1.5s, 2m); N an integer; X a number;\n\
+         H a heuristic (auto, pieces, mobility, score, eval, none).\n",
+    );
+    out
 }
 
 impl FromStr for Spec {
@@ -352,219 +996,11 @@ impl FromStr for Spec {
         let s = s.trim();
         let (name, rest) = s.split_once(':').unwrap_or((s, ""));
         let name = name.trim();
-        match name {
-            "random" => {
-                let o = split(name, rest, &["seed"])?;
-                let mut seed = None;
-                for (k, v) in &o.items {
-                    if *k == "seed" {
-                        seed = Some(o.parse(k, v, "an integer")?);
-                    }
-                }
-                Ok(Spec::Random { seed })
-            }
-            "dfs" | "bfs" | "astar" => {
-                let o = split(
-                    name,
-                    rest,
-                    &["nodes", "time", "depth", "cost", "heuristic", "h"],
-                )?;
-                let mut p = PuzzleOpts {
-                    kind: match name {
-                        "dfs" => PuzzleKind::Dfs,
-                        "bfs" => PuzzleKind::Bfs,
-                        _ => PuzzleKind::Astar,
-                    },
-                    ..Default::default()
-                };
-                for (k, v) in &o.items {
-                    match *k {
-                        "nodes" => p.nodes = positive(&o, k, v, o.parse(k, v, "a number")?)?,
-                        "time" => p.time = Some(parse_duration(v).map_err(|e| o.bad(e))?),
-                        "depth" => p.depth = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
-                        "cost" => {
-                            p.cost = match *v {
-                                "moves" => Cost::Moves,
-                                "score" => Cost::Score,
-                                "-score" | "negscore" => Cost::NegScore,
-                                _ => {
-                                    return Err(o.bad(format!(
-                                        "`cost={v}`: expected moves, score or -score"
-                                    )))
-                                }
-                            }
-                        }
-                        _ => {
-                            p.heuristic = match *v {
-                                "auto" => PuzzleHeuristic::Auto,
-                                "eval" => PuzzleHeuristic::Eval,
-                                "none" | "zero" => PuzzleHeuristic::Zero,
-                                _ => {
-                                    return Err(
-                                        o.bad(format!("`{k}={v}`: expected auto, eval or none"))
-                                    )
-                                }
-                            }
-                        }
-                    }
-                }
-                if p.kind != PuzzleKind::Astar && p.cost != Cost::Moves {
-                    return Err(
-                        o.bad("only astar weighs moves by cost; dfs and bfs count moves".into())
-                    );
-                }
-                Ok(Spec::Puzzle(p))
-            }
-            "minimax" | "minimax-stochastic" => {
-                let stochastic = name == "minimax-stochastic";
-                let known: &[&str] = if stochastic {
-                    &["depth", "ext", "heuristic", "h", "scale", "seed", "margin"]
-                } else {
-                    &["depth", "ext", "heuristic", "h", "scale", "seed"]
-                };
-                let o = split(name, rest, known)?;
-                let mut m = MinimaxOpts {
-                    stochastic,
-                    ..Default::default()
-                };
-                for (k, v) in &o.items {
-                    match *k {
-                        "depth" => m.depth = positive(&o, k, v, o.parse(k, v, "a number")?)?,
-                        "ext" => m.ext = ext(&o, k, v)?,
-                        "heuristic" | "h" => m.heuristic = v.parse().map_err(|e| o.bad(e))?,
-                        "scale" => m.scale = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
-                        "seed" => m.seed = Some(o.parse(k, v, "an integer")?),
-                        _ => {
-                            let x: f64 = o.parse(k, v, "a number")?;
-                            if !(0.0..=2.0).contains(&x) {
-                                return Err(o.bad(format!("`margin={v}` must be between 0 and 2")));
-                            }
-                            m.margin = x;
-                        }
-                    }
-                }
-                Ok(Spec::Minimax(m))
-            }
-            "alphabeta" => {
-                let o = split(
-                    name,
-                    rest,
-                    &[
-                        "depth",
-                        "time",
-                        "ext",
-                        "nodes",
-                        "tt",
-                        "heuristic",
-                        "h",
-                        "scale",
-                        "seed",
-                    ],
-                )?;
-                let mut a = AlphaBetaOpts::default();
-                for (k, v) in &o.items {
-                    match *k {
-                        "depth" => a.depth = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
-                        "time" => a.time = Some(parse_duration(v).map_err(|e| o.bad(e))?),
-                        "ext" => a.ext = ext(&o, k, v)?,
-                        "nodes" => a.nodes = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
-                        "tt" => {
-                            let x: usize = o.parse(k, v, "a size in MiB")?;
-                            if !(1..=65536).contains(&x) {
-                                return Err(o.bad(format!("`tt={v}` must be 1..65536 MiB")));
-                            }
-                            a.tt_mb = x;
-                        }
-                        "heuristic" | "h" => a.heuristic = v.parse().map_err(|e| o.bad(e))?,
-                        "scale" => a.scale = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
-                        _ => a.seed = Some(o.parse(k, v, "an integer")?),
-                    }
-                }
-                Ok(Spec::AlphaBeta(a))
-            }
-            "mc" => {
-                let o = split(
-                    name,
-                    rest,
-                    &["playouts", "time", "variant", "limit", "seed"],
-                )?;
-                let mut m = McOpts::default();
-                for (k, v) in &o.items {
-                    match *k {
-                        "playouts" => m.playouts = positive(&o, k, v, o.parse(k, v, "a number")?)?,
-                        "time" => m.time = Some(parse_duration(v).map_err(|e| o.bad(e))?),
-                        "limit" => m.limit = positive(&o, k, v, o.parse(k, v, "a number")?)?,
-                        "seed" => m.seed = Some(o.parse(k, v, "an integer")?),
-                        _ => {
-                            m.variant = match *v {
-                                "mean" | "mean-score" => McVariant::Mean,
-                                "wins" | "win-ratio" => McVariant::Wins,
-                                "score" => McVariant::Score,
-                                _ => {
-                                    return Err(o.bad(format!(
-                                        "`variant={v}`: expected mean, wins or score"
-                                    )))
-                                }
-                            }
-                        }
-                    }
-                }
-                Ok(Spec::Mc(m))
-            }
-            "mcts" | "uct" => {
-                let o = split(
-                    name,
-                    rest,
-                    &[
-                        "iterations",
-                        "time",
-                        "threads",
-                        "c",
-                        "cutoff",
-                        "heuristic",
-                        "h",
-                        "scale",
-                        "reuse",
-                        "limit",
-                        "seed",
-                    ],
-                )?;
-                let mut m = MctsOpts::default();
-                for (k, v) in &o.items {
-                    match *k {
-                        "iterations" => {
-                            m.iterations = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?)
-                        }
-                        "time" => m.time = Some(parse_duration(v).map_err(|e| o.bad(e))?),
-                        "threads" => {
-                            let t: usize = o.parse(k, v, "a number")?;
-                            if !(1..=256).contains(&t) {
-                                return Err(o.bad(format!("`threads={v}` must be 1..256")));
-                            }
-                            m.threads = t;
-                        }
-                        "c" => {
-                            let c: f64 = o.parse(k, v, "a number")?;
-                            if !(c.is_finite() && c >= 0.0) {
-                                return Err(o.bad(format!("`c={v}` must be ≥ 0")));
-                            }
-                            m.c = c;
-                        }
-                        "reuse" => m.reuse = parse_bool(&o, k, v)?,
-                        "cutoff" => m.cutoff = Some(o.parse(k, v, "a number of moves")?),
-                        "heuristic" | "h" => m.heuristic = v.parse().map_err(|e| o.bad(e))?,
-                        "scale" => m.scale = Some(positive(&o, k, v, o.parse(k, v, "a number")?)?),
-                        "limit" => m.limit = positive(&o, k, v, o.parse(k, v, "a number")?)?,
-                        _ => m.seed = Some(o.parse(k, v, "an integer")?),
-                    }
-                }
-                Ok(Spec::Mcts(m))
-            }
-            _ => Err(AiError::UnknownStrategy {
-                name: name.to_string(),
-                available: NAMES.to_string(),
-            }),
-        }
+        let def = find_strategy(name).ok_or_else(|| AiError::UnknownStrategy {
+            name: name.to_string(),
+            available: strategy_names(),
+        })?;
+        (def.parse)(def.name, rest)
     }
 }
 
@@ -572,7 +1008,7 @@ impl Spec {
     /// The strategy's name (`mcts`, `alphabeta`, ...).
     pub fn name(&self) -> &'static str {
         match self {
-            Spec::Random { .. } => "random",
+            Spec::Random(_) => "random",
             Spec::Puzzle(p) => match p.kind {
                 PuzzleKind::Dfs => "dfs",
                 PuzzleKind::Bfs => "bfs",
@@ -586,20 +1022,42 @@ impl Spec {
         }
     }
 
-    /// The same strategy with `seed` filled in if the string did not set one, so a
-    /// tournament can give every game its own reproducible randomness.
-    pub fn with_default_seed(&self, seed: u64) -> Spec {
-        let mut s = self.clone();
-        let slot = match &mut s {
-            Spec::Random { seed } => Some(seed),
+    /// The random seed, for strategies that take one.
+    fn seed_mut(&mut self) -> Option<&mut Option<u64>> {
+        match self {
+            Spec::Random(r) => Some(&mut r.seed),
             Spec::Puzzle(_) => None,
             Spec::Minimax(m) => Some(&mut m.seed),
             Spec::AlphaBeta(a) => Some(&mut a.seed),
             Spec::Mc(m) => Some(&mut m.seed),
             Spec::Mcts(m) => Some(&mut m.seed),
+        }
+    }
+
+    /// The same strategy with `seed` filled in if the string did not set one, so a
+    /// tournament (or the planner) can give every game its own reproducible randomness.
+    /// Strategies without a seed are returned unchanged.
+    pub fn with_default_seed(&self, seed: u64) -> Spec {
+        let mut s = self.clone();
+        if let Some(slot) = s.seed_mut() {
+            slot.get_or_insert(seed);
+        }
+        s
+    }
+
+    /// The same strategy with a time budget when it is an anytime search
+    /// (`alphabeta`, `mc`, `mcts`) and the string set no budget of its own
+    /// (`time`, or `depth`/`playouts`/`iterations`). Others are returned unchanged.
+    pub fn with_default_time(&self, budget: Duration) -> Spec {
+        let mut s = self.clone();
+        let slot = match &mut s {
+            Spec::AlphaBeta(a) if a.depth.is_none() => Some(&mut a.time),
+            Spec::Mc(m) if m.playouts.is_none() => Some(&mut m.time),
+            Spec::Mcts(m) if m.iterations.is_none() => Some(&mut m.time),
+            _ => None,
         };
         if let Some(slot) = slot {
-            slot.get_or_insert(seed);
+            slot.get_or_insert(budget);
         }
         s
     }
@@ -611,143 +1069,27 @@ impl Spec {
             _ => 1,
         }
     }
+
+    fn options_text(&self) -> Vec<String> {
+        match self {
+            Spec::Random(o) => show_options(o),
+            Spec::Puzzle(o) => show_options(o),
+            Spec::Minimax(o) => show_options(o),
+            Spec::AlphaBeta(o) => show_options(o),
+            Spec::Mc(o) => show_options(o),
+            Spec::Mcts(o) => show_options(o),
+        }
+    }
 }
 
 /// Canonical form: the name and every option that differs from its default.
 impl fmt::Display for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut o = String::new();
-        let mut add = |k: &str, v: String| {
-            let _ = write!(o, "{}{k}={v}", if o.is_empty() { "" } else { "," });
-        };
-        match self {
-            Spec::Random { seed } => {
-                if let Some(s) = seed {
-                    add("seed", s.to_string());
-                }
-            }
-            Spec::Puzzle(p) => {
-                let d = PuzzleOpts::default();
-                if p.nodes != d.nodes {
-                    add("nodes", p.nodes.to_string());
-                }
-                if let Some(t) = p.time {
-                    add("time", fmt_duration(t));
-                }
-                if let Some(x) = p.depth {
-                    add("depth", x.to_string());
-                }
-                match p.cost {
-                    Cost::Moves => {}
-                    Cost::Score => add("cost", "score".into()),
-                    Cost::NegScore => add("cost", "-score".into()),
-                }
-                match p.heuristic {
-                    PuzzleHeuristic::Auto => {}
-                    PuzzleHeuristic::Eval => add("heuristic", "eval".into()),
-                    PuzzleHeuristic::Zero => add("heuristic", "none".into()),
-                }
-            }
-            Spec::Minimax(m) => {
-                add("depth", m.depth.to_string());
-                if m.ext != DEFAULT_EXT {
-                    add("ext", m.ext.to_string());
-                }
-                if m.stochastic {
-                    add("margin", m.margin.to_string());
-                }
-                if m.heuristic != Heuristic::Auto {
-                    add("heuristic", m.heuristic.to_string());
-                }
-                if let Some(s) = m.scale {
-                    add("scale", s.to_string());
-                }
-                if let Some(s) = m.seed {
-                    add("seed", s.to_string());
-                }
-            }
-            Spec::AlphaBeta(a) => {
-                if let Some(x) = a.depth {
-                    add("depth", x.to_string());
-                }
-                if let Some(t) = a.time {
-                    add("time", fmt_duration(t));
-                }
-                if a.ext != DEFAULT_EXT {
-                    add("ext", a.ext.to_string());
-                }
-                if let Some(n) = a.nodes {
-                    add("nodes", n.to_string());
-                }
-                if a.tt_mb != AlphaBetaOpts::default().tt_mb {
-                    add("tt", a.tt_mb.to_string());
-                }
-                if a.heuristic != Heuristic::Auto {
-                    add("heuristic", a.heuristic.to_string());
-                }
-                if let Some(s) = a.scale {
-                    add("scale", s.to_string());
-                }
-                if let Some(s) = a.seed {
-                    add("seed", s.to_string());
-                }
-            }
-            Spec::Mc(m) => {
-                let d = McOpts::default();
-                add("playouts", m.playouts.to_string());
-                if let Some(t) = m.time {
-                    add("time", fmt_duration(t));
-                }
-                match m.variant {
-                    McVariant::Mean => {}
-                    McVariant::Wins => add("variant", "wins".into()),
-                    McVariant::Score => add("variant", "score".into()),
-                }
-                if m.limit != d.limit {
-                    add("limit", m.limit.to_string());
-                }
-                if let Some(s) = m.seed {
-                    add("seed", s.to_string());
-                }
-            }
-            Spec::Mcts(m) => {
-                let d = MctsOpts::default();
-                if let Some(i) = m.iterations {
-                    add("iterations", i.to_string());
-                }
-                if let Some(t) = m.time {
-                    add("time", fmt_duration(t));
-                }
-                if m.threads != d.threads {
-                    add("threads", m.threads.to_string());
-                }
-                if m.c != d.c {
-                    add("c", m.c.to_string());
-                }
-                if m.reuse != d.reuse {
-                    add("reuse", if m.reuse { "yes" } else { "no" }.into());
-                }
-                if m.limit != d.limit {
-                    add("limit", m.limit.to_string());
-                }
-                if let Some(c) = m.cutoff {
-                    add("cutoff", c.to_string());
-                }
-                if m.heuristic != Heuristic::Auto {
-                    add("heuristic", m.heuristic.to_string());
-                }
-                if let Some(s) = m.scale {
-                    add("scale", s.to_string());
-                }
-                if let Some(s) = m.seed {
-                    add("seed", s.to_string());
-                }
-            }
-        }
+        let o = self.options_text();
         if o.is_empty() {
             f.write_str(self.name())
         } else {
-            write!(f, "{}:{o}", self.name())
+            write!(f, "{}:{}", self.name(), o.join(","))
         }
     }
 }

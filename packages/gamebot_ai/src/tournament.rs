@@ -115,7 +115,7 @@ pub fn play_game(
     }
     Ok(GameRecord {
         moves,
-        winner: if truncated { 0 } else { state.winner() },
+        winner: if truncated { 0 } else { state.outcome().code() },
         truncated,
         scores: state.scores().to_vec(),
         tally,

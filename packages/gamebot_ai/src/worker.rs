@@ -2,7 +2,8 @@
 
 use crate::control::CancelToken;
 use crate::error::Result;
-use gamebot_rules::{Game, Move, Scratch, State};
+use crate::playout::random_playout;
+use gamebot_rules::{Game, Move, Outcome, Scratch, State};
 use rand::Rng;
 
 /// One thread's view of the engine. Searches branch on [`Worker::moves`]: one
@@ -42,9 +43,9 @@ impl<'g> Worker<'g> {
         Ok(c)
     }
 
-    /// Plays uniformly random legal moves (the raw list, as the reference's random
-    /// player does) until the game ends, `limit` moves were made or the search is
-    /// cancelled. Returns whether the game ended (a stuck player ends it as a draw).
+    /// A random playout ([`crate::playout::random_playout`]) until the game
+    /// ends, `limit` moves were made or the search is cancelled. Returns whether
+    /// the game ended (a stuck player ends it as a draw).
     pub fn playout(
         &mut self,
         st: &mut State,
@@ -52,35 +53,26 @@ impl<'g> Worker<'g> {
         limit: usize,
         cancel: &CancelToken,
     ) -> Result<bool> {
-        let mut plies = 0;
-        loop {
-            if st.winner() != -1 {
-                return Ok(true);
-            }
-            self.game
-                .legal_moves_into(st, &mut self.sc, &mut self.buf)?;
-            self.nodes += 1;
-            if self.game.settle(st, &self.buf) {
-                return Ok(true);
-            }
-            if plies >= limit || cancel.is_cancelled() {
-                return Ok(false);
-            }
-            let i = rng.gen_range(0..self.buf.len());
-            self.game.apply_with(st, &self.buf[i], &mut self.sc)?;
-            plies += 1;
-        }
+        let p = random_playout(
+            self.game,
+            st,
+            rng,
+            limit,
+            || cancel.is_cancelled(),
+            &mut self.sc,
+            &mut self.buf,
+        )?;
+        self.nodes += p.generated as u64;
+        Ok(p.finished)
     }
 }
 
 /// Outcome of a decided game for player `p`: 1 won, 0 draw, −1 lost.
 #[inline]
-pub(crate) fn outcome(winner: i32, p: i32) -> f64 {
-    if winner == p {
-        1.0
-    } else if winner == 0 {
-        0.0
-    } else {
-        -1.0
+pub(crate) fn outcome(o: Outcome, p: i32) -> f64 {
+    match o {
+        Outcome::Won(w) if w == p => 1.0,
+        Outcome::Won(_) => -1.0,
+        Outcome::Draw | Outcome::Running => 0.0,
     }
 }

@@ -22,12 +22,19 @@ fn frogs_bfs_and_astar_find_the_15_move_optimum_and_dfs_a_solution() {
             let sol = solve(&g, &start, &opts(strategy), &SearchControl::new()).unwrap();
             assert!(sol.solved, "{name} {strategy}");
             assert_eq!(sol.moves.len(), 15, "{name} {strategy}");
-            assert_eq!(replay(&g, &start, &sol.moves).winner(), 1);
+            assert_eq!(
+                replay(&g, &start, &sol.moves).outcome(),
+                gamebot_rules::Outcome::Won(1)
+            );
         }
         let sol = solve(&g, &start, &opts("dfs"), &SearchControl::new()).unwrap();
         assert!(sol.solved, "{name} dfs");
         assert!(sol.moves.len() >= 15);
-        assert_eq!(replay(&g, &start, &sol.moves).winner(), 1, "{name} dfs");
+        assert_eq!(
+            replay(&g, &start, &sol.moves).outcome(),
+            gamebot_rules::Outcome::Won(1),
+            "{name} dfs"
+        );
     }
 }
 
@@ -69,7 +76,11 @@ fn bridge_and_torch_takes_17_minutes() {
         assert!(sol.solved, "{s}");
         assert_eq!(sol.cost, 17, "{s}");
         let end = replay(&g, &start, &sol.moves);
-        assert_eq!((end.winner(), end.scores()[0]), (1, 17), "{s}");
+        assert_eq!(
+            (end.outcome(), end.scores()[0]),
+            (gamebot_rules::Outcome::Won(1), 17),
+            "{s}"
+        );
     }
     // The wrong sign of cost is reported, not silently searched.
     let e = solve(
@@ -152,7 +163,10 @@ fn puzzle8_astar_is_optimal() {
             let sol = solve(&g, &start, &opts("astar"), &SearchControl::new()).unwrap();
             assert!(sol.solved, "{board:?}");
             assert_eq!(sol.moves.len() as u32, want, "{board:?}");
-            assert_eq!(replay(&g, &start, &sol.moves).winner(), 1);
+            assert_eq!(
+                replay(&g, &start, &sol.moves).outcome(),
+                gamebot_rules::Outcome::Won(1)
+            );
         }
     }
 }

@@ -15,7 +15,7 @@ fn random_position(g: &Game, seed: u64, plies: usize) -> State {
     let mut s = g.initial_state();
     for _ in 0..plies {
         let legal = g.legal_moves(&s).unwrap();
-        if legal.is_empty() || s.winner() != -1 {
+        if legal.is_empty() || s.is_over() {
             break;
         }
         let m = legal[rng.gen_range(0..legal.len())].clone();
@@ -44,7 +44,7 @@ proptest! {
         let (name, depth) = [("tictactoe", 4), ("connect4", 3), ("pentago", 2)][which];
         let g = game(name);
         let s = random_position(&g, seed, plies);
-        prop_assume!(s.winner() == -1);
+        prop_assume!(!s.is_over());
         for h in ["pieces", "mobility", "auto"] {
             for ext in [0, 4] {
                 let m = value(&g, &format!("minimax:depth={depth},heuristic={h},ext={ext}"), &s);
@@ -242,7 +242,7 @@ fn nothing_to_choose_is_an_error() {
     let win = g.find_move(&s, "x(3):sx(3)->cell(3,1)").unwrap();
     let mut over = s.clone();
     g.apply(&mut over, &win).unwrap();
-    assert_eq!(over.winner(), 1);
+    assert_eq!(over.outcome(), gamebot_rules::Outcome::Won(1));
     for spec in ["random", "bfs", "minimax", "alphabeta", "mc", "mcts"] {
         let e = strategy(spec)
             .unwrap()

@@ -11,6 +11,8 @@
 //! Module layout follows ROS: [`std_msgs`], [`geometry_msgs`], ... for the
 //! standard types, and [`msg`], [`srv`], [`action`] for gamebot's own.
 
+#![forbid(unsafe_code)]
+
 pub mod idl;
 
 mod gamebot;

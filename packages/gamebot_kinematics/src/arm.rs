@@ -2,7 +2,7 @@
 
 use crate::closed_form::ClosedForm;
 use crate::config::{ArmConfig, JointConfig};
-use crate::error::{LimitError, LoadError};
+use crate::error::{ClosedFormMismatch, LimitError, LoadError};
 use k::nalgebra::{Isometry3, Vector3};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -111,7 +111,7 @@ pub struct Arm {
     pub(crate) config: ArmConfig,
     pub(crate) home: Vec<f64>,
     pub(crate) park: Vec<f64>,
-    pub(crate) closed_form: Result<ClosedForm, String>,
+    pub(crate) closed_form: Result<ClosedForm, ClosedFormMismatch>,
     /// Per legacy angle: arm joint index, sign, offset (rad).
     pub(crate) legacy: Option<Vec<(usize, f64, f64)>>,
     /// Flip: arm joint index, from, to, extra lift.
@@ -404,7 +404,7 @@ impl Arm {
             }
         };
         let name = robot.name.clone();
-        let closed_form = ClosedForm::detect(&tool, &joints);
+        let closed_form = ClosedForm::detect(&tool, &joints).map_err(ClosedFormMismatch);
         let mut arm = Arm {
             name,
             config_path: config_path.to_path_buf(),
@@ -491,7 +491,7 @@ impl Arm {
     }
 
     /// Whether the closed-form solver fits this arm, and why not.
-    pub fn closed_form_status(&self) -> Result<(), String> {
+    pub fn closed_form_status(&self) -> Result<(), ClosedFormMismatch> {
         self.closed_form.as_ref().map(|_| ()).map_err(Clone::clone)
     }
 

@@ -1,4 +1,5 @@
-//! Closed-form IK for AL5D-type arms, and the legacy formula of the language reference (§8.3).
+//! Closed-form IK for AL5D-type arms, and the legacy formula of the language reference
+//! (`docs/language.md` §8.3).
 //!
 //! An arm fits the closed form when, read from its URDF at the zero pose: the first joint
 //! is a yaw about the vertical; the next three are pitch joints with parallel horizontal

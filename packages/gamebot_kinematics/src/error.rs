@@ -108,8 +108,16 @@ pub enum IkError {
     SeedLength { got: usize, expected: usize },
     /// The closed-form solver was asked for on an arm whose structure it does not fit.
     #[error("no closed-form solver for arm {arm}: {reason}")]
-    NoClosedForm { arm: String, reason: String },
+    NoClosedForm {
+        arm: String,
+        reason: ClosedFormMismatch,
+    },
 }
+
+/// Why the closed-form solver does not fit an arm's structure (e.g. "6 joints").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ClosedFormMismatch(pub String);
 
 /// A joint value or servo pulse outside its range.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

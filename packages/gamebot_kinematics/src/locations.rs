@@ -7,9 +7,9 @@
 //! the arm goes to `approach_height_m` above it, then down to `grasp_height_m`.
 
 use crate::arm::Arm;
-use crate::board::Board;
 use crate::error::LocationError;
 use crate::ik::{SolverChoice, SolverKind};
+use crate::placement::Board;
 
 /// Where the game file says the arm reaches a location (mirrors `gamebot_rules::model::RobotSpec`).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,8 +1,8 @@
 //! Reachability of the table plane, and a PNG map of it with the board and a game's locations.
 
 use crate::arm::Arm;
-use crate::board::Board;
 use crate::ik::SolverChoice;
+use crate::placement::Board;
 use image::{Rgb, RgbImage};
 use std::path::Path;
 

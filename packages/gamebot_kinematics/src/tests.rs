@@ -51,7 +51,7 @@ fn urdfs_parse_and_joint_trees_match_the_yaml() {
     );
     assert_eq!(d.name(), "desk6");
     let why = d.closed_form_status().unwrap_err();
-    assert!(why.contains("6 joints"), "{why}");
+    assert!(why.to_string().contains("6 joints"), "{why}");
     // Every YAML joint is a URDF joint with the channel the YAML gives.
     for arm in [&a, &d] {
         for jc in &arm.config().joints {

@@ -46,8 +46,13 @@ fn run_node(
     let stop = Shutdown::new();
     let s = stop.clone();
     ctrlc::set_handler(move || s.request())?;
+    let level = options.log_level.unwrap_or(gamebot_ros::LogLevel::Info);
     let ctx = DdsContext::from_env()?;
     let node = ctx.node(options)?;
-    body(&node, &stop, &args)?;
+    // Every node executable is a full ROS 2 citizen: its log records go to /rosout too.
+    logging::attach_rosout(&node, level)?;
+    let result = body(&node, &stop, &args);
+    logging::detach_rosout();
+    result?;
     Ok(())
 }

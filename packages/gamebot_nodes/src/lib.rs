@@ -14,6 +14,8 @@
 //! - [`bridge_core`] / [`ssc32_bridge`]: the SSC-32U driver node serving the
 //!   standard `FollowJointTrajectory` and `GripperCommand` actions.
 
+#![forbid(unsafe_code)]
+
 pub mod arm_controller;
 pub mod arm_core;
 pub mod bridge_core;

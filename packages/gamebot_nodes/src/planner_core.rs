@@ -2,10 +2,11 @@
 //! rebuild the position (game file and move history).
 
 use crate::referee_core::{replay, RefereeError};
-use gamebot_ai::{CancelToken, SearchControl, SearchStats};
+use gamebot_ai::{CancelToken, SearchControl, SearchStats, Spec};
 use gamebot_rules::Game;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// A planning request (mirrors the PlanMove action goal).
 #[derive(Clone, Debug)]
@@ -14,7 +15,7 @@ pub struct PlanRequest {
     pub move_history: Vec<String>,
     /// Strategy string; empty = the planner's default.
     pub strategy: String,
-    /// Optional time budget in ms, appended to the strategy as `time=` when it has no budget.
+    /// Optional time budget in ms, the strategy's `time` when it sets no budget of its own.
     pub time_budget_ms: u32,
     pub seed: u64,
 }
@@ -31,11 +32,11 @@ pub struct Plan {
 
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    #[error("{0}")]
+    #[error(transparent)]
     Position(#[from] RefereeError),
-    #[error("{0}")]
+    #[error(transparent)]
     Load(#[from] gamebot_rules::LoadError),
-    #[error("{0}")]
+    #[error(transparent)]
     Ai(#[from] gamebot_ai::AiError),
 }
 
@@ -63,31 +64,34 @@ impl PlannerCore {
         Ok(g)
     }
 
-    /// The strategy string a request resolves to.
-    pub fn strategy_text(&self, req: &PlanRequest) -> String {
-        let mut s = if req.strategy.trim().is_empty() {
-            self.default_strategy.clone()
+    /// The strategy a request resolves to: its own strategy string (or the
+    /// planner's default), then, when the strategy did not set them, the
+    /// request's time budget (anytime searches: `alphabeta`, `mc`, `mcts`) and
+    /// seed (every strategy that takes one).
+    pub fn spec(&self, req: &PlanRequest) -> Result<Spec, gamebot_ai::AiError> {
+        let text = if req.strategy.trim().is_empty() {
+            &self.default_strategy
         } else {
-            req.strategy.clone()
+            &req.strategy
         };
-        let has_budget = ["time=", "iterations=", "depth=", "playouts="]
-            .iter()
-            .any(|k| s.contains(k));
-        if req.time_budget_ms > 0
-            && !has_budget
-            && (s.starts_with("mcts") || s.starts_with("alphabeta") || s.starts_with("mc"))
-        {
-            s.push(if s.contains(':') { ',' } else { ':' });
-            s.push_str(&format!("time={}ms", req.time_budget_ms));
+        let mut spec: Spec = text.parse()?;
+        if req.time_budget_ms > 0 {
+            spec = spec.with_default_time(Duration::from_millis(req.time_budget_ms.into()));
         }
-        if req.seed != 0
-            && !s.contains("seed=")
-            && (s.starts_with("mcts") || s.starts_with("random") || s.starts_with("mc"))
-        {
-            s.push(if s.contains(':') { ',' } else { ':' });
-            s.push_str(&format!("seed={}", req.seed));
+        if req.seed != 0 {
+            spec = spec.with_default_seed(req.seed);
         }
-        s
+        Ok(spec)
+    }
+
+    /// The canonical text of [`PlannerCore::spec`] (for logs); the strategy
+    /// as given when it does not parse (planning then reports why).
+    pub fn strategy_text(&self, req: &PlanRequest) -> String {
+        match self.spec(req) {
+            Ok(spec) => spec.to_string(),
+            Err(_) if req.strategy.trim().is_empty() => self.default_strategy.clone(),
+            Err(_) => req.strategy.clone(),
+        }
     }
 
     /// Plans a move; `progress` sees intermediate statistics; `cancel` stops the search
@@ -100,7 +104,7 @@ impl PlannerCore {
     ) -> Result<Plan, PlanError> {
         let game = self.game(&req.game_file)?;
         let state = replay(&game, &req.move_history)?;
-        let mut ai = gamebot_ai::strategy(&self.strategy_text(req))?;
+        let mut ai = gamebot_ai::build(&self.spec(req)?);
         let ctl = SearchControl::new()
             .with_cancel(cancel)
             .with_progress(progress);
@@ -142,5 +146,58 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("step 1"));
+    }
+
+    fn request(strategy: &str, time_budget_ms: u32, seed: u64) -> PlanRequest {
+        PlanRequest {
+            game_file: String::new(),
+            move_history: vec![],
+            strategy: strategy.into(),
+            time_budget_ms,
+            seed,
+        }
+    }
+
+    #[test]
+    fn requests_fill_in_what_the_strategy_leaves_open() {
+        let p = PlannerCore::new("mcts:time=1s");
+        let run = |strategy: &str, budget: u32, seed: u64| {
+            p.spec(&request(strategy, budget, seed))
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(run("", 0, 5), "mcts:time=1s,seed=5", "the default");
+        // A budget is added only where the strategy has none of its own.
+        for s in ["mcts", "mc", "alphabeta"] {
+            let sep = if s.contains(':') { ',' } else { ':' };
+            assert_eq!(run(s, 250, 0), format!("{s}{sep}time=250ms"));
+        }
+        for s in [
+            "mcts:iterations=50",
+            "mc:playouts=100",
+            "alphabeta:depth=3",
+            "minimax",
+            "bfs",
+        ] {
+            assert_eq!(run(s, 250, 0), s);
+        }
+        // Every strategy that takes a seed gets the request's, unless it has its own.
+        for s in [
+            "alphabeta:depth=3",
+            "minimax:depth=2",
+            "minimax-stochastic",
+            "mc",
+            "mcts",
+            "random",
+        ] {
+            let sep = if s.contains(':') { ',' } else { ':' };
+            assert_eq!(run(s, 0, 9), format!("{s}{sep}seed=9"));
+        }
+        for s in ["random:seed=4", "bfs", "astar"] {
+            assert_eq!(run(s, 0, 9), s);
+        }
+        // A strategy name that merely starts like another is not mistaken for it.
+        assert!(p.spec(&request("mcx", 0, 0)).is_err());
+        assert_eq!(p.strategy_text(&request("mcx", 0, 0)), "mcx");
     }
 }

@@ -1,7 +1,7 @@
 //! The referee's game logic, independent of any transport.
 
 use gamebot_rules::{
-    physical_actions, Game, LoadError, Move, PhysicalAction, RobotSpec, RuleError, State,
+    physical_actions, Game, LoadError, Move, Outcome, PhysicalAction, RobotSpec, RuleError, State,
 };
 use std::sync::Arc;
 
@@ -10,18 +10,48 @@ use std::sync::Arc;
 pub enum PlayerKind {
     /// A person: moves arrive through `SubmitMove` (or the camera).
     Human,
-    /// The computer, with a strategy string of `gamebot_ai` (e.g. `mcts:time=1s`).
+    /// The computer, with a strategy string of `gamebot_ai` (e.g. `mcts:time=1s`),
+    /// checked by [`PlayerKind::parse`]; empty means the planner's default.
     Ai(String),
 }
 
+/// A player kind that names no known strategy (or bad options).
+#[derive(Debug, thiserror::Error)]
+#[error("bad player kind `{text}`: {reason}")]
+pub struct PlayerKindError {
+    /// The kind as given.
+    pub text: String,
+    /// Why its strategy does not parse (part of the message, not a separate cause).
+    pub reason: Box<gamebot_ai::AiError>,
+}
+
 impl PlayerKind {
-    /// Parses `human` or `ai:<strategy>` (a bare strategy string also means AI).
-    pub fn parse(s: &str) -> PlayerKind {
+    /// Parses `human` or `ai:<strategy>` (a bare strategy string also means AI;
+    /// `ai:` alone is the planner's default strategy). The strategy must parse
+    /// as a `gamebot_ai` strategy string.
+    pub fn parse(s: &str) -> Result<PlayerKind, PlayerKindError> {
         match s.trim() {
-            "human" | "" => PlayerKind::Human,
-            other => PlayerKind::Ai(other.strip_prefix("ai:").unwrap_or(other).to_string()),
+            "human" | "" => Ok(PlayerKind::Human),
+            other => {
+                let strategy = other.strip_prefix("ai:").unwrap_or(other).trim();
+                if !strategy.is_empty() {
+                    strategy
+                        .parse::<gamebot_ai::Spec>()
+                        .map_err(|reason| PlayerKindError {
+                            text: s.to_string(),
+                            reason: Box::new(reason),
+                        })?;
+                }
+                Ok(PlayerKind::Ai(strategy.to_string()))
+            }
         }
     }
+
+    /// Parses one kind per player.
+    pub fn parse_all(texts: &[String]) -> Result<Vec<PlayerKind>, PlayerKindError> {
+        texts.iter().map(|t| PlayerKind::parse(t)).collect()
+    }
+
     /// The text form accepted by [`PlayerKind::parse`].
     pub fn text(&self) -> String {
         match self {
@@ -34,10 +64,12 @@ impl PlayerKind {
 /// Why the referee refused something.
 #[derive(Debug, thiserror::Error)]
 pub enum RefereeError {
-    #[error("{0}")]
+    #[error(transparent)]
     Load(#[from] LoadError),
-    #[error("{0}")]
+    #[error(transparent)]
     Rule(#[from] RuleError),
+    #[error(transparent)]
+    PlayerKind(#[from] PlayerKindError),
     #[error("the game has {players} player(s) but {kinds} player kind(s) were given")]
     Kinds { players: usize, kinds: usize },
     #[error("the game is over")]
@@ -69,8 +101,8 @@ pub struct Played {
     pub text: String,
     pub mv: Move,
     pub actions: Vec<ActionInfo>,
-    /// −1 while the game goes on, else 0 (draw) or the winner.
-    pub winner: i32,
+    /// Whether the game goes on, is drawn or won.
+    pub outcome: Outcome,
 }
 
 /// One location of the board for a state message.
@@ -130,19 +162,27 @@ impl RefereeCore {
         Ok(r)
     }
 
-    /// Loads a game file and starts it.
-    pub fn load(path: &str, kinds: Vec<PlayerKind>) -> Result<RefereeCore, RefereeError> {
+    /// Loads a game file and starts it; `kinds` are the player kinds as text
+    /// (one per player, see [`PlayerKind::parse`]), checked here.
+    pub fn load(path: &str, kinds: &[String]) -> Result<RefereeCore, RefereeError> {
+        let kinds = PlayerKind::parse_all(kinds)?;
         Self::new(Arc::new(Game::load(path)?), kinds)
     }
 
-    /// Starts a new game (same file unless another game is given); the game number increases.
+    /// Starts a new game (same file unless another game is given) with the given
+    /// player kinds as text (empty: the same kinds); the game number increases.
+    /// Kinds are checked before anything changes.
     pub fn new_game(
         &mut self,
         game: Option<Arc<Game>>,
-        kinds: Option<Vec<PlayerKind>>,
+        kinds: &[String],
     ) -> Result<u32, RefereeError> {
         let game = game.unwrap_or_else(|| self.game.clone());
-        let kinds = kinds.unwrap_or_else(|| self.kinds.clone());
+        let kinds = if kinds.is_empty() {
+            self.kinds.clone()
+        } else {
+            PlayerKind::parse_all(kinds)?
+        };
         let n = self.game_number + 1;
         *self = RefereeCore::new(game, kinds)?;
         self.game_number = n;
@@ -178,12 +218,12 @@ impl RefereeCore {
     pub fn kind_to_move(&self) -> &PlayerKind {
         &self.kinds[self.state.player() as usize - 1]
     }
-    /// −1 while running, 0 draw, else the winner.
-    pub fn winner(&self) -> i32 {
-        self.state.winner()
+    /// Whether the game runs, is drawn or won.
+    pub fn outcome(&self) -> Outcome {
+        self.state.outcome()
     }
     pub fn is_over(&self) -> bool {
-        self.state.winner() != -1
+        self.state.is_over()
     }
 
     /// The legal moves as sorted `element:from->to` texts.
@@ -220,7 +260,7 @@ impl RefereeCore {
             text,
             mv,
             actions,
-            winner: self.state.winner(),
+            outcome: self.state.outcome(),
         })
     }
 
@@ -287,7 +327,7 @@ mod tests {
         let path = games_dir().join("tictactoe.game");
         let mut r = RefereeCore::load(
             path.to_str().unwrap(),
-            vec![PlayerKind::Human, PlayerKind::Ai("random".into())],
+            &["human".to_string(), "ai:random".to_string()],
         )
         .unwrap();
         assert_eq!(r.kind_to_move(), &PlayerKind::Human);
@@ -309,20 +349,44 @@ mod tests {
         assert!(r.submit("x").is_err());
         let replayed = replay(r.game(), r.history()).unwrap();
         assert_eq!(&replayed, r.state());
-        assert_eq!(r.new_game(None, None).unwrap(), 2);
+        assert_eq!(r.new_game(None, &[]).unwrap(), 2);
+        // A mistyped kind is refused before anything changes.
+        let e = r
+            .new_game(None, &["human".into(), "ai:mctz".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("ai:mctz") && e.contains("unknown strategy"),
+            "{e}"
+        );
+        assert_eq!(r.game_number(), 2);
         assert!(r.history().is_empty());
     }
 
     #[test]
     fn player_kinds_parse() {
-        assert_eq!(PlayerKind::parse("human"), PlayerKind::Human);
+        assert_eq!(PlayerKind::parse("human").unwrap(), PlayerKind::Human);
         assert_eq!(
-            PlayerKind::parse("ai:mcts:time=1s"),
+            PlayerKind::parse("ai:mcts:time=1s").unwrap(),
             PlayerKind::Ai("mcts:time=1s".into())
         );
         assert_eq!(
-            PlayerKind::parse("alphabeta:depth=3").text(),
+            PlayerKind::parse("alphabeta:depth=3").unwrap().text(),
             "ai:alphabeta:depth=3"
         );
+        assert_eq!(
+            PlayerKind::parse("ai:").unwrap(),
+            PlayerKind::Ai(String::new())
+        );
+        for bad in ["ai:mcts:tme=1s", "alphabeta:depth=x", "huamn"] {
+            let e = PlayerKind::parse(bad).unwrap_err();
+            assert!(e.to_string().contains(bad), "{e}");
+        }
+        let path = games_dir().join("tictactoe.game");
+        let e = RefereeCore::load(path.to_str().unwrap(), &["human".into(), "mtcs".into()])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("`mtcs`") && e.contains("available"), "{e}");
     }
 }

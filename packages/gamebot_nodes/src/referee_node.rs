@@ -95,12 +95,7 @@ const PLANNER_RETRY: Duration = Duration::from_millis(100);
 /// until the game ends).
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result<(), NodeError> {
     let params = RefereeParams::declare(bus)?;
-    let kinds = params
-        .player_kinds
-        .iter()
-        .map(|k| PlayerKind::parse(k))
-        .collect();
-    let core = RefereeCore::load(&params.game_file, kinds)?;
+    let core = RefereeCore::load(&params.game_file, &params.player_kinds)?;
     let submit = bus.service_server_on(&graph::SUBMIT_MOVE)?;
     let new_game = bus.service_server_on(&graph::NEW_GAME)?;
     let mut ws = WaitSet::new();
@@ -247,7 +242,7 @@ impl<B: Bus> Referee<B> {
             players: g.players.clone(),
             player_kinds: self.core.kinds().iter().map(|k| k.text()).collect(),
             current_player: st.player(),
-            winner: st.winner(),
+            winner: st.outcome().code(),
             scores: st.scores().to_vec(),
             board: self
                 .core
@@ -285,7 +280,7 @@ impl<B: Bus> Referee<B> {
             actions: played
                 .map(|p| p.actions.iter().map(action_msg).collect())
                 .unwrap_or_default(),
-            winner: self.core.winner(),
+            winner: self.core.outcome().code(),
             message,
             ..Default::default()
         };
@@ -302,11 +297,9 @@ impl<B: Bus> Referee<B> {
             format!("player {} played {}", played.player, played.text),
         );
         if self.core.is_over() {
-            let w = self.core.winner();
-            let text = if w == 0 {
-                "draw".to_string()
-            } else {
-                format!("player {w} wins")
+            let text = match self.core.outcome().winner() {
+                None => "draw".to_string(),
+                Some(w) => format!("player {w} wins"),
             };
             tracing::info!("game over: {text}");
             self.event(GameEvent::GAME_OVER, None, text);
@@ -372,8 +365,6 @@ impl<B: Bus> Referee<B> {
                 }
             }
         };
-        let kinds =
-            (!kinds.is_empty()).then(|| kinds.iter().map(|k| PlayerKind::parse(k)).collect());
         match self.core.new_game(game, kinds) {
             Ok(n) => {
                 if !file.is_empty() {

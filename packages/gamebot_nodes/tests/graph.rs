@@ -147,3 +147,23 @@ fn the_shipped_parameter_file_configures_both_nodes() {
         }
     }
 }
+
+#[test]
+fn a_bad_strategy_parameter_is_a_parameter_error() {
+    let bus = InProcBus::new();
+    let planner = bus
+        .node(
+            NodeOptions::new("planner")
+                .param("strategy", ParamValue::String("mcst:time=1s".into())),
+        )
+        .unwrap();
+    let e = planner_node::run(&planner, &Shutdown::new()).unwrap_err();
+    assert!(
+        matches!(e, gamebot_nodes::NodeError::Param(_)),
+        "not a parameter error: {e:?}"
+    );
+    let text = e.to_string();
+    for part in ["/planner", "strategy", "mcst:time=1s"] {
+        assert!(text.contains(part), "`{part}` missing from: {text}");
+    }
+}

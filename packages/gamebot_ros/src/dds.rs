@@ -458,13 +458,23 @@ impl Bus for DdsNode {
             let _closes = CloseOnDrop(q.clone());
             let stream = s.async_stream();
             smol::pin!(stream);
-            while let Some(r) = stream.next().await {
-                match r {
-                    Ok((Wire(m), _info)) => q.push(m),
-                    Err(e) => {
-                        tracing::warn!("topic {name}: dropped a sample that could not be read: {e}")
+            let mut batch = Vec::new();
+            while let Some(first) = stream.next().await {
+                // Take every sample that is already there as one batch, so a
+                // burst (a late joiner's historical samples) lands in the
+                // keep-last queue at once and a waiting receiver sees only the
+                // newest `depth` of it, as keep-last history promises.
+                let mut next = Some(first);
+                while let Some(r) = next.take() {
+                    match r {
+                        Ok((Wire(m), _info)) => batch.push(m),
+                        Err(e) => tracing::warn!(
+                            "topic {name}: dropped a sample that could not be read: {e}"
+                        ),
                     }
+                    next = smol::future::poll_once(stream.next()).await.flatten();
                 }
+                q.push_all(batch.drain(..));
             }
         });
         let inner = DdsSubscription {

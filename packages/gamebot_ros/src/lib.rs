@@ -17,6 +17,8 @@
 //! Command-line handling (`--ros-args`), parameters and rosout logging are in
 //! [`args`], [`params`] and [`logging`].
 
+#![forbid(unsafe_code)]
+
 pub mod action;
 pub mod args;
 pub mod graph;

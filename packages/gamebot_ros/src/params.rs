@@ -852,6 +852,25 @@ mod tests {
     }
 
     #[test]
+    fn parsed_values_fail_naming_node_parameter_value_and_origin() {
+        let p = Parameters::new(
+            "/n",
+            overrides(&[("count", ParamValue::String("ten".into()))]),
+        );
+        let e = p
+            .declare_parsed("count", "3", "", |t| t.parse::<u32>())
+            .unwrap_err()
+            .to_string();
+        for part in ["/n", "count", "\"ten\"", "invalid digit", "test.yaml"] {
+            assert!(e.contains(part), "`{part}` missing from: {e}");
+        }
+        assert_eq!(
+            p.declare_parsed("other", "3", "", |t| t.parse::<u32>()),
+            Ok(3)
+        );
+    }
+
+    #[test]
     fn params_files_nest_and_flatten() {
         let text = "/**:\n  ros__parameters:\n    use_sim_time: false\nreferee:\n  ros__parameters:\n    game_file: games/tictactoe.txt\n    players: [human, 'mcts']\n    arm:\n      speed: 0.5\ngame:\n  planner:\n    ros__parameters:\n      time_budget_ms: 200\n";
         let blocks = parse_params_yaml(text, "nodes.yaml").unwrap();

@@ -76,6 +76,26 @@ impl<T> Queue<T> {
         self.watchers.notify();
     }
 
+    /// Appends several items under one lock with one wake-up, discarding
+    /// the oldest beyond `depth`: a receiver never sees part of the batch.
+    pub(crate) fn push_all(&self, items: impl IntoIterator<Item = T>) {
+        let mut s = lock(&self.state);
+        let mut pushed = false;
+        for item in items {
+            if s.items.len() == self.depth {
+                s.items.pop_front();
+                s.dropped += 1;
+            }
+            s.items.push_back(item);
+            pushed = true;
+        }
+        drop(s);
+        if pushed {
+            self.ready.notify_all();
+            self.watchers.notify();
+        }
+    }
+
     /// Marks the queue closed: what is queued can still be taken, then every
     /// receive answers `Closed` at once.
     pub(crate) fn close(&self) {
@@ -232,6 +252,16 @@ mod tests {
             q.pop_timeout(Duration::from_secs(30)),
             Err(RecvTimeoutError::Closed)
         );
+    }
+
+    #[test]
+    fn a_batch_arrives_whole() {
+        let q = Queue::new(1);
+        q.push_all([1, 2, 3]);
+        assert_eq!(q.dropped(), 2);
+        assert_eq!(q.try_pop(), Ok(3));
+        q.push_all(std::iter::empty());
+        assert_eq!(q.try_pop(), Err(TryRecvError::Empty));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use crate::eval::{Ctx, EvalError, StateRef, Vars};
 use crate::game::{Filter, Game, Rule, SrcExpr};
 use crate::model::{ElementId, LocationId};
 use crate::pattern::Bindings;
-use crate::state::State;
+use crate::state::{ElementAttrs, Outcome, State, StateError};
 use crate::value::{Deferred, LazyMember, Str, Value};
 use std::sync::Arc;
 
@@ -54,57 +54,79 @@ impl Game {
             self.elements.iter().map(|e| e.location).collect(),
             self.elements
                 .iter()
-                .map(|e| [e.state, e.owner, e.zindex])
+                .map(|e| ElementAttrs {
+                    state: e.state,
+                    owner: e.owner,
+                    zindex: e.zindex,
+                })
                 .collect(),
             self.locations.len(),
             vec![self.initial_score; self.players.len()],
         )
     }
 
-    /// Builds a state from its parts (element locations, `[state, owner, zindex]` per
-    /// element, player, winner, scores), checking that it is a possible position.
+    /// Builds a state from its parts (element locations, attributes per
+    /// element, player, outcome, scores), checking that it is a possible position.
     pub fn state_from_parts(
         &self,
         locations: Vec<LocationId>,
-        attrs: Vec<[i32; 3]>,
+        attrs: Vec<ElementAttrs>,
         player: i32,
-        winner: i32,
+        outcome: Outcome,
         scores: Vec<i32>,
-    ) -> Result<State, String> {
+    ) -> Result<State, StateError> {
         let (ne, nl, np) = (
             self.elements.len(),
             self.locations.len(),
             self.players.len(),
         );
-        if locations.len() != ne || attrs.len() != ne {
-            return Err(format!("expected {ne} element locations and attributes"));
+        let count = |what, got| StateError::Count {
+            what,
+            expected: ne,
+            got,
+        };
+        if locations.len() != ne {
+            return Err(count("element locations", locations.len()));
+        }
+        if attrs.len() != ne {
+            return Err(count("element attributes", attrs.len()));
         }
         if scores.len() != np {
-            return Err(format!("expected {np} scores"));
+            return Err(StateError::Count {
+                what: "scores",
+                expected: np,
+                got: scores.len(),
+            });
         }
-        if player < 1 || player as usize > np || winner < -1 || winner as i64 > np as i64 {
-            return Err(format!(
-                "player {player} / winner {winner} out of range for {np} player(s)"
-            ));
+        if player < 1 || player as usize > np {
+            return Err(StateError::Player {
+                player,
+                players: np,
+            });
+        }
+        if outcome.winner().is_some_and(|w| w < 1 || w as usize > np) {
+            return Err(StateError::Outcome {
+                outcome,
+                players: np,
+            });
         }
         let mut seen = vec![false; nl];
         for (e, &l) in locations.iter().enumerate() {
             if l as usize >= nl {
-                return Err(format!(
-                    "element `{}` on location #{l}, which does not exist",
-                    self.elements[e].name
-                ));
+                return Err(StateError::NoSuchLocation {
+                    element: self.elements[e].name.clone(),
+                    location: l,
+                });
             }
             if std::mem::replace(&mut seen[l as usize], true) {
-                return Err(format!(
-                    "two elements on `{}`",
-                    self.locations[l as usize].name
-                ));
+                return Err(StateError::TwoOnOne {
+                    location: self.locations[l as usize].name.clone(),
+                });
             }
         }
         let mut st = State::new(self.meta.clone(), locations, attrs, nl, scores);
         st.set_player(player);
-        st.set_winner(winner);
+        st.set_outcome(outcome);
         Ok(st)
     }
 
@@ -142,7 +164,7 @@ impl Game {
         out: &mut Vec<Move>,
     ) -> Result<(), RuleError> {
         out.clear();
-        if st.winner() != -1 {
+        if st.is_over() {
             return Ok(());
         }
         let p = st.player();
@@ -356,7 +378,7 @@ impl Game {
         {
             return Err(illegal("element or location out of range".into()));
         }
-        if st.winner() != -1 {
+        if st.is_over() {
             return Err(illegal("the game is over".into()));
         }
         if st.location_of(mv.element) != mv.from {
@@ -513,8 +535,8 @@ impl Game {
                         )),
                     ));
                 }
-                if w != -1 {
-                    st.set_winner(w);
+                if let Some(o) = Outcome::from_code(w).filter(|o| o.is_over()) {
+                    st.set_outcome(o);
                     break;
                 }
             }
@@ -566,10 +588,10 @@ impl Game {
     /// Ends the game as a draw when the player to move has no legal move (§7.11).
     /// Returns whether the game is over.
     pub fn settle(&self, st: &mut State, legal: &[Move]) -> bool {
-        if st.winner() == -1 && legal.is_empty() {
-            st.set_winner(0);
+        if !st.is_over() && legal.is_empty() {
+            st.set_outcome(Outcome::Draw);
         }
-        st.winner() != -1
+        st.is_over()
     }
 
     /// The move as `element:from->to`.
@@ -641,7 +663,7 @@ impl Game {
                             t
                         }
                     )
-                } else if st.winner() != -1 {
+                } else if st.is_over() {
                     "the game is over".to_string()
                 } else if alts.is_empty() {
                     "there are no legal moves".to_string()

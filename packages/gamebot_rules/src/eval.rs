@@ -3,7 +3,7 @@
 use crate::expr::{Builtin, Expr, FuncId, LazyItem, VarId};
 use crate::game::Game;
 use crate::lexer::Op;
-use crate::state::State;
+use crate::state::{Attr, State};
 use crate::value::{Deferred, LazyMember, Str, Sym, Value};
 use smallvec::SmallVec;
 use std::sync::Arc;
@@ -28,6 +28,8 @@ impl EvalError {
         })
     }
 }
+
+impl std::error::Error for EvalError {}
 
 impl std::fmt::Display for EvalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -315,7 +317,7 @@ impl<'a> Ctx<'a> {
                     return Ok(Some(s));
                 }
             }
-            if tpl.exhaustive && nonneg {
+            if tpl.exhaustive && (nonneg || tpl.negatives_unknown) {
                 return Ok(None);
             }
         }
@@ -753,6 +755,7 @@ impl<'a> Ctx<'a> {
 
     /// The built-ins that read the position; the rest (state changes, name
     /// parsing) are in `builtin_rare`, out of line.
+    #[inline(always)] // into `eval`; `builtin_rare` calls back for the arms shared with it
     fn builtin(&mut self, b: Builtin, a: &[Expr]) -> R<Value> {
         let g = self.g;
         Ok(match b {
@@ -795,43 +798,20 @@ impl<'a> Ctx<'a> {
     fn builtin_rare(&mut self, b: Builtin, a: &[Expr]) -> R<Value> {
         let g = self.g;
         Ok(match b {
-            Builtin::If => {
-                if self.bool(&a[0], "the condition of IF")? {
-                    self.eval(&a[1])?
-                } else {
-                    let e = a.get(2).ok_or_else(|| {
-                        EvalError::new("IF needs an else-branch here (its condition is false)")
-                    })?;
-                    self.eval(e)?
-                }
-            }
-            Builtin::Content => match self.location(&a[0], "the argument of CONTENT")? {
-                Some(l) => match self.st.get().content(l) {
-                    Some(e) => Self::sym_value(g.elem_sym[e as usize]),
-                    None => Self::sym_value(g.empty_sym),
-                },
-                None => Self::sym_value(g.empty_sym),
-            },
-            Builtin::Empty => Value::Bool(self.empty(&a[0])?),
+            Builtin::If
+            | Builtin::Content
+            | Builtin::Empty
+            | Builtin::ElType
+            | Builtin::State
+            | Builtin::Owner
+            | Builtin::Player => return self.builtin(b, a),
             Builtin::Location => match self.element(&a[0], "the argument of LOCATION")? {
                 Some(e) => Self::sym_value(g.loc_sym[self.st.get().location_of(e) as usize]),
-                None => Self::sym_value(g.empty_sym),
-            },
-            Builtin::ElType => match self.element(&a[0], "the argument of ELTYPE")? {
-                Some(e) => Self::sym_value(g.etype_sym[g.elements[e as usize].element_type]),
                 None => Self::sym_value(g.empty_sym),
             },
             Builtin::LocType => match self.location(&a[0], "the argument of LOCTYPE")? {
                 Some(l) => Self::sym_value(g.ltype_sym[g.locations[l as usize].location_type]),
                 None => Self::sym_value(g.empty_sym),
-            },
-            Builtin::State => match self.element(&a[0], "the argument of STATE")? {
-                Some(e) => Value::Int(self.st.get().element_state(e)),
-                None => Value::Int(-1),
-            },
-            Builtin::Owner => match self.element(&a[0], "the argument of OWNER")? {
-                Some(e) => Value::Int(self.st.get().owner(e)),
-                None => Value::Int(-1),
             },
             Builtin::ZIndex => {
                 let s = self.str_arg(&a[0], "the argument of ZINDEX")?;
@@ -883,7 +863,6 @@ impl<'a> Ctx<'a> {
                     None => Value::Str(Str::Dyn(Arc::new(base))),
                 }
             }
-            Builtin::Player => Value::Int(self.st.get().player()),
             Builtin::Score => {
                 let p = self.int(&a[0], "the argument of SCORE")?;
                 let n = g.players.len() as i32;
@@ -940,7 +919,7 @@ impl<'a> Ctx<'a> {
                                 self.text(&es)
                             )));
                         }
-                        0
+                        Attr::State
                     }
                     Builtin::SetOwner => {
                         let n = g.players.len() as i32;
@@ -949,9 +928,9 @@ impl<'a> Ctx<'a> {
                                 "SETOWNER: owner {v} out of range 0..{n}"
                             )));
                         }
-                        1
+                        Attr::Owner
                     }
-                    _ => 2,
+                    _ => Attr::ZIndex,
                 };
                 self.state_mut(b)?.set_attr(e, which, v);
                 Value::Bool(true)

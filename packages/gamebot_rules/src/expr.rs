@@ -65,18 +65,6 @@ impl Builtin {
         })
     }
 
-    /// Whether the built-in changes the game state.
-    pub fn mutates(self) -> bool {
-        matches!(
-            self,
-            Builtin::Move
-                | Builtin::SetOwner
-                | Builtin::SetState
-                | Builtin::SetZIndex
-                | Builtin::NextPlayer
-        )
-    }
-
     pub fn name(self) -> &'static str {
         use Builtin::*;
         match self {
@@ -608,6 +596,92 @@ impl Parser<'_> {
             _ => Ok(LazyItem::Now(self.expr(part, col)?)),
         }
     }
+}
+
+impl Expr {
+    /// Constant folding: operators whose operands are all literals are replaced
+    /// by their value, bottom-up. Only operations that cannot fail are folded
+    /// (integer arithmetic with a non-zero divisor, comparisons of integers,
+    /// equality of literals, `NOT` of a Boolean), so every error still happens
+    /// at run time, with the same message, exactly as before.
+    pub fn fold(self) -> Expr {
+        use crate::lexer::Op::*;
+        match self {
+            Expr::Set(xs) => Expr::Set(xs.into_vec().into_iter().map(Expr::fold).collect()),
+            Expr::Lazy(items) => Expr::Lazy(
+                items
+                    .into_vec()
+                    .into_iter()
+                    .map(|it| match it {
+                        LazyItem::Defer(f, xs) => {
+                            LazyItem::Defer(f, xs.into_vec().into_iter().map(Expr::fold).collect())
+                        }
+                        LazyItem::Now(x) => LazyItem::Now(x.fold()),
+                    })
+                    .collect(),
+            ),
+            Expr::Call(f, xs) => Expr::Call(f, xs.into_vec().into_iter().map(Expr::fold).collect()),
+            Expr::Builtin(b, xs) => {
+                Expr::Builtin(b, xs.into_vec().into_iter().map(Expr::fold).collect())
+            }
+            Expr::Loop {
+                all,
+                var,
+                from,
+                to,
+                body,
+            } => Expr::Loop {
+                all,
+                var,
+                from: Box::new(from.fold()),
+                to: Box::new(to.fold()),
+                body: Box::new(body.fold()),
+            },
+            Expr::Assign(v, x) => Expr::Assign(v, Box::new(x.fold())),
+            Expr::Unary(op, x) => match (op, x.fold()) {
+                (Not, Expr::Bool(b)) => Expr::Bool(!b),
+                (Abs, Expr::Int(i)) => Expr::Int(i.wrapping_abs()),
+                (Sub, Expr::Int(i)) => Expr::Int(i.wrapping_neg()),
+                (op, x) => Expr::Unary(op, Box::new(x)),
+            },
+            Expr::Binary(op, a, b) => {
+                let (a, b) = (a.fold(), b.fold());
+                let folded = match (op, &a, &b) {
+                    (Add, Expr::Int(x), Expr::Int(y)) => Some(Expr::Int(x.wrapping_add(*y))),
+                    (Sub, Expr::Int(x), Expr::Int(y)) => Some(Expr::Int(x.wrapping_sub(*y))),
+                    (Mul, Expr::Int(x), Expr::Int(y)) => Some(Expr::Int(x.wrapping_mul(*y))),
+                    (Div, Expr::Int(x), Expr::Int(y)) if *y != 0 => {
+                        Some(Expr::Int(x.wrapping_div(*y)))
+                    }
+                    (Rem, Expr::Int(x), Expr::Int(y)) if *y != 0 => {
+                        Some(Expr::Int(x.wrapping_rem(*y)))
+                    }
+                    (Lt, Expr::Int(x), Expr::Int(y)) => Some(Expr::Bool(x < y)),
+                    (Le, Expr::Int(x), Expr::Int(y)) => Some(Expr::Bool(x <= y)),
+                    (Gt, Expr::Int(x), Expr::Int(y)) => Some(Expr::Bool(x > y)),
+                    (Ge, Expr::Int(x), Expr::Int(y)) => Some(Expr::Bool(x >= y)),
+                    (Eq | Ne, x, y) => literal_eq(x, y).map(|e| Expr::Bool(e == (op == Eq))),
+                    _ => None,
+                };
+                folded.unwrap_or_else(|| Expr::Binary(op, Box::new(a), Box::new(b)))
+            }
+            e => e,
+        }
+    }
+}
+
+/// Equality of two literals (§5.6), `None` when either is not a literal.
+fn literal_eq(a: &Expr, b: &Expr) -> Option<bool> {
+    let lit = |e: &Expr| matches!(e, Expr::Int(_) | Expr::Bool(_) | Expr::Str(_));
+    if !lit(a) || !lit(b) {
+        return None;
+    }
+    Some(match (a, b) {
+        (Expr::Int(x), Expr::Int(y)) => x == y,
+        (Expr::Bool(x), Expr::Bool(y)) => x == y,
+        (Expr::Str(x), Expr::Str(y)) => x == y,
+        _ => false,
+    })
 }
 
 #[cfg(test)]

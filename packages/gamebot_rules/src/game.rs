@@ -22,10 +22,25 @@ pub struct SrcExpr {
 /// A user function of `[EXPRESSIONS]`.
 #[derive(Clone, Debug)]
 pub struct Function {
-    pub name: String,
-    pub params: Vec<VarId>,
-    pub body: Vec<SrcExpr>,
-    pub line: u32,
+    pub(crate) name: String,
+    pub(crate) params: Vec<VarId>,
+    pub(crate) body: Vec<SrcExpr>,
+    pub(crate) line: u32,
+}
+
+impl Function {
+    /// The function's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Number of parameters.
+    pub fn arity(&self) -> usize {
+        self.params.len()
+    }
+    /// Line of its header in the game file.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
 }
 
 /// `player=` / `state=` filter of a rule (§7.2 matchInt).
@@ -39,17 +54,17 @@ pub enum Filter {
 /// A `[GAME RULES]` record with its patterns matched in advance against every name.
 #[derive(Clone, Debug)]
 pub struct Rule {
-    pub name: String,
-    pub line: u32,
-    pub element: Pattern,
-    pub from: Pattern,
-    pub to: Option<Pattern>,
-    pub to_locations: Option<SrcExpr>,
-    pub condition: Option<SrcExpr>,
-    pub followup: Option<SrcExpr>,
-    pub player: Filter,
-    pub state: Filter,
-    pub bonuses: Vec<(SrcExpr, SrcExpr)>,
+    pub(crate) name: String,
+    pub(crate) line: u32,
+    pub(crate) element: Pattern,
+    pub(crate) from: Pattern,
+    pub(crate) to: Option<Pattern>,
+    pub(crate) to_locations: Option<SrcExpr>,
+    pub(crate) condition: Option<SrcExpr>,
+    pub(crate) followup: Option<SrcExpr>,
+    pub(crate) player: Filter,
+    pub(crate) state: Filter,
+    pub(crate) bonuses: Vec<(SrcExpr, SrcExpr)>,
     /// Elements matching `element`, in file order, with their bindings.
     pub(crate) elem_matches: Vec<(ElementId, Bindings)>,
     /// Per element: index into `elem_matches`, or `u32::MAX`.
@@ -60,31 +75,73 @@ pub struct Rule {
     pub(crate) to_matches: Vec<(LocationId, Bindings)>,
     /// Per location: index into `to_matches`, or `u32::MAX`.
     pub(crate) to_index: Vec<u32>,
-    /// True when the targets do not depend on which element is moved (§ engine notes),
-    /// so they are computed once per rule and position.
+    /// True when the targets do not depend on which element is moved (see the
+    /// gamebot_rules decisions in docs/ARCHITECTURE.md), so they are computed
+    /// once per rule and position.
     pub(crate) element_independent: bool,
+}
+
+impl Rule {
+    /// The rule's `name=`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Line of its `name=` in the game file.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+    /// The `element=` pattern as written.
+    pub fn element_pattern(&self) -> &str {
+        &self.element.source
+    }
+    /// The `from=` pattern as written.
+    pub fn from_pattern(&self) -> &str {
+        &self.from.source
+    }
+    /// The `to=` pattern as written, if the rule has one.
+    pub fn to_pattern(&self) -> Option<&str> {
+        self.to.as_ref().map(|p| p.source.as_str())
+    }
+    /// Whether it awards scores (`awardPlayer=`/`withScore=`).
+    pub fn has_bonuses(&self) -> bool {
+        !self.bonuses.is_empty()
+    }
 }
 
 /// A `[SCORINGS]` record.
 #[derive(Clone, Debug)]
 pub struct Scoring {
-    pub situation: SrcExpr,
-    pub players: Vec<SrcExpr>,
-    pub scores: Vec<SrcExpr>,
+    pub(crate) situation: SrcExpr,
+    pub(crate) players: Vec<SrcExpr>,
+    pub(crate) scores: Vec<SrcExpr>,
 }
 
 /// An `[END OF GAME]` record.
 #[derive(Clone, Debug)]
 pub struct EndCondition {
-    pub situation: SrcExpr,
-    pub winner: SrcExpr,
+    pub(crate) situation: SrcExpr,
+    pub(crate) winner: SrcExpr,
+}
+
+impl EndCondition {
+    /// Line of its `situation=`.
+    pub fn line(&self) -> u32 {
+        self.situation.line
+    }
 }
 
 /// An `[EVALUATION]` record (gamebot extension for the AI): a player's heuristic value.
 #[derive(Clone, Debug)]
 pub struct Evaluation {
-    pub player: i32,
-    pub value: SrcExpr,
+    pub(crate) player: i32,
+    pub(crate) value: SrcExpr,
+}
+
+impl Evaluation {
+    /// The player whose value it gives.
+    pub fn player(&self) -> i32 {
+        self.player
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -105,6 +162,10 @@ pub(crate) struct Template {
     /// True when every known text this template can produce from non-negative
     /// integers is in the table (its literal text has no digits), so a miss means unknown.
     pub exhaustive: bool,
+    /// True when no known text contains `-` followed by a digit: then a text
+    /// rendered from a negative argument (off the board, `"s($X,$Y)"` with
+    /// `$X = -1`) is certainly unknown too.
+    pub negatives_unknown: bool,
 }
 
 /// Dense lookup of known texts: row-major over per-argument ranges.
@@ -142,7 +203,9 @@ impl Template {
         };
         match found {
             Some(s) => Some(Some(s)),
-            None if self.exhaustive && ints.iter().all(|&x| x >= 0) => Some(None),
+            None if self.exhaustive && (self.negatives_unknown || ints.iter().all(|&x| x >= 0)) => {
+                Some(None)
+            }
             None => None,
         }
     }
@@ -188,11 +251,11 @@ pub struct Game {
     /// Player names; the number of players is their count.
     pub players: Vec<String>,
     pub initial_score: i32,
-    pub functions: Vec<Function>,
-    pub rules: Vec<Rule>,
-    pub scorings: Vec<Scoring>,
-    pub ends: Vec<EndCondition>,
-    pub evaluations: Vec<Evaluation>,
+    pub(crate) functions: Vec<Function>,
+    pub(crate) rules: Vec<Rule>,
+    pub(crate) scorings: Vec<Scoring>,
+    pub(crate) ends: Vec<EndCondition>,
+    pub(crate) evaluations: Vec<Evaluation>,
     /// Problems worth a look that do not stop the game from loading.
     pub warnings: Vec<Diagnostic>,
 
@@ -256,6 +319,34 @@ impl Game {
     /// Number of players.
     pub fn player_count(&self) -> usize {
         self.players.len()
+    }
+    /// The user functions of `[EXPRESSIONS]`, in file order.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+    /// The `[GAME RULES]`, in file order (a [`crate::Move`]'s `rule` indexes them).
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+    /// The `[SCORINGS]` records.
+    pub fn scorings(&self) -> &[Scoring] {
+        &self.scorings
+    }
+    /// The `[END OF GAME]` records.
+    pub fn ends(&self) -> &[EndCondition] {
+        &self.ends
+    }
+    /// The `[EVALUATION]` records.
+    pub fn evaluations(&self) -> &[Evaluation] {
+        &self.evaluations
+    }
+    /// Whether the game has an `[EVALUATION]` value for `player`.
+    pub fn has_evaluation(&self, player: i32) -> bool {
+        self.evaluations.iter().any(|e| e.player == player)
+    }
+    /// Whether scores can change during play (scorings or rule bonuses).
+    pub fn has_scoring(&self) -> bool {
+        !self.scorings.is_empty() || self.has_bonuses
     }
     /// Location index by exact name.
     pub fn location_by_name(&self, name: &str) -> Option<LocationId> {

@@ -1,4 +1,4 @@
-//! Lexical analysis of expressions (§5.1 of the language reference).
+//! Lexical analysis of expressions (§5.1 of the language reference, `docs/language.md`).
 //!
 //! A value is cut into words and single separator characters; spaces and tabs
 //! are then discarded everywhere (also inside string literals). The pieces are

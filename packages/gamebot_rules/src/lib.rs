@@ -3,7 +3,8 @@
 //! The S3Games board-game rule language: a loader for game files, an
 //! interpreter for its expression language, a compact game state, move
 //! generation and move application. The language reference is
-//! `shared/docs/game-language.md`; section numbers (§) below refer to it.
+//! `docs/language.md` in this repository; every section number (§) in this
+//! crate refers to it.
 //!
 //! Design for speed: names are interned and patterns matched against every
 //! element and location once at load, expressions are compiled into trees
@@ -18,6 +19,8 @@
 //! game.apply(&mut state, &moves[0])?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+#![forbid(unsafe_code)]
 
 mod engine;
 mod error;
@@ -41,5 +44,5 @@ pub use eval::EvalError;
 pub use game::{EndCondition, Evaluation, Function, Game, Rule, Scoring};
 pub use model::*;
 pub use physical::{physical_actions, PhysicalAction, PlanError};
-pub use state::State;
+pub use state::{Attr, ElementAttrs, Outcome, State, StateError};
 pub use value::{Deferred, Value};

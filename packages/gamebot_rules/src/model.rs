@@ -17,7 +17,7 @@ pub struct Pixel {
     pub y: i32,
 }
 
-/// Where the arm reaches a location (`robot=` key, §8.3 of the language reference).
+/// Where the arm reaches a location (`robot=` key, §8.3 of `docs/language.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub enum RobotSpec {
     /// `x,y,z` in centimetres in the arm's base frame: x right, y forward, z up,

@@ -173,7 +173,20 @@ mod tests {
         let g = Game::parse("ring.game", RING).unwrap();
         let before = g.initial_state();
         let after = g
-            .state_from_parts(vec![1, 2, 0], vec![[1, 0, 0]; 3], 1, -1, vec![0])
+            .state_from_parts(
+                vec![1, 2, 0],
+                vec![
+                    crate::ElementAttrs {
+                        state: 1,
+                        owner: 0,
+                        zindex: 0
+                    };
+                    3
+                ],
+                1,
+                crate::Outcome::Running,
+                vec![0],
+            )
             .unwrap();
         let plan = physical_actions(&g, &before, &after).unwrap();
         assert_eq!(plan.len(), 4, "{plan:?}"); // three moves plus one detour through a free location

@@ -7,6 +7,130 @@ use std::sync::Arc;
 /// Marks an empty location.
 pub const NO_ELEMENT: u16 = u16::MAX;
 
+/// How a game stands: still running, drawn, or won by a player.
+///
+/// The ROS messages carry it as an integer ([`Outcome::code`]: −1 running,
+/// 0 draw, n the winner); convert with [`Outcome::from_code`] at that edge only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Running,
+    Draw,
+    /// Won by player n (1..N).
+    Won(i32),
+}
+
+impl Outcome {
+    /// Whether the game is over (drawn or won).
+    pub fn is_over(self) -> bool {
+        self != Outcome::Running
+    }
+    /// The winning player, if any.
+    pub fn winner(self) -> Option<i32> {
+        match self {
+            Outcome::Won(p) => Some(p),
+            _ => None,
+        }
+    }
+    /// The wire integer: −1 running, 0 draw, n won by player n.
+    pub fn code(self) -> i32 {
+        match self {
+            Outcome::Running => -1,
+            Outcome::Draw => 0,
+            Outcome::Won(p) => p,
+        }
+    }
+    /// Reads a wire integer; `None` below −1.
+    pub fn from_code(code: i32) -> Option<Outcome> {
+        match code {
+            -1 => Some(Outcome::Running),
+            0 => Some(Outcome::Draw),
+            p if p > 0 => Some(Outcome::Won(p)),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Running => write!(f, "running"),
+            Outcome::Draw => write!(f, "draw"),
+            Outcome::Won(p) => write!(f, "won by player {p}"),
+        }
+    }
+}
+
+/// An element attribute the rules can read and set (§6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Attr {
+    /// State 1..k of the element's type.
+    State,
+    /// Owning player, 0 = nobody.
+    Owner,
+    /// Stacking order.
+    ZIndex,
+}
+
+/// The attributes of one element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ElementAttrs {
+    pub state: i32,
+    pub owner: i32,
+    pub zindex: i32,
+}
+
+impl ElementAttrs {
+    /// One attribute.
+    #[inline]
+    pub fn get(&self, a: Attr) -> i32 {
+        match a {
+            Attr::State => self.state,
+            Attr::Owner => self.owner,
+            Attr::ZIndex => self.zindex,
+        }
+    }
+    /// Sets one attribute.
+    #[inline]
+    pub fn set(&mut self, a: Attr, v: i32) {
+        *match a {
+            Attr::State => &mut self.state,
+            Attr::Owner => &mut self.owner,
+            Attr::ZIndex => &mut self.zindex,
+        } = v;
+    }
+}
+
+/// A state's internal invariants do not hold, or its parts do not describe a possible position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StateError {
+    #[error("expected {expected} {what}, got {got}")]
+    Count {
+        what: &'static str,
+        expected: usize,
+        got: usize,
+    },
+    #[error("player {player} out of range for {players} player(s)")]
+    Player { player: i32, players: usize },
+    #[error("outcome `{outcome}` out of range for {players} player(s)")]
+    Outcome { outcome: Outcome, players: usize },
+    #[error("element `{element}` on location #{location}, which does not exist")]
+    NoSuchLocation {
+        element: String,
+        location: LocationId,
+    },
+    #[error("two elements on `{location}`")]
+    TwoOnOne { location: String },
+    #[error("element #{element} says it is on location #{location}, which holds something else")]
+    Maps {
+        element: usize,
+        location: LocationId,
+    },
+    #[error("{placed} occupied locations for {elements} elements")]
+    Placed { placed: usize, elements: usize },
+    #[error("incremental hash differs from the recomputed hash")]
+    Hash,
+}
+
 /// Facts about the game a state needs for its identity (shared, never changes).
 #[derive(Debug)]
 pub(crate) struct Meta {
@@ -53,11 +177,11 @@ pub struct State {
     pub(crate) elem_loc: Vec<LocationId>,
     /// Occupant of every location, or [`NO_ELEMENT`].
     pub(crate) loc_elem: Vec<u16>,
-    /// (state, owner, z-index) of every element.
-    pub(crate) attrs: Vec<[i32; 3]>,
+    /// State, owner and z-index of every element.
+    pub(crate) attrs: Vec<ElementAttrs>,
     pub(crate) scores: Vec<i32>,
     pub(crate) player: i32,
-    pub(crate) winner: i32,
+    pub(crate) outcome: Outcome,
     pub(crate) hash: u64,
 }
 
@@ -65,7 +189,7 @@ impl State {
     pub(crate) fn new(
         meta: Arc<Meta>,
         elem_loc: Vec<LocationId>,
-        attrs: Vec<[i32; 3]>,
+        attrs: Vec<ElementAttrs>,
         n_locations: usize,
         scores: Vec<i32>,
     ) -> State {
@@ -80,7 +204,7 @@ impl State {
             attrs,
             scores,
             player: 1,
-            winner: -1,
+            outcome: Outcome::Running,
             hash: 0,
         };
         s.hash = s.full_hash();
@@ -98,23 +222,31 @@ impl State {
     }
     /// State (1..k) of an element.
     pub fn element_state(&self, e: ElementId) -> i32 {
-        self.attrs[e as usize][0]
+        self.attrs[e as usize].state
     }
     /// Owner of an element (0 = nobody).
     pub fn owner(&self, e: ElementId) -> i32 {
-        self.attrs[e as usize][1]
+        self.attrs[e as usize].owner
     }
     /// Z-index of an element.
     pub fn zindex(&self, e: ElementId) -> i32 {
-        self.attrs[e as usize][2]
+        self.attrs[e as usize].zindex
     }
     /// The player to move, 1..N.
     pub fn player(&self) -> i32 {
         self.player
     }
-    /// −1 while the game runs, 0 for a draw, 1..N for the winner.
-    pub fn winner(&self) -> i32 {
-        self.winner
+    /// Whether the game runs, is drawn or won.
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+    /// Whether the game is over (drawn or won).
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_over()
+    }
+    /// Attributes of an element.
+    pub fn attrs(&self, e: ElementId) -> ElementAttrs {
+        self.attrs[e as usize]
     }
     /// Score of every player (index 0 = player 1).
     pub fn scores(&self) -> &[i32] {
@@ -143,7 +275,11 @@ impl State {
             return 0;
         }
         let t = self.meta.elem_type[e as usize] as usize;
-        let [st, ow, z] = self.attrs[e as usize];
+        let ElementAttrs {
+            state: st,
+            owner: ow,
+            zindex: z,
+        } = self.attrs[e as usize];
         let z0 = self.meta.zobrist[l * self.meta.n_types + t];
         mix(z0
             ^ (st as u32 as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)
@@ -156,8 +292,8 @@ impl State {
     fn player_key(p: i32) -> u64 {
         mix(0x5bd1_e995_0000_0000 ^ p as u32 as u64)
     }
-    fn winner_key(w: i32) -> u64 {
-        mix(0x1b87_3593_0000_0000 ^ w as u32 as u64)
+    fn outcome_key(o: Outcome) -> u64 {
+        mix(0x1b87_3593_0000_0000 ^ o.code() as u32 as u64)
     }
     fn score_key(p: usize, s: i32) -> u64 {
         mix(0xcc9e_2d51_0000_0000 ^ ((p as u64) << 40) ^ s as u32 as u64)
@@ -165,7 +301,7 @@ impl State {
 
     /// Recomputes the hash from scratch (the incremental one must always equal it).
     pub fn full_hash(&self) -> u64 {
-        let mut h = Self::player_key(self.player) ^ Self::winner_key(self.winner);
+        let mut h = Self::player_key(self.player) ^ Self::outcome_key(self.outcome);
         for l in 0..self.loc_elem.len() {
             h ^= self.loc_key(l);
         }
@@ -176,23 +312,24 @@ impl State {
     }
 
     /// Checks the internal invariants: element/location maps agree, the hash is current.
-    pub fn check_consistency(&self) -> Result<(), String> {
+    pub fn check_consistency(&self) -> Result<(), StateError> {
         for (e, &l) in self.elem_loc.iter().enumerate() {
             if self.loc_elem.get(l as usize) != Some(&(e as u16)) {
-                return Err(format!(
-                    "element #{e} says it is on location #{l}, which holds something else"
-                ));
+                return Err(StateError::Maps {
+                    element: e,
+                    location: l,
+                });
             }
         }
         let placed = self.loc_elem.iter().filter(|&&e| e != NO_ELEMENT).count();
         if placed != self.elem_loc.len() {
-            return Err(format!(
-                "{placed} occupied locations for {} elements",
-                self.elem_loc.len()
-            ));
+            return Err(StateError::Placed {
+                placed,
+                elements: self.elem_loc.len(),
+            });
         }
         if self.hash != self.full_hash() {
-            return Err("incremental hash differs from the recomputed hash".into());
+            return Err(StateError::Hash);
         }
         Ok(())
     }
@@ -209,10 +346,10 @@ impl State {
         self.hash ^= self.loc_key(from) ^ self.loc_key(to);
     }
 
-    pub(crate) fn set_attr(&mut self, e: ElementId, which: usize, v: i32) {
+    pub(crate) fn set_attr(&mut self, e: ElementId, which: Attr, v: i32) {
         let l = self.elem_loc[e as usize] as usize;
         self.hash ^= self.loc_key(l);
-        self.attrs[e as usize][which] = v;
+        self.attrs[e as usize].set(which, v);
         self.hash ^= self.loc_key(l);
     }
 
@@ -221,9 +358,9 @@ impl State {
         self.player = p;
     }
 
-    pub(crate) fn set_winner(&mut self, w: i32) {
-        self.hash ^= Self::winner_key(self.winner) ^ Self::winner_key(w);
-        self.winner = w;
+    pub(crate) fn set_outcome(&mut self, o: Outcome) {
+        self.hash ^= Self::outcome_key(self.outcome) ^ Self::outcome_key(o);
+        self.outcome = o;
     }
 
     pub(crate) fn add_score(&mut self, p: usize, amount: i32) {
@@ -234,7 +371,7 @@ impl State {
     }
 
     /// Identity key of one location: (type, state, owner, z) of a relevant occupant.
-    fn identity(&self, l: usize) -> Option<(u16, [i32; 3])> {
+    fn identity(&self, l: usize) -> Option<(u16, ElementAttrs)> {
         let e = self.loc_elem[l];
         (e != NO_ELEMENT && self.meta.relevant[l])
             .then(|| (self.meta.elem_type[e as usize], self.attrs[e as usize]))
@@ -245,7 +382,7 @@ impl PartialEq for State {
     fn eq(&self, other: &Self) -> bool {
         self.hash == other.hash
             && self.player == other.player
-            && self.winner == other.winner
+            && self.outcome == other.outcome
             && self.scores == other.scores
             && self.loc_elem.len() == other.loc_elem.len()
             && (0..self.loc_elem.len()).all(|l| self.identity(l) == other.identity(l))
@@ -263,7 +400,7 @@ impl std::fmt::Debug for State {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("State")
             .field("player", &self.player)
-            .field("winner", &self.winner)
+            .field("outcome", &self.outcome)
             .field("scores", &self.scores)
             .field("elem_loc", &self.elem_loc)
             .field("hash", &format_args!("{:016x}", self.hash))

@@ -1,4 +1,4 @@
-//! Conformance tests against the language reference: expression vectors (§13)
+//! Conformance tests against the language reference (`docs/language.md`): expression vectors (§13)
 //! and the worked example *Hop* (§9).
 
 use crate::eval::{Ctx, StateRef};
@@ -201,7 +201,7 @@ fn hop_draw_when_stuck() {
     let moves = g.legal_moves(&st).unwrap();
     assert!(moves.is_empty());
     assert!(g.settle(&mut st, &moves));
-    assert_eq!(st.winner(), 0);
+    assert_eq!(st.outcome(), crate::Outcome::Draw);
 }
 
 #[test]

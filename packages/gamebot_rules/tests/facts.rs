@@ -400,7 +400,7 @@ fn check(game: &Game, state: &mut Option<State>, cmd: &str, arg: &str) -> Result
             }
         }
         "state" => {
-            // As `gamebot state` does: a player without moves ends the game (§7.11).
+            // As `gamebot state` does: a player without moves ends the game (docs/language.md §7.11).
             let mut settled = st.clone();
             let terminal = game.settle(&mut settled, &legal()?);
             let mut errs = Vec::new();
@@ -446,7 +446,7 @@ fn field(game: &Game, st: &State, terminal: bool, key: &str) -> Result<String, S
     }
     match key {
         "player" => Ok(st.player().to_string()),
-        "winner" => Ok(st.winner().to_string()),
+        "winner" => Ok(st.outcome().code().to_string()),
         "terminal" => Ok(terminal.to_string()),
         _ => Err(format!("unknown state field `{key}`")),
     }

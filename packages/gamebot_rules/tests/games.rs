@@ -24,11 +24,9 @@ fn rebuilt(g: &Game, st: &State) -> State {
     let n = st.element_count() as u16;
     g.state_from_parts(
         (0..n).map(|e| st.location_of(e)).collect(),
-        (0..n)
-            .map(|e| [st.element_state(e), st.owner(e), st.zindex(e)])
-            .collect(),
+        (0..n).map(|e| st.attrs(e)).collect(),
         st.player(),
-        st.winner(),
+        st.outcome(),
         st.scores().to_vec(),
     )
     .unwrap()

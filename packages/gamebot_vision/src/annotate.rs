@@ -8,7 +8,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use serde::Serialize;
 
-use crate::board::VisionBoard;
+use crate::board_model::VisionBoard;
 use crate::detect::{Detector, Observation, Occlusion};
 use crate::error::{CvContext, Result};
 

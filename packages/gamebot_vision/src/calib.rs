@@ -15,7 +15,7 @@ use opencv::core::{Mat, Point2f, Ptr, Vector};
 use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::board::BoardMapping;
+use crate::board_model::BoardMapping;
 use crate::error::{CvContext, Result, VisionError};
 use crate::geom::Homography;
 

@@ -12,7 +12,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use serde::Serialize;
 
-use crate::board::VisionBoard;
+use crate::board_model::VisionBoard;
 use crate::calib::CameraCalibration;
 use crate::cc::{Labeler, Run};
 use crate::error::{CvContext, Result, VisionError};
@@ -716,7 +716,7 @@ impl Detector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{testboard, VisionBoard};
+    use crate::board_model::{testboard, VisionBoard};
     use opencv::core::{Scalar, CV_8UC3};
 
     fn blank() -> Mat {

@@ -11,16 +11,16 @@
 //! - [`source`]: frames from a V4L2 camera, image files or the simulation;
 //! - [`render`]: synthetic camera frames of a game position with ground truth;
 //! - [`annotate`]: annotated images and named reports of observations;
-//! - [`eval`]: detector accuracy on rendered random positions.
+//! - [`accuracy`]: detector accuracy on rendered random positions.
 //!
 //! Coordinates: *image pixels* are the real camera's; *board pixels* are the
 //! game files' `camera=` frame (640×480, 20 px/cm, top-down; see
-//! [`board::BoardMapping`]); *table cm* are the arm base frame. A calibration
+//! [`board_model::BoardMapping`]); *table cm* are the arm base frame. A calibration
 //! maps image pixels to both. Without one, the image is taken to be the
 //! board pixel frame (the default, ideal camera).
 //!
 //! ```no_run
-//! use gamebot_vision::{board::VisionBoard, detect::{Detector, DetectorConfig}};
+//! use gamebot_vision::{board_model::VisionBoard, detect::{Detector, DetectorConfig}};
 //! let game = gamebot_rules::Game::load("games/tictactoe.game")?;
 //! let mut det = Detector::new(VisionBoard::from_game(&game)?, None, DetectorConfig::default())?;
 //! let frame = gamebot_vision::source::read_image("frame.png")?;
@@ -28,14 +28,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
+pub mod accuracy;
 pub mod annotate;
-pub mod board;
+pub mod board_model;
 pub mod calib;
 pub mod camera;
 pub mod cc;
 pub mod detect;
 pub mod error;
-pub mod eval;
 pub mod filter;
 pub mod geom;
 pub mod hsv;

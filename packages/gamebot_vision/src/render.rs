@@ -6,6 +6,14 @@
 //! Pieces are cylinders (discs 2 cm across, 1 cm tall by default) coloured
 //! from the game's `[REALBOARD ELEMENT TYPES]` signatures; element types
 //! without a signature are drawn in a neutral grey the detector ignores.
+//!
+//! Two kinds of scene: a [`Scene`] puts pieces on game locations (snapped,
+//! with optional random offsets: the vision tests' random positions); a
+//! [`TableScene`] gives every piece its own continuous table position, size
+//! and height (a simulated world as it actually is: pieces put down off
+//! their square, stacks, a piece in the air in the gripper) plus convex
+//! [`Solid`]s drawn over them in depth order: the links of an arm at its
+//! real pose, a person's hand ([`Renderer::skin_bgr`]).
 
 use gamebot_rules::model::{Location, LocationId, LocationType, RobotSpec};
 use gamebot_rules::{Game, State};
@@ -15,7 +23,7 @@ use opencv::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::VisionBoard;
+use crate::board_model::VisionBoard;
 use crate::calib::{dictionary, BoardConfig};
 use crate::camera::CameraModel;
 use crate::error::{CvContext, Result, VisionError};
@@ -55,6 +63,40 @@ pub fn scene_from_state(game: &Game, state: &State) -> Scene {
         })
         .collect();
     Scene { pieces }
+}
+
+/// A piece at a continuous table position (cm, arm base frame).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TablePiece {
+    /// Element type name (selects the colour with `state`).
+    pub element_type: String,
+    /// Element state.
+    pub state: i32,
+    /// Centre of the piece's bottom face on the table plane (cm).
+    pub centre_cm: (f64, f64),
+    /// Height of the bottom face above the table (cm): 0 on the table, more in a
+    /// stack or in the gripper.
+    pub base_z_cm: f64,
+    /// Radius and height (cm).
+    pub radius_cm: f64,
+    pub height_cm: f64,
+}
+
+/// A convex solid drawn as the filled convex hull of its projected points:
+/// an arm link's box or cylinder, a hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solid {
+    /// Points on its surface (cm, arm base frame); 2 or more.
+    pub points: Vec<Vec3>,
+    /// Colour (B, G, R).
+    pub bgr: [u8; 3],
+}
+
+/// A simulated table: pieces where they really are, and solids over them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableScene {
+    pub pieces: Vec<TablePiece>,
+    pub solids: Vec<Solid>,
 }
 
 /// Image degradations and extras.
@@ -109,6 +151,9 @@ impl RenderOptions {
 /// A drawn piece and where it ended up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlacedPiece {
+    /// The location it stands on; for a [`TableScene`], the camera location
+    /// whose centre lies within the piece's radius of its centre, else
+    /// [`LocationId::MAX`] (off every location).
     pub location: LocationId,
     /// Index into [`VisionBoard::classes`] of the colour drawn; `None` for grey (undetectable) pieces.
     pub class: Option<usize>,
@@ -125,7 +170,8 @@ pub struct GroundTruth {
     /// perfect detector reports there (`None`: empty or undetectable).
     pub locations: Vec<Option<usize>>,
     pub pieces: Vec<PlacedPiece>,
-    /// Whether the arm hides part of a camera location.
+    /// Whether the arm (or, in a [`TableScene`], any solid) hides part of a
+    /// camera location.
     pub occluded: bool,
 }
 
@@ -140,7 +186,8 @@ fn location_cm(loc: &Location, board: &VisionBoard) -> Option<(f64, f64)> {
     // camera= first: the detector compares against it, so a piece drawn there
     // appears exactly where the game file says the camera sees the location.
     if let Some(p) = loc.camera.or(loc.point) {
-        return Some(board.mapping.to_cm(p.x as f64, p.y as f64));
+        let [x, y] = board.mapping.to_table_cm(p.x as f64, p.y as f64);
+        return Some((x, y));
     }
     match loc.robot {
         Some(RobotSpec::Cartesian([x, y, _])) => Some((x, y)),
@@ -609,36 +656,7 @@ impl Renderer {
                 colour.1,
                 (colour.2 * (1.0 + tint)).clamp(0.0, 1.0),
             );
-            if it.level == 0 {
-                // Soft shadow away from the light.
-                let sc = (c.0 - 0.18 * light_dir.0, c.1 - 0.18 * light_dir.1);
-                let sh = self.poly(&Self::circle_pts(sc, r * 1.04, 40), 0.0);
-                let (sh_h, sh_s, sh_v) = self.sheet_hsv;
-                self.fill(&mut img, &sh, hsv_scalar((sh_h, sh_s, sh_v * 0.72)))?;
-            }
-            let bottom = Self::circle_pts(c, r, 40);
-            let mut side_pts: Vector<Point> = self.poly(&bottom, z0);
-            for q in self.poly(&bottom, z0 + h) {
-                side_pts.push(q);
-            }
-            let mut hull = Vector::<Point>::new();
-            imgproc::convex_hull(&side_pts, &mut hull, false, true).cv("piece outline")?;
-            self.fill(
-                &mut img,
-                &hull,
-                hsv_scalar((colour.0, colour.1, colour.2 * 0.55)),
-            )?;
-            let top = self.poly(&bottom, z0 + h);
-            self.fill(&mut img, &top, hsv_scalar(colour))?;
-            // A gentle highlight towards the light: brighter, same hue and saturation.
-            let hc = (c.0 + 0.3 * r * light_dir.0, c.1 + 0.3 * r * light_dir.1);
-            let hl = self.poly(&Self::circle_pts(hc, 0.45 * r, 24), z0 + h);
-            self.fill(
-                &mut img,
-                &hl,
-                hsv_scalar((colour.0, colour.1, colour.2 * 1.07)),
-            )?;
-
+            self.draw_piece(&mut img, c, z0, r, h, colour, light_dir)?;
             let image = self.project([c.0, c.1, z0 + h]).unwrap_or((-1.0, -1.0));
             let covered = it.level < max_level[ii];
             if !covered {
@@ -665,12 +683,257 @@ impl Renderer {
         } else {
             false
         };
+        self.finish(&mut img, opts, seed, &mut rng)?;
+        Ok(RenderedFrame {
+            image: img,
+            truth: GroundTruth {
+                locations: truth,
+                pieces: placed,
+                occluded,
+            },
+        })
+    }
+
+    /// A skin colour (B, G, R) that no colour signature of the game accepts,
+    /// for drawing a person's hand.
+    pub fn skin_bgr(&self) -> [u8; 3] {
+        let (h, s, v) = pick_colour(
+            &self.board,
+            &[
+                (24.0, 0.42, 0.86),
+                (18.0, 0.35, 0.78),
+                (30.0, 0.50, 0.70),
+                (10.0, 0.30, 0.62),
+            ],
+        );
+        hsv_to_bgr(h, s, v)
+    }
+
+    /// Draws one frame of a [`TableScene`]: every piece at its own position
+    /// and height, then the solids, everything in order of height (what is
+    /// higher hides what is lower, as seen from the camera above). The
+    /// ground truth's `locations` hold, per camera location, the class of
+    /// the topmost piece standing on it (within its radius, not hidden
+    /// under another piece, not in the air); `occluded` says whether a solid
+    /// hides part of a camera location. `piece_offset_cm` and `arm` of
+    /// `opts` are ignored: positions are the scene's.
+    pub fn render_table(
+        &self,
+        scene: &TableScene,
+        opts: &RenderOptions,
+        seed: u64,
+    ) -> Result<RenderedFrame> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut img = if opts.markers {
+            self.background_markers.try_clone()
+        } else {
+            self.background_plain.try_clone()
+        }
+        .cv("copying the background")?;
+        let light_dir = {
+            let a: f64 = rng.gen_range(0.0..std::f64::consts::TAU);
+            (a.cos(), a.sin())
+        };
+        let mut mask =
+            Mat::new_rows_cols_with_default(img.rows(), img.cols(), CV_8UC1, Scalar::all(0.0))
+                .cv("allocating the occluder mask")?;
+        // Painter's order: pieces by top height, solids by mean height.
+        enum Item {
+            Piece(usize),
+            Solid(usize),
+        }
+        let mut items: Vec<(f64, Item)> = Vec::new();
+        for (i, p) in scene.pieces.iter().enumerate() {
+            items.push((p.base_z_cm + p.height_cm, Item::Piece(i)));
+        }
+        for (i, sd) in scene.solids.iter().enumerate() {
+            let n = sd.points.len().max(1) as f64;
+            let z = sd.points.iter().map(|p| p[2]).sum::<f64>() / n;
+            items.push((z, Item::Solid(i)));
+        }
+        items.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let rot = self.camera.rotation();
+        for (_, item) in &items {
+            match *item {
+                Item::Piece(i) => {
+                    let p = &scene.pieces[i];
+                    let (colour, _) = self.piece_colour(&p.element_type, p.state);
+                    let tint: f64 = rng.gen_range(-0.03..0.03);
+                    let colour = (
+                        colour.0,
+                        colour.1,
+                        (colour.2 * (1.0 + tint)).clamp(0.0, 1.0),
+                    );
+                    self.draw_piece(
+                        &mut img,
+                        p.centre_cm,
+                        p.base_z_cm,
+                        p.radius_cm,
+                        p.height_cm,
+                        colour,
+                        light_dir,
+                    )?;
+                }
+                Item::Solid(i) => {
+                    let sd = &scene.solids[i];
+                    let pts: Vector<Point> = sd
+                        .points
+                        .iter()
+                        .filter_map(|&q| self.camera.project_with(&rot, q))
+                        .map(to_fixed)
+                        .collect();
+                    if pts.len() < 3 {
+                        continue;
+                    }
+                    let mut hull = Vector::<Point>::new();
+                    imgproc::convex_hull(&pts, &mut hull, false, true).cv("solid outline")?;
+                    self.fill(&mut img, &hull, scalar(sd.bgr))?;
+                    self.fill(&mut mask, &hull, Scalar::all(255.0))?;
+                }
+            }
+        }
+        // Ground truth: the topmost piece resting on each location.
+        let mut truth = vec![None; self.board.locations.len()];
+        let mut placed = Vec::with_capacity(scene.pieces.len());
+        for (i, p) in scene.pieces.iter().enumerate() {
+            let (_, class) = self.piece_colour(&p.element_type, p.state);
+            let near = |q: &TablePiece| {
+                (q.centre_cm.0 - p.centre_cm.0).hypot(q.centre_cm.1 - p.centre_cm.1)
+                    < q.radius_cm + p.radius_cm
+            };
+            let covered =
+                scene.pieces.iter().enumerate().any(|(j, q)| {
+                    j != i && near(q) && q.base_z_cm >= p.base_z_cm + 0.5 * p.height_cm
+                });
+            let location = self
+                .loc_cm
+                .iter()
+                .enumerate()
+                .filter(|(l, _)| self.board.camera_index.get(*l).copied().flatten().is_some())
+                .filter_map(|(l, c)| c.map(|c| (l, c)))
+                .map(|(l, c)| (l, (c.0 - p.centre_cm.0).hypot(c.1 - p.centre_cm.1)))
+                .filter(|(_, d)| *d < p.radius_cm)
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(l, _)| l as LocationId);
+            // A piece in the air (carried) rests on nothing.
+            let resting = p.base_z_cm < 0.3
+                || scene.pieces.iter().enumerate().any(|(j, q)| {
+                    j != i && near(q) && (q.base_z_cm + q.height_cm - p.base_z_cm).abs() < 0.3
+                });
+            if let (Some(l), false, true) = (location, covered, resting) {
+                if let Some(ci) = self.board.camera_index.get(l as usize).copied().flatten() {
+                    truth[ci] = class;
+                }
+            }
+            let image = self
+                .project([p.centre_cm.0, p.centre_cm.1, p.base_z_cm + p.height_cm])
+                .unwrap_or((-1.0, -1.0));
+            placed.push(PlacedPiece {
+                location: location.unwrap_or(LocationId::MAX),
+                class,
+                image,
+                covered,
+            });
+        }
+        let occluded = self.mask_hides_a_location(&mask)?;
+        self.finish(&mut img, opts, seed, &mut rng)?;
+        Ok(RenderedFrame {
+            image: img,
+            truth: GroundTruth {
+                locations: truth,
+                pieces: placed,
+                occluded,
+            },
+        })
+    }
+
+    /// One cylinder standing on the plane z = `z0` (cm): shadow (on the table
+    /// only), side, top face and highlight.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_piece(
+        &self,
+        img: &mut Mat,
+        c: (f64, f64),
+        z0: f64,
+        r: f64,
+        h: f64,
+        colour: (f64, f64, f64),
+        light_dir: (f64, f64),
+    ) -> Result<()> {
+        if z0 < 0.05 {
+            // Soft shadow away from the light.
+            let sc = (c.0 - 0.18 * light_dir.0, c.1 - 0.18 * light_dir.1);
+            let sh = self.poly(&Self::circle_pts(sc, r * 1.04, 40), 0.0);
+            let (sh_h, sh_s, sh_v) = self.sheet_hsv;
+            self.fill(img, &sh, hsv_scalar((sh_h, sh_s, sh_v * 0.72)))?;
+        }
+        let bottom = Self::circle_pts(c, r, 40);
+        let mut side_pts: Vector<Point> = self.poly(&bottom, z0);
+        for q in self.poly(&bottom, z0 + h) {
+            side_pts.push(q);
+        }
+        let mut hull = Vector::<Point>::new();
+        imgproc::convex_hull(&side_pts, &mut hull, false, true).cv("piece outline")?;
+        self.fill(
+            img,
+            &hull,
+            hsv_scalar((colour.0, colour.1, colour.2 * 0.55)),
+        )?;
+        let top = self.poly(&bottom, z0 + h);
+        self.fill(img, &top, hsv_scalar(colour))?;
+        // A gentle highlight towards the light: brighter, same hue and saturation.
+        let hc = (c.0 + 0.3 * r * light_dir.0, c.1 + 0.3 * r * light_dir.1);
+        let hl = self.poly(&Self::circle_pts(hc, 0.45 * r, 24), z0 + h);
+        self.fill(img, &hl, hsv_scalar((colour.0, colour.1, colour.2 * 1.07)))
+    }
+
+    /// Whether the mask covers part of a camera location's disc (the area a
+    /// piece there would show).
+    fn mask_hides_a_location(&self, mask: &Mat) -> Result<bool> {
+        let rot = self.camera.rotation();
+        for (i, p) in self.loc_cm.iter().enumerate() {
+            let (Some(c), Some(_)) = (p, self.board.camera_index.get(i).copied().flatten()) else {
+                continue;
+            };
+            let r = 0.8 * self.piece_radius_cm(None, i as LocationId);
+            for k in 0..=8 {
+                let (x, y) = if k == 8 {
+                    *c
+                } else {
+                    let a = k as f64 * std::f64::consts::FRAC_PI_4;
+                    (c.0 + r * a.cos(), c.1 + r * a.sin())
+                };
+                let Some((u, v)) = self.camera.project_with(&rot, [x, y, 0.0]) else {
+                    continue;
+                };
+                let (u, v) = (u.round() as i32, v.round() as i32);
+                if u >= 0
+                    && v >= 0
+                    && u < mask.cols()
+                    && v < mask.rows()
+                    && *mask.at_2d::<u8>(v, u).cv("reading the occluder mask")? > 0
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Lighting, noise and blur, shared by both scene kinds.
+    fn finish(
+        &self,
+        img: &mut Mat,
+        opts: &RenderOptions,
+        seed: u64,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<()> {
         if opts.light_gradient > 0.0 {
             let mut light_rng = match opts.lighting_seed {
                 Some(s) => ChaCha8Rng::seed_from_u64(s),
                 None => ChaCha8Rng::seed_from_u64(rng.gen()),
             };
-            self.apply_lighting(&mut img, opts.light_gradient, &mut light_rng)?;
+            self.apply_lighting(img, opts.light_gradient, &mut light_rng)?;
         }
         if opts.noise_sigma > 0.0 {
             let mut noise =
@@ -687,13 +950,14 @@ impl Renderer {
                 )
                 .cv("generating noise")?;
             let mut out = Mat::default();
-            core::add(&img, &noise, &mut out, &core::no_array(), core::CV_8U).cv("adding noise")?;
-            img = out;
+            core::add(&*img, &noise, &mut out, &core::no_array(), core::CV_8U)
+                .cv("adding noise")?;
+            *img = out;
         }
         if opts.blur_sigma > 0.0 {
             let mut out = Mat::default();
             imgproc::gaussian_blur(
-                &img,
+                &*img,
                 &mut out,
                 Size::new(0, 0),
                 opts.blur_sigma,
@@ -701,16 +965,9 @@ impl Renderer {
                 core::BORDER_REPLICATE,
             )
             .cv("blurring")?;
-            img = out;
+            *img = out;
         }
-        Ok(RenderedFrame {
-            image: img,
-            truth: GroundTruth {
-                locations: truth,
-                pieces: placed,
-                occluded,
-            },
-        })
+        Ok(())
     }
 
     /// Multiplies the image by a smooth random field in [1 − a, 1 + a].
@@ -820,43 +1077,15 @@ impl Renderer {
             silver,
         )?;
 
-        // Does the arm hide part of a location? Sample each camera location's
-        // disc (the area a piece there would show).
-        let rot = self.camera.rotation();
-        for (i, p) in self.loc_cm.iter().enumerate() {
-            let (Some(c), Some(_)) = (p, self.board.camera_index.get(i).copied().flatten()) else {
-                continue;
-            };
-            let r = 0.8 * self.piece_radius_cm(None, i as LocationId);
-            for k in 0..=8 {
-                let (x, y) = if k == 8 {
-                    *c
-                } else {
-                    let a = k as f64 * std::f64::consts::FRAC_PI_4;
-                    (c.0 + r * a.cos(), c.1 + r * a.sin())
-                };
-                let Some((u, v)) = self.camera.project_with(&rot, [x, y, 0.0]) else {
-                    continue;
-                };
-                let (u, v) = (u.round() as i32, v.round() as i32);
-                if u >= 0
-                    && v >= 0
-                    && u < mask.cols()
-                    && v < mask.rows()
-                    && *mask.at_2d::<u8>(v, u).cv("reading the arm mask")? > 0
-                {
-                    return Ok(true);
-                }
-            }
-        }
-        Ok(false)
+        // Does the arm hide part of a location?
+        self.mask_hides_a_location(&mask)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testboard;
+    use crate::board_model::testboard;
     use crate::detect::{Detector, DetectorConfig};
 
     fn renderer(camera: CameraModel) -> Renderer {
@@ -936,6 +1165,68 @@ mod tests {
             }
             assert!(obs.occlusion.is_none(), "seed {seed}: {:?}", obs.occlusion);
         }
+    }
+
+    #[test]
+    fn table_scene_draws_pieces_where_they_are_and_solids_over_them() {
+        let r = renderer(CameraModel::default());
+        let b = r.board();
+        let loc = |l: usize| r.loc_cm[l].unwrap();
+        let ci = |l: usize| b.camera_index[l].unwrap();
+        let piece = |t: &str, c: (f64, f64), z: f64| TablePiece {
+            element_type: t.into(),
+            state: 1,
+            centre_cm: c,
+            base_z_cm: z,
+            radius_cm: 1.0,
+            height_cm: 1.0,
+        };
+        let (a, c5) = (loc(0), loc(5));
+        let off = (a.0 + 0.3, a.1 - 0.2);
+        let mut scene = TableScene {
+            pieces: vec![
+                piece("red", off, 0.0),
+                // A stack: blue on red on location 15.
+                piece("red", loc(15), 0.0),
+                piece("blue", loc(15), 1.0),
+                // In the air (carried) over location 20: rests on nothing.
+                piece("blue", loc(20), 3.0),
+            ],
+            solids: vec![],
+        };
+        let f = r.render_table(&scene, &RenderOptions::clean(), 1).unwrap();
+        assert_eq!(f.truth.locations[ci(0)], b.class_for("red", 1));
+        assert_eq!(f.truth.locations[ci(15)], b.class_for("blue", 1));
+        assert_eq!(
+            f.truth.locations[ci(20)],
+            None,
+            "carried pieces are on no location"
+        );
+        assert!(f.truth.pieces[1].covered && !f.truth.pieces[2].covered);
+        assert!(!f.truth.occluded);
+        // Drawn at its own position, not snapped: the top face projects there.
+        let want = r.project([off.0, off.1, 1.0]).unwrap();
+        assert!((f.truth.pieces[0].image.0 - want.0).abs() < 1e-9);
+        let mut d = Detector::new(testboard::board(), None, DetectorConfig::default()).unwrap();
+        let obs = d.detect(&f.image).unwrap();
+        assert_eq!(obs.class_at(ci(0)), b.class_for("red", 1));
+        assert_eq!(obs.class_at(ci(15)), b.class_for("blue", 1));
+        // A dark box over location 5, high above the table, hides it.
+        let mut pts = Vec::new();
+        for dx in [-3.0, 3.0] {
+            for dy in [-3.0, 3.0] {
+                for z in [10.0, 12.0] {
+                    pts.push([c5.0 + dx, c5.1 + dy, z]);
+                }
+            }
+        }
+        scene.solids.push(Solid {
+            points: pts,
+            bgr: [30, 30, 30],
+        });
+        let f = r.render_table(&scene, &RenderOptions::clean(), 1).unwrap();
+        assert!(f.truth.occluded);
+        assert!(r.skin_bgr() != [0, 0, 0]);
     }
 
     #[test]

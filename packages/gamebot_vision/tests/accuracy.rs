@@ -3,10 +3,10 @@
 //! filter on sequences with an arm passing over the board.
 
 use gamebot_rules::Game;
+use gamebot_vision::accuracy::{evaluate_game, random_position, Accuracy};
 use gamebot_vision::calib::BoardConfig;
 use gamebot_vision::camera::CameraModel;
 use gamebot_vision::detect::{Detector, DetectorConfig};
-use gamebot_vision::eval::{evaluate_game, random_position, Accuracy};
 use gamebot_vision::filter::{FilterConfig, FilterStatus, TemporalFilter};
 use gamebot_vision::render::{scene_from_state, RenderOptions, Renderer};
 use rand::{Rng, SeedableRng};

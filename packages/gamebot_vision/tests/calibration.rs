@@ -3,12 +3,12 @@
 //! through the calibration finds the pieces.
 
 use gamebot_rules::Game;
+use gamebot_vision::accuracy::{random_frames, Accuracy};
 use gamebot_vision::calib::{
     calibrate_from_aruco, calibrate_from_points, BoardConfig, CameraCalibration,
 };
 use gamebot_vision::camera::CameraModel;
 use gamebot_vision::detect::{Detector, DetectorConfig};
-use gamebot_vision::eval::{random_frames, Accuracy};
 use gamebot_vision::render::{RenderOptions, Renderer, Scene};
 use gamebot_vision::VisionError;
 

@@ -3,6 +3,8 @@
 //!
 //! `planner --ros-args -p strategy:=alphabeta:time=1s`
 
+#![forbid(unsafe_code)]
+
 fn main() -> anyhow::Result<()> {
     gamebot_nodes::dds_main::planner()
 }

@@ -3,6 +3,8 @@
 //!
 //! `referee --ros-args -p game_file:=games/connect4.game -p player_kinds:="[human, 'ai:mcts:time=1s']"`
 
+#![forbid(unsafe_code)]
+
 fn main() -> anyhow::Result<()> {
     gamebot_nodes::dds_main::referee()
 }

@@ -7,6 +7,8 @@ use clap::Subcommand;
 pub enum Kind {
     /// Rule engine: random playouts/s, positions/s, branching factor per game.
     Rules(super::bench_rules::Args),
+    /// GDL reasoner: the same measures for GDL games (same as `gamebot gdl bench`).
+    Gdl(super::gdl::BenchArgs),
     /// SSC-32U: command round-trip latency over a pty, emulator timing accuracy.
     Ssc32(super::bench_ssc32::Args),
     /// AI: alpha-beta nodes/s, MCTS playouts/s on 1 and N threads with the speed-up, cancel latency.
@@ -22,6 +24,7 @@ pub enum Kind {
 pub fn run(kind: Kind) -> anyhow::Result<i32> {
     match kind {
         Kind::Rules(a) => super::bench_rules::run(a),
+        Kind::Gdl(a) => super::gdl::run(super::gdl::Action::Bench(a)),
         Kind::Ssc32(a) => super::bench_ssc32::run(a),
         Kind::Ai(a) => super::bench_ai::run(a),
         Kind::Vision(a) => super::bench_vision::run(a),

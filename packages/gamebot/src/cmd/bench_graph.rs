@@ -235,23 +235,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     })?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        println!(
-            "idle wake-ups/s over {:.1} s: referee {:.1}, planner {:.1}",
-            report.idle_seconds, report.referee_wakeups_per_s, report.planner_wakeups_per_s
-        );
-        println!(
-            "SubmitMove round trip ({} calls): median {:.0} us, p99 {:.0} us",
-            report.submit_calls, report.submit_median_us, report.submit_p99_us
-        );
-        println!(
-            "PlanMove cancel -> Canceled ({} goals): median {:.2} ms, max {:.2} ms",
-            report.cancels, report.cancel_median_ms, report.cancel_max_ms
-        );
-        println!(
-            "feedback gaps ({}): mean {:.0} ms, max {:.0} ms",
-            report.feedback_gaps, report.feedback_gap_mean_ms, report.feedback_gap_max_ms
-        );
+    } else if let serde_json::Value::Object(fields) = serde_json::to_value(&report)? {
+        // One line per measured figure, named as in the JSON (units in the names).
+        for (name, value) in fields {
+            match value.as_f64() {
+                Some(x) if x.fract() != 0.0 => println!("{name:<24} {x:>12.2}"),
+                _ => println!("{name:<24} {value:>12}"),
+            }
+        }
     }
     Ok(0)
 }

@@ -2,7 +2,7 @@
 //! positions per second and mean branching factor, single-threaded.
 
 use crate::common::load_game;
-use crate::playout::random_playout;
+use gamebot_ai::playout::random_playout;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Game files (default: every games/*.game).
+    /// Game files (default: every games/*.game and the original-style fixtures games/bench/*.game).
     games: Vec<String>,
     /// Print a JSON list instead of a table.
     #[arg(long)]
@@ -36,7 +36,20 @@ struct Row {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let games = crate::common::game_files_or_all(&a.games)?;
+    let mut games = crate::common::game_files_or_all(&a.games)?;
+    if a.games.is_empty() {
+        // The original-style fixtures (see docs/BENCHMARKS.md, "Rule engine").
+        if let Ok(rd) = std::fs::read_dir("games/bench") {
+            let mut fixtures: Vec<String> = rd
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "game"))
+                .map(|p| p.display().to_string())
+                .collect();
+            fixtures.sort();
+            games.extend(fixtures);
+        }
+    }
     let bar = indicatif::ProgressBar::new(games.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
@@ -53,11 +66,13 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         let budget = Duration::from_secs_f64(a.seconds);
         let start = Instant::now();
         while start.elapsed() < budget || n == 0 {
+            let mut state = game.initial_state();
             let p = random_playout(
                 &game,
-                game.initial_state(),
+                &mut state,
                 &mut rng,
                 a.max_moves,
+                || false,
                 &mut scratch,
                 &mut buf,
             )?;
@@ -81,12 +96,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
         println!(
-            "{:<16} {:>12} {:>14} {:>10} {:>10}",
+            "{:<18} {:>12} {:>14} {:>10} {:>10}",
             "game", "games/s", "positions/s", "branching", "length"
         );
         for r in &rows {
             println!(
-                "{:<16} {:>12.0} {:>14.0} {:>10.1} {:>10.1}",
+                "{:<18} {:>12.0} {:>14.0} {:>10.1} {:>10.1}",
                 r.game, r.games_per_s, r.positions_per_s, r.mean_branching, r.mean_length
             );
         }

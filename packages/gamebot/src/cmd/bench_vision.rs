@@ -6,10 +6,10 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use gamebot_vision::accuracy::{random_frames, Accuracy};
 use gamebot_vision::calib::BoardConfig;
 use gamebot_vision::camera::CameraModel;
 use gamebot_vision::detect::{Detector, DetectorConfig};
-use gamebot_vision::eval::{random_frames, Accuracy};
 use gamebot_vision::render::{RenderOptions, Renderer};
 use serde::Serialize;
 

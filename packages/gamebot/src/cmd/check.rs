@@ -28,7 +28,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                     g.player_count(),
                     g.elements.len(),
                     g.locations.len(),
-                    g.rules.len(),
+                    g.rules().len(),
                     if g.warnings.is_empty() {
                         String::new()
                     } else {

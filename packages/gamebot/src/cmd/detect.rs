@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use gamebot_vision::annotate::{annotate, report, ObservationReport};
-use gamebot_vision::board::VisionBoard;
+use gamebot_vision::board_model::VisionBoard;
 use gamebot_vision::calib::CameraCalibration;
 use gamebot_vision::detect::{Detector, DetectorConfig, Observation};
 use gamebot_vision::filter::{FilterConfig, FilterStatus, TemporalFilter};

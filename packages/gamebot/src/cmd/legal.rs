@@ -16,7 +16,7 @@ pub struct Args {
     /// Print one line per prefix 0..n of the moves: that position's legal moves, space separated.
     #[arg(long)]
     every_step: bool,
-    /// One representative per move equivalence class (§7.5).
+    /// One representative per move equivalence class (docs/language.md §7.5).
     #[arg(long)]
     distinct: bool,
 }

@@ -4,11 +4,12 @@
 use crate::board_text::render;
 use crate::common::{legal_texts, load_game};
 use anyhow::Context;
-use gamebot_ai::{build, SearchControl, SearchStats, Spec, STRATEGY_HELP};
+use gamebot_ai::{build, strategy_help, SearchControl, SearchStats, Spec};
+use gamebot_rules::Outcome;
 use std::io::{BufRead, Write};
 
 #[derive(clap::Args)]
-#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
+#[command(after_help = format!("Strategies:\n{}", strategy_help()))]
 pub struct Args {
     /// Game file.
     game: String,
@@ -88,9 +89,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             .collect();
         println!("scores: {}", scores.join(", "));
         if game.settle(&mut state, &legal) {
-            match state.winner() {
-                0 => println!("Game over: draw."),
-                w => println!(
+            match state.outcome() {
+                Outcome::Draw | Outcome::Running => println!("Game over: draw."),
+                Outcome::Won(w) => println!(
                     "Game over: {} (player {w}) wins.",
                     game.players[w as usize - 1]
                 ),

@@ -1,7 +1,7 @@
 //! `gamebot selfplay GAME --games N [--seed S]` — random against random.
 
 use crate::common::load_game;
-use crate::playout::random_playout;
+use gamebot_ai::playout::random_playout;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -37,17 +37,19 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     );
     let start = Instant::now();
     for _ in 0..a.games {
+        let mut state = game.initial_state();
         let p = random_playout(
             &game,
-            game.initial_state(),
+            &mut state,
             &mut rng,
             a.max_moves,
+            || false,
             &mut scratch,
             &mut buf,
         )?;
         total_moves += p.length;
         if p.finished {
-            wins[p.state.winner() as usize] += 1;
+            wins[state.outcome().winner().unwrap_or(0) as usize] += 1;
         } else {
             unfinished += 1;
         }

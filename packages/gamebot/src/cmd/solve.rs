@@ -5,14 +5,15 @@
 
 use crate::common::{apply_text, load_game, move_list};
 use gamebot_ai::puzzle::solve;
-use gamebot_ai::{SearchControl, Spec};
+use gamebot_ai::{strategy_help_of, SearchControl, Spec};
 
 #[derive(clap::Args)]
+#[command(after_help = format!("Strategies:\n{}", strategy_help_of(&["bfs", "dfs", "astar"])))]
 pub struct Args {
     /// Game file.
     game: String,
-    /// bfs (fewest moves), dfs (some solution), astar (cheapest; options
-    /// cost=moves|score|-score, heuristic=auto|eval|none, nodes=N, time=T, depth=N).
+    /// bfs (fewest moves), dfs (some solution) or astar (cheapest), with
+    /// options (listed below).
     #[arg(long, default_value = "astar")]
     strategy: String,
     /// Start after these moves (whitespace separated, `element:from->to`).

@@ -44,7 +44,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let v = json!({
         "player": state.player(),
         "terminal": terminal,
-        "winner": state.winner(),
+        "winner": state.outcome().code(),
         "scores": Value::Object(scores),
         "locations": Value::Object(locations),
         "states": Value::Object(states),

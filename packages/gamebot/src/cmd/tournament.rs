@@ -6,13 +6,13 @@ use crate::common::load_game;
 use gamebot_ai::tournament::{
     elo_difference, player_names, run_tournament, TournamentConfig, TournamentResult,
 };
-use gamebot_ai::{CancelToken, Spec, STRATEGY_HELP};
+use gamebot_ai::{strategy_help, CancelToken, Spec};
 use std::collections::BTreeMap;
 
 #[derive(clap::Args)]
-#[command(after_help = format!("Strategies:\n{STRATEGY_HELP}"))]
+#[command(after_help = format!("Strategies:\n{}", strategy_help()))]
 pub struct Args {
-    /// Game file (a two-player game).
+    /// Game file (a two-player game): a rule file, or a GDL file (`.gdl`, played by `gamebot_gdl`).
     game: String,
     /// The strategies; one listed twice plays as two players (`#2` suffix).
     #[arg(long, num_args = 2.., required = true)]
@@ -38,6 +38,16 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    if a.game.ends_with(".gdl") {
+        return super::gdl::tournament(
+            &a.game,
+            &a.players,
+            a.games,
+            a.swap_sides,
+            a.seed,
+            a.max_plies,
+        );
+    }
     let game = load_game(&a.game)?;
     let names = player_names(&a.players);
     let players = a

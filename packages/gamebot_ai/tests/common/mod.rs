@@ -42,10 +42,16 @@ pub fn place(game: &Game, at: &[(&str, &str)]) -> State {
         locs[e as usize] = l;
     }
     let attrs = (0..game.elements.len() as u16)
-        .map(|e| [init.element_state(e), init.owner(e), init.zindex(e)])
+        .map(|e| init.attrs(e))
         .collect();
-    game.state_from_parts(locs, attrs, 1, -1, init.scores().to_vec())
-        .unwrap()
+    game.state_from_parts(
+        locs,
+        attrs,
+        1,
+        gamebot_rules::Outcome::Running,
+        init.scores().to_vec(),
+    )
+    .unwrap()
 }
 
 /// Runs `games` games between two strategies (sides alternating) on two threads.

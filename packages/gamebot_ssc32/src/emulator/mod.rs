@@ -5,12 +5,14 @@
 //! as they would open `/dev/ttyUSB0`, so the driver's real serial code runs.
 //! A thread reads commands from the master side and answers like the
 //! firmware. The owner sees the servo outputs through [`Emulator::pulses`] or
-//! a [`PulseFrame`] channel, and can inject faults: disconnect, stall,
-//! garbage bytes and slow responses.
+//! a [`PulseFrame`] channel, follow the motion model exactly through
+//! [`Emulator::subscribe_motion`], and can inject faults: disconnect (and
+//! [`Emulator::reconnect`] at the same link path), stall, garbage bytes and
+//! slow responses.
 
-mod board;
+mod servo_motion;
 
-pub use board::{Board, MoveRecord};
+pub use servo_motion::{Board, MoveRecord};
 
 use std::io;
 use std::os::fd::{AsFd, AsRawFd};
@@ -131,6 +133,20 @@ pub enum Outcome {
     },
 }
 
+/// The motion model right after it changed (a move, a `STOP`, a stall
+/// starting or ending). Between two updates the servos follow `board`
+/// exactly, so an owner can evaluate the outputs at any time in between with
+/// [`Board::pulses_at`].
+#[derive(Debug, Clone)]
+pub struct MotionUpdate {
+    /// Clock time of the change.
+    pub time: Duration,
+    /// The motion model from that time on.
+    pub board: Board,
+    /// The command that changed it; `None` for a stall fault starting or ending.
+    pub command: Option<Command>,
+}
+
 /// One line received by the emulator.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogEntry {
@@ -156,6 +172,13 @@ struct Faults {
 struct Subscribers {
     pulses: Vec<Sender<PulseFrame>>,
     log: Vec<Sender<LogEntry>>,
+    motion: Vec<Sender<MotionUpdate>>,
+}
+
+impl Subscribers {
+    fn send_motion(&mut self, update: MotionUpdate) {
+        self.motion.retain(|tx| tx.send(update.clone()).is_ok());
+    }
 }
 
 struct Shared {
@@ -180,36 +203,52 @@ pub struct Emulator {
     clock: Clock,
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
+    /// What a reconnect needs to start a new line like the first one.
+    settings: LineSettings,
+}
+
+/// The serial-line settings of a worker, kept for [`Emulator::reconnect`].
+#[derive(Debug, Clone)]
+struct LineSettings {
+    baud: u32,
+    firmware: String,
+    publish_interval: Duration,
+    seed: u64,
+    pace_line: bool,
+}
+
+/// A new pty pair in raw mode at `baud`, the master non-blocking, and the
+/// keeper holding the slave open.
+fn open_pty(baud: u32) -> Result<(PtyMaster, PathBuf, ExclusiveKeeper), EmulatorError> {
+    let pty = |step| move |source| EmulatorError::Pty { step, source };
+    let master = nix::pty::posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_CLOEXEC)
+        .map_err(pty("posix_openpt"))?;
+    nix::pty::grantpt(&master).map_err(pty("grantpt"))?;
+    nix::pty::unlockpt(&master).map_err(pty("unlockpt"))?;
+    let slave = PathBuf::from(nix::pty::ptsname_r(&master).map_err(pty("ptsname"))?);
+    // Termios requests on the master act on the slave side: raw, 8N1, the board's baud.
+    let mut t = nix::sys::termios::tcgetattr(&master).map_err(pty("tcgetattr"))?;
+    nix::sys::termios::cfmakeraw(&mut t);
+    nix::sys::termios::tcsetattr(&master, nix::sys::termios::SetArg::TCSANOW, &t)
+        .map_err(pty("tcsetattr"))?;
+    set_baud(&master, baud).map_err(pty("TCSETS2"))?;
+    let flags = nix::fcntl::fcntl(&master, nix::fcntl::FcntlArg::F_GETFL).map_err(pty("fcntl"))?;
+    nix::fcntl::fcntl(
+        &master,
+        nix::fcntl::FcntlArg::F_SETFL(OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK),
+    )
+    .map_err(pty("fcntl"))?;
+    let keeper = ExclusiveKeeper::open(&slave).map_err(pty("open slave"))?;
+    Ok((master, slave, keeper))
 }
 
 impl Emulator {
     /// Creates the pty pair, configures it, and starts answering.
     pub fn start(config: EmulatorConfig) -> Result<Emulator, EmulatorError> {
-        let pty = |step| move |source| EmulatorError::Pty { step, source };
-        let master = nix::pty::posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_CLOEXEC)
-            .map_err(pty("posix_openpt"))?;
-        nix::pty::grantpt(&master).map_err(pty("grantpt"))?;
-        nix::pty::unlockpt(&master).map_err(pty("unlockpt"))?;
-        let slave = PathBuf::from(nix::pty::ptsname_r(&master).map_err(pty("ptsname"))?);
-        // Termios requests on the master act on the slave side: raw, 8N1, the board's baud.
-        let mut t = nix::sys::termios::tcgetattr(&master).map_err(pty("tcgetattr"))?;
-        nix::sys::termios::cfmakeraw(&mut t);
-        nix::sys::termios::tcsetattr(&master, nix::sys::termios::SetArg::TCSANOW, &t)
-            .map_err(pty("tcsetattr"))?;
-        set_baud(&master, config.baud).map_err(pty("TCSETS2"))?;
-        let flags =
-            nix::fcntl::fcntl(&master, nix::fcntl::FcntlArg::F_GETFL).map_err(pty("fcntl"))?;
-        nix::fcntl::fcntl(
-            &master,
-            nix::fcntl::FcntlArg::F_SETFL(OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK),
-        )
-        .map_err(pty("fcntl"))?;
-
-        let keeper = ExclusiveKeeper::open(&slave).map_err(pty("open slave"))?;
+        let (master, slave, keeper) = open_pty(config.baud)?;
         if let Some(link) = &config.link {
             make_link(&slave, link)?;
         }
-
         let shared = Arc::new(Shared {
             board: Mutex::new(Board::new()),
             faults: Mutex::new(Faults::default()),
@@ -217,24 +256,14 @@ impl Emulator {
             shutdown: AtomicBool::new(false),
             connected: AtomicBool::new(true),
         });
-        let worker = Worker {
-            master,
-            keeper,
-            shared: shared.clone(),
-            clock: config.clock.clone(),
+        let settings = LineSettings {
             baud: config.baud,
             firmware: config.firmware,
             publish_interval: config.publish_interval,
-            rng: config.seed | 1,
+            seed: config.seed,
             pace_line: config.pace_line,
-            line: Vec::new(),
-            overflow: false,
-            last_frame: None,
         };
-        let thread = std::thread::Builder::new()
-            .name(format!("ssc32-emulator {}", slave.display()))
-            .spawn(move || worker.run())
-            .map_err(EmulatorError::Thread)?;
+        let thread = spawn_worker(master, keeper, &slave, &shared, &config.clock, &settings)?;
         tracing::info!(device = %slave.display(), baud = config.baud, "SSC-32U emulator started");
         Ok(Emulator {
             slave,
@@ -242,7 +271,42 @@ impl Emulator {
             clock: config.clock,
             shared,
             thread: Some(thread),
+            settings,
         })
+    }
+
+    /// Ends a [`Emulator::disconnect`] fault: a new pseudo-terminal is created
+    /// (the device comes back, as when the USB cable is plugged in again) and
+    /// the link, if any, is pointed at it, so clients reopen the same path.
+    /// The servo outputs are those the board had: it stayed powered. Does
+    /// nothing if the line is up.
+    pub fn reconnect(&mut self) -> Result<(), EmulatorError> {
+        if self.is_connected() {
+            return Ok(());
+        }
+        if let Some(t) = self.thread.take() {
+            if t.join().is_err() {
+                tracing::warn!("emulator: the previous worker thread had panicked");
+            }
+        }
+        let (master, slave, keeper) = open_pty(self.settings.baud)?;
+        if let Some(link) = &self.link {
+            make_link(&slave, link)?;
+        }
+        lock(&self.shared.faults).disconnect = false;
+        self.shared.connected.store(true, Ordering::SeqCst);
+        let thread = spawn_worker(
+            master,
+            keeper,
+            &slave,
+            &self.shared,
+            &self.clock,
+            &self.settings,
+        )?;
+        self.thread = Some(thread);
+        tracing::info!(device = %slave.display(), link = ?self.link, "emulator: reconnected");
+        self.slave = slave;
+        Ok(())
     }
 
     /// The path clients open: the symlink if one was asked for, else the slave device.
@@ -289,6 +353,14 @@ impl Emulator {
         rx
     }
 
+    /// A channel receiving the motion model after every change (moves,
+    /// `STOP`, stall start and end), in order.
+    pub fn subscribe_motion(&self) -> Receiver<MotionUpdate> {
+        let (tx, rx) = mpsc::channel();
+        lock(&self.shared.subs).motion.push(tx);
+        rx
+    }
+
     /// A channel receiving every line the emulator reads and what it did with it.
     pub fn subscribe_log(&self) -> Receiver<LogEntry> {
         let (tx, rx) = mpsc::channel();
@@ -300,7 +372,17 @@ impl Emulator {
     /// until released; `STOP` still ends them.
     pub fn set_stall(&self, stalled: bool) {
         let now = self.clock.now();
-        lock(&self.shared.board).set_stalled(stalled, now);
+        let mut board = lock(&self.shared.board);
+        if board.is_stalled() == stalled {
+            return;
+        }
+        board.set_stalled(stalled, now);
+        lock(&self.shared.subs).send_motion(MotionUpdate {
+            time: now,
+            board: board.clone(),
+            command: None,
+        });
+        drop(board);
         tracing::info!(stalled, "emulator fault: stall");
     }
 
@@ -329,13 +411,16 @@ impl Emulator {
     }
 
     /// Fault: the device disappears (the pty master is closed, as when the
-    /// USB cable is pulled). Clients get errors; the emulator stops answering.
+    /// USB cable is pulled). Clients get errors; the emulator stops answering;
+    /// the link, if any, is removed (as udev removes a by-id link).
+    /// [`Emulator::reconnect`] brings it back.
     pub fn disconnect(&self) {
         lock(&self.shared.faults).disconnect = true;
         // Wait for the thread to close the master so the caller can rely on it.
         while self.shared.connected.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(1));
         }
+        self.remove_link();
         tracing::info!("emulator fault: disconnected");
     }
 
@@ -345,19 +430,57 @@ impl Emulator {
     }
 }
 
+impl Emulator {
+    /// Removes the link if it still points at our device.
+    fn remove_link(&self) {
+        if let Some(link) = &self.link {
+            if std::fs::read_link(link).ok().as_deref() == Some(self.slave.as_path()) {
+                if let Err(e) = std::fs::remove_file(link) {
+                    tracing::warn!(link = %link.display(), error = %e, "emulator: cannot remove the link");
+                }
+            }
+        }
+    }
+}
+
 impl Drop for Emulator {
     fn drop(&mut self) {
         self.shared.shutdown.store(true, Ordering::SeqCst);
         if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-        if let Some(link) = &self.link {
-            // Only remove the link if it is still ours.
-            if std::fs::read_link(link).ok().as_deref() == Some(self.slave.as_path()) {
-                let _ = std::fs::remove_file(link);
+            if t.join().is_err() {
+                tracing::warn!("emulator: the worker thread had panicked");
             }
         }
+        self.remove_link();
     }
+}
+
+fn spawn_worker(
+    master: PtyMaster,
+    keeper: ExclusiveKeeper,
+    slave: &Path,
+    shared: &Arc<Shared>,
+    clock: &Clock,
+    settings: &LineSettings,
+) -> Result<JoinHandle<()>, EmulatorError> {
+    let worker = Worker {
+        master,
+        keeper,
+        shared: shared.clone(),
+        clock: clock.clone(),
+        baud: settings.baud,
+        firmware: settings.firmware.clone(),
+        publish_interval: settings.publish_interval,
+        rng: settings.seed | 1,
+        pace_line: settings.pace_line,
+        line: Vec::new(),
+        overflow: false,
+        last_frame: None,
+    };
+    std::thread::Builder::new()
+        .name(format!("ssc32-emulator {}", slave.display()))
+        .spawn(move || worker.run())
+        .map_err(EmulatorError::Thread)
 }
 
 fn make_link(slave: &Path, link: &Path) -> Result<(), EmulatorError> {
@@ -384,21 +507,28 @@ fn make_link(slave: &Path, link: &Path) -> Result<(), EmulatorError> {
 /// Reads the baud rate the client set on the slave side (`TCGETS2` works for
 /// any rate, including the non-standard ones `serialport` sets with `BOTHER`).
 fn client_baud(master: &impl AsFd) -> Result<u32, Errno> {
+    // SAFETY: termios2 is a C struct of integers and integer arrays, for which
+    // all-zero bytes are a valid value.
     let mut t: libc::termios2 = unsafe { std::mem::zeroed() };
-    // SAFETY: TCGETS2 fills a termios2 struct we own.
+    // SAFETY: the fd is open for the borrow of `master`; TCGETS2 writes one
+    // termios2 into the struct we own and pass by exclusive pointer.
     Errno::result(unsafe { libc::ioctl(master.as_fd().as_raw_fd(), libc::TCGETS2, &mut t) })?;
     Ok(t.c_ospeed)
 }
 
 fn set_baud(master: &impl AsFd, baud: u32) -> Result<(), Errno> {
     let fd = master.as_fd().as_raw_fd();
+    // SAFETY: termios2 is a C struct of integers and integer arrays, for which
+    // all-zero bytes are a valid value.
     let mut t: libc::termios2 = unsafe { std::mem::zeroed() };
-    // SAFETY: TCGETS2/TCSETS2 read and write a termios2 struct we own.
+    // SAFETY: the fd is open for the borrow of `master`; TCGETS2 writes one
+    // termios2 into the struct we own and pass by exclusive pointer.
     Errno::result(unsafe { libc::ioctl(fd, libc::TCGETS2, &mut t) })?;
     t.c_cflag &= !libc::CBAUD;
     t.c_cflag |= libc::BOTHER;
     t.c_ispeed = baud;
     t.c_ospeed = baud;
+    // SAFETY: as above; TCSETS2 only reads the struct, which lives across the call.
     Errno::result(unsafe { libc::ioctl(fd, libc::TCSETS2, &t) })?;
     Ok(())
 }
@@ -449,8 +579,16 @@ impl ExclusiveKeeper {
         self.last_check = std::time::Instant::now();
         let fd = self.slave.as_raw_fd();
         let mut excl: libc::c_int = 0;
-        // SAFETY: TIOCGEXCL writes one int we own.
-        if unsafe { libc::ioctl(fd, libc::TIOCGEXCL, &mut excl) } != 0 || excl == 0 {
+        // SAFETY: `fd` is the slave we keep open (an OwnedFd field); TIOCGEXCL
+        // writes one int into the variable we own.
+        let got = Errno::result(unsafe { libc::ioctl(fd, libc::TIOCGEXCL, &mut excl) });
+        if let Err(e) = got {
+            // Cannot tell: never clear a live client's mode on a guess.
+            tracing::warn!(error = %e, "emulator: TIOCGEXCL on the slave failed");
+            self.orphan_seen = false;
+            return;
+        }
+        if excl == 0 {
             self.orphan_seen = false;
             return;
         }
@@ -459,10 +597,18 @@ impl ExclusiveKeeper {
         } else if !std::mem::replace(&mut self.orphan_seen, true) {
             // First sighting: a client may be between TIOCEXCL and flock.
         } else {
-            // SAFETY: TIOCNXCL takes no argument.
-            unsafe { libc::ioctl(fd, libc::TIOCNXCL) };
+            // SAFETY: `fd` is the slave we keep open; TIOCNXCL takes no argument
+            // and touches no memory of ours.
+            match Errno::result(unsafe { libc::ioctl(fd, libc::TIOCNXCL) }) {
+                Ok(_) => tracing::info!(
+                    "emulator: cleared the exclusive mode left by a client that died"
+                ),
+                Err(e) => tracing::warn!(
+                    error = %e,
+                    "emulator: TIOCNXCL failed; the port stays exclusive"
+                ),
+            }
             self.orphan_seen = false;
-            tracing::info!("emulator: cleared the exclusive mode left by a client that died");
         }
     }
 }
@@ -609,9 +755,17 @@ impl Worker {
 
     fn apply(&mut self, cmd: &Command, now: Duration) -> Vec<u8> {
         let mut board = lock(&self.shared.board);
+        let motion = |board: &Board, subs: &Mutex<Subscribers>| {
+            lock(subs).send_motion(MotionUpdate {
+                time: now,
+                board: board.clone(),
+                command: Some(cmd.clone()),
+            })
+        };
         match cmd {
             Command::Move(m) => {
                 board.group_move(m, now);
+                motion(&board, &self.shared.subs);
                 vec![]
             }
             Command::QueryMovement => vec![board.movement_at(now).byte()],
@@ -626,6 +780,7 @@ impl Worker {
             }
             Command::Stop(c) => {
                 board.stop(*c, now);
+                motion(&board, &self.shared.subs);
                 vec![]
             }
         }
@@ -818,6 +973,59 @@ mod tests {
         emu.disconnect();
         assert!(!emu.is_connected());
         assert!(!emu.slave_path().exists());
+    }
+
+    #[test]
+    fn reconnect_comes_back_at_the_link_with_the_same_outputs() {
+        use crate::driver::{Driver, DriverConfig, DriverError};
+        let link =
+            std::env::temp_dir().join(format!("gamebot-ssc32-reconnect-{}", std::process::id()));
+        let _ = std::fs::remove_file(&link);
+        let mut emu = virtual_emulator(Some(link.clone())).unwrap();
+        let motion = emu.subscribe_motion();
+        let config = DriverConfig::new(link.to_str().unwrap()).clock(emu.clock().clone());
+        let mut d = Driver::open(config.clone()).unwrap();
+        d.send(&Command::parse("#0P1600T100").unwrap()).unwrap();
+        let up = motion.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(matches!(up.command, Some(Command::Move(_))), "{up:?}");
+        emu.clock().advance(Duration::from_millis(200));
+        let first_slave = emu.slave_path().to_path_buf();
+
+        emu.disconnect();
+        assert!(!emu.is_connected());
+        assert!(
+            std::fs::symlink_metadata(&link).is_err(),
+            "link removed while down"
+        );
+        let e = d.version().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                DriverError::Disconnected { .. } | DriverError::Timeout { .. }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains(link.to_str().unwrap()), "{e}");
+
+        emu.reconnect().unwrap();
+        assert!(emu.is_connected());
+        assert_eq!(std::fs::read_link(&link).unwrap(), emu.slave_path());
+        emu.reconnect().unwrap(); // no-op while up
+        let mut d2 = Driver::open(config).unwrap();
+        assert_eq!(d2.version().unwrap(), DEFAULT_FIRMWARE);
+        // The board stayed powered: channel 0 is where the move left it.
+        let p = d2.read_pulses(&[crate::Channel::new(0).unwrap()]).unwrap();
+        assert_eq!(p[0].map(|p| p.micros()), Some(1600));
+        emu.set_stall(true);
+        let st = motion.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(st.command.is_none() && st.board.is_stalled());
+        drop(d2);
+        drop(emu);
+        assert!(
+            std::fs::symlink_metadata(&link).is_err(),
+            "link removed on drop"
+        );
+        let _ = first_slave;
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::arm::yaml_error;
 use crate::error::LoadError;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The paper sheet.
@@ -37,13 +37,35 @@ pub struct Column {
     pub y_max_cm: f64,
 }
 
-/// The pixel-to-table mapping.
+/// The pixel-to-table mapping (the `pixels:` section).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
 pub struct PixelMapping {
     /// Image size.
     pub width_px: u32,
     pub height_px: u32,
+    /// Scale, origin, rotation and flip (keys at the same level).
+    #[serde(flatten)]
+    pub plane: PlaneMapping,
+    /// Height of the board surface (cm).
+    #[serde(default)]
+    pub surface_z_cm: f64,
+    /// Keys none of the above takes: an error ([`Board::parse`] names them;
+    /// serde cannot deny unknown keys next to a flattened struct).
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, serde_yaml::Value>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// How a pixel frame lies on the table plane: scale, the table point under
+/// pixel (0, 0), rotation and flip. The one definition of the pixel ↔ table
+/// mapping, used by board placements ([`PixelMapping::plane`]) and by the
+/// vision crate (its `BoardMapping`). Unknown keys are ignored, so it can be
+/// read from a whole `pixels:` section (see [`PixelMapping`]).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+pub struct PlaneMapping {
     /// Pixels per centimetre.
     pub scale_px_per_cm: f64,
     /// Table point (cm) under pixel (0, 0).
@@ -51,16 +73,58 @@ pub struct PixelMapping {
     /// Counter-clockwise rotation of the image axes on the table (degrees).
     #[serde(default)]
     pub rotation_deg: f64,
-    /// Whether image v grows towards -y (the usual top-down view with y forward).
+    /// Whether pixel v grows towards table −y (image up = arm +y).
     #[serde(default = "yes")]
     pub y_flipped: bool,
-    /// Height of the board surface (cm).
-    #[serde(default)]
-    pub surface_z_cm: f64,
 }
 
-fn yes() -> bool {
-    true
+impl Default for PlaneMapping {
+    /// The project convention (`config/boards/a4.yaml`): 20 px/cm, pixel (0, 0)
+    /// at (−16, 30) cm, y flipped.
+    fn default() -> Self {
+        PlaneMapping {
+            scale_px_per_cm: 20.0,
+            origin_cm: [-16.0, 30.0],
+            rotation_deg: 0.0,
+            y_flipped: true,
+        }
+    }
+}
+
+impl PlaneMapping {
+    /// Table point (cm) under a pixel.
+    pub fn to_table_cm(&self, u: f64, v: f64) -> [f64; 2] {
+        let k = self.scale_px_per_cm;
+        let dx = u / k;
+        let dy = if self.y_flipped { -v } else { v } / k;
+        let (s, c) = self.rotation_deg.to_radians().sin_cos();
+        [
+            self.origin_cm[0] + c * dx - s * dy,
+            self.origin_cm[1] + s * dx + c * dy,
+        ]
+    }
+
+    /// Pixel of a table point (cm): the inverse of [`PlaneMapping::to_table_cm`].
+    pub fn to_pixel(&self, x: f64, y: f64) -> [f64; 2] {
+        let m = self.cm_to_px_matrix();
+        [
+            m[0][0] * x + m[0][1] * y + m[0][2],
+            m[1][0] * x + m[1][1] * y + m[1][2],
+        ]
+    }
+
+    /// The 3×3 matrix taking homogeneous table cm to pixels.
+    pub fn cm_to_px_matrix(&self) -> [[f64; 3]; 3] {
+        let k = self.scale_px_per_cm;
+        let (s, c) = self.rotation_deg.to_radians().sin_cos();
+        let f = if self.y_flipped { -1.0 } else { 1.0 };
+        let [ox, oy] = self.origin_cm;
+        [
+            [c * k, s * k, -(c * ox + s * oy) * k],
+            [-f * s * k, f * c * k, f * (s * ox - c * oy) * k],
+            [0.0, 0.0, 1.0],
+        ]
+    }
 }
 
 /// A board placement file.
@@ -103,13 +167,19 @@ impl Board {
     pub fn parse(path: &Path, text: &str) -> Result<Board, LoadError> {
         let mut b: Board = serde_yaml::from_str(text).map_err(|e| yaml_error(path, e))?;
         b.path = path.to_path_buf();
-        let p = &b.pixels;
+        if let Some(key) = b.pixels.unknown.keys().next() {
+            return Err(LoadError::Config {
+                path: path.to_path_buf(),
+                message: format!("unknown key `{key}` in pixels"),
+            });
+        }
+        let p = &b.pixels.plane;
         let finite = [
             p.scale_px_per_cm,
             p.origin_cm[0],
             p.origin_cm[1],
             p.rotation_deg,
-            p.surface_z_cm,
+            b.pixels.surface_z_cm,
         ]
         .iter()
         .chain(&b.sheet.centre_cm)
@@ -131,28 +201,13 @@ impl Board {
 
     /// Table point (cm, with the board surface height) under a pixel.
     pub fn pixel_to_table_cm(&self, u: f64, v: f64) -> [f64; 3] {
-        let p = &self.pixels;
-        let dx = u / p.scale_px_per_cm;
-        let dy = if p.y_flipped { -v } else { v } / p.scale_px_per_cm;
-        let (s, c) = p.rotation_deg.to_radians().sin_cos();
-        [
-            p.origin_cm[0] + c * dx - s * dy,
-            p.origin_cm[1] + s * dx + c * dy,
-            p.surface_z_cm,
-        ]
+        let [x, y] = self.pixels.plane.to_table_cm(u, v);
+        [x, y, self.pixels.surface_z_cm]
     }
 
     /// Pixel of a table point (cm): the inverse of [`Board::pixel_to_table_cm`].
     pub fn table_cm_to_pixel(&self, x: f64, y: f64) -> [f64; 2] {
-        let p = &self.pixels;
-        let (ex, ey) = (x - p.origin_cm[0], y - p.origin_cm[1]);
-        let (s, c) = p.rotation_deg.to_radians().sin_cos();
-        let dx = c * ex + s * ey;
-        let dy = -s * ex + c * ey;
-        [
-            dx * p.scale_px_per_cm,
-            if p.y_flipped { -dy } else { dy } * p.scale_px_per_cm,
-        ]
+        self.pixels.plane.to_pixel(x, y)
     }
 }
 
@@ -205,6 +260,12 @@ mod tests {
             .unwrap_err();
         assert!(
             e.to_string().contains("b.yaml") && e.to_string().contains("scale"),
+            "{e}"
+        );
+        let e = Board::parse(Path::new("b.yaml"), "name: x\nsheet: {centre_cm: [0, 0], width_cm: 1, depth_cm: 1}\npixels: {width_px: 1, height_px: 1, scale_px_per_cm: 2, origin_cm: [0, 0], y_flip: false}\n")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("b.yaml") && e.to_string().contains("`y_flip`"),
             "{e}"
         );
         let e =

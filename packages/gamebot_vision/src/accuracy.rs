@@ -97,7 +97,7 @@ pub fn random_position(game: &Game, rng: &mut ChaCha8Rng, max_moves: usize) -> R
     let mut state = game.initial_state();
     let n = rng.gen_range(0..=max_moves);
     for _ in 0..n {
-        if state.winner() >= 0 {
+        if state.is_over() {
             break;
         }
         let moves = game

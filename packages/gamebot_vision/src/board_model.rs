@@ -6,79 +6,16 @@ use gamebot_rules::model::{
     ElementType, Location, LocationId, LocationType, RealboardSignature, Shape,
 };
 use gamebot_rules::Game;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::{Result, VisionError};
 use crate::hsv::HsvRange;
 
 /// Maps table-plane centimetres (arm base frame: x right, y forward) to the
-/// board pixel frame used by `camera=` and `point=` in game files. Read from
-/// the `pixels:` section of `config/boards/*.yaml` (other keys are ignored).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BoardMapping {
-    /// Pixels per centimetre.
-    pub scale_px_per_cm: f64,
-    /// Table coordinates (cm) of the pixel frame's top-left corner.
-    pub origin_cm: [f64; 2],
-    /// Counter-clockwise rotation of the image axes on the table (degrees).
-    #[serde(default)]
-    pub rotation_deg: f64,
-    /// Whether pixel v grows towards table −y (image up = arm +y).
-    #[serde(default = "yes")]
-    pub y_flipped: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl Default for BoardMapping {
-    /// The project convention: 20 px/cm, top-left at (−16, 30) cm, y flipped.
-    fn default() -> Self {
-        BoardMapping {
-            scale_px_per_cm: 20.0,
-            origin_cm: [-16.0, 30.0],
-            rotation_deg: 0.0,
-            y_flipped: true,
-        }
-    }
-}
-
-impl BoardMapping {
-    /// Board pixel of a table point (cm).
-    pub fn to_px(&self, x_cm: f64, y_cm: f64) -> (f64, f64) {
-        let m = self.cm_to_px_matrix();
-        (
-            m[0][0] * x_cm + m[0][1] * y_cm + m[0][2],
-            m[1][0] * x_cm + m[1][1] * y_cm + m[1][2],
-        )
-    }
-
-    /// Table point (cm) of a board pixel.
-    pub fn to_cm(&self, u: f64, v: f64) -> (f64, f64) {
-        let k = self.scale_px_per_cm;
-        let dx = u / k;
-        let dy = if self.y_flipped { -v } else { v } / k;
-        let (s, c) = self.rotation_deg.to_radians().sin_cos();
-        (
-            self.origin_cm[0] + c * dx - s * dy,
-            self.origin_cm[1] + s * dx + c * dy,
-        )
-    }
-
-    /// The 3×3 matrix taking homogeneous table cm to board pixels.
-    pub fn cm_to_px_matrix(&self) -> [[f64; 3]; 3] {
-        let k = self.scale_px_per_cm;
-        let (s, c) = self.rotation_deg.to_radians().sin_cos();
-        let f = if self.y_flipped { -1.0 } else { 1.0 };
-        let [ox, oy] = self.origin_cm;
-        [
-            [c * k, s * k, -(c * ox + s * oy) * k],
-            [-f * s * k, f * c * k, f * (s * ox - c * oy) * k],
-            [0.0, 0.0, 1.0],
-        ]
-    }
-}
+/// board pixel frame used by `camera=` and `point=` in game files: the
+/// kinematics crate's [`PlaneMapping`](gamebot_kinematics::PlaneMapping), read
+/// from the `pixels:` section of `config/boards/*.yaml` (other keys ignored).
+pub use gamebot_kinematics::PlaneMapping as BoardMapping;
 
 /// A colour class the detector can report: an element type name and the
 /// state its colour stands for. Several signatures may share one class.
@@ -312,16 +249,19 @@ pub(crate) mod testboard {
             },
         ];
         let m = BoardMapping::default();
+        let pixel = |x: f64, y: f64| {
+            let [u, v] = m.to_pixel(x, y);
+            Pixel {
+                x: u.round() as i32,
+                y: v.round() as i32,
+            }
+        };
         let mut locs = Vec::new();
         for r in 0..4 {
             for c in 0..4 {
                 let x = -3.75 + 2.5 * c as f64;
                 let y = 14.25 + 2.5 * r as f64;
-                let (u, v) = m.to_px(x, y);
-                let p = Pixel {
-                    x: u.round() as i32,
-                    y: v.round() as i32,
-                };
+                let p = pixel(x, y);
                 locs.push(Location {
                     name: format!("c({},{})", c + 1, r + 1),
                     location_type: 0,
@@ -335,11 +275,7 @@ pub(crate) mod testboard {
         for (side, x) in [("r", -13.5), ("b", 13.5)] {
             for i in 0..4 {
                 let y = 12.0 + 3.0 * i as f64;
-                let (u, v) = m.to_px(x, y);
-                let p = Pixel {
-                    x: u.round() as i32,
-                    y: v.round() as i32,
-                };
+                let p = pixel(x, y);
                 locs.push(Location {
                     name: format!("{side}({})", i + 1),
                     location_type: 1,
@@ -381,18 +317,18 @@ mod tests {
     #[test]
     fn mapping_matches_convention() {
         let m = BoardMapping::default();
-        assert_eq!(m.to_px(0.0, 6.0), (320.0, 480.0));
-        assert_eq!(m.to_px(-16.0, 30.0), (0.0, 0.0));
-        let (x, y) = m.to_cm(100.0, 200.0);
-        let (u, v) = m.to_px(x, y);
+        assert_eq!(m.to_pixel(0.0, 6.0), [320.0, 480.0]);
+        assert_eq!(m.to_pixel(-16.0, 30.0), [0.0, 0.0]);
+        let [x, y] = m.to_table_cm(100.0, 200.0);
+        let [u, v] = m.to_pixel(x, y);
         assert!((u - 100.0).abs() < 1e-9 && (v - 200.0).abs() < 1e-9);
         let r = BoardMapping {
             rotation_deg: 17.0,
             y_flipped: false,
             ..m
         };
-        let (x, y) = r.to_cm(123.0, 45.0);
-        let (u, v) = r.to_px(x, y);
+        let [x, y] = r.to_table_cm(123.0, 45.0);
+        let [u, v] = r.to_pixel(x, y);
         assert!((u - 123.0).abs() < 1e-9 && (v - 45.0).abs() < 1e-9);
     }
 
