@@ -26,13 +26,34 @@ pub struct Args {
     seed: u64,
 }
 
+/// One game's random-playout rates: the row of `gamebot bench rules` and
+/// `gamebot gdl bench` (the same JSON objects for both front-ends).
 #[derive(Serialize)]
-struct Row {
-    game: String,
-    games_per_s: f64,
-    positions_per_s: f64,
-    mean_branching: f64,
-    mean_length: f64,
+pub(crate) struct Row {
+    pub game: String,
+    pub games_per_s: f64,
+    pub positions_per_s: f64,
+    pub mean_branching: f64,
+    pub mean_length: f64,
+}
+
+/// Prints rows as JSON or as a table.
+pub(crate) fn print_rows(rows: &[Row], json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(rows)?);
+    } else {
+        println!(
+            "{:<22} {:>12} {:>14} {:>10} {:>10}",
+            "game", "games/s", "positions/s", "branching", "length"
+        );
+        for r in rows {
+            println!(
+                "{:<22} {:>12.0} {:>14.0} {:>10.1} {:>10.1}",
+                r.game, r.games_per_s, r.positions_per_s, r.mean_branching, r.mean_length
+            );
+        }
+    }
+    Ok(())
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
@@ -92,19 +113,6 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-    } else {
-        println!(
-            "{:<18} {:>12} {:>14} {:>10} {:>10}",
-            "game", "games/s", "positions/s", "branching", "length"
-        );
-        for r in &rows {
-            println!(
-                "{:<18} {:>12.0} {:>14.0} {:>10.1} {:>10.1}",
-                r.game, r.games_per_s, r.positions_per_s, r.mean_branching, r.mean_length
-            );
-        }
-    }
+    print_rows(&rows, a.json)?;
     Ok(0)
 }

@@ -422,14 +422,7 @@ pub struct BenchArgs {
     seed: u64,
 }
 
-#[derive(Serialize)]
-struct Row {
-    game: String,
-    games_per_s: f64,
-    positions_per_s: f64,
-    mean_branching: f64,
-    mean_length: f64,
-}
+use super::bench_rules::{print_rows, Row};
 
 /// One random playout; returns (positions, sum of joint-move counts, length).
 fn bench_playout(
@@ -506,20 +499,7 @@ fn bench(a: BenchArgs) -> Result<i32> {
             mean_length: length as f64 / n as f64,
         });
     }
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-    } else {
-        println!(
-            "{:<22} {:>12} {:>14} {:>10} {:>10}",
-            "game", "games/s", "positions/s", "branching", "length"
-        );
-        for r in &rows {
-            println!(
-                "{:<22} {:>12.0} {:>14.0} {:>10.1} {:>10.1}",
-                r.game, r.games_per_s, r.positions_per_s, r.mean_branching, r.mean_length
-            );
-        }
-    }
+    print_rows(&rows, a.json)?;
     Ok(0)
 }
 
