@@ -65,15 +65,7 @@ impl<T> Queue<T> {
 
     /// Appends, discarding the oldest item when full.
     pub(crate) fn push(&self, item: T) {
-        let mut s = lock(&self.state);
-        if s.items.len() == self.depth {
-            s.items.pop_front();
-            s.dropped += 1;
-        }
-        s.items.push_back(item);
-        drop(s);
-        self.ready.notify_all();
-        self.watchers.notify();
+        self.push_all(std::iter::once(item));
     }
 
     /// Appends several items under one lock with one wake-up, discarding
