@@ -28,6 +28,12 @@ pub(crate) fn visit<V: TypeVisitor>(v: &mut V) {
     v.message::<GoToPoseRequest>();
     v.message::<GoToPoseResponse>();
     v.service::<GoToPose>();
+    v.message::<HumanMoveRequest>();
+    v.message::<HumanMoveResponse>();
+    v.service::<HumanMove>();
+    v.message::<SimFaultRequest>();
+    v.message::<SimFaultResponse>();
+    v.service::<SimFault>();
     v.message::<PlanMoveGoal>();
     v.message::<PlanMoveResult>();
     v.message::<PlanMoveFeedback>();
@@ -295,6 +301,57 @@ pub mod srv {
         const TYPE_NAME: &'static str = "gamebot_interfaces/srv/SetGripper";
         type Request = SetGripperRequest;
         type Response = SetGripperResponse;
+    }
+
+    ros_message! {
+        /// A move for the simulated person's hand.
+        "gamebot_interfaces/srv/HumanMove_Request" => pub struct HumanMoveRequest {
+            pub r#move: String,
+            pub cover_seconds: f32,
+        }
+    }
+
+    ros_message! {
+        /// Whether the simulated hand took the move.
+        "gamebot_interfaces/srv/HumanMove_Response" => pub struct HumanMoveResponse {
+            pub accepted: bool,
+            pub message: String,
+        }
+    }
+
+    /// The simulated person's hand makes a move in the world (`/sim/human_move`).
+    pub struct HumanMove;
+
+    impl crate::RosService for HumanMove {
+        const TYPE_NAME: &'static str = "gamebot_interfaces/srv/HumanMove";
+        type Request = HumanMoveRequest;
+        type Response = HumanMoveResponse;
+    }
+
+    ros_message! {
+        /// Faults to inject into the simulated world.
+        "gamebot_interfaces/srv/SimFault_Request" => pub struct SimFaultRequest {
+            pub spec: String,
+            pub serial_drop_s: f32,
+            pub camera_dropout_s: f32,
+        }
+    }
+
+    ros_message! {
+        /// Whether the faults were taken.
+        "gamebot_interfaces/srv/SimFault_Response" => pub struct SimFaultResponse {
+            pub success: bool,
+            pub message: String,
+        }
+    }
+
+    /// Fault injection into the simulated world (`/sim/fault`).
+    pub struct SimFault;
+
+    impl crate::RosService for SimFault {
+        const TYPE_NAME: &'static str = "gamebot_interfaces/srv/SimFault";
+        type Request = SimFaultRequest;
+        type Response = SimFaultResponse;
     }
 
     ros_message! {

@@ -15,7 +15,9 @@ use gamebot_interfaces::msg::{BoardObservation, GameEvent, GameState};
 use gamebot_interfaces::rcl_interfaces::Log;
 use gamebot_interfaces::rosgraph_msgs::Clock;
 use gamebot_interfaces::sensor_msgs::{CameraInfo, Image, JointState};
-use gamebot_interfaces::srv::{GoToPose, MoveTool, NewGame, SetGripper, SubmitMove};
+use gamebot_interfaces::srv::{
+    GoToPose, HumanMove, MoveTool, NewGame, SetGripper, SimFault, SubmitMove,
+};
 use gamebot_interfaces::std_msgs::String as StringMsg;
 use gamebot_interfaces::tf2_msgs::TFMessage;
 use gamebot_interfaces::trajectory_msgs::JointTrajectory;
@@ -170,3 +172,8 @@ pub const ARM_MOVE_TOOL: Service<MoveTool> = Service::new("/arm/move_tool");
 pub const ARM_SET_GRIPPER: Service<SetGripper> = Service::new("/arm/set_gripper");
 /// Manual control: the home or park pose.
 pub const ARM_GO_TO_POSE: Service<GoToPose> = Service::new("/arm/go_to_pose");
+
+/// Simulation: the simulated person's hand makes a move in the world (sim_world).
+pub const SIM_HUMAN_MOVE: Service<HumanMove> = Service::new("/sim/human_move");
+/// Simulation: inject faults into the world (sim_world).
+pub const SIM_FAULT: Service<SimFault> = Service::new("/sim/fault");
