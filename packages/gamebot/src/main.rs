@@ -58,6 +58,9 @@ enum Command {
     /// The GDL front-end: check, legal, selfplay, play, bench, GGP player.
     #[command(subcommand)]
     Gdl(cmd::gdl::Action),
+    /// The simulated robot: carry out moves physically in the simulated world.
+    #[command(subcommand)]
+    Sim(cmd::sim::Action),
 }
 
 fn main() {
@@ -85,6 +88,7 @@ fn main() {
         Command::Ik(a) => cmd::ik::run(a),
         Command::Reach(a) => cmd::reach::run(a),
         Command::Gdl(a) => cmd::gdl::run(a),
+        Command::Sim(a) => cmd::sim::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -261,8 +261,10 @@ pub fn execute_moves(
             let l = next.location_of(e as u16);
             let lname = &game.locations[l as usize].name;
             let Some(at) = place(l) else {
-                mr.problems
-                    .push(format!("{} lies on the table, the rules have it on {lname}", el.name));
+                mr.problems.push(format!(
+                    "{} lies on the table, the rules have it on {lname}",
+                    el.name
+                ));
                 continue;
             };
             let d = 1000.0 * (p.position[0] - at[0]).hypot(p.position[1] - at[1]);
@@ -324,14 +326,14 @@ pub fn execute_moves(
     Ok(report)
 }
 
-/// The world once it has caught up with the end of the goal: nothing held
-/// and a snapshot taken after the goal ended.
+/// The world once it has caught up with the clock as it is now (the end of
+/// the goal) and holds nothing.
 fn settle(robot: &SimRobot) -> crate::sim_world::WorldSnapshot {
-    let start = robot.probe().snapshot().time;
-    let end = Instant::now() + Duration::from_secs(10);
+    let target = robot.clock().now();
+    let end = Instant::now() + Duration::from_secs(30);
     loop {
         let s = robot.probe().snapshot();
-        if (s.time > start && s.held.is_none()) || Instant::now() >= end {
+        if (s.time >= target && s.held.is_none()) || Instant::now() >= end {
             return s;
         }
         std::thread::sleep(Duration::from_millis(5));

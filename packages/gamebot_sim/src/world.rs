@@ -11,7 +11,7 @@ use gamebot_kinematics::{Arm, Board};
 use gamebot_rules::model::{ElementId, LocationId, RobotSpec};
 use gamebot_rules::{Game, State};
 use gamebot_ssc32::emulator::Board as ServoBoard;
-use gamebot_ssc32::{Clock, Command, Emulator, EmulatorConfig, MotionUpdate};
+use gamebot_ssc32::{Clock, Command, Emulator, EmulatorConfig, MotionUpdate, Movement};
 use gamebot_vision::calib::{BoardConfig, CameraCalibration};
 use gamebot_vision::camera::CameraModel;
 use gamebot_vision::render::{GroundTruth, RenderOptions, Renderer, Solid, TablePiece, TableScene};
@@ -496,9 +496,28 @@ impl World {
             }
             self.time = t;
             self.tick(t)?;
+            // Nothing can change until the next servo command: the servos have
+            // arrived, no hand moves, nothing is carried or falling, and the
+            // fingers are still (one tick above saw the last change). Jump to
+            // the next command or the clock, so an idle world costs no ticks.
+            if self.is_still(t) {
+                let next = self.pending.front().map_or(now, |u| u.time.min(now));
+                if next > self.time {
+                    self.time = next;
+                }
+            }
         }
         self.recover(now)?;
         Ok(())
+    }
+
+    /// Whether the world cannot change before the next servo command.
+    fn is_still(&self, t: Duration) -> bool {
+        self.hand.is_none()
+            && self.held.is_none()
+            && self.servo.movement_at(t) == Movement::Done
+            && self.stall_end_at.is_none()
+            && self.serial_up_at.is_none()
     }
 
     /// Fault draws made for every group move the controller receives.

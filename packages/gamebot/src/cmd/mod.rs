@@ -17,6 +17,7 @@ pub mod play;
 pub mod reach;
 pub mod render;
 pub mod selfplay;
+pub mod sim;
 pub mod solve;
 pub mod ssc32;
 pub mod state;
