@@ -46,6 +46,22 @@ pub struct Scratch {
 /// if irrelevant), to (likewise), element type, element state.
 pub type EquivalenceKey = (u32, u32, u16, i32);
 
+impl Scratch {
+    /// Sets the evaluation budget: loop iterations plus user-function calls
+    /// allowed in one operation (move generation, applying a move, the
+    /// scorings, the end-of-game checks, an `[EVALUATION]`); default
+    /// [`crate::eval::DEFAULT_STEP_BUDGET`]. An operation that needs more
+    /// fails with a run-time error naming the expression it was in.
+    pub fn set_step_budget(&mut self, steps: u64) {
+        self.vars.set_budget(steps);
+    }
+
+    /// The evaluation budget per operation.
+    pub fn step_budget(&self) -> u64 {
+        self.vars.budget()
+    }
+}
+
 impl Game {
     /// The initial position (§6.2).
     pub fn initial_state(&self) -> State {
@@ -167,6 +183,7 @@ impl Game {
         if st.is_over() {
             return Ok(());
         }
+        sc.vars.start_operation();
         let p = st.player();
         for (ri, r) in self.rules.iter().enumerate() {
             if let Filter::Literal(x) = r.player {
@@ -392,6 +409,7 @@ impl Game {
         }
         let p = st.player();
         let vars = &mut sc.vars;
+        vars.start_operation();
         // 1. Choose the rule.
         let mut chosen: Option<usize> = None;
         if !self.has_bonuses {
@@ -472,7 +490,7 @@ impl Game {
                     EvalError::new(format!("player {who} does not exist (1..{n})")),
                 ));
             }
-            st.add_score(who as usize - 1, amount);
+            self.add_score(st, who, amount, w, || format!("rule `{}` withScore", r.name))?;
         }
         // 3. Relocate.
         st.relocate(mv.element, mv.to);
@@ -497,7 +515,8 @@ impl Game {
                 .eval(&f.expr)
                 .map_err(|e| self.eval_error(f, format!("rule `{}` followup", r.name), e))?;
         }
-        // 5. Scorings.
+        // 5. Scorings: an operation of their own for the evaluation budget.
+        vars.start_operation();
         let n = self.players.len() as i32;
         for s in &self.scorings {
             let fire = Ctx::new(self, StateRef::Rw(st), vars)
@@ -516,10 +535,11 @@ impl Game {
                         EvalError::new(format!("player {who} does not exist (1..{n})")),
                     ));
                 }
-                st.add_score(who as usize - 1, amount);
+                self.add_score(st, who, amount, se, || "scoring score".into())?;
             }
         }
-        // 6. End of game: the first true situation decides.
+        // 6. End of game: the first true situation decides (another operation).
+        vars.start_operation();
         for end in &self.ends {
             let fire = Ctx::new(self, StateRef::Rw(st), vars)
                 .eval(&end.situation.expr)
@@ -542,6 +562,25 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Adds `amount` to player `who`'s score (a checked player number); a sum
+    /// outside 32 bits is an error at the expression `se` that gave the amount.
+    fn add_score(
+        &self,
+        st: &mut State,
+        who: i32,
+        amount: i32,
+        se: &SrcExpr,
+        context: impl FnOnce() -> String,
+    ) -> Result<(), RuleError> {
+        st.add_score(who as usize - 1, amount).map_err(|old| {
+            self.eval_error(
+                se,
+                context(),
+                crate::eval::overflow(format!("the score of player {who}, {old} + {amount},")),
+            )
+        })
     }
 
     fn eval_int(
@@ -716,6 +755,7 @@ impl Game {
             return Ok(None);
         };
         sc.vars.clear();
+        sc.vars.start_operation();
         self.eval_int(
             &ev.value,
             st,

@@ -11,6 +11,15 @@ use std::sync::Arc;
 /// Nested user-function calls allowed before evaluation fails (keeps the Rust stack safe).
 const MAX_CALL_DEPTH: u32 = 200;
 
+/// Evaluation steps (loop iterations plus user-function calls) one engine
+/// operation may take by default: move generation, applying a move's rule
+/// and followup, the scorings, the end-of-game checks, an `[EVALUATION]`.
+/// Every expression tree is finite, so only loops and calls can make an
+/// evaluation run long; counting them bounds the whole operation. The games
+/// in `games/` need at most a few thousand steps per operation; ten million
+/// take well under a second.
+pub const DEFAULT_STEP_BUDGET: u64 = 10_000_000;
+
 /// An evaluation error: a message plus the chain of user functions it happened in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalError {
@@ -45,16 +54,61 @@ type R<T> = Result<T, Box<EvalError>>;
 type SetPair = (Arc<Vec<Value>>, Arc<Vec<Value>>);
 
 /// The global variable namespace: one slot per variable name of the game.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Vars {
     slots: Vec<Option<Value>>,
+    /// Steps each operation may take ([`DEFAULT_STEP_BUDGET`] unless set).
+    budget: u64,
+    /// Steps left in the current operation.
+    steps_left: u64,
+}
+
+impl Default for Vars {
+    fn default() -> Vars {
+        Vars::new(0)
+    }
 }
 
 impl Vars {
     pub fn new(n: usize) -> Vars {
         Vars {
             slots: vec![None; n],
+            budget: DEFAULT_STEP_BUDGET,
+            steps_left: DEFAULT_STEP_BUDGET,
         }
+    }
+    /// Sets the steps per operation (takes effect at the next operation).
+    pub fn set_budget(&mut self, steps: u64) {
+        self.budget = steps;
+    }
+    /// The steps per operation.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+    /// Starts an engine operation: the full budget is available again.
+    #[inline]
+    pub fn start_operation(&mut self) {
+        self.steps_left = self.budget;
+    }
+    /// Takes one step of the budget (a loop iteration or a function call).
+    #[inline]
+    fn step(&mut self) -> R<()> {
+        match self.steps_left.checked_sub(1) {
+            Some(left) => {
+                self.steps_left = left;
+                Ok(())
+            }
+            None => Err(self.exhausted()),
+        }
+    }
+    #[cold]
+    #[inline(never)]
+    fn exhausted(&self) -> Box<EvalError> {
+        EvalError::new(format!(
+            "evaluation budget exhausted: more than {} loop iterations and function calls \
+             in one operation (a FORALL/FORSOME range or a recursion too large for a rule file)",
+            self.budget
+        ))
     }
     /// Empties the namespace (a fresh one per engine operation, §5.4).
     pub fn clear(&mut self) {
@@ -110,6 +164,15 @@ fn bool_shaped(e: &Expr) -> bool {
             | Expr::Loop { .. }
             | Expr::Assign(..)
     )
+}
+
+/// The error of an integer operation whose result does not fit in 32 bits.
+#[cold]
+#[inline(never)]
+pub(crate) fn overflow(what: String) -> Box<EvalError> {
+    EvalError::new(format!(
+        "integer overflow: {what} does not fit in a 32-bit Int (-2147483648..2147483647)"
+    ))
 }
 
 /// A string argument resolved against the game's names.
@@ -417,6 +480,7 @@ impl<'a> Ctx<'a> {
                 func.name
             )));
         }
+        self.vars.step()?;
         self.depth += 1;
         let result = self.run_lines(func);
         self.depth -= 1;
@@ -476,8 +540,14 @@ impl<'a> Ctx<'a> {
             } => Value::Bool(self.run_loop(*all, *var, from, to, body)?),
             Expr::Unary(op, x) => match op {
                 Op::Not => Value::Bool(!self.bool(x, "the operand of NOT")?),
-                Op::Abs => Value::Int(self.int(x, "the operand of ABS")?.wrapping_abs()),
-                _ => Value::Int(self.int(x, "the operand of unary -")?.wrapping_neg()),
+                Op::Abs => {
+                    let i = self.int(x, "the operand of ABS")?;
+                    Value::Int(i.checked_abs().ok_or_else(|| overflow(format!("ABS {i}")))?)
+                }
+                _ => {
+                    let i = self.int(x, "the operand of unary -")?;
+                    Value::Int(i.checked_neg().ok_or_else(|| overflow(format!("-({i})")))?)
+                }
             },
             Expr::Assign(v, x) => {
                 let val = self.eval(x)?;
@@ -547,6 +617,7 @@ impl<'a> Ctx<'a> {
         };
         let mut i = a as i64;
         loop {
+            self.vars.step()?;
             self.vars.set(var, Value::Int(i as i32));
             let r = self.bool(body, what)?;
             if all != r {
@@ -641,15 +712,24 @@ impl<'a> Ctx<'a> {
         Ok(match op {
             Op::Add => {
                 let (x, y) = ints(self)?;
-                Value::Int(x.wrapping_add(y))
+                Value::Int(
+                    x.checked_add(y)
+                        .ok_or_else(|| overflow(format!("{x} + {y}")))?,
+                )
             }
             Op::Sub => {
                 let (x, y) = ints(self)?;
-                Value::Int(x.wrapping_sub(y))
+                Value::Int(
+                    x.checked_sub(y)
+                        .ok_or_else(|| overflow(format!("{x} - {y}")))?,
+                )
             }
             Op::Mul => {
                 let (x, y) = ints(self)?;
-                Value::Int(x.wrapping_mul(y))
+                Value::Int(
+                    x.checked_mul(y)
+                        .ok_or_else(|| overflow(format!("{x} * {y}")))?,
+                )
             }
             Op::Div | Op::Rem => {
                 let (x, y) = ints(self)?;
@@ -664,8 +744,10 @@ impl<'a> Ctx<'a> {
                     )));
                 }
                 Value::Int(if op == Op::Div {
-                    x.wrapping_div(y)
+                    x.checked_div(y)
+                        .ok_or_else(|| overflow(format!("{x} / {y}")))?
                 } else {
+                    // `MIN % -1` is 0, which fits (only the quotient overflows).
                     x.wrapping_rem(y)
                 })
             }

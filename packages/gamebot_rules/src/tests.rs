@@ -8,6 +8,11 @@ use crate::Game;
 /// Evaluates `lines` (one expression per line, as a function body) in a fresh
 /// namespace of a tiny game; returns the last line's value and the variables asked for.
 fn run(defs: &str, lines: &[&str]) -> Result<Value, String> {
+    run_budget(defs, lines, crate::eval::DEFAULT_STEP_BUDGET)
+}
+
+/// [`run`] with an evaluation budget of `steps`.
+fn run_budget(defs: &str, lines: &[&str], steps: u64) -> Result<Value, String> {
     let mut body = String::new();
     for l in lines {
         body.push_str(l);
@@ -21,6 +26,8 @@ fn run(defs: &str, lines: &[&str]) -> Result<Value, String> {
     let g = Game::parse("probe.game", &text).map_err(|e| e.to_string())?;
     let mut st = g.initial_state();
     let mut sc = g.scratch();
+    sc.set_step_budget(steps);
+    sc.vars.start_operation();
     let f = g.func_names.iter().position(|n| n == "Probe").unwrap() as u32;
     Ctx::new(&g, StateRef::Rw(&mut st), &mut sc.vars)
         .call_values(f, &[])
@@ -51,7 +58,8 @@ fn arithmetic_vectors() {
     assert_eq!(int(run("", &["10 - 3 - 2"])), 9);
     assert_eq!(int(run("", &["1 - 2 + 3"])), -4);
     assert_eq!(int(run("", &["-1 + 2"])), -3);
-    assert_eq!(int(run("", &["2147483647 + 1"])), i32::MIN);
+    assert_eq!(int(run("", &["2147483646 + 1"])), i32::MAX);
+    assert_eq!(int(run("", &["(0 - 2147483647) - 1"])), i32::MIN);
     assert!(run("", &["1 / 0"]).is_err());
     assert!(run("", &["1 < 2 < 3"]).is_err());
 }
@@ -216,4 +224,112 @@ fn illegal_moves_are_rejected_with_alternatives() {
         .unwrap_err()
         .to_string()
         .contains("no element"));
+}
+
+/// Issue 20: 32-bit overflow is a run-time error, not a wrap (also for
+/// literal operands, which constant folding leaves alone when they overflow).
+#[test]
+fn integer_overflow_is_an_error() {
+    for (expr, shown) in [
+        ("2147483647 + 1", "2147483647 + 1"),
+        ("$A = 2147483647\n$A + 1", "2147483647 + 1"),
+        ("((0 - 2147483647) - 1) - 1", "-2147483648 - 1"),
+        ("65536 * 65536", "65536 * 65536"),
+        ("((0 - 2147483647) - 1) / (0 - 1)", "-2147483648 / -1"),
+        ("ABS ((0 - 2147483647) - 1)", "ABS -2147483648"),
+        ("- ((0 - 2147483647) - 1)", "-(-2147483648)"),
+    ] {
+        let lines: Vec<&str> = expr.split('\n').collect();
+        let e = run("", &lines).expect_err(expr);
+        assert!(
+            e.contains("integer overflow") && e.contains(shown),
+            "{expr}: {e}"
+        );
+    }
+    // The remainder of the minimum by -1 is 0 and fits.
+    assert_eq!(int(run("", &["((0 - 2147483647) - 1) % (0 - 1)"])), 0);
+    assert_eq!(int(run("", &["ABS (0 - 2147483647)"])), i32::MAX);
+}
+
+/// A one-player game whose only move shuttles a pin between two cells, with
+/// `scoring` as its `[SCORINGS]` section.
+fn shuttle(scoring: &str) -> Game {
+    let text = format!(
+        "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+         [ELEMENT TYPES]\nname=pin\nstates=1\n[PLAYER NAMES]\n1=solo\n\
+         [MOVABLE ELEMENTS]\nname=p\ntype=pin\nlocation=c(1)\n\
+         [SCORINGS]\n{scoring}\n\
+         [GAME RULES]\nname=go\nelement=p\nfrom=c($A)\nto=c($B)\n"
+    );
+    Game::parse("shuttle.game", &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Plays the first legal move; returns the error of applying it, if any.
+fn play_first(g: &Game, st: &mut crate::State, sc: &mut crate::Scratch) -> Option<String> {
+    let moves = g.legal_moves(st).unwrap();
+    g.apply_with(st, &moves[0], sc).err().map(|e| e.to_string())
+}
+
+#[test]
+fn score_sums_past_32_bits_are_an_error() {
+    let g = shuttle("situation=true\nplayer=1\nscore=2147483647");
+    let mut st = g.initial_state();
+    let mut sc = g.scratch();
+    assert_eq!(play_first(&g, &mut st, &mut sc), None);
+    assert_eq!(st.scores()[0], i32::MAX);
+    let e = play_first(&g, &mut st, &mut sc).expect("the second sum overflows");
+    assert!(e.contains("shuttle.game:") && e.contains("integer overflow"), "{e}");
+    assert!(e.contains("the score of player 1, 2147483647 + 2147483647"), "{e}");
+}
+
+/// Issue 20: a scoring that would loop 4e18 times ends with a positioned
+/// budget error (the default budget, the issue's own expression).
+#[test]
+fn huge_loops_end_with_the_budget_error() {
+    let g = shuttle(
+        "situation=IF(FORALL($i,1,2000000000,FORALL($j,1,2000000000,true)),1,0) == 1\n\
+         player=1\nscore=1",
+    );
+    // `check` warns at load.
+    let w: Vec<String> = g.warnings.iter().map(|d| d.message.clone()).collect();
+    assert!(
+        w.iter().any(|m| m.contains("4000000000000000000 iterations")
+            && m.contains("evaluation budget")),
+        "{w:?}"
+    );
+    let mut st = g.initial_state();
+    let mut sc = g.scratch();
+    assert_eq!(sc.step_budget(), crate::eval::DEFAULT_STEP_BUDGET);
+    let e = play_first(&g, &mut st, &mut sc).expect("budget error");
+    assert!(e.contains("shuttle.game:") && e.contains("scoring situation"), "{e}");
+    assert!(e.contains("evaluation budget exhausted: more than 10000000"), "{e}");
+}
+
+/// The budget counts per operation (not per game) and counts function calls
+/// too, so unbounded-but-shallow recursion ends as well.
+#[test]
+fn the_budget_is_per_operation_and_counts_calls() {
+    // 30 iterations per scoring: fine with a budget of 31, fails with 29.
+    let g = shuttle("situation=FORALL($i,1,30,true)\nplayer=1\nscore=1");
+    let mut st = g.initial_state();
+    let mut sc = g.scratch();
+    sc.set_step_budget(31);
+    for _ in 0..5 {
+        assert_eq!(play_first(&g, &mut st, &mut sc), None);
+    }
+    assert_eq!(st.scores()[0], 5);
+    sc.set_step_budget(29);
+    let e = play_first(&g, &mut st, &mut sc).expect("29 steps are too few");
+    assert!(e.contains("more than 29 loop iterations"), "{e}");
+    // No warning for a range within the budget.
+    assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+    // Calls: L0 calls L1 twice, L1 calls L2 twice, ... L12: 8191 calls, no loop.
+    let mut defs = String::new();
+    for k in 0..12 {
+        defs.push_str(&format!("L{k}\nL{} AND L{}\nEND\n", k + 1, k + 1));
+    }
+    defs.push_str("L12\ntrue\nEND\n");
+    assert!(boolean(run_budget(&defs, &["L0"], 8192)));
+    let e = run_budget(&defs, &["L0"], 8190).expect_err("8191 calls");
+    assert!(e.contains("evaluation budget exhausted"), "{e}");
 }
