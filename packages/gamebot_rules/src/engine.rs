@@ -307,6 +307,8 @@ impl Game {
             }
             return Ok(());
         }
+        // The first conjunct's value when it is the same for every target.
+        let mut first: Option<bool> = None;
         for (l, tb) in &r.to_matches {
             if st.content(*l).is_some() {
                 continue;
@@ -314,6 +316,24 @@ impl Game {
             bind(&mut sc.vars, tb);
             let ok = match &r.condition {
                 None => true,
+                Some(c) if r.hoist_first_conjunct => {
+                    let cond_err =
+                        |e| self.eval_error(c, format!("rule `{}` condition", r.name), e);
+                    let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+                    let a = match first {
+                        Some(a) => a,
+                        None => {
+                            let a = ctx.and_side(&c.expr, true).map_err(cond_err)?;
+                            first = Some(a);
+                            a
+                        }
+                    };
+                    if !a {
+                        // False for every target of this element.
+                        break;
+                    }
+                    ctx.and_side(&c.expr, false).map_err(cond_err)?
+                }
                 Some(c) => matches!(
                     Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
                         .eval(&c.expr)

@@ -283,6 +283,16 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// One side of a condition `A AND B` (`left`: `A`), evaluated exactly as
+    /// evaluating the whole `AND` evaluates it. Fails on any other shape.
+    pub(crate) fn and_side(&mut self, e: &Expr, left: bool) -> R<bool> {
+        match e {
+            Expr::Binary(Op::And, a, _) if left => self.bool(a, "the left side of AND"),
+            Expr::Binary(Op::And, _, b) => self.bool(b, "the right side of AND"),
+            _ => Err(EvalError::new("internal: a hoisted condition is not an AND")),
+        }
+    }
+
     fn show(&self, v: &Value) -> String {
         crate::value::Display {
             value: v,

@@ -333,3 +333,40 @@ fn the_budget_is_per_operation_and_counts_calls() {
     let e = run_budget(&defs, &["L0"], 8190).expect_err("8191 calls");
     assert!(e.contains("evaluation budget exhausted"), "{e}");
 }
+
+/// Which conditions move generation splits (`A` once per element): only when
+/// `A` shares no variable with `B` or `to=` and writes none bound before the targets.
+#[test]
+fn first_conjuncts_are_hoisted_only_when_target_independent() {
+    let hoisted = |cond: &str| {
+        let text = format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\n\
+             [EXPRESSIONS]\nOwn($Q)\n$W = $Q\nOWNER(\"p($W)\") == 0\nEND\n\
+             [GAME RULES]\nname=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition={cond}\n"
+        );
+        let g = Game::parse("hoist.game", &text).unwrap_or_else(|e| panic!("{e}"));
+        // Whatever the split, the moves are those of the plain evaluation.
+        let moves = legal(&g, &g.initial_state());
+        (g.rules[0].hoist_first_conjunct, moves)
+    };
+    let all = vec!["p(1):c(1)->c(2)".to_string(), "p(1):c(1)->c(3)".to_string()];
+    // Reads element/from variables, calls a function: hoisted.
+    assert_eq!(hoisted("Own($E) AND ($B > $A)"), (true, all.clone()));
+    assert_eq!(hoisted("($A == 2) AND ($B > 1)"), (true, vec![]));
+    // Shares a variable with the right side (even one only read there).
+    assert_eq!(hoisted("($A == 1) AND ($B > $A)"), (false, all.clone()));
+    // Reads the target's variable.
+    assert_eq!(hoisted("($B > 2) AND true").0, false);
+    // Shares a variable ($W, written by Own) with the right side.
+    assert_eq!(hoisted("Own($E) AND ($W == 1)").0, false);
+    // Writes a variable bound from the element.
+    assert_eq!(hoisted("($E = $E + 1) AND true").0, false);
+    // Not an AND at the top.
+    assert_eq!(hoisted("Own($E) OR false").0, false);
+    // The original-style nim fixture's `take` rule is the case this is for.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let nim = Game::load(root.join("bench/nim-orig.game")).unwrap();
+    assert!(nim.rules[0].hoist_first_conjunct);
+}
