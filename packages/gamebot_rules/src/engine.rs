@@ -510,7 +510,9 @@ impl Game {
                     EvalError::new(format!("player {who} does not exist (1..{n})")),
                 ));
             }
-            self.add_score(st, who, amount, w, || format!("rule `{}` withScore", r.name))?;
+            self.add_score(st, who, amount, w, || {
+                format!("rule `{}` withScore", r.name)
+            })?;
         }
         // 3. Relocate.
         st.relocate(mv.element, mv.to);

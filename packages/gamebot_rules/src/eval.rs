@@ -289,7 +289,9 @@ impl<'a> Ctx<'a> {
         match e {
             Expr::Binary(Op::And, a, _) if left => self.bool(a, "the left side of AND"),
             Expr::Binary(Op::And, _, b) => self.bool(b, "the right side of AND"),
-            _ => Err(EvalError::new("internal: a hoisted condition is not an AND")),
+            _ => Err(EvalError::new(
+                "internal: a hoisted condition is not an AND",
+            )),
         }
     }
 
@@ -552,7 +554,10 @@ impl<'a> Ctx<'a> {
                 Op::Not => Value::Bool(!self.bool(x, "the operand of NOT")?),
                 Op::Abs => {
                     let i = self.int(x, "the operand of ABS")?;
-                    Value::Int(i.checked_abs().ok_or_else(|| overflow(format!("ABS {i}")))?)
+                    Value::Int(
+                        i.checked_abs()
+                            .ok_or_else(|| overflow(format!("ABS {i}")))?,
+                    )
                 }
                 _ => {
                     let i = self.int(x, "the operand of unary -")?;

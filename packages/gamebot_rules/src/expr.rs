@@ -652,7 +652,9 @@ impl Expr {
                     (Add, Expr::Int(x), Expr::Int(y)) => x.checked_add(*y).map(Expr::Int),
                     (Sub, Expr::Int(x), Expr::Int(y)) => x.checked_sub(*y).map(Expr::Int),
                     (Mul, Expr::Int(x), Expr::Int(y)) => x.checked_mul(*y).map(Expr::Int),
-                    (Div, Expr::Int(x), Expr::Int(y)) if *y != 0 => x.checked_div(*y).map(Expr::Int),
+                    (Div, Expr::Int(x), Expr::Int(y)) if *y != 0 => {
+                        x.checked_div(*y).map(Expr::Int)
+                    }
                     (Rem, Expr::Int(x), Expr::Int(y)) if *y != 0 => {
                         Some(Expr::Int(x.wrapping_rem(*y)))
                     }

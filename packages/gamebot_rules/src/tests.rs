@@ -278,8 +278,14 @@ fn score_sums_past_32_bits_are_an_error() {
     assert_eq!(play_first(&g, &mut st, &mut sc), None);
     assert_eq!(st.scores()[0], i32::MAX);
     let e = play_first(&g, &mut st, &mut sc).expect("the second sum overflows");
-    assert!(e.contains("shuttle.game:") && e.contains("integer overflow"), "{e}");
-    assert!(e.contains("the score of player 1, 2147483647 + 2147483647"), "{e}");
+    assert!(
+        e.contains("shuttle.game:") && e.contains("integer overflow"),
+        "{e}"
+    );
+    assert!(
+        e.contains("the score of player 1, 2147483647 + 2147483647"),
+        "{e}"
+    );
 }
 
 /// Issue 20: a scoring that would loop 4e18 times ends with a positioned
@@ -293,16 +299,23 @@ fn huge_loops_end_with_the_budget_error() {
     // `check` warns at load.
     let w: Vec<String> = g.warnings.iter().map(|d| d.message.clone()).collect();
     assert!(
-        w.iter().any(|m| m.contains("4000000000000000000 iterations")
-            && m.contains("evaluation budget")),
+        w.iter().any(
+            |m| m.contains("4000000000000000000 iterations") && m.contains("evaluation budget")
+        ),
         "{w:?}"
     );
     let mut st = g.initial_state();
     let mut sc = g.scratch();
     assert_eq!(sc.step_budget(), crate::eval::DEFAULT_STEP_BUDGET);
     let e = play_first(&g, &mut st, &mut sc).expect("budget error");
-    assert!(e.contains("shuttle.game:") && e.contains("scoring situation"), "{e}");
-    assert!(e.contains("evaluation budget exhausted: more than 10000000"), "{e}");
+    assert!(
+        e.contains("shuttle.game:") && e.contains("scoring situation"),
+        "{e}"
+    );
+    assert!(
+        e.contains("evaluation budget exhausted: more than 10000000"),
+        "{e}"
+    );
 }
 
 /// The budget counts per operation (not per game) and counts function calls
@@ -358,13 +371,13 @@ fn first_conjuncts_are_hoisted_only_when_target_independent() {
     // Shares a variable with the right side (even one only read there).
     assert_eq!(hoisted("($A == 1) AND ($B > $A)"), (false, all.clone()));
     // Reads the target's variable.
-    assert_eq!(hoisted("($B > 2) AND true").0, false);
+    assert!(!hoisted("($B > 2) AND true").0);
     // Shares a variable ($W, written by Own) with the right side.
-    assert_eq!(hoisted("Own($E) AND ($W == 1)").0, false);
+    assert!(!hoisted("Own($E) AND ($W == 1)").0);
     // Writes a variable bound from the element.
-    assert_eq!(hoisted("($E = $E + 1) AND true").0, false);
+    assert!(!hoisted("($E = $E + 1) AND true").0);
     // Not an AND at the top.
-    assert_eq!(hoisted("Own($E) OR false").0, false);
+    assert!(!hoisted("Own($E) OR false").0);
     // The original-style nim fixture's `take` rule is the case this is for.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
     let nim = Game::load(root.join("bench/nim-orig.game")).unwrap();

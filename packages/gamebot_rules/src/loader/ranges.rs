@@ -11,7 +11,11 @@ use crate::expr::{Expr, LazyItem};
 /// multiplies its body's count (at least one step per iteration). Loops with
 /// bounds known only at run time count as one pass of their body.
 fn constant_iterations(e: &Expr) -> u128 {
-    let sum = |xs: &[Expr]| xs.iter().map(constant_iterations).fold(0u128, u128::saturating_add);
+    let sum = |xs: &[Expr]| {
+        xs.iter()
+            .map(constant_iterations)
+            .fold(0u128, u128::saturating_add)
+    };
     match e {
         Expr::Loop { from, to, body, .. } => {
             let bounds = constant_iterations(from).saturating_add(constant_iterations(to));
