@@ -2,6 +2,7 @@
 
 use crate::error::RuleError;
 use crate::eval::{Ctx, EvalError, StateRef, Vars};
+use crate::expr::Expr;
 use crate::game::{Filter, Game, Rule, SrcExpr};
 use crate::model::{ElementId, LocationId};
 use crate::pattern::Bindings;
@@ -333,6 +334,23 @@ impl Game {
                         break;
                     }
                     ctx.and_side(&c.expr, false).map_err(cond_err)?
+                }
+                Some(
+                    c @ SrcExpr {
+                        expr: Expr::Call(f, args),
+                        ..
+                    },
+                ) if r.hoist_call => {
+                    if first == Some(false) {
+                        // The call's first conjunct is false for every target of this element.
+                        break;
+                    }
+                    let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+                    let v = ctx.call_split(*f, args).map_err(|e| {
+                        self.eval_error(c, format!("rule `{}` condition", r.name), e)
+                    })?;
+                    first = ctx.first_conjunct;
+                    matches!(v, Value::Bool(true))
                 }
                 Some(c) => matches!(
                     Ctx::new(self, StateRef::Ro(st), &mut sc.vars)

@@ -147,6 +147,9 @@ pub(crate) struct Ctx<'a> {
     pub st: StateRef<'a>,
     pub vars: &'a mut Vars,
     depth: u32,
+    /// Set by [`Ctx::call_split`]: the value of the first conjunct of the
+    /// called function's last line, when its evaluation got there.
+    pub first_conjunct: Option<bool>,
 }
 
 /// Whether evaluating `e` always gives a Bool (or fails), so that
@@ -189,6 +192,7 @@ impl<'a> Ctx<'a> {
             st,
             vars,
             depth: 0,
+            first_conjunct: None,
         }
     }
 
@@ -472,7 +476,23 @@ impl<'a> Ctx<'a> {
         Ok(func)
     }
 
+    /// [`Ctx::call`] of a function whose last line is `A AND B`, recording
+    /// `A`'s value in [`Ctx::first_conjunct`] (the evaluation is unchanged).
+    pub(crate) fn call_split(&mut self, f: FuncId, args: &[Expr]) -> R<Value> {
+        self.first_conjunct = None;
+        let func = self.func(f, args.len())?;
+        for (p, a) in func.params.iter().zip(args.iter()) {
+            let v = self.eval(a)?;
+            self.vars.set(*p, v);
+        }
+        self.run_body_split(f, true)
+    }
+
     fn run_body(&mut self, f: FuncId) -> R<Value> {
+        self.run_body_split(f, false)
+    }
+
+    fn run_body_split(&mut self, f: FuncId, split: bool) -> R<Value> {
         let g: &'a Game = self.g;
         let Some(func) = g.funcs[f as usize].as_ref() else {
             return Err(EvalError::new(format!(
@@ -494,14 +514,14 @@ impl<'a> Ctx<'a> {
         }
         self.vars.step()?;
         self.depth += 1;
-        let result = self.run_lines(func);
+        let result = self.run_lines(func, split);
         self.depth -= 1;
         result
     }
 
     /// The body lines of a function (§5.9): stop at the first Bool `false`,
     /// otherwise the last line's value.
-    fn run_lines(&mut self, func: &crate::game::Function) -> R<Value> {
+    fn run_lines(&mut self, func: &crate::game::Function, split: bool) -> R<Value> {
         let Some((last, guards)) = func.body.split_last() else {
             return Ok(Value::Bool(true));
         };
@@ -522,6 +542,22 @@ impl<'a> Ctx<'a> {
                 Ok(true) => {}
                 Ok(false) => return Ok(Value::Bool(false)),
                 Err(e) => return Err(traced(e, line.line)),
+            }
+        }
+        if split {
+            if let Expr::Binary(Op::And, a, b) = &last.expr {
+                // `binary`'s AND arm, with the left side's value kept.
+                let left = self
+                    .bool(a, "the left side of AND")
+                    .map_err(|e| traced(e, last.line))?;
+                self.first_conjunct = Some(left);
+                if !left {
+                    return Ok(Value::Bool(false));
+                }
+                return self
+                    .bool(b, "the right side of AND")
+                    .map(Value::Bool)
+                    .map_err(|e| traced(e, last.line));
             }
         }
         self.eval(&last.expr).map_err(|e| traced(e, last.line))

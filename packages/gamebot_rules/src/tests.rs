@@ -352,17 +352,8 @@ fn the_budget_is_per_operation_and_counts_calls() {
 #[test]
 fn first_conjuncts_are_hoisted_only_when_target_independent() {
     let hoisted = |cond: &str| {
-        let text = format!(
-            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
-             name=c(3)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
-             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\n\
-             [EXPRESSIONS]\nOwn($Q)\n$W = $Q\nOWNER(\"p($W)\") == 0\nEND\n\
-             [GAME RULES]\nname=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition={cond}\n"
-        );
-        let g = Game::parse("hoist.game", &text).unwrap_or_else(|e| panic!("{e}"));
-        // Whatever the split, the moves are those of the plain evaluation.
-        let moves = legal(&g, &g.initial_state());
-        (g.rules[0].hoist_first_conjunct, moves)
+        let ((first, _), moves) = hoisted_with("", cond);
+        (first, moves)
     };
     let all = vec!["p(1):c(1)->c(2)".to_string(), "p(1):c(1)->c(3)".to_string()];
     // Reads element/from variables, calls a function: hoisted.
@@ -382,4 +373,70 @@ fn first_conjuncts_are_hoisted_only_when_target_independent() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
     let nim = Game::load(root.join("bench/nim-orig.game")).unwrap();
     assert!(nim.rules[0].hoist_first_conjunct);
+}
+
+/// A condition that is one call `F(args)` whose last line is `A AND B`: a
+/// false `A` ends the element's targets only when it cannot depend on them
+/// and nothing before it can fail.
+#[test]
+fn called_first_conjuncts_are_hoisted_only_when_target_independent() {
+    let chk = |guard: &str, last: &str| format!("Chk($Q,$T)\n{guard}\n{last}\nEND\n");
+    let call = |defs: &str, cond: &str| {
+        let ((_, call), moves) = hoisted_with(defs, cond);
+        (call, moves)
+    };
+    let owner0 = "(OWNER(\"p($Q)\") == 0) AND ($G > 1)";
+    let owner1 = "(OWNER(\"p($Q)\") == 1) AND ($G > 1)";
+    // Guard `$G = $T - 1` cannot overflow for T in 1..3; A reads only $Q (from $E).
+    assert_eq!(
+        call(&chk("$G = $T - 1", owner0), "Chk($E,$B)"),
+        (true, vec!["p(1):c(1)->c(3)".to_string()])
+    );
+    assert_eq!(
+        call(&chk("$G = $T - 1", owner1), "Chk($E,$B)"),
+        (true, vec![])
+    );
+    // A guard that could overflow (T + 2147483647), or could be false.
+    // (Here the error at the first target is kept, which a split would have to preserve.)
+    let (split, moves) = call(&chk("$G = $T + 2147483647", owner1), "Chk($E,$B)");
+    assert!(!split);
+    assert!(moves[0].contains("integer overflow"), "{moves:?}");
+    assert!(!call(&chk("$T > 0", owner1), "Chk($E,$B)").0);
+    // An argument that is not a pattern variable or literal.
+    assert!(!call(&chk("$G = $T - 1", owner1), "Chk($E + 0,$B)").0);
+    // A reads a parameter bound from the target.
+    // (`p(2)`, `p(3)` are no element: OWNER gives -1, so no moves.)
+    let by_target = "(OWNER(\"p($T)\") == 0) AND true";
+    assert_eq!(
+        call(&chk("$G = $T - 1", by_target), "Chk($E,$B)"),
+        (false, vec![])
+    );
+    // A reads what the guard wrote.
+    assert!(!call(&chk("$G = $T - 1", "($G > 1) AND true"), "Chk($E,$B)").0);
+    // The original-style tic-tac-toe and connect four fixtures' rules are the case this is for.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/bench");
+    for f in ["tictactoe-orig.game", "connect4-orig.game"] {
+        let g = Game::load(root.join(f)).unwrap();
+        assert!(g.rules.iter().any(|r| r.hoist_call), "{f}");
+    }
+}
+
+/// Loads a one-pin game with the extra functions `defs` and rule condition
+/// `cond`; gives the rule's two split flags (first conjunct, call) and its
+/// moves — which must be those of the plain evaluation whatever the split.
+fn hoisted_with(defs: &str, cond: &str) -> ((bool, bool), Vec<String>) {
+    let text = format!(
+        "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+         name=c(3)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+         [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\n\
+         [EXPRESSIONS]\nOwn($Q)\n$W = $Q\nOWNER(\"p($W)\") == 0\nEND\n{defs}\
+         [GAME RULES]\nname=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition={cond}\n"
+    );
+    let g = Game::parse("hoist.game", &text).unwrap_or_else(|e| panic!("{e}"));
+    let moves = match g.legal_moves(&g.initial_state()) {
+        Ok(_) => legal(&g, &g.initial_state()),
+        Err(e) => vec![format!("error: {e}")],
+    };
+    let r = &g.rules[0];
+    ((r.hoist_first_conjunct, r.hoist_call), moves)
 }

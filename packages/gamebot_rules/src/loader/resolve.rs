@@ -297,6 +297,7 @@ impl Loader<'_> {
             to_index,
             element_independent: false,
             hoist_first_conjunct: false,
+            hoist_call: false,
         })
     }
 }
