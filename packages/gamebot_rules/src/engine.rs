@@ -2,6 +2,7 @@
 
 use crate::error::RuleError;
 use crate::eval::{Ctx, EvalError, StateRef, Vars};
+use crate::expr::Expr;
 use crate::game::{Filter, Game, Rule, SrcExpr};
 use crate::model::{ElementId, LocationId};
 use crate::pattern::Bindings;
@@ -45,6 +46,22 @@ pub struct Scratch {
 /// What a position's move equivalence class is made of (§7.5): from (or its type
 /// if irrelevant), to (likewise), element type, element state.
 pub type EquivalenceKey = (u32, u32, u16, i32);
+
+impl Scratch {
+    /// Sets the evaluation budget: loop iterations plus user-function calls
+    /// allowed in one operation (move generation, applying a move, the
+    /// scorings, the end-of-game checks, an `[EVALUATION]`); default
+    /// [`crate::eval::DEFAULT_STEP_BUDGET`]. An operation that needs more
+    /// fails with a run-time error naming the expression it was in.
+    pub fn set_step_budget(&mut self, steps: u64) {
+        self.vars.set_budget(steps);
+    }
+
+    /// The evaluation budget per operation.
+    pub fn step_budget(&self) -> u64 {
+        self.vars.budget()
+    }
+}
 
 impl Game {
     /// The initial position (§6.2).
@@ -167,6 +184,7 @@ impl Game {
         if st.is_over() {
             return Ok(());
         }
+        sc.vars.start_operation();
         let p = st.player();
         for (ri, r) in self.rules.iter().enumerate() {
             if let Filter::Literal(x) = r.player {
@@ -290,6 +308,8 @@ impl Game {
             }
             return Ok(());
         }
+        // The first conjunct's value when it is the same for every target.
+        let mut first: Option<bool> = None;
         for (l, tb) in &r.to_matches {
             if st.content(*l).is_some() {
                 continue;
@@ -297,6 +317,41 @@ impl Game {
             bind(&mut sc.vars, tb);
             let ok = match &r.condition {
                 None => true,
+                Some(c) if r.hoist_first_conjunct => {
+                    let cond_err =
+                        |e| self.eval_error(c, format!("rule `{}` condition", r.name), e);
+                    let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+                    let a = match first {
+                        Some(a) => a,
+                        None => {
+                            let a = ctx.and_side(&c.expr, true).map_err(cond_err)?;
+                            first = Some(a);
+                            a
+                        }
+                    };
+                    if !a {
+                        // False for every target of this element.
+                        break;
+                    }
+                    ctx.and_side(&c.expr, false).map_err(cond_err)?
+                }
+                Some(
+                    c @ SrcExpr {
+                        expr: Expr::Call(f, args),
+                        ..
+                    },
+                ) if r.hoist_call => {
+                    if first == Some(false) {
+                        // The call's first conjunct is false for every target of this element.
+                        break;
+                    }
+                    let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+                    let v = ctx.call_split(*f, args).map_err(|e| {
+                        self.eval_error(c, format!("rule `{}` condition", r.name), e)
+                    })?;
+                    first = ctx.first_conjunct;
+                    matches!(v, Value::Bool(true))
+                }
                 Some(c) => matches!(
                     Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
                         .eval(&c.expr)
@@ -392,6 +447,7 @@ impl Game {
         }
         let p = st.player();
         let vars = &mut sc.vars;
+        vars.start_operation();
         // 1. Choose the rule.
         let mut chosen: Option<usize> = None;
         if !self.has_bonuses {
@@ -472,7 +528,9 @@ impl Game {
                     EvalError::new(format!("player {who} does not exist (1..{n})")),
                 ));
             }
-            st.add_score(who as usize - 1, amount);
+            self.add_score(st, who, amount, w, || {
+                format!("rule `{}` withScore", r.name)
+            })?;
         }
         // 3. Relocate.
         st.relocate(mv.element, mv.to);
@@ -497,7 +555,8 @@ impl Game {
                 .eval(&f.expr)
                 .map_err(|e| self.eval_error(f, format!("rule `{}` followup", r.name), e))?;
         }
-        // 5. Scorings.
+        // 5. Scorings: an operation of their own for the evaluation budget.
+        vars.start_operation();
         let n = self.players.len() as i32;
         for s in &self.scorings {
             let fire = Ctx::new(self, StateRef::Rw(st), vars)
@@ -516,10 +575,11 @@ impl Game {
                         EvalError::new(format!("player {who} does not exist (1..{n})")),
                     ));
                 }
-                st.add_score(who as usize - 1, amount);
+                self.add_score(st, who, amount, se, || "scoring score".into())?;
             }
         }
-        // 6. End of game: the first true situation decides.
+        // 6. End of game: the first true situation decides (another operation).
+        vars.start_operation();
         for end in &self.ends {
             let fire = Ctx::new(self, StateRef::Rw(st), vars)
                 .eval(&end.situation.expr)
@@ -542,6 +602,25 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Adds `amount` to player `who`'s score (a checked player number); a sum
+    /// outside 32 bits is an error at the expression `se` that gave the amount.
+    fn add_score(
+        &self,
+        st: &mut State,
+        who: i32,
+        amount: i32,
+        se: &SrcExpr,
+        context: impl FnOnce() -> String,
+    ) -> Result<(), RuleError> {
+        st.add_score(who as usize - 1, amount).map_err(|old| {
+            self.eval_error(
+                se,
+                context(),
+                crate::eval::overflow(format!("the score of player {who}, {old} + {amount},")),
+            )
+        })
     }
 
     fn eval_int(
@@ -716,6 +795,7 @@ impl Game {
             return Ok(None);
         };
         sc.vars.clear();
+        sc.vars.start_operation();
         self.eval_int(
             &ev.value,
             st,

@@ -11,6 +11,15 @@ use std::sync::Arc;
 /// Nested user-function calls allowed before evaluation fails (keeps the Rust stack safe).
 const MAX_CALL_DEPTH: u32 = 200;
 
+/// Evaluation steps (loop iterations plus user-function calls) one engine
+/// operation may take by default: move generation, applying a move's rule
+/// and followup, the scorings, the end-of-game checks, an `[EVALUATION]`.
+/// Every expression tree is finite, so only loops and calls can make an
+/// evaluation run long; counting them bounds the whole operation. The games
+/// in `games/` need at most a few thousand steps per operation; ten million
+/// take well under a second.
+pub const DEFAULT_STEP_BUDGET: u64 = 10_000_000;
+
 /// An evaluation error: a message plus the chain of user functions it happened in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalError {
@@ -45,16 +54,61 @@ type R<T> = Result<T, Box<EvalError>>;
 type SetPair = (Arc<Vec<Value>>, Arc<Vec<Value>>);
 
 /// The global variable namespace: one slot per variable name of the game.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Vars {
     slots: Vec<Option<Value>>,
+    /// Steps each operation may take ([`DEFAULT_STEP_BUDGET`] unless set).
+    budget: u64,
+    /// Steps left in the current operation.
+    steps_left: u64,
+}
+
+impl Default for Vars {
+    fn default() -> Vars {
+        Vars::new(0)
+    }
 }
 
 impl Vars {
     pub fn new(n: usize) -> Vars {
         Vars {
             slots: vec![None; n],
+            budget: DEFAULT_STEP_BUDGET,
+            steps_left: DEFAULT_STEP_BUDGET,
         }
+    }
+    /// Sets the steps per operation (takes effect at the next operation).
+    pub fn set_budget(&mut self, steps: u64) {
+        self.budget = steps;
+    }
+    /// The steps per operation.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+    /// Starts an engine operation: the full budget is available again.
+    #[inline]
+    pub fn start_operation(&mut self) {
+        self.steps_left = self.budget;
+    }
+    /// Takes one step of the budget (a loop iteration or a function call).
+    #[inline]
+    fn step(&mut self) -> R<()> {
+        match self.steps_left.checked_sub(1) {
+            Some(left) => {
+                self.steps_left = left;
+                Ok(())
+            }
+            None => Err(self.exhausted()),
+        }
+    }
+    #[cold]
+    #[inline(never)]
+    fn exhausted(&self) -> Box<EvalError> {
+        EvalError::new(format!(
+            "evaluation budget exhausted: more than {} loop iterations and function calls \
+             in one operation (a FORALL/FORSOME range or a recursion too large for a rule file)",
+            self.budget
+        ))
     }
     /// Empties the namespace (a fresh one per engine operation, §5.4).
     pub fn clear(&mut self) {
@@ -93,6 +147,9 @@ pub(crate) struct Ctx<'a> {
     pub st: StateRef<'a>,
     pub vars: &'a mut Vars,
     depth: u32,
+    /// Set by [`Ctx::call_split`]: the value of the first conjunct of the
+    /// called function's last line, when its evaluation got there.
+    pub first_conjunct: Option<bool>,
 }
 
 /// Whether evaluating `e` always gives a Bool (or fails), so that
@@ -112,6 +169,15 @@ fn bool_shaped(e: &Expr) -> bool {
     )
 }
 
+/// The error of an integer operation whose result does not fit in 32 bits.
+#[cold]
+#[inline(never)]
+pub(crate) fn overflow(what: String) -> Box<EvalError> {
+    EvalError::new(format!(
+        "integer overflow: {what} does not fit in a 32-bit Int (-2147483648..2147483647)"
+    ))
+}
+
 /// A string argument resolved against the game's names.
 enum Name {
     Known(Sym),
@@ -126,6 +192,7 @@ impl<'a> Ctx<'a> {
             st,
             vars,
             depth: 0,
+            first_conjunct: None,
         }
     }
 
@@ -217,6 +284,18 @@ impl<'a> Ctx<'a> {
                 v.kind(),
                 self.show(&v)
             ))),
+        }
+    }
+
+    /// One side of a condition `A AND B` (`left`: `A`), evaluated exactly as
+    /// evaluating the whole `AND` evaluates it. Fails on any other shape.
+    pub(crate) fn and_side(&mut self, e: &Expr, left: bool) -> R<bool> {
+        match e {
+            Expr::Binary(Op::And, a, _) if left => self.bool(a, "the left side of AND"),
+            Expr::Binary(Op::And, _, b) => self.bool(b, "the right side of AND"),
+            _ => Err(EvalError::new(
+                "internal: a hoisted condition is not an AND",
+            )),
         }
     }
 
@@ -397,7 +476,23 @@ impl<'a> Ctx<'a> {
         Ok(func)
     }
 
+    /// [`Ctx::call`] of a function whose last line is `A AND B`, recording
+    /// `A`'s value in [`Ctx::first_conjunct`] (the evaluation is unchanged).
+    pub(crate) fn call_split(&mut self, f: FuncId, args: &[Expr]) -> R<Value> {
+        self.first_conjunct = None;
+        let func = self.func(f, args.len())?;
+        for (p, a) in func.params.iter().zip(args.iter()) {
+            let v = self.eval(a)?;
+            self.vars.set(*p, v);
+        }
+        self.run_body_split(f, true)
+    }
+
     fn run_body(&mut self, f: FuncId) -> R<Value> {
+        self.run_body_split(f, false)
+    }
+
+    fn run_body_split(&mut self, f: FuncId, split: bool) -> R<Value> {
         let g: &'a Game = self.g;
         let Some(func) = g.funcs[f as usize].as_ref() else {
             return Err(EvalError::new(format!(
@@ -417,15 +512,16 @@ impl<'a> Ctx<'a> {
                 func.name
             )));
         }
+        self.vars.step()?;
         self.depth += 1;
-        let result = self.run_lines(func);
+        let result = self.run_lines(func, split);
         self.depth -= 1;
         result
     }
 
     /// The body lines of a function (§5.9): stop at the first Bool `false`,
     /// otherwise the last line's value.
-    fn run_lines(&mut self, func: &crate::game::Function) -> R<Value> {
+    fn run_lines(&mut self, func: &crate::game::Function, split: bool) -> R<Value> {
         let Some((last, guards)) = func.body.split_last() else {
             return Ok(Value::Bool(true));
         };
@@ -446,6 +542,22 @@ impl<'a> Ctx<'a> {
                 Ok(true) => {}
                 Ok(false) => return Ok(Value::Bool(false)),
                 Err(e) => return Err(traced(e, line.line)),
+            }
+        }
+        if split {
+            if let Expr::Binary(Op::And, a, b) = &last.expr {
+                // `binary`'s AND arm, with the left side's value kept.
+                let left = self
+                    .bool(a, "the left side of AND")
+                    .map_err(|e| traced(e, last.line))?;
+                self.first_conjunct = Some(left);
+                if !left {
+                    return Ok(Value::Bool(false));
+                }
+                return self
+                    .bool(b, "the right side of AND")
+                    .map(Value::Bool)
+                    .map_err(|e| traced(e, last.line));
             }
         }
         self.eval(&last.expr).map_err(|e| traced(e, last.line))
@@ -476,8 +588,17 @@ impl<'a> Ctx<'a> {
             } => Value::Bool(self.run_loop(*all, *var, from, to, body)?),
             Expr::Unary(op, x) => match op {
                 Op::Not => Value::Bool(!self.bool(x, "the operand of NOT")?),
-                Op::Abs => Value::Int(self.int(x, "the operand of ABS")?.wrapping_abs()),
-                _ => Value::Int(self.int(x, "the operand of unary -")?.wrapping_neg()),
+                Op::Abs => {
+                    let i = self.int(x, "the operand of ABS")?;
+                    Value::Int(
+                        i.checked_abs()
+                            .ok_or_else(|| overflow(format!("ABS {i}")))?,
+                    )
+                }
+                _ => {
+                    let i = self.int(x, "the operand of unary -")?;
+                    Value::Int(i.checked_neg().ok_or_else(|| overflow(format!("-({i})")))?)
+                }
             },
             Expr::Assign(v, x) => {
                 let val = self.eval(x)?;
@@ -547,6 +668,7 @@ impl<'a> Ctx<'a> {
         };
         let mut i = a as i64;
         loop {
+            self.vars.step()?;
             self.vars.set(var, Value::Int(i as i32));
             let r = self.bool(body, what)?;
             if all != r {
@@ -641,15 +763,24 @@ impl<'a> Ctx<'a> {
         Ok(match op {
             Op::Add => {
                 let (x, y) = ints(self)?;
-                Value::Int(x.wrapping_add(y))
+                Value::Int(
+                    x.checked_add(y)
+                        .ok_or_else(|| overflow(format!("{x} + {y}")))?,
+                )
             }
             Op::Sub => {
                 let (x, y) = ints(self)?;
-                Value::Int(x.wrapping_sub(y))
+                Value::Int(
+                    x.checked_sub(y)
+                        .ok_or_else(|| overflow(format!("{x} - {y}")))?,
+                )
             }
             Op::Mul => {
                 let (x, y) = ints(self)?;
-                Value::Int(x.wrapping_mul(y))
+                Value::Int(
+                    x.checked_mul(y)
+                        .ok_or_else(|| overflow(format!("{x} * {y}")))?,
+                )
             }
             Op::Div | Op::Rem => {
                 let (x, y) = ints(self)?;
@@ -664,8 +795,10 @@ impl<'a> Ctx<'a> {
                     )));
                 }
                 Value::Int(if op == Op::Div {
-                    x.wrapping_div(y)
+                    x.checked_div(y)
+                        .ok_or_else(|| overflow(format!("{x} / {y}")))?
                 } else {
+                    // `MIN % -1` is 0, which fits (only the quotient overflows).
                     x.wrapping_rem(y)
                 })
             }

@@ -601,7 +601,8 @@ impl Parser<'_> {
 impl Expr {
     /// Constant folding: operators whose operands are all literals are replaced
     /// by their value, bottom-up. Only operations that cannot fail are folded
-    /// (integer arithmetic with a non-zero divisor, comparisons of integers,
+    /// (integer arithmetic with a non-zero divisor and a result that fits in
+    /// 32 bits, comparisons of integers,
     /// equality of literals, `NOT` of a Boolean), so every error still happens
     /// at run time, with the same message, exactly as before.
     pub fn fold(self) -> Expr {
@@ -640,18 +641,19 @@ impl Expr {
             Expr::Assign(v, x) => Expr::Assign(v, Box::new(x.fold())),
             Expr::Unary(op, x) => match (op, x.fold()) {
                 (Not, Expr::Bool(b)) => Expr::Bool(!b),
-                (Abs, Expr::Int(i)) => Expr::Int(i.wrapping_abs()),
-                (Sub, Expr::Int(i)) => Expr::Int(i.wrapping_neg()),
+                // Overflowing operations are left to run time, where they are an error.
+                (Abs, Expr::Int(i)) if i != i32::MIN => Expr::Int(i.abs()),
+                (Sub, Expr::Int(i)) if i != i32::MIN => Expr::Int(-i),
                 (op, x) => Expr::Unary(op, Box::new(x)),
             },
             Expr::Binary(op, a, b) => {
                 let (a, b) = (a.fold(), b.fold());
                 let folded = match (op, &a, &b) {
-                    (Add, Expr::Int(x), Expr::Int(y)) => Some(Expr::Int(x.wrapping_add(*y))),
-                    (Sub, Expr::Int(x), Expr::Int(y)) => Some(Expr::Int(x.wrapping_sub(*y))),
-                    (Mul, Expr::Int(x), Expr::Int(y)) => Some(Expr::Int(x.wrapping_mul(*y))),
+                    (Add, Expr::Int(x), Expr::Int(y)) => x.checked_add(*y).map(Expr::Int),
+                    (Sub, Expr::Int(x), Expr::Int(y)) => x.checked_sub(*y).map(Expr::Int),
+                    (Mul, Expr::Int(x), Expr::Int(y)) => x.checked_mul(*y).map(Expr::Int),
                     (Div, Expr::Int(x), Expr::Int(y)) if *y != 0 => {
-                        Some(Expr::Int(x.wrapping_div(*y)))
+                        x.checked_div(*y).map(Expr::Int)
                     }
                     (Rem, Expr::Int(x), Expr::Int(y)) if *y != 0 => {
                         Some(Expr::Int(x.wrapping_rem(*y)))

@@ -79,6 +79,15 @@ pub struct Rule {
     /// gamebot_rules decisions in docs/ARCHITECTURE.md), so they are computed
     /// once per rule and position.
     pub(crate) element_independent: bool,
+    /// True when `condition` is `A AND B` and `A` is the same for every
+    /// target of one element (see `loader/independence.rs`), so move
+    /// generation evaluates `A` once per element instead of once per target.
+    pub(crate) hoist_first_conjunct: bool,
+    /// True when `condition` is a call `F(...)` whose last line is `A AND B`
+    /// and a false `A` makes the condition false for every target of one
+    /// element (see `loader/independence.rs`): generation then stops trying
+    /// that element's targets.
+    pub(crate) hoist_call: bool,
 }
 
 impl Rule {

@@ -40,7 +40,7 @@ mod tests;
 
 pub use engine::{EquivalenceKey, Move, Scratch};
 pub use error::{Diagnostic, LoadError, RuleError};
-pub use eval::EvalError;
+pub use eval::{EvalError, DEFAULT_STEP_BUDGET};
 pub use game::{EndCondition, Evaluation, Function, Game, Rule, Scoring};
 pub use model::*;
 pub use physical::{physical_actions, PhysicalAction, PlanError};

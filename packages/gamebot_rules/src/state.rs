@@ -363,11 +363,14 @@ impl State {
         self.outcome = o;
     }
 
-    pub(crate) fn add_score(&mut self, p: usize, amount: i32) {
+    /// Adds to player `p`'s score; `Err(old score)` and no change when the sum
+    /// does not fit in 32 bits.
+    pub(crate) fn add_score(&mut self, p: usize, amount: i32) -> Result<(), i32> {
         let old = self.scores[p];
-        let new = old.wrapping_add(amount);
+        let new = old.checked_add(amount).ok_or(old)?;
         self.hash ^= Self::score_key(p, old) ^ Self::score_key(p, new);
         self.scores[p] = new;
+        Ok(())
     }
 
     /// Identity key of one location: (type, state, owner, z) of a relevant occupant.

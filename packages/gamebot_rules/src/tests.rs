@@ -8,6 +8,11 @@ use crate::Game;
 /// Evaluates `lines` (one expression per line, as a function body) in a fresh
 /// namespace of a tiny game; returns the last line's value and the variables asked for.
 fn run(defs: &str, lines: &[&str]) -> Result<Value, String> {
+    run_budget(defs, lines, crate::eval::DEFAULT_STEP_BUDGET)
+}
+
+/// [`run`] with an evaluation budget of `steps`.
+fn run_budget(defs: &str, lines: &[&str], steps: u64) -> Result<Value, String> {
     let mut body = String::new();
     for l in lines {
         body.push_str(l);
@@ -21,6 +26,8 @@ fn run(defs: &str, lines: &[&str]) -> Result<Value, String> {
     let g = Game::parse("probe.game", &text).map_err(|e| e.to_string())?;
     let mut st = g.initial_state();
     let mut sc = g.scratch();
+    sc.set_step_budget(steps);
+    sc.vars.start_operation();
     let f = g.func_names.iter().position(|n| n == "Probe").unwrap() as u32;
     Ctx::new(&g, StateRef::Rw(&mut st), &mut sc.vars)
         .call_values(f, &[])
@@ -51,7 +58,8 @@ fn arithmetic_vectors() {
     assert_eq!(int(run("", &["10 - 3 - 2"])), 9);
     assert_eq!(int(run("", &["1 - 2 + 3"])), -4);
     assert_eq!(int(run("", &["-1 + 2"])), -3);
-    assert_eq!(int(run("", &["2147483647 + 1"])), i32::MIN);
+    assert_eq!(int(run("", &["2147483646 + 1"])), i32::MAX);
+    assert_eq!(int(run("", &["(0 - 2147483647) - 1"])), i32::MIN);
     assert!(run("", &["1 / 0"]).is_err());
     assert!(run("", &["1 < 2 < 3"]).is_err());
 }
@@ -216,4 +224,219 @@ fn illegal_moves_are_rejected_with_alternatives() {
         .unwrap_err()
         .to_string()
         .contains("no element"));
+}
+
+/// Issue 20: 32-bit overflow is a run-time error, not a wrap (also for
+/// literal operands, which constant folding leaves alone when they overflow).
+#[test]
+fn integer_overflow_is_an_error() {
+    for (expr, shown) in [
+        ("2147483647 + 1", "2147483647 + 1"),
+        ("$A = 2147483647\n$A + 1", "2147483647 + 1"),
+        ("((0 - 2147483647) - 1) - 1", "-2147483648 - 1"),
+        ("65536 * 65536", "65536 * 65536"),
+        ("((0 - 2147483647) - 1) / (0 - 1)", "-2147483648 / -1"),
+        ("ABS ((0 - 2147483647) - 1)", "ABS -2147483648"),
+        ("- ((0 - 2147483647) - 1)", "-(-2147483648)"),
+    ] {
+        let lines: Vec<&str> = expr.split('\n').collect();
+        let e = run("", &lines).expect_err(expr);
+        assert!(
+            e.contains("integer overflow") && e.contains(shown),
+            "{expr}: {e}"
+        );
+    }
+    // The remainder of the minimum by -1 is 0 and fits.
+    assert_eq!(int(run("", &["((0 - 2147483647) - 1) % (0 - 1)"])), 0);
+    assert_eq!(int(run("", &["ABS (0 - 2147483647)"])), i32::MAX);
+}
+
+/// A one-player game whose only move shuttles a pin between two cells, with
+/// `scoring` as its `[SCORINGS]` section.
+fn shuttle(scoring: &str) -> Game {
+    let text = format!(
+        "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+         [ELEMENT TYPES]\nname=pin\nstates=1\n[PLAYER NAMES]\n1=solo\n\
+         [MOVABLE ELEMENTS]\nname=p\ntype=pin\nlocation=c(1)\n\
+         [SCORINGS]\n{scoring}\n\
+         [GAME RULES]\nname=go\nelement=p\nfrom=c($A)\nto=c($B)\n"
+    );
+    Game::parse("shuttle.game", &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Plays the first legal move; returns the error of applying it, if any.
+fn play_first(g: &Game, st: &mut crate::State, sc: &mut crate::Scratch) -> Option<String> {
+    let moves = g.legal_moves(st).unwrap();
+    g.apply_with(st, &moves[0], sc).err().map(|e| e.to_string())
+}
+
+#[test]
+fn score_sums_past_32_bits_are_an_error() {
+    let g = shuttle("situation=true\nplayer=1\nscore=2147483647");
+    let mut st = g.initial_state();
+    let mut sc = g.scratch();
+    assert_eq!(play_first(&g, &mut st, &mut sc), None);
+    assert_eq!(st.scores()[0], i32::MAX);
+    let e = play_first(&g, &mut st, &mut sc).expect("the second sum overflows");
+    assert!(
+        e.contains("shuttle.game:") && e.contains("integer overflow"),
+        "{e}"
+    );
+    assert!(
+        e.contains("the score of player 1, 2147483647 + 2147483647"),
+        "{e}"
+    );
+}
+
+/// Issue 20: a scoring that would loop 4e18 times ends with a positioned
+/// budget error (the default budget, the issue's own expression).
+#[test]
+fn huge_loops_end_with_the_budget_error() {
+    let g = shuttle(
+        "situation=IF(FORALL($i,1,2000000000,FORALL($j,1,2000000000,true)),1,0) == 1\n\
+         player=1\nscore=1",
+    );
+    // `check` warns at load.
+    let w: Vec<String> = g.warnings.iter().map(|d| d.message.clone()).collect();
+    assert!(
+        w.iter().any(
+            |m| m.contains("4000000000000000000 iterations") && m.contains("evaluation budget")
+        ),
+        "{w:?}"
+    );
+    let mut st = g.initial_state();
+    let mut sc = g.scratch();
+    assert_eq!(sc.step_budget(), crate::eval::DEFAULT_STEP_BUDGET);
+    let e = play_first(&g, &mut st, &mut sc).expect("budget error");
+    assert!(
+        e.contains("shuttle.game:") && e.contains("scoring situation"),
+        "{e}"
+    );
+    assert!(
+        e.contains("evaluation budget exhausted: more than 10000000"),
+        "{e}"
+    );
+}
+
+/// The budget counts per operation (not per game) and counts function calls
+/// too, so unbounded-but-shallow recursion ends as well.
+#[test]
+fn the_budget_is_per_operation_and_counts_calls() {
+    // 30 iterations per scoring: fine with a budget of 31, fails with 29.
+    let g = shuttle("situation=FORALL($i,1,30,true)\nplayer=1\nscore=1");
+    let mut st = g.initial_state();
+    let mut sc = g.scratch();
+    sc.set_step_budget(31);
+    for _ in 0..5 {
+        assert_eq!(play_first(&g, &mut st, &mut sc), None);
+    }
+    assert_eq!(st.scores()[0], 5);
+    sc.set_step_budget(29);
+    let e = play_first(&g, &mut st, &mut sc).expect("29 steps are too few");
+    assert!(e.contains("more than 29 loop iterations"), "{e}");
+    // No warning for a range within the budget.
+    assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+    // Calls: L0 calls L1 twice, L1 calls L2 twice, ... L12: 8191 calls, no loop.
+    let mut defs = String::new();
+    for k in 0..12 {
+        defs.push_str(&format!("L{k}\nL{} AND L{}\nEND\n", k + 1, k + 1));
+    }
+    defs.push_str("L12\ntrue\nEND\n");
+    assert!(boolean(run_budget(&defs, &["L0"], 8192)));
+    let e = run_budget(&defs, &["L0"], 8190).expect_err("8191 calls");
+    assert!(e.contains("evaluation budget exhausted"), "{e}");
+}
+
+/// Which conditions move generation splits (`A` once per element): only when
+/// `A` shares no variable with `B` or `to=` and writes none bound before the targets.
+#[test]
+fn first_conjuncts_are_hoisted_only_when_target_independent() {
+    let hoisted = |cond: &str| {
+        let ((first, _), moves) = hoisted_with("", cond);
+        (first, moves)
+    };
+    let all = vec!["p(1):c(1)->c(2)".to_string(), "p(1):c(1)->c(3)".to_string()];
+    // Reads element/from variables, calls a function: hoisted.
+    assert_eq!(hoisted("Own($E) AND ($B > $A)"), (true, all.clone()));
+    assert_eq!(hoisted("($A == 2) AND ($B > 1)"), (true, vec![]));
+    // Shares a variable with the right side (even one only read there).
+    assert_eq!(hoisted("($A == 1) AND ($B > $A)"), (false, all.clone()));
+    // Reads the target's variable.
+    assert!(!hoisted("($B > 2) AND true").0);
+    // Shares a variable ($W, written by Own) with the right side.
+    assert!(!hoisted("Own($E) AND ($W == 1)").0);
+    // Writes a variable bound from the element.
+    assert!(!hoisted("($E = $E + 1) AND true").0);
+    // Not an AND at the top.
+    assert!(!hoisted("Own($E) OR false").0);
+    // The original-style nim fixture's `take` rule is the case this is for.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let nim = Game::load(root.join("bench/nim-orig.game")).unwrap();
+    assert!(nim.rules[0].hoist_first_conjunct);
+}
+
+/// A condition that is one call `F(args)` whose last line is `A AND B`: a
+/// false `A` ends the element's targets only when it cannot depend on them
+/// and nothing before it can fail.
+#[test]
+fn called_first_conjuncts_are_hoisted_only_when_target_independent() {
+    let chk = |guard: &str, last: &str| format!("Chk($Q,$T)\n{guard}\n{last}\nEND\n");
+    let call = |defs: &str, cond: &str| {
+        let ((_, call), moves) = hoisted_with(defs, cond);
+        (call, moves)
+    };
+    let owner0 = "(OWNER(\"p($Q)\") == 0) AND ($G > 1)";
+    let owner1 = "(OWNER(\"p($Q)\") == 1) AND ($G > 1)";
+    // Guard `$G = $T - 1` cannot overflow for T in 1..3; A reads only $Q (from $E).
+    assert_eq!(
+        call(&chk("$G = $T - 1", owner0), "Chk($E,$B)"),
+        (true, vec!["p(1):c(1)->c(3)".to_string()])
+    );
+    assert_eq!(
+        call(&chk("$G = $T - 1", owner1), "Chk($E,$B)"),
+        (true, vec![])
+    );
+    // A guard that could overflow (T + 2147483647), or could be false.
+    // (Here the error at the first target is kept, which a split would have to preserve.)
+    let (split, moves) = call(&chk("$G = $T + 2147483647", owner1), "Chk($E,$B)");
+    assert!(!split);
+    assert!(moves[0].contains("integer overflow"), "{moves:?}");
+    assert!(!call(&chk("$T > 0", owner1), "Chk($E,$B)").0);
+    // An argument that is not a pattern variable or literal.
+    assert!(!call(&chk("$G = $T - 1", owner1), "Chk($E + 0,$B)").0);
+    // A reads a parameter bound from the target.
+    // (`p(2)`, `p(3)` are no element: OWNER gives -1, so no moves.)
+    let by_target = "(OWNER(\"p($T)\") == 0) AND true";
+    assert_eq!(
+        call(&chk("$G = $T - 1", by_target), "Chk($E,$B)"),
+        (false, vec![])
+    );
+    // A reads what the guard wrote.
+    assert!(!call(&chk("$G = $T - 1", "($G > 1) AND true"), "Chk($E,$B)").0);
+    // The original-style tic-tac-toe and connect four fixtures' rules are the case this is for.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/bench");
+    for f in ["tictactoe-orig.game", "connect4-orig.game"] {
+        let g = Game::load(root.join(f)).unwrap();
+        assert!(g.rules.iter().any(|r| r.hoist_call), "{f}");
+    }
+}
+
+/// Loads a one-pin game with the extra functions `defs` and rule condition
+/// `cond`; gives the rule's two split flags (first conjunct, call) and its
+/// moves — which must be those of the plain evaluation whatever the split.
+fn hoisted_with(defs: &str, cond: &str) -> ((bool, bool), Vec<String>) {
+    let text = format!(
+        "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+         name=c(3)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+         [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\n\
+         [EXPRESSIONS]\nOwn($Q)\n$W = $Q\nOWNER(\"p($W)\") == 0\nEND\n{defs}\
+         [GAME RULES]\nname=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition={cond}\n"
+    );
+    let g = Game::parse("hoist.game", &text).unwrap_or_else(|e| panic!("{e}"));
+    let moves = match g.legal_moves(&g.initial_state()) {
+        Ok(_) => legal(&g, &g.initial_state()),
+        Err(e) => vec![format!("error: {e}")],
+    };
+    let r = &g.rules[0];
+    ((r.hoist_first_conjunct, r.hoist_call), moves)
 }

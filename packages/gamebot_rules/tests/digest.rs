@@ -55,6 +55,10 @@ fn digest(game: &Game) -> (u64, usize) {
     let mut h = Fnv::new();
     let mut moves_made = 0;
     let mut sc = game.scratch();
+    // A hundredth of the default evaluation budget: the expected digests
+    // contain no budget error, so every operation of these playouts stays
+    // 100x below the default budget (and the budget changes no playout).
+    sc.set_step_budget(gamebot_rules::DEFAULT_STEP_BUDGET / 100);
     let mut buf: Vec<Move> = Vec::new();
     for seed in 0..PLAYOUTS {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

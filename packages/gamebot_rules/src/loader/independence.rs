@@ -45,6 +45,231 @@ pub(super) fn mark_element_independent(
     }
 }
 
+/// Sets [`Rule::hoist_first_conjunct`] for every rule: the rule generates its
+/// targets from `to=` (no `toLocations`), its condition is `A AND B`, and
+///
+/// - `A` touches (reads or writes, following calls and interpolations) no
+///   variable that `B` touches or that `to=` binds, and
+/// - `A` writes none of the variables bound before the targets are tried (from
+///   `element=`, `from=`, `state=`, `player=`).
+///
+/// Then `A` gives the same value, and leaves the same variables, at every target
+/// of one element: the targets loop changes only `to=`'s variables and `B`'s,
+/// which `A` does not touch, and `A`'s own writes. Those were unbound before
+/// the first target (the namespace is cleared per element), so an evaluation
+/// of `A` that read one before writing it would already have failed at the
+/// first target with "not bound"; otherwise the evaluations run identically.
+/// Move generation therefore evaluates `A` once per element (and stops trying
+/// targets when it is false); evaluations it saves are not counted against the
+/// evaluation budget.
+pub(super) fn mark_hoistable_conditions(
+    rules: &mut [Rule],
+    funcs: &[Option<Function>],
+    names: &Names,
+) {
+    let reads = FunctionReads::new(funcs);
+    for r in rules.iter_mut() {
+        r.hoist_first_conjunct = false;
+        if r.to_locations.is_some() {
+            continue;
+        }
+        let Some(Expr::Binary(crate::lexer::Op::And, a, b)) = r.condition.as_ref().map(|c| &c.expr)
+        else {
+            continue;
+        };
+        let touched_a = reads.of_expr(a, names);
+        let mut others = reads.of_expr(b, names);
+        for (_, tb) in &r.to_matches {
+            others.extend(tb.iter().map(|x| x.0));
+        }
+        if let Some(to) = &r.to {
+            others.extend(to.vars());
+        }
+        if !touched_a.is_disjoint(&others) {
+            continue;
+        }
+        let mut bound: FxHashSet<VarId> = FxHashSet::default();
+        for (_, eb) in &r.elem_matches {
+            bound.extend(eb.iter().map(|x| x.0));
+        }
+        for fb in r.from_match.iter().flatten() {
+            bound.extend(fb.iter().map(|x| x.0));
+        }
+        bound.extend(r.element.vars().chain(r.from.vars()));
+        for f in [r.state, r.player] {
+            if let Filter::Var(v) = f {
+                bound.insert(v);
+            }
+        }
+        r.hoist_first_conjunct = reads.writes_of(a).is_disjoint(&bound);
+    }
+    for r in rules.iter_mut() {
+        r.hoist_call = !r.hoist_first_conjunct && call_hoistable(r, funcs, names, &reads);
+    }
+}
+
+/// Variables bound before a rule's targets are tried (`element=`, `from=`,
+/// `state=`, `player=`).
+fn bound_before_targets(r: &Rule) -> FxHashSet<VarId> {
+    let mut bound: FxHashSet<VarId> = FxHashSet::default();
+    for (_, eb) in &r.elem_matches {
+        bound.extend(eb.iter().map(|x| x.0));
+    }
+    for fb in r.from_match.iter().flatten() {
+        bound.extend(fb.iter().map(|x| x.0));
+    }
+    bound.extend(r.element.vars().chain(r.from.vars()));
+    for f in [r.state, r.player] {
+        if let Filter::Var(v) = f {
+            bound.insert(v);
+        }
+    }
+    bound
+}
+
+/// The smallest and largest value the patterns of `r` bind to `v`, if only
+/// patterns bind it.
+fn pattern_range(r: &Rule, v: VarId) -> Option<(i32, i32)> {
+    if matches!(r.state, Filter::Var(s) if s == v) || matches!(r.player, Filter::Var(p) if p == v) {
+        return None;
+    }
+    let all = r
+        .elem_matches
+        .iter()
+        .map(|x| &x.1)
+        .chain(r.from_match.iter().flatten())
+        .chain(r.to_matches.iter().map(|x| &x.1));
+    let mut range: Option<(i32, i32)> = None;
+    for b in all {
+        for &(w, x) in b.iter() {
+            if w == v {
+                range = Some(range.map_or((x, x), |(lo, hi)| (lo.min(x), hi.max(x))));
+            }
+        }
+    }
+    range
+}
+
+/// [`Rule::hoist_call`]: the condition is `F(args)` with
+///
+/// - every argument an integer literal or a variable bound by the rule's
+///   patterns (so binding the parameters cannot fail), none of them a
+///   parameter of `F`, the parameters distinct;
+/// - every line of `F` but the last an assignment `$W = x` (`$W` no parameter), `x` a literal, a
+///   parameter or a parameter plus/minus a literal that cannot overflow for
+///   any value the patterns bind (so these lines cannot fail and pass);
+/// - the last line `A AND B`, where `A` touches no variable that `B`, the
+///   other lines, `to=` or the parameters bound from target variables touch,
+///   and writes no parameter and no variable bound before the targets; the
+///   variables the other parameters are bound from are written by none of
+///   `B` and the other lines.
+///
+/// Then at every target of one element the call binds the same values to
+/// the parameters `A` reads, passes the other lines, and evaluates `A` exactly
+/// as at the first target (same argument as for
+/// [`mark_hoistable_conditions`]); so a false `A` at the first target means a
+/// false condition, without error, at all of them.
+fn call_hoistable(
+    r: &Rule,
+    funcs: &[Option<Function>],
+    names: &Names,
+    reads: &FunctionReads,
+) -> bool {
+    if r.to_locations.is_some() {
+        return false;
+    }
+    let Some(Expr::Call(f, args)) = r.condition.as_ref().map(|c| &c.expr) else {
+        return false;
+    };
+    let Some(def) = &funcs[*f as usize] else {
+        return false;
+    };
+    let params: FxHashSet<VarId> = def.params.iter().copied().collect();
+    if def.params.len() != args.len() || params.len() != args.len() {
+        return false;
+    }
+    let Some((last, guards)) = def.body.split_last() else {
+        return false;
+    };
+    let Expr::Binary(crate::lexer::Op::And, a, b) = &last.expr else {
+        return false;
+    };
+    let bound = bound_before_targets(r);
+    let mut to_vars: FxHashSet<VarId> = FxHashSet::default();
+    for (_, tb) in &r.to_matches {
+        to_vars.extend(tb.iter().map(|x| x.0));
+    }
+    if let Some(to) = &r.to {
+        to_vars.extend(to.vars());
+    }
+    // Parameters and what they are bound from.
+    let mut others = to_vars.clone();
+    let mut sources: FxHashSet<VarId> = FxHashSet::default();
+    let mut param_arg: Vec<(VarId, Option<VarId>)> = Vec::new();
+    for (&p, arg) in def.params.iter().zip(args.iter()) {
+        match arg {
+            Expr::Int(_) => param_arg.push((p, None)),
+            Expr::Var(v) if !params.contains(v) && (bound.contains(v) || to_vars.contains(v)) => {
+                param_arg.push((p, Some(*v)));
+                if to_vars.contains(v) {
+                    others.insert(p);
+                } else {
+                    sources.insert(*v);
+                }
+            }
+            _ => return false,
+        }
+    }
+    let range_of_param = |p: VarId| -> Option<(i32, i32)> {
+        param_arg.iter().find(|x| x.0 == p).and_then(|x| match x.1 {
+            Some(v) => pattern_range(r, v),
+            None => match args[def.params.iter().position(|q| *q == p)?] {
+                Expr::Int(i) => Some((i, i)),
+                _ => None,
+            },
+        })
+    };
+    let mut written_elsewhere = reads.writes_of(b);
+    for g in guards {
+        let Expr::Assign(w, x) = &g.expr else {
+            return false;
+        };
+        if params.contains(w) {
+            return false;
+        }
+        let safe = match &**x {
+            Expr::Int(_) => true,
+            Expr::Var(p) => params.contains(p),
+            Expr::Binary(op @ (crate::lexer::Op::Add | crate::lexer::Op::Sub), l, k) => {
+                match (&**l, &**k) {
+                    (Expr::Var(p), Expr::Int(k)) if params.contains(p) => range_of_param(*p)
+                        .is_some_and(|(lo, hi)| {
+                            let f = |x: i32| match op {
+                                crate::lexer::Op::Add => x.checked_add(*k),
+                                _ => x.checked_sub(*k),
+                            };
+                            f(lo).is_some() && f(hi).is_some()
+                        }),
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        if !safe {
+            return false;
+        }
+        others.extend(reads.of_expr(&g.expr, names));
+        written_elsewhere.extend(reads.writes_of(&g.expr));
+    }
+    others.extend(reads.of_expr(b, names));
+    let touched_a = reads.of_expr(a, names);
+    if !touched_a.is_disjoint(&others) || !sources.is_disjoint(&written_elsewhere) {
+        return false;
+    }
+    let writes_a = reads.writes_of(a);
+    writes_a.is_disjoint(&bound) && writes_a.is_disjoint(&params)
+}
+
 /// Which variables an expression may touch, following calls into functions.
 struct FunctionReads<'a> {
     funcs: &'a [Option<Function>],
@@ -53,6 +278,31 @@ struct FunctionReads<'a> {
 impl<'a> FunctionReads<'a> {
     fn new(funcs: &'a [Option<Function>]) -> Self {
         FunctionReads { funcs }
+    }
+
+    /// Which variables an expression may write (assignments, loop variables,
+    /// parameters of the functions it may call), following calls.
+    fn writes_of(&self, e: &Expr) -> FxHashSet<VarId> {
+        let mut vars = FxHashSet::default();
+        let mut seen = FxHashSet::default();
+        let mut todo: Vec<&Expr> = vec![e];
+        while let Some(x) = todo.pop() {
+            x.walk(&mut |y| match y {
+                Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
+                    vars.insert(*v);
+                }
+                Expr::Call(f, _) if seen.insert(*f) => {
+                    if let Some(def) = &self.funcs[*f as usize] {
+                        vars.extend(def.params.iter().copied());
+                        for line in &def.body {
+                            todo.push(&line.expr);
+                        }
+                    }
+                }
+                _ => {}
+            });
+        }
+        vars
     }
 
     fn of_expr(&self, e: &Expr, names: &Names) -> FxHashSet<VarId> {

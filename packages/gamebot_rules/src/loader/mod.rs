@@ -11,6 +11,7 @@
 mod checks;
 mod independence;
 mod lines;
+mod ranges;
 mod resolve;
 mod templates;
 
@@ -273,7 +274,9 @@ impl Loader<'_> {
         let ends = self.resolve_ends();
         let evaluations = self.resolve_evaluations();
         self.check_calls(&funcs, &functions, &rules, &scorings, &ends, &evaluations);
+        self.check_loop_ranges(&functions, &rules, &scorings, &ends, &evaluations);
         independence::mark_element_independent(&mut rules, &funcs, &self.names);
+        independence::mark_hoistable_conditions(&mut rules, &funcs, &self.names);
         let templates = self.build_templates();
         if !self.errors.is_empty() {
             self.errors.sort_by_key(|d| (d.line == 0, d.line, d.col));

@@ -296,6 +296,8 @@ impl Loader<'_> {
             to_matches,
             to_index,
             element_independent: false,
+            hoist_first_conjunct: false,
+            hoist_call: false,
         })
     }
 }
