@@ -19,10 +19,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             Ok(g) => {
                 if a.warnings {
                     for w in &g.warnings {
-                        println!("{}:{}:{}: warning: {}", g.file, w.line, w.col, w.message);
+                        outln!("{}:{}:{}: warning: {}", g.file, w.line, w.col, w.message);
                     }
                 }
-                println!(
+                outln!(
                     "{}: ok: {} player(s), {} element(s), {} location(s), {} rule(s){}",
                     g.file,
                     g.player_count(),
@@ -38,7 +38,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             }
             Err(e) => {
                 failed = true;
-                println!("{e}");
+                outln!("{e}");
             }
         }
     }
