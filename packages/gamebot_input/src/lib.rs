@@ -30,7 +30,7 @@ pub const DEPTH_LIMIT: usize = 64;
 #[derive(Debug, Error)]
 pub enum InputError {
     /// The file could not be opened or read.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read file: {source}")]
     Io {
         /// The file.
         path: String,
