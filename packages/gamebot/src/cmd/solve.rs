@@ -26,6 +26,14 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let game = load_game(&a.game)?;
+    if game.player_count() != 1 {
+        anyhow::bail!(
+            "{}: solve is for one-player puzzles, and this game has {} players: a line of moves \
+             that wins against an opponent who cooperates is not a solution (use `play` or `tournament`)",
+            game.file,
+            game.player_count()
+        );
+    }
     let spec: Spec = a.strategy.parse()?;
     let Spec::Puzzle(opts) = &spec else {
         anyhow::bail!(
