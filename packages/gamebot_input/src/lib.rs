@@ -140,7 +140,12 @@ pub fn decode_text(name: &str, bytes: Vec<u8>) -> Result<String, InputError> {
         let bytes = e.as_bytes();
         let before = &bytes[..at];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        let column = at
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1)
+            + 1;
         InputError::NotUtf8 {
             path: name.to_string(),
             line,
@@ -219,7 +224,9 @@ pub fn check_xml_depth(name: &str, text: &str, limit: usize) -> Result<(), Input
     let bytes = text.as_bytes();
     let (mut i, mut depth, mut line) = (0usize, 0usize, 1usize);
     let skip_to = |from: usize, end: &str| -> usize {
-        text[from..].find(end).map_or(bytes.len(), |p| from + p + end.len())
+        text[from..]
+            .find(end)
+            .map_or(bytes.len(), |p| from + p + end.len())
     };
     while i < bytes.len() {
         match bytes[i] {
@@ -254,7 +261,10 @@ pub fn check_xml_depth(name: &str, text: &str, limit: usize) -> Result<(), Input
                     }
                     end
                 };
-                line += bytes[i..end.min(bytes.len())].iter().filter(|&&b| b == b'\n').count();
+                line += bytes[i..end.min(bytes.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
                 i = end;
             }
             _ => i += 1,
@@ -302,10 +312,16 @@ mod tests {
     fn encodings_are_named() {
         let e = decode_text("f", vec![0xFF, 0xFE, b'a', 0]).unwrap_err();
         assert!(e.to_string().contains("UTF-16 (little-endian)"), "{e}");
-        let e = decode_text("f", "name=x".encode_utf16().flat_map(u16::to_le_bytes).collect())
-            .unwrap_err();
+        let e = decode_text(
+            "f",
+            "name=x".encode_utf16().flat_map(u16::to_le_bytes).collect(),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("UTF-16"), "{e}");
-        assert_eq!(decode_text("f", b"\xEF\xBB\xBFname=x".to_vec()).unwrap(), "name=x");
+        assert_eq!(
+            decode_text("f", b"\xEF\xBB\xBFname=x".to_vec()).unwrap(),
+            "name=x"
+        );
     }
 
     #[test]
@@ -323,7 +339,10 @@ mod tests {
         check_yaml_depth("ok.yaml", ok, 8).unwrap();
         let deep = format!("a: {}1{}\n", "[".repeat(100_000), "]".repeat(100_000));
         let e = check_yaml_depth("d.yaml", &deep, DEPTH_LIMIT).unwrap_err();
-        assert!(e.to_string().starts_with("d.yaml:1: nested deeper than 64"), "{e}");
+        assert!(
+            e.to_string().starts_with("d.yaml:1: nested deeper than 64"),
+            "{e}"
+        );
         let dashes = format!("{}x\n", "- ".repeat(1000));
         assert!(check_yaml_depth("d.yaml", &dashes, DEPTH_LIMIT).is_err());
         let mut indented = String::new();
@@ -341,6 +360,9 @@ mod tests {
         assert!(check_xml_depth("ok.urdf", ok, 1).is_err());
         let deep = format!("<robot>\n{}", "<visual>".repeat(30_000));
         let e = check_xml_depth("d.urdf", &deep, DEPTH_LIMIT).unwrap_err();
-        assert_eq!(e.to_string(), "d.urdf:2: nested deeper than 64 levels; refused");
+        assert_eq!(
+            e.to_string(),
+            "d.urdf:2: nested deeper than 64 levels; refused"
+        );
     }
 }

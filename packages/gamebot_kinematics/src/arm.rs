@@ -192,7 +192,11 @@ pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(
     path: &Path,
     text: &str,
 ) -> Result<T, LoadError> {
-    gamebot_input::check_yaml_depth(&path.display().to_string(), text, gamebot_input::DEPTH_LIMIT)?;
+    gamebot_input::check_yaml_depth(
+        &path.display().to_string(),
+        text,
+        gamebot_input::DEPTH_LIMIT,
+    )?;
     serde_yaml::from_str(text).map_err(|e| yaml_error(path, e))
 }
 

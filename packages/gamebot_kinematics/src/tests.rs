@@ -899,7 +899,13 @@ fn hostile_urdf_and_yaml_are_refused_with_a_reason() {
     assert!(e.contains("x.urdf:24: nested deeper than 64 levels"), "{e}");
     // A YAML nested 100,000 levels deep: refused in linear time.
     let e = err(
-        &|s| format!("{s}\nextra: {}1{}\n", "[".repeat(100_000), "]".repeat(100_000)),
+        &|s| {
+            format!(
+                "{s}\nextra: {}1{}\n",
+                "[".repeat(100_000),
+                "]".repeat(100_000)
+            )
+        },
         &same,
     );
     assert!(e.contains("arms/x.yaml:"), "{e}");

@@ -292,7 +292,9 @@ impl Game {
         let display = p.display().to_string();
         // Bounded (no endless devices), UTF-8 only (UTF-16 and stray bytes are named).
         let text = gamebot_input::read_text(&p).map_err(|e| match e {
-            gamebot_input::InputError::NotUtf8 { line, column, byte, .. } => LoadError::single(
+            gamebot_input::InputError::NotUtf8 {
+                line, column, byte, ..
+            } => LoadError::single(
                 &display,
                 u32::try_from(line).unwrap_or(u32::MAX),
                 u32::try_from(column).unwrap_or(u32::MAX),

@@ -189,8 +189,12 @@ impl BoardConfig {
             path: path.to_path_buf(),
             reason,
         };
-        gamebot_input::check_yaml_depth(&path.display().to_string(), text, gamebot_input::DEPTH_LIMIT)
-            .map_err(|e| err(e.to_string()))?;
+        gamebot_input::check_yaml_depth(
+            &path.display().to_string(),
+            text,
+            gamebot_input::DEPTH_LIMIT,
+        )
+        .map_err(|e| err(e.to_string()))?;
         let f: BoardFile = serde_yaml::from_str(text).map_err(|e| err(e.to_string()))?;
         let mapping = f.pixels.unwrap_or_default();
         let finite = mapping.scale_px_per_cm.is_finite()
@@ -291,8 +295,12 @@ impl CameraCalibration {
             path: path.to_path_buf(),
             reason,
         };
-        gamebot_input::check_yaml_depth(&path.display().to_string(), text, gamebot_input::DEPTH_LIMIT)
-            .map_err(|e| err(e.to_string()))?;
+        gamebot_input::check_yaml_depth(
+            &path.display().to_string(),
+            text,
+            gamebot_input::DEPTH_LIMIT,
+        )
+        .map_err(|e| err(e.to_string()))?;
         let c: CameraCalibration = serde_yaml::from_str(text).map_err(|e| err(e.to_string()))?;
         if !["aruco", "points", "identity"].contains(&c.method.as_str()) {
             return Err(err(format!(
@@ -317,7 +325,9 @@ impl CameraCalibration {
             .flatten()
             .all(|v| v.is_finite() && v.abs() <= 1e12);
         if !entries_ok {
-            return Err(err("a homography entry is not finite or beyond ±1e12".into()));
+            return Err(err(
+                "a homography entry is not finite or beyond ±1e12".into()
+            ));
         }
         if !c.board.is_empty() {
             // Relative to the working directory or to any directory above the camera file.

@@ -26,7 +26,14 @@ pub(super) struct Definitions {
 impl Definitions {
     /// Records an entry of a record section: `name=` opens a definition
     /// (`kind` is the record kind, e.g. "location"); other keys belong to it.
-    pub(super) fn entry(&mut self, kind: &'static str, opening: bool, key: &str, value: &str, line: u32) {
+    pub(super) fn entry(
+        &mut self,
+        kind: &'static str,
+        opening: bool,
+        key: &str,
+        value: &str,
+        line: u32,
+    ) {
         let value = value.trim().to_string();
         if opening {
             let id = (kind, value.clone());
@@ -117,9 +124,9 @@ mod tests {
         let text = TTT.replacen("[LOCATIONS]\n", &format!("[LOCATIONS]\n{block}"), 1);
         let g = Game::parse("t.game", &text).unwrap();
         assert!(
-            g.warnings
-                .iter()
-                .any(|w| w.message.contains("defined again identically (first at line 63)")),
+            g.warnings.iter().any(|w| w
+                .message
+                .contains("defined again identically (first at line 63)")),
             "{:?}",
             g.warnings
         );
@@ -127,7 +134,10 @@ mod tests {
         let original = Game::parse("o.game", TTT).unwrap();
         assert_eq!(
             g.legal_moves(&g.initial_state()).unwrap().len(),
-            original.legal_moves(&original.initial_state()).unwrap().len()
+            original
+                .legal_moves(&original.initial_state())
+                .unwrap()
+                .len()
         );
     }
 
@@ -135,7 +145,10 @@ mod tests {
     fn relevant_accepts_yes_and_no_only() {
         for bad in ["true", "1", "maybe"] {
             let e = errors(&TTT.replace("relevant=no", &format!("relevant={bad}")));
-            assert!(e.contains(&format!("relevant=`{bad}`: expected yes or no")), "{e}");
+            assert!(
+                e.contains(&format!("relevant=`{bad}`: expected yes or no")),
+                "{e}"
+            );
         }
         assert_eq!(errors(&TTT.replace("relevant=no", "relevant=No")), "");
     }
@@ -143,9 +156,15 @@ mod tests {
     #[test]
     fn signature_ranges_are_checked() {
         let e = errors(&TTT.replacen("hueMin=345", "hueMin=999", 1));
-        assert!(e.contains("huemin=999 is out of range: accepted 0 to 360"), "{e}");
+        assert!(
+            e.contains("huemin=999 is out of range: accepted 0 to 360"),
+            "{e}"
+        );
         let e = errors(&TTT.replacen("saturationMin=0.45", "saturationMin=7", 1));
-        assert!(e.contains("saturationmin=7 is out of range: accepted 0 to 1"), "{e}");
+        assert!(
+            e.contains("saturationmin=7 is out of range: accepted 0 to 1"),
+            "{e}"
+        );
         let e = errors(&TTT.replacen("sizeMin=600", "sizeMin=9000", 1));
         assert!(e.contains("sizeMin=9000 and sizeMax=2500"), "{e}");
     }
@@ -175,7 +194,10 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let bom = dir.join("bom.game");
         std::fs::write(&bom, [&[0xEF, 0xBB, 0xBF][..], TTT.as_bytes()].concat()).unwrap();
-        assert!(Game::load(&bom).is_ok(), "a UTF-8 byte-order mark is skipped");
+        assert!(
+            Game::load(&bom).is_ok(),
+            "a UTF-8 byte-order mark is skipped"
+        );
         let u16 = dir.join("u16.game");
         let bytes: Vec<u8> = [0xFF, 0xFE]
             .into_iter()
@@ -183,9 +205,21 @@ mod tests {
             .collect();
         std::fs::write(&u16, bytes).unwrap();
         let e = Game::load(&u16).unwrap_err().to_string();
-        assert!(e.contains("the file is UTF-16 (little-endian); save it as UTF-8"), "{e}");
+        assert!(
+            e.contains("the file is UTF-16 (little-endian); save it as UTF-8"),
+            "{e}"
+        );
         let bad = dir.join("bad.game");
-        std::fs::write(&bad, TTT.replacen("name=cell(1,1)", "name=cell(1,1)\u{0}", 1).replace('\u{0}', "\u{7f}").into_bytes().into_iter().map(|b| if b == 0x7f { 0xFF } else { b }).collect::<Vec<u8>>()).unwrap();
+        std::fs::write(
+            &bad,
+            TTT.replacen("name=cell(1,1)", "name=cell(1,1)\u{0}", 1)
+                .replace('\u{0}', "\u{7f}")
+                .into_bytes()
+                .into_iter()
+                .map(|b| if b == 0x7f { 0xFF } else { b })
+                .collect::<Vec<u8>>(),
+        )
+        .unwrap();
         let e = Game::load(&bad).unwrap_err().to_string();
         assert!(e.contains(":63:15: invalid UTF-8 byte 0xff"), "{e}");
         let e = Game::load("/dev/zero").unwrap_err().to_string();
