@@ -70,11 +70,27 @@ fn numeric_options_have_checked_ranges() {
         "accepted 0 to 65536 bytes",
     );
     refused(
-        &["render", "games/tictactoe.game", "--offset", "1e300"],
+        &[
+            "render",
+            "--game",
+            "games/tictactoe.game",
+            "--out",
+            "/tmp/unused.png",
+            "--offset",
+            "1e300",
+        ],
         "--offset",
     );
     refused(
-        &["render", "games/tictactoe.game", "--noise", "NaN"],
+        &[
+            "render",
+            "--game",
+            "games/tictactoe.game",
+            "--out",
+            "/tmp/unused.png",
+            "--noise",
+            "NaN",
+        ],
         "--noise",
     );
     refused(
