@@ -1140,12 +1140,12 @@ mod tests {
         let e = emu.set_garbage_per_response(usize::MAX).unwrap_err();
         assert!(e.to_string().contains("at most 65536"), "{e}");
         emu.set_garbage_per_response(GARBAGE_MAX).unwrap();
-        let e = crate::driver::Driver::open(crate::driver::DriverConfig {
+        let Err(e) = crate::driver::Driver::open(crate::driver::DriverConfig {
             baud: 0,
             ..crate::driver::DriverConfig::new(emu.path().to_str().unwrap())
-        })
-        .err()
-        .expect("driver refuses baud 0");
+        }) else {
+            panic!("driver accepted baud 0");
+        };
         assert!(e.to_string().contains("baud rate 0"), "{e}");
     }
 
