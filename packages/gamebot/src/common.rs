@@ -14,8 +14,8 @@ pub fn move_list(moves: Option<&str>, file: Option<&str>) -> Result<Vec<String>>
         .map(|m| m.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default();
     if let Some(f) = file {
-        let text =
-            std::fs::read_to_string(f).with_context(|| format!("cannot read moves file {f}"))?;
+        let text = gamebot_input::read_text(std::path::Path::new(f))
+            .with_context(|| format!("cannot read moves file {f}"))?;
         out.extend(
             text.lines()
                 .map(str::trim)

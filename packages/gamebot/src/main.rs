@@ -8,9 +8,12 @@
 
 use clap::{Parser, Subcommand};
 
+#[macro_use]
+mod out;
 mod board_text;
 mod cmd;
 mod common;
+mod limits;
 
 #[derive(Parser)]
 #[command(
@@ -90,8 +93,16 @@ fn main() {
         Command::Gdl(a) => cmd::gdl::run(a),
         Command::Sim(a) => cmd::sim::run(a),
     };
+    // Whatever is still buffered must reach the reader; a reader that went
+    // away (closed pipe) is a quiet success, not a panic or a signal.
+    let result = result.and_then(|code| {
+        use std::io::Write as _;
+        std::io::stdout().flush()?;
+        Ok(code)
+    });
     match result {
         Ok(code) => std::process::exit(code),
+        Err(e) if out::is_broken_pipe(&e) => std::process::exit(0),
         Err(e) => {
             eprintln!("error: {e:#}");
             std::process::exit(2);

@@ -144,6 +144,24 @@ pub fn find_board_config(name: &str) -> PathBuf {
     find_config("boards", name)
 }
 
+/// A named configuration that [`find_config`] did not find: names the
+/// relative path searched, never the build machine's source checkout.
+pub(crate) fn not_found(what: &str, kind: &str, name: &str) -> LoadError {
+    let given = Path::new(name);
+    if name.ends_with(".yaml") || name.ends_with(".yml") || name.contains('/') {
+        return LoadError::Io {
+            path: given.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+        };
+    }
+    LoadError::Config {
+        path: Path::new("config").join(kind).join(format!("{name}.yaml")),
+        message: format!(
+            "no {what} named {name}: not found in the current directory or its parents"
+        ),
+    }
+}
+
 fn find_config(kind: &str, name: &str) -> PathBuf {
     let given = Path::new(name);
     if name.ends_with(".yaml") || name.ends_with(".yml") || name.contains('/') {
@@ -164,18 +182,37 @@ fn find_config(kind: &str, name: &str) -> PathBuf {
         .join(rel)
 }
 
-fn read(path: &Path) -> Result<String, LoadError> {
-    std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+/// Reads a text input through the bounded reader (no endless devices, UTF-8 only).
+pub(crate) fn read(path: &Path) -> Result<String, LoadError> {
+    Ok(gamebot_input::read_text(path)?)
 }
 
+/// Parses YAML after refusing documents nested deeper than [`gamebot_input::DEPTH_LIMIT`].
+pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    text: &str,
+) -> Result<T, LoadError> {
+    gamebot_input::check_yaml_depth(
+        &path.display().to_string(),
+        text,
+        gamebot_input::DEPTH_LIMIT,
+    )?;
+    serde_yaml::from_str(text).map_err(|e| yaml_error(path, e))
+}
+
+/// Longest parser message kept: serde quotes the offending value, which for a
+/// file that is not YAML at all (`--arm /etc/passwd`) would be the whole file.
+const MESSAGE_MAX: usize = 160;
+
 pub(crate) fn yaml_error(path: &Path, e: serde_yaml::Error) -> LoadError {
+    let mut message = e.to_string();
+    if message.chars().count() > MESSAGE_MAX {
+        message = message.chars().take(MESSAGE_MAX).collect::<String>() + "…";
+    }
     LoadError::Yaml {
         path: path.to_path_buf(),
         line: e.location().map(|l| l.line()).unwrap_or(0),
-        message: e.to_string(),
+        message,
     }
 }
 
@@ -184,8 +221,7 @@ impl Arm {
     pub fn load(yaml_path: impl AsRef<Path>) -> Result<Arm, LoadError> {
         let yaml_path = yaml_path.as_ref();
         let yaml = read(yaml_path)?;
-        let config: ArmConfig =
-            serde_yaml::from_str(&yaml).map_err(|e| yaml_error(yaml_path, e))?;
+        let config: ArmConfig = parse_yaml(yaml_path, &yaml)?;
         let urdf_path = yaml_path
             .parent()
             .unwrap_or(Path::new("."))
@@ -201,14 +237,17 @@ impl Arm {
         urdf_path: &Path,
         urdf: &str,
     ) -> Result<Arm, LoadError> {
-        let config: ArmConfig =
-            serde_yaml::from_str(yaml).map_err(|e| yaml_error(config_path, e))?;
+        let config: ArmConfig = parse_yaml(config_path, yaml)?;
         Arm::from_parts(config_path, config, urdf_path, urdf.to_string())
     }
 
     /// Loads `config/arms/<name>.yaml` (see [`find_arm_config`]).
     pub fn load_named(name: &str) -> Result<Arm, LoadError> {
-        Arm::load(find_arm_config(name))
+        let path = find_arm_config(name);
+        if !path.is_file() {
+            return Err(not_found("arm", "arms", name));
+        }
+        Arm::load(path)
     }
 
     /// Builds an arm from an already parsed YAML and the URDF text; the paths name the
@@ -227,6 +266,11 @@ impl Arm {
             path: config_path.to_path_buf(),
             message,
         };
+        gamebot_input::check_xml_depth(
+            &urdf_path.display().to_string(),
+            &urdf_text,
+            gamebot_input::DEPTH_LIMIT,
+        )?;
         let robot = urdf_rs::read_from_string(&urdf_text).map_err(|e| urdf_err(e.to_string()))?;
         validate_urdf(&robot).map_err(urdf_err)?;
         let root = robot_root(&robot).map_err(urdf_err)?;
@@ -702,6 +746,10 @@ fn robot_root(robot: &urdf_rs::Robot) -> Result<String, String> {
 }
 
 /// Checks what `k` assumes (it panics on some malformed trees) and what this crate needs.
+/// Largest joint origin offset or angle accepted: a tabletop arm is metres
+/// across; 1e308 would overflow to infinity in the first transform.
+const ORIGIN_MAX: f64 = 1000.0;
+
 fn validate_urdf(robot: &urdf_rs::Robot) -> Result<(), String> {
     if robot.links.is_empty() {
         return Err("no links".into());
@@ -734,9 +782,12 @@ fn validate_urdf(robot: &urdf_rs::Robot) -> Result<(), String> {
             .xyz
             .iter()
             .chain(j.origin.rpy.iter())
-            .all(|v| v.is_finite());
+            .all(|v| v.is_finite() && v.abs() <= ORIGIN_MAX);
         if !finite {
-            return Err(format!("joint {}: non-finite origin", j.name));
+            return Err(format!(
+                "joint {}: origin must be finite, within ±{ORIGIN_MAX} (metres / radians)",
+                j.name
+            ));
         }
         match j.joint_type {
             urdf_rs::JointType::Fixed => {}
@@ -761,8 +812,18 @@ fn validate_urdf(robot: &urdf_rs::Robot) -> Result<(), String> {
             ref t => return Err(format!("joint {}: type {t:?} is not supported", j.name)),
         }
         if let Some(m) = &j.mimic {
+            if m.joint == j.name {
+                return Err(format!("joint {} mimics itself", j.name));
+            }
             if !robot.joints.iter().any(|o| o.name == m.joint) {
                 return Err(format!("joint {} mimics unknown joint {}", j.name, m.joint));
+            }
+            let (mul, off) = (m.multiplier.unwrap_or(1.0), m.offset.unwrap_or(0.0));
+            if !(mul.is_finite() && off.is_finite() && mul.abs() <= 1e3 && off.abs() <= 1e3) {
+                return Err(format!(
+                    "joint {}: mimic multiplier/offset must be finite numbers within ±1000",
+                    j.name
+                ));
             }
         }
     }

@@ -27,6 +27,9 @@ pub enum LoadError {
     /// URDF and YAML are individually fine but do not fit together, or a value is out of range.
     #[error("{path}: {message}")]
     Config { path: PathBuf, message: String },
+    /// Too large, not UTF-8, or nested too deep (see `gamebot_input`).
+    #[error(transparent)]
+    Input(#[from] gamebot_input::InputError),
 }
 
 /// A joint limit that stands between the solver and a target.

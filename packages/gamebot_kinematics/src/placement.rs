@@ -1,7 +1,6 @@
 //! Board placements (`config/boards/*.yaml`): where the paper lies on the table and how
 //! board-picture / camera pixels map onto it.
 
-use crate::arm::yaml_error;
 use crate::error::LoadError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -151,21 +150,22 @@ impl Board {
     /// Loads and checks a board YAML.
     pub fn load(path: impl AsRef<Path>) -> Result<Board, LoadError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::arm::read(path)?;
         Board::parse(path, &text)
     }
 
     /// Loads `config/boards/<name>.yaml` (see [`crate::find_board_config`]).
     pub fn load_named(name: &str) -> Result<Board, LoadError> {
-        Board::load(crate::find_board_config(name))
+        let path = crate::find_board_config(name);
+        if !path.is_file() {
+            return Err(crate::arm::not_found("board", "boards", name));
+        }
+        Board::load(path)
     }
 
     /// Parses board YAML text; `path` names it in errors.
     pub fn parse(path: &Path, text: &str) -> Result<Board, LoadError> {
-        let mut b: Board = serde_yaml::from_str(text).map_err(|e| yaml_error(path, e))?;
+        let mut b: Board = crate::arm::parse_yaml(path, text)?;
         b.path = path.to_path_buf();
         if let Some(key) = b.pixels.unknown.keys().next() {
             return Err(LoadError::Config {

@@ -883,3 +883,76 @@ fn reach_map_covers_the_board_for_both_arms() {
         assert_eq!(img.width(), (0.21 * reach::MAP_PX_PER_M).round() as u32);
     }
 }
+
+// ---------------------------------------------------------------- hardening (issue 20)
+
+#[test]
+fn hostile_urdf_and_yaml_are_refused_with_a_reason() {
+    let same = |s: String| s;
+    let err = |y: &dyn Fn(String) -> String, u: &dyn Fn(String) -> String| {
+        load_modified(y, u).unwrap_err().to_string()
+    };
+    // 30,000 nested <visual> elements: refused before the recursive parser sees them.
+    let e = err(&same, &|s| {
+        s.replacen("<visual>", &"<visual>".repeat(30_000), 1)
+    });
+    assert!(e.contains("x.urdf:24: nested deeper than 64 levels"), "{e}");
+    // A YAML nested 100,000 levels deep: refused in linear time.
+    let e = err(
+        &|s| {
+            format!(
+                "{s}\nextra: {}1{}\n",
+                "[".repeat(100_000),
+                "]".repeat(100_000)
+            )
+        },
+        &same,
+    );
+    assert!(e.contains("arms/x.yaml:"), "{e}");
+    assert!(e.contains("nested deeper than 64 levels"), "{e}");
+    // A joint that mimics itself, a NaN multiplier, an origin at 1e308.
+    let mimic = |m: &'static str| {
+        move |s: String| {
+            s.replacen(
+                "<joint name=\"elbow_pitch\" type=\"revolute\">",
+                &format!("<joint name=\"elbow_pitch\" type=\"revolute\">{m}"),
+                1,
+            )
+        }
+    };
+    let e = err(&same, &mimic("<mimic joint=\"elbow_pitch\"/>"));
+    assert!(e.contains("joint elbow_pitch mimics itself"), "{e}");
+    let e = err(
+        &same,
+        &mimic("<mimic joint=\"base_yaw\" multiplier=\"NaN\"/>"),
+    );
+    assert!(e.contains("mimic multiplier/offset must be finite"), "{e}");
+    let e = err(&same, &|s| {
+        // The first origin inside the base_yaw joint gets z = 1e308.
+        let (head, tail) = s.split_at(s.find("<joint name=\"base_yaw\"").unwrap());
+        let at = tail.find("<origin xyz=\"").unwrap() + "<origin xyz=\"".len();
+        let end = at + tail[at..].find('"').unwrap();
+        format!("{head}{}0 0 1e308{}", &tail[..at], &tail[end..])
+    });
+    assert!(e.contains("origin must be finite, within ±1000"), "{e}");
+}
+
+#[test]
+fn a_file_that_is_not_yaml_is_not_dumped_into_the_error() {
+    let dir = std::env::temp_dir().join(format!("gamebot-kin-passwd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("passwd");
+    let line = "root:x:0:0:root:/root:/bin/bash\n";
+    std::fs::write(&f, line.repeat(200)).unwrap();
+    let e = Arm::load(&f).unwrap_err().to_string();
+    assert!(e.len() < 400, "{} bytes: {e}", e.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A missing named arm names the searched relative path, not the build checkout.
+    let e = Arm::load_named("no_such_arm").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "config/arms/no_such_arm.yaml: no arm named no_such_arm: not found in the current directory or its parents"
+    );
+    let e = Arm::load("/dev/zero").unwrap_err().to_string();
+    assert!(e.contains("limit"), "{e}");
+}

@@ -27,13 +27,25 @@ impl LoadError {
     }
 }
 
+/// Errors printed by `Display`; the rest are counted (a random 50 MB file
+/// would otherwise print ~100,000 lines). All stay in [`LoadError::errors`].
+pub const ERRORS_SHOWN: usize = 100;
+
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, d) in self.errors.iter().enumerate() {
+        for (i, d) in self.errors.iter().take(ERRORS_SHOWN).enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
             write!(f, "{}:{}:{}: {}", self.file, d.line, d.col, d.message)?;
+        }
+        if self.errors.len() > ERRORS_SHOWN {
+            write!(
+                f,
+                "\n{}: {} more error(s) not shown",
+                self.file,
+                self.errors.len() - ERRORS_SHOWN
+            )?;
         }
         Ok(())
     }

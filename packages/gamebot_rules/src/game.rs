@@ -299,12 +299,22 @@ impl Game {
             p.set_extension("game");
         }
         let display = p.display().to_string();
-        let bytes = std::fs::read(&p)
-            .map_err(|e| LoadError::single(&display, 0, 0, format!("cannot read file: {e}")))?;
-        let text = match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        };
+        // Bounded (no endless devices), UTF-8 only (UTF-16 and stray bytes are named).
+        let text = gamebot_input::read_text(&p).map_err(|e| match e {
+            gamebot_input::InputError::NotUtf8 {
+                line, column, byte, ..
+            } => LoadError::single(
+                &display,
+                u32::try_from(line).unwrap_or(u32::MAX),
+                u32::try_from(column).unwrap_or(u32::MAX),
+                format!("invalid UTF-8 byte 0x{byte:02x} (game files are UTF-8)"),
+            ),
+            e => {
+                let text = e.to_string();
+                let message = text.strip_prefix(&format!("{display}: ")).unwrap_or(&text);
+                LoadError::single(&display, 0, 0, message.to_string())
+            }
+        })?;
         let name = p
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

@@ -43,6 +43,16 @@ pub enum DriverError {
         /// The port path.
         port: String,
     },
+    /// The requested baud rate is outside [`crate::emulator::BAUD_RANGE`].
+    #[error(
+        "cannot open serial port {port}: baud rate {baud} is not usable (accepted 50 to 4000000)"
+    )]
+    Baud {
+        /// The port path.
+        port: String,
+        /// The requested baud rate.
+        baud: u32,
+    },
     /// Any other failure to open or configure the device.
     #[error("cannot open serial port {port} at {baud} baud: {source}")]
     Open {
@@ -228,6 +238,12 @@ impl Driver {
     /// Opens the port, takes it exclusively, and checks there is an SSC-32U
     /// behind it with the `VER` handshake.
     pub fn open(config: DriverConfig) -> Result<Driver, DriverError> {
+        if !crate::emulator::BAUD_RANGE.contains(&config.baud) {
+            return Err(DriverError::Baud {
+                port: config.port,
+                baud: config.baud,
+            });
+        }
         if !Path::new(&config.port).exists() {
             return Err(DriverError::NotFound { port: config.port });
         }

@@ -176,7 +176,7 @@ impl BoardConfig {
     /// Reads a board file.
     pub fn load(path: impl AsRef<Path>) -> Result<BoardConfig> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| VisionError::Config {
+        let text = gamebot_input::read_text(path).map_err(|e| VisionError::Config {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
@@ -189,6 +189,12 @@ impl BoardConfig {
             path: path.to_path_buf(),
             reason,
         };
+        gamebot_input::check_yaml_depth(
+            &path.display().to_string(),
+            text,
+            gamebot_input::DEPTH_LIMIT,
+        )
+        .map_err(|e| err(e.to_string()))?;
         let f: BoardFile = serde_yaml::from_str(text).map_err(|e| err(e.to_string()))?;
         let mapping = f.pixels.unwrap_or_default();
         let finite = mapping.scale_px_per_cm.is_finite()
@@ -230,6 +236,7 @@ impl BoardConfig {
 
 /// The result of calibration, stored in `config/camera/*.yaml`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CameraCalibration {
     /// Size of the images the homography applies to.
     pub image_width: i32,
@@ -276,8 +283,66 @@ impl CameraCalibration {
             path: path.to_path_buf(),
             reason,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-        let c: CameraCalibration = serde_yaml::from_str(&text).map_err(|e| err(e.to_string()))?;
+        let text = gamebot_input::read_text(path).map_err(|e| err(e.to_string()))?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses and validates a camera file's text (`path` is used in messages):
+    /// unknown keys, non-finite or absurd numbers, an unknown method, a
+    /// negative error and a board file that does not exist are refused.
+    pub fn parse(path: &Path, text: &str) -> Result<CameraCalibration> {
+        let err = |reason: String| VisionError::Config {
+            path: path.to_path_buf(),
+            reason,
+        };
+        gamebot_input::check_yaml_depth(
+            &path.display().to_string(),
+            text,
+            gamebot_input::DEPTH_LIMIT,
+        )
+        .map_err(|e| err(e.to_string()))?;
+        let c: CameraCalibration = serde_yaml::from_str(text).map_err(|e| err(e.to_string()))?;
+        if !["aruco", "points", "identity"].contains(&c.method.as_str()) {
+            return Err(err(format!(
+                "method `{}` is not one of aruco, points, identity",
+                c.method
+            )));
+        }
+        let errors_ok = [c.reprojection_rms_px, c.reprojection_max_px]
+            .iter()
+            .all(|v| v.is_finite() && (0.0..=1e6).contains(v));
+        if !errors_ok {
+            return Err(err(
+                "reprojection_rms_px and reprojection_max_px must be finite and non-negative"
+                    .into(),
+            ));
+        }
+        let entries_ok = c
+            .image_to_table_cm
+            .0
+            .iter()
+            .chain(c.image_to_board_px.0.iter())
+            .flatten()
+            .all(|v| v.is_finite() && v.abs() <= 1e12);
+        if !entries_ok {
+            return Err(err(
+                "a homography entry is not finite or beyond ±1e12".into()
+            ));
+        }
+        if !c.board.is_empty() {
+            // Relative to the working directory or to any directory above the camera file.
+            let found = Path::new(&c.board).is_file()
+                || path.ancestors().any(|dir| dir.join(&c.board).is_file());
+            if !found {
+                return Err(err(format!("board file {} does not exist", c.board)));
+            }
+        }
+        if c.image_width > 100_000 || c.image_height > 100_000 {
+            return Err(err(format!(
+                "image size {}x{} is beyond 100000 pixels",
+                c.image_width, c.image_height
+            )));
+        }
         if c.image_width <= 0 || c.image_height <= 0 {
             return Err(err(format!(
                 "image size {}x{} is not positive",

@@ -31,7 +31,8 @@ pub fn read_image(path: impl AsRef<Path>) -> Result<Mat> {
     };
     // Read the bytes ourselves so that I/O errors keep their meaning
     // (imread reports every failure as an empty image).
-    let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
+    let bytes = gamebot_input::read_bounded(path, gamebot_input::IMAGE_LIMIT)
+        .map_err(|e| err(e.to_string()))?;
     if bytes.is_empty() {
         return Err(err("the file is empty".into()));
     }

@@ -13,10 +13,10 @@ pub struct Args {
     /// Game files (default: every two-player games/*.game).
     games: Vec<String>,
     /// Search time per measurement, in seconds.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = crate::limits::SECONDS)]
     seconds: f64,
     /// Threads of the multi-threaded MCTS run (default: the number of cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::limits::THREADS)]
     threads: Option<usize>,
     /// Print a JSON list instead of a table.
     #[arg(long)]
@@ -121,10 +121,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     }
     bar.finish_and_clear();
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(0);
     }
-    println!(
+    outln!(
         "{:<14} {:>12} {:>6} {:>13} {:>12} {:>15} {:>8} {:>10}",
         "game",
         "ab nodes/s",
@@ -136,7 +136,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         "cancel ms"
     );
     for r in &rows {
-        println!(
+        outln!(
             "{:<14} {:>12.0} {:>6} {:>13.0} {:>12.0} {:>15.0} {:>8.2} {:>10.2}",
             r.game,
             r.alphabeta_nodes_per_s,

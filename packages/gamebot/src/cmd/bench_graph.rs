@@ -18,7 +18,7 @@ use serde::Serialize;
 #[derive(clap::Args)]
 pub struct Args {
     /// How long the idle nodes are watched, in seconds.
-    #[arg(long, default_value_t = 3.0, value_parser = positive_seconds)]
+    #[arg(long, default_value_t = 3.0, value_parser = crate::limits::SECONDS)]
     idle_seconds: f64,
     /// Service round trips measured.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -35,13 +35,6 @@ pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
-}
-
-fn positive_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 && x <= 3600.0 => Ok(x),
-        _ => Err(format!("`{s}` is not a number of seconds in (0, 3600]")),
-    }
 }
 
 #[derive(Serialize)]
@@ -234,13 +227,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         result
     })?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else if let serde_json::Value::Object(fields) = serde_json::to_value(&report)? {
         // One line per measured figure, named as in the JSON (units in the names).
         for (name, value) in fields {
             match value.as_f64() {
-                Some(x) if x.fract() != 0.0 => println!("{name:<24} {x:>12.2}"),
-                _ => println!("{name:<24} {value:>12}"),
+                Some(x) if x.fract() != 0.0 => outln!("{name:<24} {x:>12.2}"),
+                _ => outln!("{name:<24} {value:>12}"),
             }
         }
     }

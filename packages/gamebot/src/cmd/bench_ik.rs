@@ -12,10 +12,10 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "al5d,desk6")]
     arms: Vec<String>,
     /// Grid spacing of the board targets, in cm.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::limits::STEP_CM)]
     step_cm: f64,
     /// Timed passes over the targets (the closed form is fast; more passes steady it).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = crate::limits::PASSES)]
     closed_form_passes: usize,
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -182,10 +182,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         }
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(0);
     }
-    println!(
+    outln!(
         "{:<7} {:<12} {:<5} {:>7} {:>9} {:>7} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11}",
         "arm",
         "solver",
@@ -201,7 +201,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         "reject_us"
     );
     for r in &rows {
-        println!(
+        outln!(
             "{:<7} {:<12} {:<5} {:>7} {:>9} {:>7} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>10.0} {:>11}",
             r.arm,
             r.solver,

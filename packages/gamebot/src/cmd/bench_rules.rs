@@ -16,10 +16,10 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Measuring time per game, in seconds.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = crate::limits::SECONDS)]
     seconds: f64,
     /// Playouts are cut after this many moves (as the original benchmark did).
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = crate::limits::MAX_MOVES)]
     max_moves: usize,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
@@ -40,16 +40,24 @@ pub(crate) struct Row {
 /// Prints rows as JSON or as a table.
 pub(crate) fn print_rows(rows: &[Row], json: bool) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(rows)?);
+        outln!("{}", serde_json::to_string_pretty(rows)?);
     } else {
-        println!(
+        outln!(
             "{:<22} {:>12} {:>14} {:>10} {:>10}",
-            "game", "games/s", "positions/s", "branching", "length"
+            "game",
+            "games/s",
+            "positions/s",
+            "branching",
+            "length"
         );
         for r in rows {
-            println!(
+            outln!(
                 "{:<22} {:>12.0} {:>14.0} {:>10.1} {:>10.1}",
-                r.game, r.games_per_s, r.positions_per_s, r.mean_branching, r.mean_length
+                r.game,
+                r.games_per_s,
+                r.positions_per_s,
+                r.mean_branching,
+                r.mean_length
             );
         }
     }

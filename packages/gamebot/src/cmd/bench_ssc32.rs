@@ -14,19 +14,19 @@ use serde::Serialize;
 #[derive(clap::Args)]
 pub struct Args {
     /// Round trips measured per command and baud rate.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = crate::limits::ITERATIONS)]
     iterations: usize,
     /// Baud rates to measure (the pty itself does not throttle; this checks the setting path).
-    #[arg(long, value_delimiter = ',', default_value = "9600,115200")]
+    #[arg(long, value_delimiter = ',', default_value = "9600,115200", value_parser = crate::limits::BAUD)]
     bauds: Vec<u32>,
     /// Commanded move times (ms) for the timing-accuracy part.
-    #[arg(long, value_delimiter = ',', default_value = "100,250,500,1000,2000")]
+    #[arg(long, value_delimiter = ',', default_value = "100,250,500,1000,2000", value_parser = crate::limits::MILLIS)]
     move_ms: Vec<u32>,
     /// Moves per commanded time.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = crate::limits::ITERATIONS)]
     repeats: usize,
     /// `Q` polling interval in the timing part, in ms.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::limits::MILLIS)]
     poll_ms: u64,
     /// Print JSON instead of tables.
     #[arg(long)]
@@ -230,31 +230,51 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     }
     report.timing = timing(&a)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(0);
     }
-    println!("round trip over the pty (driver -> emulator -> driver)");
-    println!(
+    outln!("round trip over the pty (driver -> emulator -> driver)");
+    outln!(
         "{:>7} {:<6} {:<9} {:>6} {:>9} {:>10} {:>9} {:>9}",
-        "baud", "paced", "command", "n", "min µs", "median µs", "p99 µs", "max µs"
+        "baud",
+        "paced",
+        "command",
+        "n",
+        "min µs",
+        "median µs",
+        "p99 µs",
+        "max µs"
     );
     for l in &report.latency {
-        println!(
+        outln!(
             "{:>7} {:<6} {:<9} {:>6} {:>9.1} {:>10.1} {:>9.1} {:>9.1}",
-            l.baud, l.paced, l.command, l.n, l.min_us, l.median_us, l.p99_us, l.max_us
+            l.baud,
+            l.paced,
+            l.command,
+            l.n,
+            l.min_us,
+            l.median_us,
+            l.p99_us,
+            l.max_us
         );
     }
-    println!();
-    println!(
+    outln!();
+    outln!(
         "move timing (wall clock, 1000 µs travel, Q/QP polled every {} ms)",
         a.poll_ms
     );
-    println!(
+    outln!(
         "{:>9} {:>5} {:>11} {:>14} {:>14} {:>13} {:>6}",
-        "T ms", "moves", "elapsed ms", "overshoot max", "overshoot min", "pos err µs", "exact"
+        "T ms",
+        "moves",
+        "elapsed ms",
+        "overshoot max",
+        "overshoot min",
+        "pos err µs",
+        "exact"
     );
     for t in &report.timing {
-        println!(
+        outln!(
             "{:>9} {:>5} {:>11.2} {:>14.2} {:>14.2} {:>13.1} {:>6}",
             t.commanded_ms,
             t.moves,

@@ -20,16 +20,16 @@ pub struct Args {
     /// Game files (default: every games/*.game with camera signatures).
     games: Vec<String>,
     /// Rendered frames per game and degradation level for the accuracy figures.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = crate::limits::FRAMES)]
     frames: usize,
     /// Timing duration per game and resolution, seconds.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = crate::limits::SECONDS)]
     seconds: f64,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// OpenCV worker threads (1 = single core, the figure the target refers to).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::limits::CV_THREADS)]
     threads: i32,
     /// Print JSON rows instead of a table.
     #[arg(long)]
@@ -151,15 +151,15 @@ pub fn run(a: Args) -> Result<i32> {
         });
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(0);
     }
-    println!(
+    outln!(
         "| game | sigs | fps (half-res) | fps (full-res) | accuracy | false pieces | accuracy (heavy) | false pieces (heavy) | occlusions caught | false occlusions |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    outln!("|---|---|---|---|---|---|---|---|---|---|");
     for r in &rows {
-        println!(
+        outln!(
             "| {} | {} | {:.0} | {:.0} | {:.2} % | {:.3} % | {:.2} % | {:.3} % | {:.0} % of {} | {:.1} % |",
             r.game,
             r.signatures,
@@ -174,7 +174,7 @@ pub fn run(a: Args) -> Result<i32> {
             r.false_occlusions * 100.0
         );
     }
-    println!(
+    outln!(
         "| **all** | | | | {:.3} % ({} of {}) | {:.3} % | {:.3} % | {:.3} % | | |",
         total.rate() * 100.0,
         total.correct,
@@ -183,9 +183,11 @@ pub fn run(a: Args) -> Result<i32> {
         total_heavy.rate() * 100.0,
         total_heavy.false_piece_rate() * 100.0
     );
-    println!(
+    outln!(
         "\n{} frames per game and level, OpenCV threads {}, seed {}",
-        a.frames, a.threads, a.seed
+        a.frames,
+        a.threads,
+        a.seed
     );
     Ok(0)
 }

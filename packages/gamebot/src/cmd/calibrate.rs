@@ -64,7 +64,7 @@ pub fn run(a: Args) -> Result<i32> {
     };
     cal.board = a.board.display().to_string();
     cal.save(&a.out)?;
-    println!(
+    outln!(
         "{}: {} from {} points, reprojection error rms {:.3} px, max {:.3} px",
         a.out.display(),
         cal.method,

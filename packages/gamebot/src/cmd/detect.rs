@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long)]
     pub image: Option<PathBuf>,
     /// Detect from camera /dev/videoN until the view is stable.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::limits::CAMERA_INDEX)]
     pub camera: Option<i32>,
     /// Detect from a camera device path (or video file) until the view is stable.
     #[arg(long)]
@@ -41,10 +41,10 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Camera: consecutive agreeing frames needed.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = crate::limits::STABLE)]
     pub stable: usize,
     /// Camera: give up after this many frames.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = crate::limits::FRAMES)]
     pub frames: usize,
     /// Process at full resolution instead of half.
     #[arg(long)]

@@ -51,10 +51,10 @@ pub struct CheckArgs {
     #[arg(required = true)]
     files: Vec<String>,
     /// Random games per file.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = crate::limits::GAMES)]
     games: usize,
     /// A random game longer than this fails the termination check.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::limits::MAX_MOVES)]
     max_steps: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -67,7 +67,7 @@ fn check(a: CheckArgs) -> Result<i32> {
         let problems = gamebot_gdl::check_text(f, &text);
         if !problems.is_empty() {
             for p in &problems {
-                println!("{p}");
+                outln!("{p}");
             }
             code = 1;
             continue;
@@ -75,13 +75,13 @@ fn check(a: CheckArgs) -> Result<i32> {
         let game = match Game::parse(f, &text) {
             Ok(g) => g,
             Err(e) => {
-                println!("{e}");
+                outln!("{e}");
                 code = 1;
                 continue;
             }
         };
         let s = game.size();
-        println!(
+        outln!(
             "{f}: static checks passed; {} roles, {} ground atoms, {} ground rules ({} dynamic), {} base propositions",
             game.roles().len(),
             s.atoms,
@@ -97,7 +97,7 @@ fn check(a: CheckArgs) -> Result<i32> {
                 seed: a.seed,
             },
         );
-        println!("{r}");
+        outln!("{r}");
         if !r.passed() {
             code = 1;
         }
@@ -158,9 +158,9 @@ fn legal(a: LegalArgs) -> Result<i32> {
     }
     if game.is_terminal(&st, &mut sc) {
         let goals = game.goals(&st, &mut sc);
-        println!("terminal");
+        outln!("terminal");
         for (r, g) in game.roles().iter().zip(goals) {
-            println!("goal {r} {}", g.map_or("none".into(), |g| g.to_string()));
+            outln!("goal {r} {}", g.map_or("none".into(), |g| g.to_string()));
         }
         return Ok(0);
     }
@@ -168,7 +168,7 @@ fn legal(a: LegalArgs) -> Result<i32> {
     for (r, ms) in game.roles().iter().zip(moves) {
         let mut t: Vec<String> = ms.iter().map(|&m| game.move_text(m)).collect();
         t.sort();
-        println!("{r}: {}", t.join(" "));
+        outln!("{r}: {}", t.join(" "));
     }
     Ok(0)
 }
@@ -179,7 +179,7 @@ pub struct SelfplayArgs {
     /// GDL file.
     file: String,
     /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = crate::limits::GAMES)]
     games: usize,
     /// Strategy per role, in role order (repeat the option); missing roles play random.
     #[arg(long = "player")]
@@ -187,7 +187,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games stop after this many steps.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::limits::MAX_MOVES)]
     max_steps: usize,
     #[arg(long)]
     json: bool,
@@ -279,20 +279,25 @@ fn selfplay(a: SelfplayArgs) -> Result<i32> {
         unfinished,
     };
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
+        outln!("{}", serde_json::to_string_pretty(&s)?);
     } else {
-        println!(
+        outln!(
             "{}: {} games, mean length {:.1}",
-            s.game, s.games, s.mean_length
+            s.game,
+            s.games,
+            s.mean_length
         );
         for (r, spec) in specs.iter().enumerate() {
-            println!(
+            outln!(
                 "  {:<10} {:<24} mean goal {:>6.2}  wins {}",
-                s.roles[r], spec, s.mean_goals[r], s.wins[r]
+                s.roles[r],
+                spec,
+                s.mean_goals[r],
+                s.wins[r]
             );
         }
         if unfinished > 0 {
-            println!(
+            outln!(
                 "  {unfinished} games unfinished after {} steps",
                 a.max_steps
             );
@@ -336,18 +341,18 @@ fn play(a: PlayArgs) -> Result<i32> {
     let ctl = SearchControl::new();
     let mut step = 1;
     loop {
-        println!("\nstep {step}: {}", game.state_text(&st).join(" "));
+        outln!("\nstep {step}: {}", game.state_text(&st).join(" "));
         if game.is_terminal(&st, &mut sc) {
             let goals = game.goals(&st, &mut sc);
             for (r, g) in game.roles().iter().zip(goals) {
-                println!("goal {r}: {}", g.map_or("none".into(), |g| g.to_string()));
+                outln!("goal {r}: {}", g.map_or("none".into(), |g| g.to_string()));
             }
             return Ok(0);
         }
         let legal = game.legal_moves(&st, &mut sc);
         let mine = &legal[me];
         let my_move = if mine.len() == 1 {
-            println!(
+            outln!(
                 "you ({}) play {}",
                 game.roles()[me],
                 game.move_text(mine[0])
@@ -355,14 +360,14 @@ fn play(a: PlayArgs) -> Result<i32> {
             mine[0]
         } else {
             loop {
-                println!("your moves ({}):", game.roles()[me]);
+                outln!("your moves ({}):", game.roles()[me]);
                 for (i, m) in mine.iter().enumerate() {
-                    println!("  {:>3}. {}", i + 1, game.move_text(*m));
+                    outln!("  {:>3}. {}", i + 1, game.move_text(*m));
                 }
-                print!("move (number or KIF)> ");
+                out!("move (number or KIF)> ");
                 std::io::stdout().flush()?;
                 let Some(line) = lines.next() else {
-                    println!();
+                    outln!();
                     return Ok(0);
                 };
                 let line = line?;
@@ -374,8 +379,8 @@ fn play(a: PlayArgs) -> Result<i32> {
                 }
                 match game.parse_move(me, t) {
                     Ok(m) if mine.contains(&m) => break m,
-                    Ok(_) => println!("`{t}` is not legal now"),
-                    Err(e) => println!("{e}"),
+                    Ok(_) => outln!("`{t}` is not legal now"),
+                    Err(e) => outln!("{e}"),
                 }
             }
         };
@@ -389,7 +394,7 @@ fn play(a: PlayArgs) -> Result<i32> {
                 .choose(&game, &st, r, &ctl)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             if legal[r].len() > 1 {
-                println!(
+                outln!(
                     "{} plays {} (value {:+.2}, {} nodes, {:.2} s)",
                     game.roles()[r],
                     game.move_text(d.mv),
@@ -410,13 +415,13 @@ pub struct BenchArgs {
     /// GDL files (default: every games/gdl/*.gdl).
     files: Vec<String>,
     /// Measuring time per game, in seconds.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = crate::limits::SECONDS)]
     seconds: f64,
     /// Print a JSON list (the rows of `gamebot bench rules --json`).
     #[arg(long)]
     json: bool,
     /// Playouts are cut after this many steps.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = crate::limits::MAX_MOVES)]
     max_moves: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -513,7 +518,7 @@ pub struct PlayerArgs {
     #[arg(long, default_value = "mcts")]
     strategy: String,
     /// Milliseconds kept back from the play clock for the network.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 600, value_parser = crate::limits::MILLIS)]
     margin_ms: u64,
 }
 
@@ -526,7 +531,7 @@ fn player(a: PlayerArgs) -> Result<i32> {
     let listener = TcpListener::bind(("127.0.0.1", a.port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{}", a.port))?;
     let addr = listener.local_addr()?;
-    println!("listening on {addr}");
+    outln!("listening on {addr}");
     std::io::stdout().flush()?;
     let mut p = Player::new(spec);
     p.margin = Duration::from_millis(a.margin_ms);
@@ -711,7 +716,7 @@ pub fn tournament(
         .iter()
         .map(|s| s.parse::<Spec>().map_err(|e| anyhow::anyhow!("{e}")))
         .collect::<Result<Vec<_>>>()?;
-    println!(
+    outln!(
         "{} (GDL): {} players, {games} games per pairing, {}, seed {seed}",
         game.name,
         names.len(),
@@ -722,9 +727,16 @@ pub fn tournament(
         }
     );
     let w = names.iter().map(|n| n.len()).max().unwrap_or(6).max(8);
-    println!(
+    outln!(
         "\n{:<w$}  {:<w$}  {:>5} {:>5} {:>5} {:>5}  {:>6}  {:>9}",
-        "player a", "player b", "games", "a won", "draws", "b won", "score", "Elo diff"
+        "player a",
+        "player b",
+        "games",
+        "a won",
+        "draws",
+        "b won",
+        "score",
+        "Elo diff"
     );
     let mut k = 0u64;
     for a in 0..specs.len() {
@@ -751,7 +763,7 @@ pub fn tournament(
                 }
             }
             let s = score / games as f64;
-            println!(
+            outln!(
                 "{:<w$}  {:<w$}  {:>5} {:>5} {:>5} {:>5}  {:>6.3}  {:>+9.0}",
                 names[a],
                 names[b],

@@ -22,13 +22,13 @@ pub struct Args {
     #[arg(long, default_value = "al5d")]
     arm: String,
     /// Target x in metres (arm base frame: x right).
-    #[arg(allow_negative_numbers = true)]
+    #[arg(allow_negative_numbers = true, value_parser = crate::limits::METRES)]
     x: f64,
     /// Target y in metres (forward, towards the board).
-    #[arg(allow_negative_numbers = true)]
+    #[arg(allow_negative_numbers = true, value_parser = crate::limits::METRES)]
     y: f64,
     /// Target z in metres (up; 0 = table).
-    #[arg(allow_negative_numbers = true)]
+    #[arg(allow_negative_numbers = true, value_parser = crate::limits::METRES)]
     z: f64,
     /// Solver to use.
     #[arg(long, value_enum, default_value = "auto")]
@@ -85,10 +85,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             "error_mm": sol.position_error_m * 1000.0,
             "solver": sol.solver.as_str(),
         });
-        println!("{out}");
+        outln!("{out}");
         return Ok(0);
     }
-    println!(
+    outln!(
         "arm {}: target ({:.4}, {:.4}, {:.4}) m, gripper vertical, solver {}",
         arm.name(),
         a.x,
@@ -96,12 +96,16 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         a.z,
         sol.solver.as_str()
     );
-    println!(
+    outln!(
         "{:<16} {:>10} {:>10} {:>8} {:>9}",
-        "joint", "deg", "rad", "channel", "pulse_us"
+        "joint",
+        "deg",
+        "rad",
+        "channel",
+        "pulse_us"
     );
     for ((j, q), p) in arm.joints().iter().zip(&sol.q).zip(&pulses) {
-        println!(
+        outln!(
             "{:<16} {:>10.3} {:>10.5} {:>8} {:>9.1}",
             j.name,
             q.to_degrees(),
@@ -110,7 +114,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             p.pulse_us
         );
     }
-    println!(
+    outln!(
         "position error {:.4} mm, tool axis {:.4} deg from vertical",
         sol.position_error_m * 1000.0,
         sol.axis_error_rad.to_degrees()

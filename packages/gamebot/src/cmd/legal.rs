@@ -41,7 +41,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             out.push('\n');
         }
         if let Err(e) = apply_text(&game, &mut state, i + 1, m) {
-            print!("{out}");
+            out!("{out}");
             eprintln!("error: {e:#}");
             return Ok(2);
         }
@@ -56,6 +56,6 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             out.push('\n');
         }
     }
-    print!("{out}");
+    out!("{out}");
     Ok(0)
 }

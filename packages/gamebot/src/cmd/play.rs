@@ -18,18 +18,18 @@ pub struct Args {
     vs: String,
     /// Which player the person is (1..N); 0 lets the computer play every side
     /// (e.g. to watch a puzzle solver). One-player games are played by the person unless 0.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::limits::SIDE)]
     human_side: i32,
     /// Random seed of the computer player (unless the strategy sets its own).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// How many of the moves the computer considered to show.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = crate::limits::SHOW)]
     show: usize,
 }
 
 /// Prints what a search found: value, effort, expected line and the best candidates.
-pub fn print_thoughts(stats: &SearchStats, show: usize) {
+pub fn print_thoughts(stats: &SearchStats, show: usize) -> anyhow::Result<()> {
     let mut effort = vec![format!("{} nodes", stats.nodes)];
     if stats.playouts > 0 {
         effort.push(format!("{} playouts", stats.playouts));
@@ -44,26 +44,29 @@ pub fn print_thoughts(stats: &SearchStats, show: usize) {
     if stats.seconds > 0.0 {
         effort.push(format!("{:.0} nodes/s", stats.nodes_per_second()));
     }
-    println!(
+    outln!(
         "  value {:+.3}{}; {}",
         stats.value,
         if stats.complete { " (solved)" } else { "" },
         effort.join(", ")
     );
     if stats.pv.len() > 1 {
-        println!("  expected line: {}", stats.pv.join(" "));
+        outln!("  expected line: {}", stats.pv.join(" "));
     }
     if show > 0 && stats.considered.len() > 1 {
-        println!("  considered ({} moves):", stats.considered.len());
+        outln!("  considered ({} moves):", stats.considered.len());
         for c in stats.considered.iter().take(show) {
             let bound = if c.bound { "≤" } else { " " };
             let proven = if c.proven { " proven" } else { "" };
-            println!(
+            outln!(
                 "    {:<36} {bound}{:+.3}  {:>8}{proven}",
-                c.mv, c.value, c.visits
+                c.mv,
+                c.value,
+                c.visits
             );
         }
     }
+    Ok(())
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
@@ -80,18 +83,18 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let mut out = std::io::stdout();
     loop {
         let legal = game.legal_moves(&state)?;
-        println!("\n{}", render(&game, &state));
+        outln!("\n{}", render(&game, &state));
         let scores: Vec<String> = state
             .scores()
             .iter()
             .enumerate()
             .map(|(i, s)| format!("{}: {s}", game.players[i]))
             .collect();
-        println!("scores: {}", scores.join(", "));
+        outln!("scores: {}", scores.join(", "));
         if game.settle(&mut state, &legal) {
             match state.outcome() {
-                Outcome::Draw | Outcome::Running => println!("Game over: draw."),
-                Outcome::Won(w) => println!(
+                Outcome::Draw | Outcome::Running => outln!("Game over: draw."),
+                Outcome::Won(w) => outln!(
                     "Game over: {} (player {w}) wins.",
                     game.players[w as usize - 1]
                 ),
@@ -103,15 +106,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         let mv = if human {
             let shown = game.distinct_moves(&state, &legal);
             let texts = legal_texts(&game, &state, &shown);
-            println!("{} (player {p}) to move:", game.players[p as usize - 1]);
+            outln!("{} (player {p}) to move:", game.players[p as usize - 1]);
             for (i, t) in texts.iter().enumerate() {
-                println!("  {:>3}. {t}", i + 1);
+                outln!("  {:>3}. {t}", i + 1);
             }
             loop {
-                print!("your move (number or element:from->to, q to quit)> ");
+                out!("your move (number or element:from->to, q to quit)> ");
                 out.flush().ok();
                 let Some(line) = lines.next() else {
-                    println!("\nno more input; stopping.");
+                    outln!("\nno more input; stopping.");
                     return Ok(0);
                 };
                 let line = line.context("reading standard input")?;
@@ -122,25 +125,25 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                 let text = match line.parse::<usize>() {
                     Ok(n) if n >= 1 && n <= texts.len() => texts[n - 1].clone(),
                     Ok(_) => {
-                        println!("pick a number from 1 to {}", texts.len());
+                        outln!("pick a number from 1 to {}", texts.len());
                         continue;
                     }
                     Err(_) => line.to_string(),
                 };
                 match game.find_move(&state, &text) {
                     Ok(m) => break m,
-                    Err(e) => println!("{e}"),
+                    Err(e) => outln!("{e}"),
                 }
             }
         } else {
             let d = ai.choose(&game, &state, &SearchControl::new())?;
-            println!(
+            outln!(
                 "{} (player {p}, {}) plays {}",
                 game.players[p as usize - 1],
                 a.vs,
                 game.move_text(&d.mv)
             );
-            print_thoughts(&d.stats, a.show);
+            print_thoughts(&d.stats, a.show)?;
             d.mv
         };
         let mut next = state.clone();

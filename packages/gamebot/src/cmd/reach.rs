@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long)]
     png: Option<PathBuf>,
     /// Cell size of the PNG map in cm (default 0.5 with a closed-form solver, 1 otherwise).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::limits::STEP_CM)]
     step_cm: Option<f64>,
 }
 

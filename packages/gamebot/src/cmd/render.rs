@@ -26,16 +26,16 @@ pub struct Args {
     #[arg(long)]
     pub out: PathBuf,
     /// Gaussian noise sigma in grey levels.
-    #[arg(long, default_value_t = 4.0)]
+    #[arg(long, default_value_t = 4.0, value_parser = crate::limits::NOISE)]
     pub noise: f64,
     /// Gaussian blur sigma in pixels.
-    #[arg(long, default_value_t = 0.8)]
+    #[arg(long, default_value_t = 0.8, value_parser = crate::limits::BLUR)]
     pub blur: f64,
     /// Lighting gradient amplitude (0.12 = ±12 %).
-    #[arg(long, default_value_t = 0.12)]
+    #[arg(long, default_value_t = 0.12, value_parser = crate::limits::LIGHT)]
     pub light: f64,
     /// Maximum random piece offset from the location centre, cm.
-    #[arg(long, default_value_t = 0.2)]
+    #[arg(long, default_value_t = 0.2, value_parser = crate::limits::OFFSET)]
     pub offset: f64,
     /// No noise, blur, lighting gradient or offsets.
     #[arg(long)]
@@ -56,7 +56,7 @@ pub struct Args {
     #[arg(long)]
     pub pose: Option<String>,
     /// Focal length in pixels (default 1000: 20 px/cm at 50 cm).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::limits::FOCAL)]
     pub focal: Option<f64>,
     /// Also write the ground truth as JSON to this file.
     #[arg(long)]

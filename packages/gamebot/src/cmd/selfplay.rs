@@ -11,13 +11,13 @@ pub struct Args {
     /// Game file.
     game: String,
     /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = crate::limits::GAMES)]
     games: usize,
     /// Random seed (same seed, same games).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// A game still running after this many moves counts as unfinished.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::limits::MAX_MOVES)]
     max_moves: usize,
 }
 
@@ -57,22 +57,25 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     }
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64().max(1e-9);
-    println!(
+    outln!(
         "game: {} ({} player(s)), {} games, seed {}",
-        game.name, n, a.games, a.seed
+        game.name,
+        n,
+        a.games,
+        a.seed
     );
     for (p, name) in game.players.iter().enumerate() {
-        println!("  player {} ({name}) wins: {}", p + 1, wins[p + 1]);
+        outln!("  player {} ({name}) wins: {}", p + 1, wins[p + 1]);
     }
-    println!("  draws: {}", wins[0]);
+    outln!("  draws: {}", wins[0]);
     if unfinished > 0 {
-        println!("  unfinished after {} moves: {unfinished}", a.max_moves);
+        outln!("  unfinished after {} moves: {unfinished}", a.max_moves);
     }
-    println!(
+    outln!(
         "  average length: {:.1} moves",
         total_moves as f64 / a.games.max(1) as f64
     );
-    println!(
+    outln!(
         "  {:.0} games/s, {:.0} moves/s",
         a.games as f64 / secs,
         total_moves as f64 / secs

@@ -26,6 +26,14 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let game = load_game(&a.game)?;
+    if game.player_count() != 1 {
+        anyhow::bail!(
+            "{}: solve is for one-player puzzles, and this game has {} players: a line of moves \
+             that wins against an opponent who cooperates is not a solution (use `play` or `tournament`)",
+            game.file,
+            game.player_count()
+        );
+    }
     let spec: Spec = a.strategy.parse()?;
     let Spec::Puzzle(opts) = &spec else {
         anyhow::bail!(
@@ -50,29 +58,33 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             "exhausted": sol.exhausted,
             "seconds": sol.seconds,
         });
-        println!("{j}");
+        outln!("{j}");
     } else if sol.solved {
-        println!(
+        outln!(
             "solved in {} moves (cost {}) by {spec}:",
             texts.len(),
             sol.cost
         );
         for (i, t) in texts.iter().enumerate() {
-            println!("{:>4}. {t}", i + 1);
+            outln!("{:>4}. {t}", i + 1);
         }
-        println!(
+        outln!(
             "{} positions expanded, {} generated, {:.3} s",
-            sol.expanded, sol.generated, sol.seconds
+            sol.expanded,
+            sol.generated,
+            sol.seconds
         );
     } else if sol.exhausted {
-        println!(
+        outln!(
             "no solution: all {} reachable positions were examined ({:.3} s)",
-            sol.expanded, sol.seconds
+            sol.expanded,
+            sol.seconds
         );
     } else {
-        println!(
+        outln!(
             "no solution found within the limits of {spec} ({} positions expanded, {:.3} s)",
-            sol.expanded, sol.seconds
+            sol.expanded,
+            sol.seconds
         );
     }
     Ok(if sol.solved { 0 } else { 1 })

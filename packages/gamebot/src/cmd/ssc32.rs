@@ -31,7 +31,7 @@ pub struct EmulatorArgs {
     #[arg(long)]
     link: Option<PathBuf>,
     /// Baud rate the emulated board is set to; clients at another rate get no answers.
-    #[arg(long, default_value_t = 9600)]
+    #[arg(long, default_value_t = 9600, value_parser = crate::limits::BAUD)]
     baud: u32,
     /// The `VER` answer.
     #[arg(long, default_value = gamebot_ssc32::emulator::DEFAULT_FIRMWARE)]
@@ -40,10 +40,10 @@ pub struct EmulatorArgs {
     #[arg(long)]
     pace: bool,
     /// Fault: delay every answer by this many milliseconds.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::limits::DELAY_MS)]
     response_delay_ms: u64,
     /// Fault: put this many random bytes before every answer.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::limits::GARBAGE_BYTES)]
     garbage: usize,
     /// Fault: moves never complete (`Q` keeps answering `+` until `STOP`).
     #[arg(long)]
@@ -57,10 +57,10 @@ pub struct PortArgs {
     #[arg(long)]
     port: String,
     /// Baud rate (the board ships at 9600; 115200 is common).
-    #[arg(long, default_value_t = 9600)]
+    #[arg(long, default_value_t = 9600, value_parser = crate::limits::BAUD)]
     baud: u32,
     /// How long to wait for each answer, in milliseconds.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = crate::limits::MILLIS)]
     timeout_ms: u64,
 }
 
@@ -100,7 +100,7 @@ fn emulator(a: EmulatorArgs) -> anyhow::Result<i32> {
         ..EmulatorConfig::default()
     })?;
     emu.set_response_delay(Duration::from_millis(a.response_delay_ms));
-    emu.set_garbage_per_response(a.garbage);
+    emu.set_garbage_per_response(a.garbage)?;
     emu.set_stall(a.stall);
     let log = emu.subscribe_log();
     {
@@ -174,21 +174,25 @@ fn describe(e: &LogEntry) -> String {
     format!("{:>10.3}s  {:<30} {what}", e.time.as_secs_f64(), e.line)
 }
 
-fn print_pulses(channels: &[Channel], pulses: &[Option<gamebot_ssc32::Pulse>]) {
+fn print_pulses(
+    channels: &[Channel],
+    pulses: &[Option<gamebot_ssc32::Pulse>],
+) -> anyhow::Result<()> {
     for (c, p) in channels.iter().zip(pulses) {
         match p {
-            Some(p) => println!("channel {c:>2}: {p} µs"),
-            None => println!("channel {c:>2}: off"),
+            Some(p) => outln!("channel {c:>2}: {p} µs"),
+            None => outln!("channel {c:>2}: off"),
         }
     }
+    Ok(())
 }
 
 fn probe(a: PortArgs) -> anyhow::Result<i32> {
     let mut drv = open(&a)?;
-    println!("port: {} at {} baud", a.port, a.baud);
-    println!("firmware: {}", drv.firmware());
+    outln!("port: {} at {} baud", a.port, a.baud);
+    outln!("firmware: {}", drv.firmware());
     let moving = drv.movement()?;
-    println!(
+    outln!(
         "moving: {}",
         if moving == Movement::Moving {
             "yes"
@@ -198,7 +202,7 @@ fn probe(a: PortArgs) -> anyhow::Result<i32> {
     );
     let channels: Vec<Channel> = Channel::all().collect();
     let pulses = drv.read_pulses(&channels)?;
-    print_pulses(&channels, &pulses);
+    print_pulses(&channels, &pulses)?;
     Ok(0)
 }
 
@@ -209,7 +213,7 @@ fn send(a: SendArgs) -> anyhow::Result<i32> {
     match &cmd {
         Command::Move(m) => {
             let report = drv.move_and_wait(m)?;
-            println!(
+            outln!(
                 "done in {} ms (planned {} ms, {} polls)",
                 report.elapsed.as_millis(),
                 report.expected.as_millis(),
@@ -218,7 +222,7 @@ fn send(a: SendArgs) -> anyhow::Result<i32> {
         }
         Command::QueryMovement => {
             let m = drv.movement()?;
-            println!(
+            outln!(
                 "{} ({})",
                 m.byte() as char,
                 if m == Movement::Moving {
@@ -230,13 +234,13 @@ fn send(a: SendArgs) -> anyhow::Result<i32> {
         }
         Command::QueryPulse(chs) => {
             let pulses = drv.read_pulses(chs)?;
-            print_pulses(chs, &pulses);
+            print_pulses(chs, &pulses)?;
         }
-        Command::Version => println!("{}", drv.version()?),
+        Command::Version => outln!("{}", drv.version()?),
         Command::Stop(c) => {
             drv.stop(&[*c])?;
             let p = drv.read_pulses(&[*c])?;
-            print_pulses(&[*c], &p);
+            print_pulses(&[*c], &p)?;
         }
     }
     Ok(0)

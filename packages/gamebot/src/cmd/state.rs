@@ -49,6 +49,6 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         "locations": Value::Object(locations),
         "states": Value::Object(states),
     });
-    println!("{}", serde_json::to_string(&v)?);
+    outln!("{}", serde_json::to_string(&v)?);
     Ok(0)
 }

@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, num_args = 2.., required = true)]
     players: Vec<String>,
     /// Games per pairing.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = crate::limits::GAMES)]
     games: usize,
     /// Alternate who moves first (otherwise the first-listed player of each pairing always does).
     #[arg(long)]
@@ -27,10 +27,10 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at the same time (default: the number of cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::limits::THREADS)]
     jobs: Option<usize>,
     /// Games longer than this many moves are draws.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::limits::PLIES)]
     max_plies: usize,
     /// Also write the results as JSON to this file.
     #[arg(long)]
@@ -72,7 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         max_plies: a.max_plies,
     };
     let pairs = names.len() * (names.len() - 1) / 2;
-    println!(
+    outln!(
         "{}: {} players, {} games per pairing ({} games), {}, seed {}, {} jobs",
         game.name,
         names.len(),
@@ -98,18 +98,18 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     });
     bar.finish_and_clear();
     let r = r?;
-    print_result(&r);
+    print_result(&r)?;
     if let Some(path) = &a.json {
         std::fs::write(path, serde_json::to_string_pretty(&to_json(&r))? + "\n")
             .map_err(|e| anyhow::anyhow!("cannot write {path}: {e}"))?;
-        println!("\nwrote {path}");
+        outln!("\nwrote {path}");
     }
     Ok(0)
 }
 
-fn print_result(r: &TournamentResult) {
+fn print_result(r: &TournamentResult) -> anyhow::Result<()> {
     let w = r.players.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
-    println!(
+    outln!(
         "\n{:<w$}  {:<w$}  {:>5} {:>5} {:>5} {:>5}  {:>6}  {:>15}  {:>16}",
         "player a",
         "player b",
@@ -132,7 +132,7 @@ fn print_result(r: &TournamentResult) {
                 format!("{e:+.0}")
             }
         };
-        println!(
+        outln!(
             "{:<w$}  {:<w$}  {:>5} {:>5} {:>5} {:>5}  {:>6.3}  [{:.3}, {:.3}]  {:>5} [{}, {}]",
             r.players[p.a],
             r.players[p.b],
@@ -148,7 +148,7 @@ fn print_result(r: &TournamentResult) {
             elo(hi)
         );
         if p.truncated > 0 {
-            println!(
+            outln!(
                 "  ({} games reached the move limit and count as draws)",
                 p.truncated
             );
@@ -156,13 +156,17 @@ fn print_result(r: &TournamentResult) {
     }
     let mut order: Vec<usize> = (0..r.players.len()).collect();
     order.sort_by(|&x, &y| r.elo[y].total_cmp(&r.elo[x]));
-    println!(
+    outln!(
         "\n{:<w$}  {:>7}  {:>9}  {:>12}  {:>10}",
-        "player", "Elo", "s/move", "nodes/s", "moves"
+        "player",
+        "Elo",
+        "s/move",
+        "nodes/s",
+        "moves"
     );
     for i in order {
         let t = &r.tally[i];
-        println!(
+        outln!(
             "{:<w$}  {:>+7.0}  {:>9.4}  {:>12.0}  {:>10}",
             r.players[i],
             r.elo[i],
@@ -171,7 +175,8 @@ fn print_result(r: &TournamentResult) {
             t.moves
         );
     }
-    println!("(Elo: maximum likelihood, mean 0, one virtual draw per pairing)");
+    outln!("(Elo: maximum likelihood, mean 0, one virtual draw per pairing)");
+    Ok(())
 }
 
 fn to_json(r: &TournamentResult) -> serde_json::Value {

@@ -132,6 +132,19 @@ impl Loader<'_> {
                 );
                 continue;
             }
+            let kind = match section {
+                Section::ElementTypes => Some("element type"),
+                Section::LocationTypes => Some("location type"),
+                Section::Locations => Some("location"),
+                Section::Elements => Some("element"),
+                Section::Rules => Some("rule"),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                let opening = key_lc == "name";
+                self.definitions
+                    .entry(kind, opening, &key_lc, &value.text, line_no);
+            }
             match section {
                 Section::Board => self.board(key, &value),
                 Section::Realboard => self.realboard(&key_lc, &value),
@@ -265,6 +278,15 @@ impl Loader<'_> {
         ];
         if reals.contains(&key) {
             if let Some(x) = self.real(v) {
+                // §5: hue in degrees 0–360, saturation and value 0–1.
+                let max = if key.starts_with("hue") { 360.0 } else { 1.0 };
+                if !(0.0..=max).contains(&x) {
+                    return self.err(
+                        v.line,
+                        v.col,
+                        format!("{key}={x} is out of range: accepted 0 to {max}"),
+                    );
+                }
                 let r = self.realboard.last_mut().expect("checked");
                 *match key {
                     "huemin" => &mut r.hue_min,
@@ -372,7 +394,15 @@ impl Loader<'_> {
                     self.location_types[cur].hotspot = p;
                 }
             }
-            "relevant" => self.location_types[cur].relevant = v.text.eq_ignore_ascii_case("yes"),
+            "relevant" => match v.text.trim().to_ascii_lowercase().as_str() {
+                "yes" => self.location_types[cur].relevant = true,
+                "no" => self.location_types[cur].relevant = false,
+                other => self.err(
+                    v.line,
+                    v.col,
+                    format!("relevant=`{other}`: expected yes or no"),
+                ),
+            },
             "shape" => {
                 let t = v.text.replace([' ', '\t'], "");
                 let lower = t.to_ascii_lowercase();
@@ -631,6 +661,7 @@ impl Loader<'_> {
                     players: Vec::new(),
                     scores: Vec::new(),
                     line: v.line,
+                    failed: false,
                 });
                 return;
             };
@@ -639,6 +670,7 @@ impl Loader<'_> {
                 players: Vec::new(),
                 scores: Vec::new(),
                 line: v.line,
+                failed: false,
             });
             return;
         }
@@ -646,14 +678,13 @@ impl Loader<'_> {
             return self.no_record("SCORINGS", "situation", v);
         }
         match key {
-            "player" => {
-                if let Some(e) = self.expr(v) {
-                    self.scorings.last_mut().expect("checked").players.push(e);
-                }
-            }
-            "score" => {
-                if let Some(e) = self.expr(v) {
-                    self.scorings.last_mut().expect("checked").scores.push(e);
+            "player" | "score" => {
+                let parsed = self.expr(v);
+                let rec = self.scorings.last_mut().expect("checked");
+                match parsed {
+                    Some(e) if key == "player" => rec.players.push(e),
+                    Some(e) => rec.scores.push(e),
+                    None => rec.failed = true,
                 }
             }
             _ => self.unknown_key("SCORINGS", key, v),

@@ -9,6 +9,7 @@
 //! - [`checks`]: whole-file checks (players, missing keys, sizes, calls).
 
 mod checks;
+mod duplicates;
 mod independence;
 mod lines;
 mod ranges;
@@ -143,6 +144,9 @@ struct ScoringRec {
     players: Vec<SrcExpr>,
     scores: Vec<SrcExpr>,
     line: u32,
+    /// A `player=`/`score=` failed to parse (already reported): the pair
+    /// count would be off by that entry, so it is not checked.
+    failed: bool,
 }
 
 struct FuncRec {
@@ -183,6 +187,7 @@ struct Loader<'a> {
     rule_map: FxHashMap<String, usize>,
     rule_cur: Option<usize>,
     evaluations: Vec<(i32, Option<SrcExpr>, u32)>,
+    definitions: duplicates::Definitions,
 }
 
 pub(crate) fn load(name: &str, file: &str, text: &str) -> Result<Game, LoadError> {
@@ -217,6 +222,7 @@ pub(crate) fn load(name: &str, file: &str, text: &str) -> Result<Game, LoadError
         rule_map: FxHashMap::default(),
         rule_cur: None,
         evaluations: Vec::new(),
+        definitions: duplicates::Definitions::default(),
     };
     l.names.sym("");
     l.read(text);
@@ -263,6 +269,19 @@ impl Loader<'_> {
     /// Runs the phases after reading, in the order their diagnostics have always had.
     fn finish(mut self, name: &str) -> Result<Game, LoadError> {
         self.close_open_function();
+        self.definitions.check(&mut self.errors, &mut self.warnings);
+        for r in &self.realboard {
+            if r.size_min < 0 || r.size_max < 0 || r.size_min > r.size_max {
+                self.errors.push(Diagnostic {
+                    line: r.line,
+                    col: 1,
+                    message: format!(
+                        "signature `{}`: sizeMin={} and sizeMax={} must be non-negative with sizeMin ≤ sizeMax",
+                        r.name, r.size_min, r.size_max
+                    ),
+                });
+            }
+        }
         self.check_records();
         let locations: Vec<Location> = self.locations.iter().map(|r| r.loc.clone()).collect();
         let elements = self.resolve_elements();

@@ -138,7 +138,7 @@ impl Loader<'_> {
     pub(super) fn resolve_scorings(&mut self) -> Vec<Scoring> {
         let mut scorings = Vec::new();
         for s in std::mem::take(&mut self.scorings) {
-            if s.players.len() != s.scores.len() {
+            if !s.failed && s.players.len() != s.scores.len() {
                 self.err(
                     s.line,
                     1,

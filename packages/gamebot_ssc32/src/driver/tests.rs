@@ -393,10 +393,10 @@ fn garbage_once_is_ignored() {
 #[test]
 fn persistent_garbage_is_an_error() {
     let (emu, mut drv) = pair();
-    emu.set_garbage_per_response(3);
+    emu.set_garbage_per_response(3).unwrap();
     let e = drv.movement().unwrap_err();
     assert!(matches!(e, DriverError::Garbage { attempts: 4, .. }), "{e}");
-    emu.set_garbage_per_response(0);
+    emu.set_garbage_per_response(0).unwrap();
     assert_eq!(drv.movement().unwrap(), Movement::Done);
 }
 

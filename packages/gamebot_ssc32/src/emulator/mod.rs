@@ -19,7 +19,7 @@ use std::os::fd::{AsFd, AsRawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -41,6 +41,11 @@ const LINE_MAX: usize = 256;
 const IDLE_POLL: Duration = Duration::from_millis(5);
 /// ESC cancels the command being typed, as on the real board.
 const ESC: u8 = 0x1b;
+/// Baud rates a serial line can be set to (50 is the lowest POSIX rate; no
+/// USB adapter goes beyond a few Mbaud). Zero would divide by zero when pacing.
+pub const BAUD_RANGE: std::ops::RangeInclusive<u32> = 50..=4_000_000;
+/// The most noise bytes [`Emulator::set_garbage_per_response`] accepts per answer.
+pub const GARBAGE_MAX: usize = 65_536;
 
 /// Errors creating the emulator.
 #[derive(Debug, Error)]
@@ -54,7 +59,9 @@ pub enum EmulatorError {
         source: Errno,
     },
     /// The requested symlink path exists and is not a symlink.
-    #[error("cannot create link {path}: it exists and is not a symlink (refusing to replace it)")]
+    #[error(
+        "cannot create link {path}: it exists and is not a stale symlink (refusing to replace it)"
+    )]
     LinkOccupied {
         /// The requested link path.
         path: PathBuf,
@@ -70,6 +77,12 @@ pub enum EmulatorError {
     /// The emulator thread could not be started.
     #[error("cannot start the emulator thread: {0}")]
     Thread(io::Error),
+    /// The configured baud rate is outside [`BAUD_RANGE`].
+    #[error("baud rate {0} is not usable: accepted 50 to 4000000")]
+    Baud(u32),
+    /// More noise bytes per answer than [`GARBAGE_MAX`].
+    #[error("{0} garbage bytes per answer is too many: at most 65536")]
+    Garbage(usize),
 }
 
 /// How to start an emulator.
@@ -187,6 +200,38 @@ struct Shared {
     subs: Mutex<Subscribers>,
     shutdown: AtomicBool,
     connected: AtomicBool,
+    /// Notified when `shutdown` is set, so a delayed answer stops waiting.
+    wake: (Mutex<()>, Condvar),
+}
+
+impl Shared {
+    /// Waits `delay` unless shutdown comes first; true if shutting down.
+    fn wait_unless_shutdown(&self, delay: Duration) -> bool {
+        let deadline = std::time::Instant::now() + delay;
+        let mut guard = lock(&self.wake.0);
+        loop {
+            if self.shutdown.load(Ordering::SeqCst) {
+                return true;
+            }
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            guard = self
+                .wake
+                .1
+                .wait_timeout(guard, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Sets `shutdown` and wakes a worker waiting in [`Shared::wait_unless_shutdown`].
+    fn request_shutdown(&self) {
+        let _guard = lock(&self.wake.0);
+        self.shutdown.store(true, Ordering::SeqCst);
+        self.wake.1.notify_all();
+    }
 }
 
 /// A poisoned lock only means another thread panicked mid-update; the data
@@ -245,9 +290,12 @@ fn open_pty(baud: u32) -> Result<(PtyMaster, PathBuf, ExclusiveKeeper), Emulator
 impl Emulator {
     /// Creates the pty pair, configures it, and starts answering.
     pub fn start(config: EmulatorConfig) -> Result<Emulator, EmulatorError> {
+        if !BAUD_RANGE.contains(&config.baud) {
+            return Err(EmulatorError::Baud(config.baud));
+        }
         let (master, slave, keeper) = open_pty(config.baud)?;
         if let Some(link) = &config.link {
-            make_link(&slave, link)?;
+            make_link(&slave, link, None)?;
         }
         let shared = Arc::new(Shared {
             board: Mutex::new(Board::new()),
@@ -255,6 +303,7 @@ impl Emulator {
             subs: Mutex::new(Subscribers::default()),
             shutdown: AtomicBool::new(false),
             connected: AtomicBool::new(true),
+            wake: (Mutex::new(()), Condvar::new()),
         });
         let settings = LineSettings {
             baud: config.baud,
@@ -291,7 +340,7 @@ impl Emulator {
         }
         let (master, slave, keeper) = open_pty(self.settings.baud)?;
         if let Some(link) = &self.link {
-            make_link(&slave, link)?;
+            make_link(&slave, link, Some(&self.slave))?;
         }
         lock(&self.shared.faults).disconnect = false;
         self.shared.connected.store(true, Ordering::SeqCst);
@@ -405,9 +454,13 @@ impl Emulator {
     }
 
     /// Fault: every response is preceded by `n` pseudo-random bytes (0 = off).
-    pub fn set_garbage_per_response(&self, n: usize) {
+    pub fn set_garbage_per_response(&self, n: usize) -> Result<(), EmulatorError> {
+        if n > GARBAGE_MAX {
+            return Err(EmulatorError::Garbage(n));
+        }
         lock(&self.shared.faults).garbage_per_response = n;
         tracing::info!(n, "emulator fault: garbage before every response");
+        Ok(())
     }
 
     /// Fault: the device disappears (the pty master is closed, as when the
@@ -445,7 +498,8 @@ impl Emulator {
 
 impl Drop for Emulator {
     fn drop(&mut self) {
-        self.shared.shutdown.store(true, Ordering::SeqCst);
+        // Wakes a worker waiting out a response delay: shutdown never waits on a reply.
+        self.shared.request_shutdown();
         if let Some(t) = self.thread.take() {
             if t.join().is_err() {
                 tracing::warn!("emulator: the worker thread had panicked");
@@ -483,9 +537,20 @@ fn spawn_worker(
         .map_err(EmulatorError::Thread)
 }
 
-fn make_link(slave: &Path, link: &Path) -> Result<(), EmulatorError> {
+/// Points `link` at `slave`. An existing symlink is replaced only when it is
+/// stale (its target is gone) or still points at our own previous device
+/// `ours`; a valid symlink to anything else is left alone and refused.
+fn make_link(slave: &Path, link: &Path, ours: Option<&Path>) -> Result<(), EmulatorError> {
     match std::fs::symlink_metadata(link) {
         Ok(m) if m.file_type().is_symlink() => {
+            let target = std::fs::read_link(link).ok();
+            let stale = std::fs::metadata(link).is_err();
+            let our_own = ours.is_some() && target.as_deref() == ours;
+            if !stale && !our_own {
+                return Err(EmulatorError::LinkOccupied {
+                    path: link.to_path_buf(),
+                });
+            }
             std::fs::remove_file(link).map_err(|source| EmulatorError::Link {
                 path: link.to_path_buf(),
                 source,
@@ -797,8 +862,8 @@ impl Worker {
             out.push(b);
         }
         let delay = delay + wire;
-        if !delay.is_zero() {
-            std::thread::sleep(delay);
+        if !delay.is_zero() && self.shared.wait_unless_shutdown(delay) {
+            return;
         }
         out.extend_from_slice(response);
         // One write, so the response arrives in one piece (as the board's
@@ -1044,5 +1109,59 @@ mod tests {
         assert!(flock_held(dev, st.st_ino as u64));
         drop(locked);
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_valid_symlink_to_something_else_is_neither_replaced_nor_removed() {
+        let dir = std::env::temp_dir().join(format!("gamebot-ssc32-valid-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        // A live target: another device's link must survive us.
+        std::os::unix::fs::symlink("/dev/null", &dir).unwrap();
+        let e = virtual_emulator(Some(dir.clone()))
+            .err()
+            .expect("refuses a valid symlink");
+        assert!(matches!(e, EmulatorError::LinkOccupied { .. }), "{e}");
+        assert_eq!(std::fs::read_link(&dir).unwrap(), Path::new("/dev/null"));
+        std::fs::remove_file(&dir).unwrap();
+    }
+
+    #[test]
+    fn baud_zero_and_huge_garbage_are_refused() {
+        let e = Emulator::start(EmulatorConfig {
+            baud: 0,
+            clock: Clock::virtual_clock(),
+            pace_line: true,
+            ..EmulatorConfig::default()
+        })
+        .err()
+        .expect("baud 0 refused");
+        assert!(matches!(e, EmulatorError::Baud(0)), "{e}");
+        let emu = virtual_emulator(None).unwrap();
+        let e = emu.set_garbage_per_response(usize::MAX).unwrap_err();
+        assert!(e.to_string().contains("at most 65536"), "{e}");
+        emu.set_garbage_per_response(GARBAGE_MAX).unwrap();
+        let Err(e) = crate::driver::Driver::open(crate::driver::DriverConfig {
+            baud: 0,
+            ..crate::driver::DriverConfig::new(emu.path().to_str().unwrap())
+        }) else {
+            panic!("driver accepted baud 0");
+        };
+        assert!(e.to_string().contains("baud rate 0"), "{e}");
+    }
+
+    #[test]
+    fn shutdown_does_not_wait_for_a_delayed_answer() {
+        let emu = virtual_emulator(None).unwrap();
+        // An hour: if drop waited for it, this test would never end.
+        emu.set_response_delay(Duration::from_secs(3600));
+        let log = emu.subscribe_log();
+        let mut port = serialport::new(emu.path().to_str().unwrap(), 9600)
+            .open_native()
+            .unwrap();
+        std::io::Write::write_all(&mut port, b"VER\r").unwrap();
+        // The worker has executed VER and is now waiting out the delay.
+        let entry = log.recv_timeout(Duration::from_secs(60)).unwrap();
+        assert_eq!(entry.line, "VER");
+        drop(emu);
     }
 }
