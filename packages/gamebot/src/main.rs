@@ -58,6 +58,8 @@ enum Command {
     /// The GDL front-end: check, legal, selfplay, play, bench, GGP player.
     #[command(subcommand)]
     Gdl(cmd::gdl::Action),
+    /// Live: what the detector sees and which move the referee would infer (camera or simulation).
+    Watch(cmd::watch::Args),
 }
 
 fn main() {
@@ -85,6 +87,7 @@ fn main() {
         Command::Ik(a) => cmd::ik::run(a),
         Command::Reach(a) => cmd::reach::run(a),
         Command::Gdl(a) => cmd::gdl::run(a),
+        Command::Watch(a) => cmd::watch::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),
