@@ -144,7 +144,11 @@ fn camera_and_detector_processes_publish_observations() {
     });
     assert_eq!(o.game_name, g.name);
     assert!(o.occlusion.is_empty(), "{}", o.occlusion);
-    let centre: Vec<_> = o.pieces.iter().filter(|p| p.location == "cell(2,2)").collect();
+    let centre: Vec<_> = o
+        .pieces
+        .iter()
+        .filter(|p| p.location == "cell(2,2)")
+        .collect();
     assert_eq!(centre.len(), 1, "{:?}", o.pieces);
     assert_eq!(centre[0].element_type, "cross");
     // The table position of the centre cell is (0, 18) cm.

@@ -4,7 +4,9 @@
 //! stops delivering. Nothing here panics or gives up: a lost source is
 //! reported once ([`Tick::Lost`]), then retried at growing intervals.
 
-use gamebot_vision::source::{CameraDevice, CameraSource, CaptureSettings, FileSource, FrameSource};
+use gamebot_vision::source::{
+    CameraDevice, CameraSource, CaptureSettings, FileSource, FrameSource,
+};
 use gamebot_vision::Mat;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -24,10 +26,12 @@ impl CameraSpec {
     pub fn from_params(device: &str, source: &str, settings: CaptureSettings) -> CameraSpec {
         if !source.trim().is_empty() {
             let p = PathBuf::from(source.trim());
-            let is_video = p
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "mp4" | "avi" | "mkv" | "mov" | "webm"));
+            let is_video = p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                matches!(
+                    e.to_ascii_lowercase().as_str(),
+                    "mp4" | "avi" | "mkv" | "mov" | "webm"
+                )
+            });
             if is_video {
                 return CameraSpec::Device(CameraDevice::Path(p), settings);
             }
@@ -35,7 +39,9 @@ impl CameraSpec {
         }
         match device.trim().parse::<i32>() {
             Ok(i) => CameraSpec::Device(CameraDevice::Index(i), settings),
-            Err(_) => CameraSpec::Device(CameraDevice::Path(PathBuf::from(device.trim())), settings),
+            Err(_) => {
+                CameraSpec::Device(CameraDevice::Path(PathBuf::from(device.trim())), settings)
+            }
         }
     }
 
@@ -57,14 +63,20 @@ pub fn image_files(path: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
-            p.extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "png" | "jpg" | "jpeg" | "bmp" | "ppm"))
+            p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                matches!(
+                    e.to_ascii_lowercase().as_str(),
+                    "png" | "jpg" | "jpeg" | "bmp" | "ppm"
+                )
+            })
         })
         .collect();
     files.sort();
     if files.is_empty() {
-        return Err(format!("{}: no image files (png, jpg, bmp, ppm)", path.display()));
+        return Err(format!(
+            "{}: no image files (png, jpg, bmp, ppm)",
+            path.display()
+        ));
     }
     Ok(files)
 }

@@ -66,19 +66,12 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         None
     } else {
         Some(
-            gamebot_vision::calib::CameraCalibration::load(&calibration)
-                .map_err(|e| NodeError::Config(format!("camera: calibration {calibration}: {e}")))?,
+            gamebot_vision::calib::CameraCalibration::load(&calibration).map_err(|e| {
+                NodeError::Config(format!("camera: calibration {calibration}: {e}"))
+            })?,
         )
     };
-    let spec = CameraSpec::from_params(
-        &device,
-        &source,
-        CaptureSettings {
-            width,
-            height,
-            fps,
-        },
-    );
+    let spec = CameraSpec::from_params(&device, &source, CaptureSettings { width, height, fps });
     let image_pub = bus.publisher_on(&graph::CAMERA_IMAGE)?;
     let info_pub = bus.publisher_on(&graph::CAMERA_INFO)?;
     let event_pub = bus.publisher_on(&graph::GAME_EVENTS)?;

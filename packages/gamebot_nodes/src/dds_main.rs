@@ -38,12 +38,16 @@ pub fn arm_controller() -> anyhow::Result<()> {
 
 /// Runs the camera node (parameters `device`, `source`, `width`, `height`, `fps`, `calibration`).
 pub fn camera() -> anyhow::Result<()> {
-    run_node("camera", |node, stop, _| crate::camera_node::run(node, stop))
+    run_node("camera", |node, stop, _| {
+        crate::camera_node::run(node, stop)
+    })
 }
 
 /// Runs the detector node (parameters `game_file`, `calibration`, `downscale`, `stable_frames`).
 pub fn detector() -> anyhow::Result<()> {
-    run_node("detector", |node, stop, _| crate::detector_node::run(node, stop))
+    run_node("detector", |node, stop, _| {
+        crate::detector_node::run(node, stop)
+    })
 }
 
 fn run_node(

@@ -105,15 +105,16 @@ pub struct DetectorCore {
 impl DetectorCore {
     /// Loads the calibration and the game and builds the detector.
     pub fn new(game_file: &str, settings: DetectorSettings) -> Result<DetectorCore, DetectorError> {
-        let calibration = match &settings.calibration {
-            None => None,
-            Some(p) => Some(CameraCalibration::load(p).map_err(|source| {
-                DetectorError::Calibration {
-                    file: p.clone(),
-                    source,
-                }
-            })?),
-        };
+        let calibration =
+            match &settings.calibration {
+                None => None,
+                Some(p) => Some(CameraCalibration::load(p).map_err(|source| {
+                    DetectorError::Calibration {
+                        file: p.clone(),
+                        source,
+                    }
+                })?),
+            };
         let game = load_game(game_file)?;
         let detector = build(&game, calibration.as_ref(), &settings)?;
         Ok(DetectorCore {
@@ -259,7 +260,9 @@ mod tests {
         let mut core = DetectorCore::new(file, DetectorSettings::default()).unwrap();
         let g = core.game().clone();
         let mut st = g.initial_state();
-        let m = g.find_move(&st, &g.move_text(&g.legal_moves(&st).unwrap()[4])).unwrap();
+        let m = g
+            .find_move(&st, &g.move_text(&g.legal_moves(&st).unwrap()[4]))
+            .unwrap();
         g.apply(&mut st, &m).unwrap();
         let cfg = gamebot_vision::calib::BoardConfig::load(concat!(
             env!("CARGO_MANIFEST_DIR"),

@@ -133,8 +133,8 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         downscale,
         stable_frames,
     };
-    let mut core = DetectorCore::new(&game_file, settings)
-        .map_err(|e| NodeError::Config(e.to_string()))?;
+    let mut core =
+        DetectorCore::new(&game_file, settings).map_err(|e| NodeError::Config(e.to_string()))?;
     let images = bus.subscription_on(&graph::CAMERA_IMAGE)?;
     let states = bus.subscription_on(&graph::GAME_STATE)?;
     let obs_pub = bus.publisher_on(&graph::BOARD_OBSERVATION)?;
@@ -169,7 +169,10 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
                 Err(e) => {
                     bad_frames += 1;
                     if bad_frames.is_power_of_two() {
-                        tracing::warn!("{}: unusable image ({bad_frames} so far): {e}", images.topic());
+                        tracing::warn!(
+                            "{}: unusable image ({bad_frames} so far): {e}",
+                            images.topic()
+                        );
                     }
                     continue;
                 }

@@ -374,8 +374,16 @@ mod tests {
         let mut obs = visible_board(&g, &board, &st);
         // Two crosses appear at once: no single turn does that.
         let cross = board.class_for("cross", 1).unwrap();
-        let i = board.locations.iter().position(|l| l.name == "cell(1,1)").unwrap();
-        let j = board.locations.iter().position(|l| l.name == "cell(3,3)").unwrap();
+        let i = board
+            .locations
+            .iter()
+            .position(|l| l.name == "cell(1,1)")
+            .unwrap();
+        let j = board
+            .locations
+            .iter()
+            .position(|l| l.name == "cell(3,3)")
+            .unwrap();
         obs[i] = Some(cross);
         obs[j] = Some(cross);
         match infer(&g, &board, &st, &obs, &InferenceConfig::default()).unwrap() {
@@ -422,8 +430,7 @@ mod tests {
             .iter()
             .filter(|c| c.complete)
             .find(|c| {
-                visible_board(&g, &board, &c.state)
-                    != visible_board(&g, &board, &conts[0].state)
+                visible_board(&g, &board, &c.state) != visible_board(&g, &board, &conts[0].state)
                     && c.texts[0] == conts[0].texts[0]
             })
             .unwrap();

@@ -280,7 +280,10 @@ impl RefereeCore {
         let actions = physical_actions(&self.game, &self.state, &next)?;
         let legal = self.game.legal_moves(&next)?;
         self.game.settle(&mut next, &legal);
-        Ok((next, actions.into_iter().map(|a| self.describe(a)).collect()))
+        Ok((
+            next,
+            actions.into_iter().map(|a| self.describe(a)).collect(),
+        ))
     }
 
     /// Finds a legal move given as text (no change).

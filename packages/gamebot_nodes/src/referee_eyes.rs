@@ -354,35 +354,60 @@ mod tests {
         let mut w = PersonWatch::default();
         let t = |s: f64| Duration::from_secs_f64(s);
         // Flicker: seen for 1 s only, then the board is back.
-        assert_eq!(w.observe(&g, &board, &st, &bad, t(0.0), after, &cfg).unwrap(), PersonVerdict::Nothing);
+        assert_eq!(
+            w.observe(&g, &board, &st, &bad, t(0.0), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
         assert_eq!(w.report_due(after), Some(t(2.0)));
-        assert_eq!(w.observe(&g, &board, &st, &bad, t(1.0), after, &cfg).unwrap(), PersonVerdict::Nothing);
+        assert_eq!(
+            w.observe(&g, &board, &st, &bad, t(1.0), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
         let same = visible_board(&g, &board, &st);
-        assert_eq!(w.observe(&g, &board, &st, &same, t(1.1), after, &cfg).unwrap(), PersonVerdict::Nothing);
+        assert_eq!(
+            w.observe(&g, &board, &st, &same, t(1.1), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
         // Stays: rejected once, naming the changes.
-        w.observe(&g, &board, &st, &bad, t(3.0), after, &cfg).unwrap();
-        let PersonVerdict::Reject { message, changes } =
-            w.observe(&g, &board, &st, &bad, t(5.5), after, &cfg).unwrap()
+        w.observe(&g, &board, &st, &bad, t(3.0), after, &cfg)
+            .unwrap();
+        let PersonVerdict::Reject { message, changes } = w
+            .observe(&g, &board, &st, &bad, t(5.5), after, &cfg)
+            .unwrap()
         else {
             panic!("expected a rejection")
         };
         assert_eq!(changes.len(), 2);
         assert!(message.contains("cell(1,1): empty -> cross"), "{message}");
         assert!(w.rejected());
-        assert_eq!(w.observe(&g, &board, &st, &bad, t(9.0), after, &cfg).unwrap(), PersonVerdict::Nothing);
+        assert_eq!(
+            w.observe(&g, &board, &st, &bad, t(9.0), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
         // The person removes one cross: a legal move now, played.
         let mut legal = same.clone();
         legal[cam(&board, "cell(2,2)")] = cross;
-        let v = w.observe(&g, &board, &st, &legal, t(10.0), after, &cfg).unwrap();
+        let v = w
+            .observe(&g, &board, &st, &legal, t(10.0), after, &cfg)
+            .unwrap();
         assert!(
             matches!(&v, PersonVerdict::Play { text, complete: true, .. } if text.ends_with("->cell(2,2)")),
             "{v:?}"
         );
         // Or restores the board after a rejection.
         let mut w = PersonWatch::default();
-        w.observe(&g, &board, &st, &bad, t(0.0), Duration::ZERO, &cfg).unwrap();
+        w.observe(&g, &board, &st, &bad, t(0.0), Duration::ZERO, &cfg)
+            .unwrap();
         assert!(w.rejected());
-        assert_eq!(w.observe(&g, &board, &st, &same, t(1.0), after, &cfg).unwrap(), PersonVerdict::Restored);
+        assert_eq!(
+            w.observe(&g, &board, &st, &same, t(1.0), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Restored
+        );
     }
 
     #[test]
@@ -413,7 +438,9 @@ mod tests {
         pieces.push((String::new(), "cross".into(), 1, [3.0, 21.0]));
         let seen = SeenBoard::from_pieces(
             &board,
-            pieces.iter().map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
+            pieces
+                .iter()
+                .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
         );
         let c = check(&g, &board, &after, &seen);
         assert!(!c.confirmed());
@@ -427,14 +454,27 @@ mod tests {
         // Nothing seen anywhere: uncorrectable, a person must help.
         let seen2 = SeenBoard {
             classes: seen.classes.clone(),
-            pieces: seen.pieces.iter().filter(|p| !p.location.is_empty()).cloned().collect(),
+            pieces: seen
+                .pieces
+                .iter()
+                .filter(|p| !p.location.is_empty())
+                .cloned()
+                .collect(),
         };
         let c = check(&g, &board, &after, &seen2);
         assert_eq!(c.uncorrectable, vec!["cell(2,2)".to_string()]);
         // The right board is confirmed.
         let mut ok = seen.classes.clone();
         ok[cam(&board, "cell(2,2)")] = Some(cross);
-        let c = check(&g, &board, &after, &SeenBoard { classes: ok, pieces: vec![] });
+        let c = check(
+            &g,
+            &board,
+            &after,
+            &SeenBoard {
+                classes: ok,
+                pieces: vec![],
+            },
+        );
         assert!(c.confirmed());
     }
 }

@@ -15,14 +15,14 @@ use gamebot_interfaces::geometry_msgs::Point;
 use gamebot_interfaces::msg::{
     BoardObservation, GameEvent, GameState, LocationState, PhysicalAction as ActionMsg,
 };
-use gamebot_rules::{Move, State};
-use gamebot_vision::board_model::VisionBoard;
 use gamebot_interfaces::srv::{NewGameResponse, SubmitMoveResponse};
 use gamebot_ros::wait::{earliest, TryRecvError, WaitKey};
 use gamebot_ros::{
     graph, ActionClient, Bus, ClientGoal, GoalEvent, GoalStatus, Publisher, Shutdown, WaitSet,
 };
 use gamebot_rules::PhysicalAction;
+use gamebot_rules::{Move, State};
+use gamebot_vision::board_model::VisionBoard;
 use std::time::{Duration, Instant};
 
 /// Parameters of the referee.
@@ -87,7 +87,11 @@ impl RefereeParams {
                 3600.0,
                 "start a new game this long after one ends; -1 = never",
             )?,
-            arm: p.declare_bool("arm", false, "the arm makes the computer's moves (/arm/execute)")?,
+            arm: p.declare_bool(
+                "arm",
+                false,
+                "the arm makes the computer's moves (/arm/execute)",
+            )?,
             camera: p.declare_bool(
                 "camera",
                 false,
@@ -332,6 +336,8 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
             robot_deadline,
         ]));
     }
+    // A goal still in flight to the arm is cancelled, not left running.
+    r.drop_robot();
     Ok(())
 }
 
@@ -559,7 +565,9 @@ impl<B: Bus> Referee<B> {
                 if self.board.is_some() {
                     match VisionBoard::from_game(self.core.game()) {
                         Ok(b) => self.board = Some(b),
-                        Err(e) => tracing::warn!("{}: the camera cannot follow: {e}", self.game_file),
+                        Err(e) => {
+                            tracing::warn!("{}: the camera cannot follow: {e}", self.game_file)
+                        }
                     }
                 }
                 self.event(GameEvent::GAME_STARTED, None, format!("game {n} started"));
@@ -649,7 +657,11 @@ impl<B: Bus> Referee<B> {
         };
         self.drop_plan();
         match outcome {
-            Ok(o) if o.status == GoalStatus::Succeeded && o.result.success && self.executor.is_some() => {
+            Ok(o)
+                if o.status == GoalStatus::Succeeded
+                    && o.result.success
+                    && self.executor.is_some() =>
+            {
                 match self.start_robot(&o.result.r#move.text) {
                     Ok(()) => return Some(Instant::now()),
                     Err(e) => {
@@ -770,7 +782,11 @@ impl<B: Bus> Referee<B> {
             }
             return Some(now + PLANNER_RETRY);
         }
-        let text = self.robot.as_ref().map(|t| t.text.clone()).unwrap_or_default();
+        let text = self
+            .robot
+            .as_ref()
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
         let goal = ExecuteMoveGoal {
             r#move: crate::planner_node::move_msg(&text),
             actions: actions.clone(),
@@ -956,7 +972,10 @@ impl<B: Bus> Referee<B> {
             && (self.robot.is_some() || self.core.kind_to_move() == &PlayerKind::Camera);
         if needed && now >= lost_at && !self.camera_lost_reported {
             self.camera_lost_reported = true;
-            tracing::warn!("no board observation for {:.1} s", self.params.camera_timeout_s);
+            tracing::warn!(
+                "no board observation for {:.1} s",
+                self.params.camera_timeout_s
+            );
             self.event(
                 GameEvent::INFO,
                 None,
@@ -997,7 +1016,9 @@ impl<B: Bus> Referee<B> {
         if let Some(t) = self.robot.as_mut() {
             let c = check(&game, &board, &t.expected, &seen);
             match &mut t.stage {
-                RobotStage::Confirming { mismatch, since, .. } => {
+                RobotStage::Confirming {
+                    mismatch, since, ..
+                } => {
                     if seen_at <= *since {
                         // Seen before the arm was done: not evidence of its move.
                         return None;
@@ -1139,7 +1160,10 @@ impl<B: Bus> Referee<B> {
         self.event(
             GameEvent::INFO,
             Some(played),
-            format!("seen on the camera: player {} played {}", played.player, played.text),
+            format!(
+                "seen on the camera: player {} played {}",
+                played.player, played.text
+            ),
         );
         self.after_move(played);
     }

@@ -233,8 +233,7 @@ fn run_game(name: &str, n: usize, seed: u64) -> Tally {
                     Inference::Ambiguous(cs) =>
                         cs.iter().map(|c| c.text()).collect::<Vec<_>>().join(" | "),
                     Inference::Unchanged => "unchanged".into(),
-                    Inference::Illegal { changes } =>
-                        format!("illegal: {changes:?}"),
+                    Inference::Illegal { changes } => format!("illegal: {changes:?}"),
                 },
                 gamebot_nodes::move_inference::changes(&board, &truth, &cls).len()
             )),
@@ -246,10 +245,18 @@ fn run_game(name: &str, n: usize, seed: u64) -> Tally {
 
 fn check(name: &str, seed: u64) {
     let t = run_game(name, 100, seed);
-    assert!(t.wrong.is_empty(), "{name}: wrong inferences:\n{}", t.wrong.join("\n"));
+    assert!(
+        t.wrong.is_empty(),
+        "{name}: wrong inferences:\n{}",
+        t.wrong.join("\n")
+    );
     assert_eq!(t.turns, 100);
     if matches!(name, "alquerque" | "mill" | "pentago") {
-        assert!(t.long_turns >= 25, "{name}: only {} long turns", t.long_turns);
+        assert!(
+            t.long_turns >= 25,
+            "{name}: only {} long turns",
+            t.long_turns
+        );
     }
     // "Ambiguous" is honest only rarely: most turns are told apart.
     assert!(t.correct >= 90, "{name}: {t:?}");
@@ -284,4 +291,3 @@ fn mill_and_removal_are_inferred_from_frames() {
 fn pentago_place_and_twist_are_inferred_from_frames() {
     check("pentago", 6);
 }
-

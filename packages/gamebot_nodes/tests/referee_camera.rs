@@ -13,9 +13,9 @@ use gamebot_interfaces::msg::{GameEvent, GameState};
 use gamebot_interfaces::std_msgs::Header;
 use gamebot_nodes::detector_node::mat_to_image;
 use gamebot_nodes::{detector_node, referee_node};
-use gamebot_rules::{physical_actions, Game, PhysicalAction, State};
 use gamebot_ros::inproc::InProcBus;
 use gamebot_ros::{graph, Bus, NodeOptions, ParamValue, Publisher, Qos, Shutdown, Subscription};
+use gamebot_rules::{physical_actions, Game, PhysicalAction, State};
 use gamebot_sim::{HandAction, HandTarget, World, WorldConfig};
 use std::time::Duration;
 
@@ -183,7 +183,10 @@ fn the_referee_reads_moves_rejects_illegal_boards_and_survives_camera_loss() {
         };
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             rig.until(50, "first state", |r| r.last.is_some());
-            assert_eq!(rig.last.as_ref().unwrap().phase, GameState::PHASE_WAITING_FOR_HUMAN);
+            assert_eq!(
+                rig.last.as_ref().unwrap().phase,
+                GameState::PHASE_WAITING_FOR_HUMAN
+            );
 
             // 1. A legal move, seen and played.
             let (acts, next) = legal(&g, &st, "cell(2,2)");
@@ -203,7 +206,9 @@ fn the_referee_reads_moves_rejects_illegal_boards_and_survives_camera_loss() {
             ];
             rig.hand(&two, false);
             rig.until(60, "the rejection", |r| {
-                r.seen_events.iter().any(|e| e.kind == GameEvent::MOVE_REJECTED)
+                r.seen_events
+                    .iter()
+                    .any(|e| e.kind == GameEvent::MOVE_REJECTED)
             });
             let rej = rig
                 .seen_events
@@ -213,7 +218,8 @@ fn the_referee_reads_moves_rejects_illegal_boards_and_survives_camera_loss() {
                 .message
                 .clone();
             assert!(
-                rej.contains("cell(1,1): empty -> nought") && rej.contains("cell(3,3): empty -> nought"),
+                rej.contains("cell(1,1): empty -> nought")
+                    && rej.contains("cell(3,3): empty -> nought"),
                 "{rej}"
             );
             assert_eq!(rig.plies(), 1, "nothing played for an illegal board");
@@ -235,10 +241,15 @@ fn the_referee_reads_moves_rejects_illegal_boards_and_survives_camera_loss() {
 
             // 3. An illegal change undone: the referee says the board is back, plays nothing.
             let before = rig.seen_events.len();
-            let wrong = [transfer(&g, &st, "sx(2)", "cell(1,2)"), transfer(&g, &st, "sx(3)", "cell(3,2)")];
+            let wrong = [
+                transfer(&g, &st, "sx(2)", "cell(1,2)"),
+                transfer(&g, &st, "sx(3)", "cell(3,2)"),
+            ];
             rig.hand(&wrong, false);
             rig.until(60, "the second rejection", |r| {
-                r.seen_events[before..].iter().any(|e| e.kind == GameEvent::MOVE_REJECTED)
+                r.seen_events[before..]
+                    .iter()
+                    .any(|e| e.kind == GameEvent::MOVE_REJECTED)
             });
             let undo = [
                 HandAction::Transfer {

@@ -16,9 +16,9 @@ use gamebot_interfaces::msg::GameState;
 use gamebot_interfaces::std_msgs::Header;
 use gamebot_nodes::detector_node::{self, mat_to_image};
 use gamebot_nodes::referee_node;
-use gamebot_rules::{physical_actions, PhysicalAction};
 use gamebot_ros::inproc::InProcBus;
 use gamebot_ros::{graph, Bus, NodeOptions, ParamValue, Shutdown};
+use gamebot_rules::{physical_actions, PhysicalAction};
 use gamebot_sim::{HandAction, HandTarget, World, WorldConfig};
 use rand::{Rng, SeedableRng};
 
@@ -162,7 +162,10 @@ pub fn run(a: Args) -> Result<i32> {
                     for s in states.drain() {
                         last_state = Some(s);
                     }
-                    if last_state.as_ref().is_some_and(|s| s.move_history.len() >= plies) {
+                    if last_state
+                        .as_ref()
+                        .is_some_and(|s| s.move_history.len() >= plies)
+                    {
                         played_at = Some(world.time());
                         break;
                     }

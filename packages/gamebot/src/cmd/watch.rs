@@ -73,7 +73,10 @@ impl Sim {
     fn frame(&mut self, game: &Game) -> Result<gamebot_vision::Mat> {
         let period = self.world.frame_period();
         self.world.step(period)?;
-        if !self.world.hand_busy() && self.world.time() >= self.next_move_at && !self.truth.is_over() {
+        if !self.world.hand_busy()
+            && self.world.time() >= self.next_move_at
+            && !self.truth.is_over()
+        {
             let legal = game.legal_moves(&self.truth)?;
             if !legal.is_empty() {
                 let mv = &legal[self.rng.gen_range(0..legal.len())];
@@ -151,7 +154,9 @@ pub fn run(a: Args) -> Result<i32> {
         (_, _, Some(_)) => None,
         (cam, src, None) => Some(CameraCore::new(CameraSpec::from_params(
             cam.as_deref().unwrap_or("0"),
-            &src.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+            &src.as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
             CaptureSettings {
                 fps: a.fps,
                 ..CaptureSettings::default()
@@ -183,7 +188,10 @@ pub fn run(a: Args) -> Result<i32> {
             (None, Some(c)) => match c.next(Instant::now()) {
                 Tick::Frame(f) => f,
                 Tick::Lost { reason, retry_at } => {
-                    println!("camera lost: {reason}; retrying in {:?}", retry_at.saturating_duration_since(Instant::now()));
+                    println!(
+                        "camera lost: {reason}; retrying in {:?}",
+                        retry_at.saturating_duration_since(Instant::now())
+                    );
                     next_at = retry_at;
                     continue;
                 }
@@ -222,7 +230,14 @@ pub fn run(a: Args) -> Result<i32> {
             .filter(|(i, l)| l.relevant && seen.classes[*i].is_some())
             .map(|(i, l)| format!("{}={}", l.name, class_name(&board, seen.classes[i])))
             .collect();
-        println!("frame {frames}: stable view: {}", if occupied.is_empty() { "empty board".into() } else { occupied.join(" ") });
+        println!(
+            "frame {frames}: stable view: {}",
+            if occupied.is_empty() {
+                "empty board".into()
+            } else {
+                occupied.join(" ")
+            }
+        );
         if !seen.unassigned.is_empty() {
             for p in &seen.unassigned {
                 println!(
@@ -232,12 +247,19 @@ pub fn run(a: Args) -> Result<i32> {
             }
         }
         match infer(&game, &board, &position, &seen.classes, &cfg)? {
-            Inference::Unchanged => println!("  = the position followed (player {} to move)", position.player()),
+            Inference::Unchanged => println!(
+                "  = the position followed (player {} to move)",
+                position.player()
+            ),
             Inference::Unique(c) => {
                 println!(
                     "  the referee would play: {}{}",
                     c.text(),
-                    if c.complete() { "" } else { " (turn not finished)" }
+                    if c.complete() {
+                        ""
+                    } else {
+                        " (turn not finished)"
+                    }
                 );
                 position = c.representative().state.clone();
             }
@@ -248,7 +270,11 @@ pub fn run(a: Args) -> Result<i32> {
             Inference::Illegal { changes } => println!(
                 "  not a legal move of player {}: {}",
                 position.player(),
-                changes.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+                changes
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
