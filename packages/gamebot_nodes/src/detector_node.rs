@@ -192,7 +192,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
             if let Err(e) = obs_pub.publish(&msg) {
                 tracing::warn!("{}: {e}", graph::BOARD_OBSERVATION.name);
             }
-            if annotate_every > 0 && frames % annotate_every == 0 {
+            if annotate_every > 0 && frames.is_multiple_of(annotate_every) {
                 let out = gamebot_vision::annotate::annotate(&frame, core.detector(), &seen.frame)
                     .map_err(|e| e.to_string())
                     .and_then(|m| mat_to_image(&m, img.header.clone()));

@@ -162,7 +162,7 @@ fn run_game(name: &str, n: usize, seed: u64) -> Tally {
     let mut t = Tally::default();
     for k in 0..n {
         // Every fourth sample insists on a turn of several rule moves where the game has them.
-        let long = k % 4 == 0 && matches!(name, "alquerque" | "mill" | "pentago");
+        let long = k.is_multiple_of(4) && matches!(name, "alquerque" | "mill" | "pentago");
         let (before, texts, after) = sample(&g, &mut rng, long);
         w.reset(&g, &before).unwrap();
         let mut filter = TemporalFilter::new(FilterConfig::default());
@@ -188,7 +188,7 @@ fn run_game(name: &str, n: usize, seed: u64) -> Tally {
         while w.hand_busy() {
             w.step(period).unwrap();
             n += 1;
-            if n % 3 == 0 {
+            if n.is_multiple_of(3) {
                 filter.push(det.detect(&w.render().unwrap().image).unwrap());
             }
         }

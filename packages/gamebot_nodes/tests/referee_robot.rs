@@ -90,7 +90,9 @@ impl Watch {
         }
         panic!(
             "{what}: not reached; last state {:?}; events:\n{}",
-            self.last.as_ref().map(|s| (s.phase, s.move_history.clone())),
+            self.last
+                .as_ref()
+                .map(|s| (s.phase, s.move_history.clone())),
             self.seen
                 .iter()
                 .map(|e| format!("{} {}", e.kind, e.message))
@@ -177,7 +179,9 @@ fn a_slipped_transfer_is_seen_corrected_and_confirmed() {
 fn an_uncorrectable_piece_asks_for_help_and_the_game_goes_on() {
     let r = robot(10.0, "slip=1", 1);
     let mut w = watch(&r);
-    w.until("the help request", |w| w.has(GameEvent::INFO, "help: please put the board right"));
+    w.until("the help request", |w| {
+        w.has(GameEvent::INFO, "help: please put the board right")
+    });
     assert_eq!(
         w.last.as_ref().unwrap().phase,
         GameState::PHASE_WAITING_FOR_HELP

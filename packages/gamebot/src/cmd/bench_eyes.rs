@@ -90,7 +90,7 @@ pub fn run(a: Args) -> Result<i32> {
         s.spawn(move || referee_node::run(&referee, &st2, false));
         let out = (|| -> Result<()> {
             // One frame through the detector; returns the wall latency.
-            let mut send = |world: &mut World| -> Result<f64> {
+            let send = |world: &mut World| -> Result<f64> {
                 world.step(world.frame_period())?;
                 let f = world.render()?;
                 let img = mat_to_image(&f.image, Header::default()).map_err(|e| anyhow!(e))?;
