@@ -184,7 +184,7 @@ fn run_game(name: &str, n: usize, seed: u64) -> Tally {
         w.human_move(&actions).unwrap();
         // While the hand is at work the camera looks every third frame (the
         // filter must see the hand; every frame would only cost time).
-        let mut n = 0;
+        let mut n = 0u32;
         while w.hand_busy() {
             w.step(period).unwrap();
             n += 1;
