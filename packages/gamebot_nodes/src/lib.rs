@@ -34,10 +34,10 @@ pub mod referee_core;
 pub mod referee_eyes;
 pub mod referee_node;
 pub mod sim_execute;
-pub mod stack_order;
 pub mod sim_robot;
 pub mod sim_world;
 pub mod ssc32_bridge;
+pub mod stack_order;
 
 /// Errors of running a node.
 #[derive(Debug, thiserror::Error)]

@@ -261,8 +261,10 @@ pub fn execute_moves(
             let l = next.location_of(e as u16);
             let lname = &game.locations[l as usize].name;
             let Some(at) = place(l) else {
-                mr.problems
-                    .push(format!("{} lies on the table, the rules have it on {lname}", el.name));
+                mr.problems.push(format!(
+                    "{} lies on the table, the rules have it on {lname}",
+                    el.name
+                ));
                 continue;
             };
             let d = 1000.0 * (p.position[0] - at[0]).hypot(p.position[1] - at[1]);

@@ -14,7 +14,12 @@ const SAME_STACK_M: f64 = 0.005;
 
 /// Whether the piece on location `l` has an occupied place above it
 /// (same point on the table, higher up).
-pub fn covered(game: &Game, state: &State, l: u16, place: &impl Fn(u16) -> Option<[f64; 3]>) -> bool {
+pub fn covered(
+    game: &Game,
+    state: &State,
+    l: u16,
+    place: &impl Fn(u16) -> Option<[f64; 3]>,
+) -> bool {
     let Some(p) = place(l) else {
         return false;
     };
@@ -74,7 +79,9 @@ mod tests {
         let game = Game::load(&path).unwrap();
         let st = game.initial_state();
         let place = |l: u16| match game.locations[l as usize].robot {
-            Some(gamebot_rules::RobotSpec::Cartesian(c)) => Some([c[0] / 100.0, c[1] / 100.0, c[2] / 100.0]),
+            Some(gamebot_rules::RobotSpec::Cartesian(c)) => {
+                Some([c[0] / 100.0, c[1] / 100.0, c[2] / 100.0])
+            }
             _ => None,
         };
         let legal = game.legal_moves(&st).unwrap();

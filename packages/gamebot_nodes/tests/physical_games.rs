@@ -57,7 +57,11 @@ fn play(file: &str, arm: &str, seed: u64, max_moves: usize) {
     for m in &report.moves {
         for a in &m.actions {
             assert!(a.ok, "{file} {}: {} failed: {}", m.text, a.element, a.error);
-            assert!(!a.grasp_joints.is_empty(), "{file} {}: no grasp joints", m.text);
+            assert!(
+                !a.grasp_joints.is_empty(),
+                "{file} {}: no grasp joints",
+                m.text
+            );
         }
         assert!(
             m.problems.is_empty(),
