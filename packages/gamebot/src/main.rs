@@ -64,6 +64,8 @@ enum Command {
     /// The simulated robot: carry out moves physically in the simulated world.
     #[command(subcommand)]
     Sim(cmd::sim::Action),
+    /// Live: what the detector sees and which move the referee would infer (camera or simulation).
+    Watch(cmd::watch::Args),
 }
 
 fn main() {
@@ -92,6 +94,7 @@ fn main() {
         Command::Reach(a) => cmd::reach::run(a),
         Command::Gdl(a) => cmd::gdl::run(a),
         Command::Sim(a) => cmd::sim::run(a),
+        Command::Watch(a) => cmd::watch::run(a),
     };
     // Whatever is still buffered must reach the reader; a reader that went
     // away (closed pipe) is a quiet success, not a panic or a signal.

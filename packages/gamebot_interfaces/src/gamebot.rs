@@ -118,6 +118,8 @@ pub mod msg {
         pub const PHASE_PLANNING: u8 = 1;
         pub const PHASE_EXECUTING: u8 = 2;
         pub const PHASE_GAME_OVER: u8 = 3;
+        pub const PHASE_CONFIRMING: u8 = 4;
+        pub const PHASE_WAITING_FOR_HELP: u8 = 5;
     }
 
     ros_message! {
@@ -153,6 +155,7 @@ pub mod msg {
             pub v: f32,
             pub area: f32,
             pub confidence: f32,
+            pub position: Point,
         }
     }
 
@@ -164,6 +167,7 @@ pub mod msg {
             pub pieces: Vec<ObservedPiece>,
             pub unassigned: Vec<ObservedPiece>,
             pub stable: bool,
+            pub occlusion: String,
         }
     }
 

@@ -36,6 +36,20 @@ pub fn arm_controller() -> anyhow::Result<()> {
     })
 }
 
+/// Runs the camera node (parameters `device`, `source`, `width`, `height`, `fps`, `calibration`).
+pub fn camera() -> anyhow::Result<()> {
+    run_node("camera", |node, stop, _| {
+        crate::camera_node::run(node, stop)
+    })
+}
+
+/// Runs the detector node (parameters `game_file`, `calibration`, `downscale`, `stable_frames`).
+pub fn detector() -> anyhow::Result<()> {
+    run_node("detector", |node, stop, _| {
+        crate::detector_node::run(node, stop)
+    })
+}
+
 /// Runs the simulated world (parameters `game_file`, `arm`, `board`, `camera`,
 /// `link`, `speed`, `faults`, `seed`, `render_rate_hz`).
 pub fn sim_world() -> anyhow::Result<()> {

@@ -22,10 +22,16 @@
 pub mod arm_controller;
 pub mod arm_core;
 pub mod bridge_core;
+pub mod camera_core;
+pub mod camera_node;
 pub mod dds_main;
+pub mod detector_core;
+pub mod detector_node;
+pub mod move_inference;
 pub mod planner_core;
 pub mod planner_node;
 pub mod referee_core;
+pub mod referee_eyes;
 pub mod referee_node;
 pub mod sim_execute;
 pub mod sim_robot;

@@ -8,8 +8,11 @@ use std::sync::Arc;
 /// Who plays a side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
-    /// A person: moves arrive through `SubmitMove` (or the camera).
+    /// A person whose moves arrive as text or clicks through `SubmitMove`.
     Human,
+    /// A person whose moves are read from the board by the camera
+    /// (`/board/observation`, see [`crate::move_inference`]).
+    Camera,
     /// The computer, with a strategy string of `gamebot_ai` (e.g. `mcts:time=1s`),
     /// checked by [`PlayerKind::parse`]; empty means the planner's default.
     Ai(String),
@@ -26,12 +29,13 @@ pub struct PlayerKindError {
 }
 
 impl PlayerKind {
-    /// Parses `human` or `ai:<strategy>` (a bare strategy string also means AI;
+    /// Parses `human`, `camera` or `ai:<strategy>` (a bare strategy string also means AI;
     /// `ai:` alone is the planner's default strategy). The strategy must parse
     /// as a `gamebot_ai` strategy string.
     pub fn parse(s: &str) -> Result<PlayerKind, PlayerKindError> {
         match s.trim() {
             "human" | "" => Ok(PlayerKind::Human),
+            "camera" => Ok(PlayerKind::Camera),
             other => {
                 let strategy = other.strip_prefix("ai:").unwrap_or(other).trim();
                 if !strategy.is_empty() {
@@ -56,6 +60,7 @@ impl PlayerKind {
     pub fn text(&self) -> String {
         match self {
             PlayerKind::Human => "human".into(),
+            PlayerKind::Camera => "camera".into(),
             PlayerKind::Ai(s) => format!("ai:{s}"),
         }
     }
@@ -262,6 +267,31 @@ impl RefereeCore {
             actions,
             outcome: self.state.outcome(),
         })
+    }
+
+    /// The position after `mv` and its physical actions, without playing it
+    /// (the arm moves first; the move counts once the camera confirms it).
+    pub fn preview(&self, mv: &Move) -> Result<(State, Vec<ActionInfo>), RefereeError> {
+        if self.is_over() {
+            return Err(RefereeError::GameOver);
+        }
+        let mut next = self.state.clone();
+        self.game.apply(&mut next, mv)?;
+        let actions = physical_actions(&self.game, &self.state, &next)?;
+        let legal = self.game.legal_moves(&next)?;
+        self.game.settle(&mut next, &legal);
+        Ok((
+            next,
+            actions.into_iter().map(|a| self.describe(a)).collect(),
+        ))
+    }
+
+    /// Finds a legal move given as text (no change).
+    pub fn find(&self, text: &str) -> Result<Move, RefereeError> {
+        if self.is_over() {
+            return Err(RefereeError::GameOver);
+        }
+        Ok(self.game.find_move(&self.state, text.trim())?)
     }
 
     fn describe(&self, a: PhysicalAction) -> ActionInfo {

@@ -6,17 +6,23 @@
 //! while no planner is up, and the automatic restart after a game. Idle
 //! means asleep.
 
+use crate::move_inference::InferenceConfig;
 use crate::referee_core::{ActionInfo, Played, PlayerKind, RefereeCore};
+use crate::referee_eyes::{check, Correction, PersonVerdict, PersonWatch, SeenBoard};
 use crate::NodeError;
-use gamebot_interfaces::action::{PlanMove, PlanMoveGoal};
+use gamebot_interfaces::action::{ExecuteMove, ExecuteMoveGoal, PlanMove, PlanMoveGoal};
 use gamebot_interfaces::geometry_msgs::Point;
-use gamebot_interfaces::msg::{GameEvent, GameState, LocationState, PhysicalAction as ActionMsg};
+use gamebot_interfaces::msg::{
+    BoardObservation, GameEvent, GameState, LocationState, PhysicalAction as ActionMsg,
+};
 use gamebot_interfaces::srv::{NewGameResponse, SubmitMoveResponse};
 use gamebot_ros::wait::{earliest, TryRecvError, WaitKey};
 use gamebot_ros::{
     graph, ActionClient, Bus, ClientGoal, GoalEvent, GoalStatus, Publisher, Shutdown, WaitSet,
 };
 use gamebot_rules::PhysicalAction;
+use gamebot_rules::{Move, State};
+use gamebot_vision::board_model::VisionBoard;
 use std::time::{Duration, Instant};
 
 /// Parameters of the referee.
@@ -30,6 +36,25 @@ pub struct RefereeParams {
     pub seed: u64,
     /// Start the next game automatically this long after one ends (negative = never).
     pub restart_after_s: f64,
+    /// The computer's moves are made by the arm (`/arm/execute`).
+    pub arm: bool,
+    /// A camera watches the board (`/board/observation`): robot moves count
+    /// only once seen; `camera` players' moves are read from it.
+    pub camera: bool,
+    /// A board that is no legal successor must stay stable this long before
+    /// it is rejected (flicker is not a move); also how long a mismatch after
+    /// the arm's move must stay before corrections start.
+    pub illegal_after_s: f64,
+    /// Longest wait for the arm's result.
+    pub arm_timeout_s: f64,
+    /// Longest wait for a stable observation after the arm's move (then an event, and again).
+    pub confirm_timeout_s: f64,
+    /// An event when no observation at all arrives for this long while the camera is needed.
+    pub camera_timeout_s: f64,
+    /// Corrective attempts by the arm before asking the person for help.
+    pub correction_attempts: u32,
+    /// While waiting for help or for a person, a reminder event this often.
+    pub remind_after_s: f64,
 }
 
 impl RefereeParams {
@@ -62,6 +87,58 @@ impl RefereeParams {
                 3600.0,
                 "start a new game this long after one ends; -1 = never",
             )?,
+            arm: p.declare_bool(
+                "arm",
+                false,
+                "the arm makes the computer's moves (/arm/execute)",
+            )?,
+            camera: p.declare_bool(
+                "camera",
+                false,
+                "a camera watches the board (/board/observation): robot moves count only once seen",
+            )?,
+            illegal_after_s: p.declare_double(
+                "illegal_after_s",
+                1.5,
+                0.0,
+                60.0,
+                "an illegal-looking board must stay stable this long before it is rejected",
+            )?,
+            arm_timeout_s: p.declare_double(
+                "arm_timeout_s",
+                180.0,
+                1.0,
+                3600.0,
+                "longest wait for the arm's result",
+            )?,
+            confirm_timeout_s: p.declare_double(
+                "confirm_timeout_s",
+                15.0,
+                0.5,
+                3600.0,
+                "longest wait for a stable observation after the arm's move",
+            )?,
+            camera_timeout_s: p.declare_double(
+                "camera_timeout_s",
+                3.0,
+                0.1,
+                3600.0,
+                "an event when no observation arrives for this long",
+            )?,
+            correction_attempts: p.declare_int(
+                "correction_attempts",
+                2,
+                0,
+                20,
+                "corrective attempts by the arm before asking for help",
+            )? as u32,
+            remind_after_s: p.declare_double(
+                "remind_after_s",
+                30.0,
+                1.0,
+                3600.0,
+                "reminder events this often while waiting for help",
+            )?,
         })
     }
 }
@@ -79,7 +156,58 @@ struct Referee<B: Bus> {
     ws: WaitSet,
     /// When the goal in flight last gave a sign of life (sent, feedback).
     plan_heard: Instant,
+    /// The arm (with `arm: true`).
+    executor: Option<ActionClient<ExecuteMove>>,
+    /// The camera's observations (with `camera: true`).
+    observations: Option<gamebot_ros::Subscription<BoardObservation>>,
+    /// The camera's view of the game (rebuilt with every game).
+    board: Option<VisionBoard>,
+    /// The robot's move under way, if any.
+    robot: Option<RobotTurn>,
+    /// Judgement of a `camera` player's turn.
+    person: PersonWatch,
+    /// The latest stable observation, and when it arrived.
+    seen: Option<(SeenBoard, Instant)>,
+    /// When the last observation of any kind arrived; whether its absence was reported.
+    camera_heard: Instant,
+    camera_lost_reported: bool,
+    /// When the referee started (for the flicker filter's clock).
+    epoch: Instant,
+    inference: InferenceConfig,
     _bus: std::marker::PhantomData<B>,
+}
+
+/// A move of the computer that the arm makes: what happens while it is under way.
+struct RobotTurn {
+    mv: Move,
+    text: String,
+    /// The position the move leads to (what the camera must show).
+    expected: State,
+    actions: Vec<ActionInfo>,
+    stage: RobotStage,
+    /// Corrective goals sent so far.
+    corrections: u32,
+}
+
+/// The robot turn's states (see docs/ARCHITECTURE.md, the referee's turn loop).
+enum RobotStage {
+    /// A goal is in flight to `/arm/execute`.
+    Executing {
+        goal: gamebot_ros::ClientGoal<ExecuteMove>,
+        key: WaitKey,
+        deadline: Instant,
+    },
+    /// Waiting for `/arm/execute` to be served.
+    WaitingForArm { next_try: Instant },
+    /// The arm is done; waiting for a stable observation that shows the expected board.
+    Confirming {
+        since: Instant,
+        /// A mismatch seen, and since when (it must stay `illegal_after_s`).
+        mismatch: Option<(Vec<Option<usize>>, Instant)>,
+        report_at: Instant,
+    },
+    /// Asked the person for help; waiting until the board matches.
+    WaitingForHelp { remind_at: Instant },
 }
 
 /// A goal without feedback for this long (the planner sends some every
@@ -102,6 +230,26 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
     ws.add(&submit);
     ws.add(&new_game);
     ws.add(shutdown);
+    let executor = if params.arm {
+        Some(bus.action_client_on(&graph::EXECUTE_MOVE)?)
+    } else {
+        None
+    };
+    let observations = if params.camera {
+        let sub = bus.subscription_on(&graph::BOARD_OBSERVATION)?;
+        ws.add(&sub);
+        Some(sub)
+    } else {
+        None
+    };
+    let board = if params.camera {
+        Some(
+            VisionBoard::from_game(core.game())
+                .map_err(|e| NodeError::Config(format!("{}: {e}", params.game_file)))?,
+        )
+    } else {
+        None
+    };
     let mut r = Referee::<B> {
         core,
         game_file: params.game_file.clone(),
@@ -112,6 +260,16 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
         plan: None,
         ws,
         plan_heard: Instant::now(),
+        executor,
+        observations,
+        board,
+        robot: None,
+        person: PersonWatch::default(),
+        seen: None,
+        camera_heard: Instant::now(),
+        camera_lost_reported: false,
+        epoch: Instant::now(),
+        inference: InferenceConfig::default(),
         _bus: std::marker::PhantomData,
     };
     tracing::info!(game = %r.game_file, "referee started");
@@ -145,7 +303,13 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
                 Err(TryRecvError::Closed) => return Ok(()),
             }
         }
-        let planner_deadline = r.drive_planner();
+        let camera_deadline = r.drive_camera();
+        let robot_deadline = r.drive_robot();
+        let planner_deadline = if r.robot.is_none() {
+            r.drive_planner()
+        } else {
+            None
+        };
         let mut restart_at = None;
         if r.core.is_over() {
             if stop_when_over {
@@ -165,8 +329,15 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
         } else {
             over_since = None;
         }
-        r.ws.wait_until(earliest([planner_deadline, restart_at]));
+        r.ws.wait_until(earliest([
+            planner_deadline,
+            restart_at,
+            camera_deadline,
+            robot_deadline,
+        ]));
     }
+    // A goal still in flight to the arm is cancelled, not left running.
+    r.drop_robot();
     Ok(())
 }
 
@@ -223,11 +394,20 @@ fn action_msg(a: &ActionInfo) -> ActionMsg {
 impl<B: Bus> Referee<B> {
     fn phase(&self) -> u8 {
         if self.core.is_over() {
-            GameState::PHASE_GAME_OVER
-        } else if self.core.kind_to_move() == &PlayerKind::Human {
-            GameState::PHASE_WAITING_FOR_HUMAN
-        } else {
-            GameState::PHASE_PLANNING
+            return GameState::PHASE_GAME_OVER;
+        }
+        if let Some(t) = &self.robot {
+            return match t.stage {
+                RobotStage::Executing { .. } | RobotStage::WaitingForArm { .. } => {
+                    GameState::PHASE_EXECUTING
+                }
+                RobotStage::Confirming { .. } => GameState::PHASE_CONFIRMING,
+                RobotStage::WaitingForHelp { .. } => GameState::PHASE_WAITING_FOR_HELP,
+            };
+        }
+        match self.core.kind_to_move() {
+            PlayerKind::Human | PlayerKind::Camera => GameState::PHASE_WAITING_FOR_HUMAN,
+            PlayerKind::Ai(_) => GameState::PHASE_PLANNING,
         }
     }
 
@@ -319,11 +499,20 @@ impl<B: Bus> Referee<B> {
                 self.core.game_number()
             ));
         }
-        if self.core.kind_to_move() != &PlayerKind::Human {
-            return reject(format!(
-                "player {} is played by the computer",
-                self.core.player()
-            ));
+        match self.core.kind_to_move() {
+            PlayerKind::Human => {}
+            PlayerKind::Camera => {
+                return reject(format!(
+                    "player {}'s moves are read from the camera: make the move on the board",
+                    self.core.player()
+                ))
+            }
+            PlayerKind::Ai(_) => {
+                return reject(format!(
+                    "player {} is played by the computer",
+                    self.core.player()
+                ))
+            }
         }
         match self.core.submit(text) {
             Ok(p) => {
@@ -351,6 +540,9 @@ impl<B: Bus> Referee<B> {
 
     fn new_game(&mut self, file: &str, kinds: &[String]) -> NewGameResponse {
         self.drop_plan();
+        self.drop_robot();
+        self.person.reset();
+        self.seen = None;
         let game = if file.is_empty() {
             None
         } else {
@@ -369,6 +561,14 @@ impl<B: Bus> Referee<B> {
             Ok(n) => {
                 if !file.is_empty() {
                     self.game_file = file.to_string();
+                }
+                if self.board.is_some() {
+                    match VisionBoard::from_game(self.core.game()) {
+                        Ok(b) => self.board = Some(b),
+                        Err(e) => {
+                            tracing::warn!("{}: the camera cannot follow: {e}", self.game_file)
+                        }
+                    }
                 }
                 self.event(GameEvent::GAME_STARTED, None, format!("game {n} started"));
                 self.publish_state();
@@ -457,6 +657,23 @@ impl<B: Bus> Referee<B> {
         };
         self.drop_plan();
         match outcome {
+            Ok(o)
+                if o.status == GoalStatus::Succeeded
+                    && o.result.success
+                    && self.executor.is_some() =>
+            {
+                match self.start_robot(&o.result.r#move.text) {
+                    Ok(()) => return Some(Instant::now()),
+                    Err(e) => {
+                        tracing::error!("planner move {} rejected: {e}", o.result.r#move.text);
+                        self.event(
+                            GameEvent::MOVE_REJECTED,
+                            None,
+                            format!("planner move rejected: {e}"),
+                        );
+                    }
+                }
+            }
             Ok(o) if o.status == GoalStatus::Succeeded && o.result.success => {
                 match self.core.submit(&o.result.r#move.text) {
                     Ok(p) => {
@@ -480,5 +697,474 @@ impl<B: Bus> Referee<B> {
         }
         // A failed plan is asked for again, not in a tight loop.
         Some(Instant::now() + PLANNER_RETRY)
+    }
+}
+
+/// Converts a correction to a transfer for `/arm/execute`: from where the
+/// piece was seen (table, z = 0) to its location's `robot=` point.
+fn correction_msg(c: &Correction) -> ActionMsg {
+    ActionMsg {
+        kind: ActionMsg::TRANSFER,
+        element: c.element.clone(),
+        element_type: c.element_type.clone(),
+        from_location: c.from_location.clone(),
+        to_location: c.to_location.clone(),
+        from_state: 0,
+        to_state: 0,
+        from_position: point(Some([c.from_cm[0], c.from_cm[1], 0.0])),
+        to_position: point(c.to_cm),
+    }
+}
+
+fn secs(s: f64) -> Duration {
+    Duration::from_secs_f64(s.max(0.0))
+}
+
+impl<B: Bus> Referee<B> {
+    /// Abandons the robot's move under way (a new game or shutdown).
+    fn drop_robot(&mut self) {
+        if let Some(t) = self.robot.take() {
+            if let RobotStage::Executing { goal, key, .. } = t.stage {
+                self.ws.remove(key);
+                let _ = goal.cancel(Duration::from_millis(200));
+            }
+        }
+    }
+
+    /// The computer's move goes to the arm; it counts when the arm (and, with
+    /// a camera, the camera) says it happened.
+    fn start_robot(&mut self, text: &str) -> Result<(), crate::referee_core::RefereeError> {
+        let mv = self.core.find(text)?;
+        let (expected, actions) = self.core.preview(&mv)?;
+        self.robot = Some(RobotTurn {
+            text: self.core.game().move_text(&mv),
+            mv,
+            expected,
+            actions,
+            stage: RobotStage::WaitingForArm {
+                next_try: Instant::now(),
+            },
+            corrections: 0,
+        });
+        self.publish_state();
+        Ok(())
+    }
+
+    fn robot_event(&self, kind: u8, actions: &[ActionMsg], message: String) {
+        let Some(t) = &self.robot else { return };
+        let msg = GameEvent {
+            kind,
+            game_number: self.core.game_number(),
+            ply: self.core.history().len() as u32,
+            player: self.core.player(),
+            r#move: crate::planner_node::move_msg(&t.text),
+            actions: actions.to_vec(),
+            winner: self.core.outcome().code(),
+            message,
+            ..Default::default()
+        };
+        if let Err(e) = self.event_pub.publish(&msg) {
+            tracing::warn!("{}: {e}", graph::GAME_EVENTS.name);
+        }
+    }
+
+    /// Sends a goal to the arm: the move's actions, or corrective transfers.
+    fn send_execute(&mut self, actions: Vec<ActionMsg>, what: &str) -> Option<Instant> {
+        let Some(exec) = &self.executor else {
+            return None;
+        };
+        let now = Instant::now();
+        if !exec.is_ready() {
+            if let Some(t) = self.robot.as_mut() {
+                t.stage = RobotStage::WaitingForArm {
+                    next_try: now + PLANNER_RETRY,
+                };
+            }
+            return Some(now + PLANNER_RETRY);
+        }
+        let text = self
+            .robot
+            .as_ref()
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        let goal = ExecuteMoveGoal {
+            r#move: crate::planner_node::move_msg(&text),
+            actions: actions.clone(),
+        };
+        match exec.send_goal(goal, Duration::from_secs(5)) {
+            Ok(h) => {
+                let key = self.ws.add(&h);
+                let deadline = now + secs(self.params.arm_timeout_s);
+                self.robot_event(
+                    GameEvent::ARM_STARTED,
+                    &actions,
+                    format!("the arm starts {what} {text}"),
+                );
+                if let Some(t) = self.robot.as_mut() {
+                    t.stage = RobotStage::Executing {
+                        goal: h,
+                        key,
+                        deadline,
+                    };
+                }
+                self.publish_state();
+                Some(deadline)
+            }
+            Err(e) => {
+                tracing::warn!("{}: {e}", graph::EXECUTE_MOVE.name);
+                if let Some(t) = self.robot.as_mut() {
+                    t.stage = RobotStage::WaitingForArm {
+                        next_try: now + PLANNER_RETRY,
+                    };
+                }
+                Some(now + PLANNER_RETRY)
+            }
+        }
+    }
+
+    /// The robot's move: send, wait for the arm, then confirm (with a camera) or play.
+    fn drive_robot(&mut self) -> Option<Instant> {
+        let now = Instant::now();
+        let t = self.robot.as_mut()?;
+        match &mut t.stage {
+            RobotStage::WaitingForArm { next_try } => {
+                if now < *next_try {
+                    return Some(*next_try);
+                }
+                let actions: Vec<ActionMsg> = t.actions.iter().map(action_msg).collect();
+                self.send_execute(actions, "the move")
+            }
+            RobotStage::Executing {
+                goal,
+                key,
+                deadline,
+            } => {
+                let done = loop {
+                    match goal.try_next_event() {
+                        Ok(GoalEvent::Feedback(_)) => {}
+                        Ok(GoalEvent::Done(r)) => break Some(r),
+                        Err(TryRecvError::Empty) => break None,
+                        Err(TryRecvError::Closed) => {
+                            break Some(Err(gamebot_ros::BusError::GoalFinished {
+                                action: graph::EXECUTE_MOVE.name.to_string(),
+                            }))
+                        }
+                    }
+                };
+                let outcome = match done {
+                    Some(o) => o,
+                    None if now < *deadline => return Some(*deadline),
+                    None => {
+                        let _ = goal.cancel(Duration::from_millis(200));
+                        Err(gamebot_ros::BusError::GoalFinished {
+                            action: format!(
+                                "{} (no result within {:.0} s)",
+                                graph::EXECUTE_MOVE.name,
+                                self.params.arm_timeout_s
+                            ),
+                        })
+                    }
+                };
+                let key = *key;
+                self.ws.remove(key);
+                let ok = matches!(&outcome, Ok(o) if o.status == GoalStatus::Succeeded && o.result.success);
+                let detail = match &outcome {
+                    Ok(o) => format!("{:?}: {}", o.status, o.result.message),
+                    Err(e) => e.to_string(),
+                };
+                if ok {
+                    self.robot_event(GameEvent::ARM_DONE, &[], "the arm is done".into());
+                } else {
+                    tracing::warn!("the arm failed: {detail}");
+                    self.robot_event(
+                        GameEvent::ARM_FAILED,
+                        &[],
+                        format!("the arm failed: {detail}"),
+                    );
+                }
+                if self.observations.is_some() {
+                    // With a camera, the camera decides what happened (a failed
+                    // goal may have moved the piece partly; corrections follow).
+                    let t = self.robot.as_mut().expect("robot turn");
+                    t.stage = RobotStage::Confirming {
+                        since: now,
+                        mismatch: None,
+                        report_at: now + secs(self.params.confirm_timeout_s),
+                    };
+                    self.publish_state();
+                    return Some(now);
+                }
+                if !ok {
+                    let t = self.robot.as_ref().expect("robot turn");
+                    let msg = format!(
+                        "help: the arm could not make {}; please make it by hand — the game goes on",
+                        t.text
+                    );
+                    self.robot_event(GameEvent::INFO, &[], msg);
+                }
+                self.commit_robot("made by the arm");
+                Some(now)
+            }
+            RobotStage::Confirming { report_at, .. } => {
+                if now >= *report_at {
+                    *report_at = now + secs(self.params.confirm_timeout_s);
+                    let at = *report_at;
+                    let msg = format!(
+                        "no stable view of the board {:.0} s after the arm's move; still waiting to confirm",
+                        self.params.confirm_timeout_s
+                    );
+                    self.robot_event(GameEvent::INFO, &[], msg);
+                    return Some(at);
+                }
+                Some(*report_at)
+            }
+            RobotStage::WaitingForHelp { remind_at } => {
+                if now >= *remind_at {
+                    *remind_at = now + secs(self.params.remind_after_s);
+                    let at = *remind_at;
+                    self.robot_event(
+                        GameEvent::INFO,
+                        &[],
+                        "help: still waiting for the board to show the expected position".into(),
+                    );
+                    return Some(at);
+                }
+                Some(*remind_at)
+            }
+        }
+    }
+
+    /// Plays the robot's move once it is known to have happened.
+    fn commit_robot(&mut self, how: &str) {
+        let Some(t) = self.robot.take() else { return };
+        match self.core.play(t.mv) {
+            Ok(p) => {
+                tracing::info!("{} {how}", p.text);
+                self.after_move(&p);
+            }
+            Err(e) => tracing::error!("robot move {} could not be played: {e}", t.text),
+        }
+    }
+
+    /// Reads observations; judges the latest stable one.
+    fn drive_camera(&mut self) -> Option<Instant> {
+        let sub = self.observations.as_ref()?;
+        let now = Instant::now();
+        let mut latest = None;
+        loop {
+            match sub.try_recv() {
+                Ok(o) => {
+                    self.camera_heard = now;
+                    if o.stable {
+                        latest = Some(o);
+                    }
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Closed) => break,
+            }
+        }
+        if self.camera_lost_reported && self.camera_heard == now {
+            self.camera_lost_reported = false;
+            self.event(GameEvent::INFO, None, "the camera is back".into());
+        }
+        let lost_at = self.camera_heard + secs(self.params.camera_timeout_s);
+        let needed = !self.core.is_over()
+            && (self.robot.is_some() || self.core.kind_to_move() == &PlayerKind::Camera);
+        if needed && now >= lost_at && !self.camera_lost_reported {
+            self.camera_lost_reported = true;
+            tracing::warn!(
+                "no board observation for {:.1} s",
+                self.params.camera_timeout_s
+            );
+            self.event(
+                GameEvent::INFO,
+                None,
+                format!(
+                    "camera lost: no board observation for {:.1} s; waiting for it",
+                    self.params.camera_timeout_s
+                ),
+            );
+        }
+        let board = self.board.as_ref()?;
+        if let Some(o) = latest {
+            let seen = SeenBoard::from_pieces(
+                board,
+                o.pieces.iter().chain(&o.unassigned).map(|p| {
+                    (
+                        p.location.as_str(),
+                        p.element_type.as_str(),
+                        p.element_state,
+                        [p.position.x * 100.0, p.position.y * 100.0],
+                    )
+                }),
+            );
+            self.seen = Some((seen, now));
+        }
+        let deadline = self.judge(now);
+        earliest([
+            deadline,
+            (needed && !self.camera_lost_reported).then_some(lost_at),
+        ])
+    }
+
+    /// Judges the latest stable observation for the turn under way.
+    fn judge(&mut self, now: Instant) -> Option<Instant> {
+        let (seen, seen_at) = self.seen.clone()?;
+        let board = self.board.clone()?;
+        let game = self.core.game().clone();
+        let illegal_after = secs(self.params.illegal_after_s);
+        if let Some(t) = self.robot.as_mut() {
+            let c = check(&game, &board, &t.expected, &seen);
+            match &mut t.stage {
+                RobotStage::Confirming {
+                    mismatch, since, ..
+                } => {
+                    if seen_at <= *since {
+                        // Seen before the arm was done: not evidence of its move.
+                        return None;
+                    }
+                    if c.confirmed() {
+                        self.robot_event(
+                            GameEvent::INFO,
+                            &[],
+                            "seen on the camera: the arm's move is confirmed".into(),
+                        );
+                        self.commit_robot("confirmed by the camera");
+                        return Some(now);
+                    }
+                    // A mismatch must stay (the camera may still be settling).
+                    let first = match mismatch {
+                        Some((b, at)) if *b == seen.classes => *at,
+                        _ => {
+                            *mismatch = Some((seen.classes.clone(), now));
+                            now
+                        }
+                    };
+                    if now < first + illegal_after {
+                        return Some(first + illegal_after);
+                    }
+                    let changes: Vec<String> = c.changes.iter().map(|x| x.to_string()).collect();
+                    let attempts = t.corrections;
+                    self.robot_event(
+                        GameEvent::OBSERVATION_MISMATCH,
+                        &[],
+                        format!(
+                            "the camera does not show the arm's move: {}",
+                            changes.join(", ")
+                        ),
+                    );
+                    if attempts < self.params.correction_attempts
+                        && !c.corrections.is_empty()
+                        && c.uncorrectable.is_empty()
+                    {
+                        if let Some(t) = self.robot.as_mut() {
+                            t.corrections += 1;
+                        }
+                        let actions: Vec<ActionMsg> =
+                            c.corrections.iter().map(correction_msg).collect();
+                        return self.send_execute(actions, "correcting");
+                    }
+                    let why = if c.uncorrectable.is_empty() {
+                        format!("{attempts} correction(s) did not help")
+                    } else {
+                        format!("no piece to put on {}", c.uncorrectable.join(", "))
+                    };
+                    let msg = format!(
+                        "help: please put the board right ({}): {}",
+                        changes.join(", "),
+                        why
+                    );
+                    tracing::warn!("{msg}");
+                    let remind_at = now + secs(self.params.remind_after_s);
+                    if let Some(t) = self.robot.as_mut() {
+                        t.stage = RobotStage::WaitingForHelp { remind_at };
+                    }
+                    self.robot_event(GameEvent::INFO, &[], msg);
+                    self.publish_state();
+                    return Some(remind_at);
+                }
+                RobotStage::WaitingForHelp { .. } => {
+                    if c.confirmed() {
+                        self.robot_event(
+                            GameEvent::INFO,
+                            &[],
+                            "the board is right again: the move is confirmed".into(),
+                        );
+                        self.commit_robot("confirmed after help");
+                        return Some(now);
+                    }
+                    return None;
+                }
+                _ => return None,
+            }
+        }
+        if self.core.is_over() || self.core.kind_to_move() != &PlayerKind::Camera {
+            return None;
+        }
+        let t = now.saturating_duration_since(self.epoch);
+        let verdict = self.person.observe(
+            &game,
+            &board,
+            self.core.state(),
+            &seen.classes,
+            t,
+            illegal_after,
+            &self.inference,
+        );
+        match verdict {
+            Err(e) => {
+                tracing::warn!("move inference: {e}");
+                None
+            }
+            Ok(PersonVerdict::Nothing) => self
+                .person
+                .report_due(illegal_after)
+                .map(|d| self.epoch + d),
+            Ok(PersonVerdict::Play { moves, text, .. }) => {
+                for mv in moves {
+                    match self.core.play(mv) {
+                        Ok(p) => {
+                            tracing::info!("seen on the camera: {}", p.text);
+                            self.after_move_seen(&p);
+                        }
+                        Err(e) => {
+                            tracing::error!("inferred move {text} could not be played: {e}");
+                            break;
+                        }
+                    }
+                }
+                Some(now)
+            }
+            Ok(PersonVerdict::AskFinish(msg)) => {
+                self.event(GameEvent::INFO, None, msg);
+                None
+            }
+            Ok(PersonVerdict::Reject { message, .. }) => {
+                tracing::info!("{message}");
+                self.event(GameEvent::MOVE_REJECTED, None, message);
+                None
+            }
+            Ok(PersonVerdict::Restored) => {
+                self.event(
+                    GameEvent::INFO,
+                    None,
+                    "the board shows the position again".into(),
+                );
+                None
+            }
+        }
+    }
+
+    /// Like `after_move`, for a move read from the camera.
+    fn after_move_seen(&mut self, played: &Played) {
+        self.event(
+            GameEvent::INFO,
+            Some(played),
+            format!(
+                "seen on the camera: player {} played {}",
+                played.player, played.text
+            ),
+        );
+        self.after_move(played);
     }
 }

@@ -179,3 +179,7 @@ pub const SIM_HUMAN_MOVE: Service<HumanMove> = Service::new("/sim/human_move");
 pub const SIM_MARKERS: Topic<MarkerArray> = Topic::new("/sim/markers", Qos::reliable(10));
 /// Simulation: inject faults into the world (sim_world).
 pub const SIM_FAULT: Service<SimFault> = Service::new("/sim/fault");
+
+/// The detector's annotated camera image (throttled), for people and RViz.
+pub const DETECTOR_IMAGE: Topic<Image> =
+    Topic::new("/detector/image_annotated", Qos::sensor_data());

@@ -19,6 +19,8 @@ pub enum Kind {
     Ik(super::bench_ik::Args),
     /// Node runtime: idle wake-ups of the referee and planner, SubmitMove round trip, cancel latency.
     Graph(super::bench_graph::Args),
+    /// Eyes: detector node frames/s and image -> observation latency; person's touch -> move played.
+    Eyes(super::bench_eyes::Args),
 }
 
 pub fn run(kind: Kind) -> anyhow::Result<i32> {
@@ -30,5 +32,6 @@ pub fn run(kind: Kind) -> anyhow::Result<i32> {
         Kind::Vision(a) => super::bench_vision::run(a),
         Kind::Ik(a) => super::bench_ik::run(a),
         Kind::Graph(a) => super::bench_graph::run(a),
+        Kind::Eyes(a) => super::bench_eyes::run(a),
     }
 }

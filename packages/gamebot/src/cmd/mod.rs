@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_ai;
+pub mod bench_eyes;
 pub mod bench_graph;
 pub mod bench_ik;
 pub mod bench_rules;
@@ -22,3 +23,4 @@ pub mod solve;
 pub mod ssc32;
 pub mod state;
 pub mod tournament;
+pub mod watch;

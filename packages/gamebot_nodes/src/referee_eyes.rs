@@ -1,0 +1,480 @@
+//! What the referee concludes from the camera — pure (no transport, no
+//! clock: times are passed in), used by [`crate::referee_node`].
+//!
+//! - [`PersonWatch`]: during a `camera` player's turn, each stable
+//!   observation becomes a [`PersonVerdict`]: play the inferred moves, ask
+//!   the person to finish, or — once an observation that is no legal
+//!   successor has stayed stable for `illegal_after` — reject it naming the
+//!   changed locations; then wait until the board shows the position again
+//!   (or a legal successor).
+//! - [`SeenBoard`] and [`corrections`]: after the arm's move, compare the
+//!   stable observation with the expected position; for every piece seen in
+//!   the wrong place (on a wrong location, or a blob on none) a corrective
+//!   transfer from where it was seen to where it belongs.
+
+use crate::move_inference::{
+    changes, infer, same_relevant, visible_board, Change, Inference, InferenceConfig,
+    InferenceError,
+};
+use gamebot_rules::model::RobotSpec;
+use gamebot_rules::{Game, Move, State};
+use gamebot_vision::board_model::VisionBoard;
+use std::time::Duration;
+
+/// One piece the camera sees, as the referee uses it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeenPiece {
+    /// Camera location name; empty for a blob on no location.
+    pub location: String,
+    /// Index into [`VisionBoard::classes`].
+    pub class: usize,
+    /// Where it lies on the table (cm, arm base frame).
+    pub table_cm: [f64; 2],
+}
+
+/// A stable observation in the referee's terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeenBoard {
+    /// Class per camera location of the board.
+    pub classes: Vec<Option<usize>>,
+    /// Every piece seen, on a location or not.
+    pub pieces: Vec<SeenPiece>,
+}
+
+impl SeenBoard {
+    /// Builds it from the detector's pieces: (location name or empty,
+    /// element type, element state, table position cm). Pieces of a type the
+    /// game's signatures do not know, or on an unknown location, are ignored.
+    pub fn from_pieces<'a>(
+        board: &VisionBoard,
+        pieces: impl IntoIterator<Item = (&'a str, &'a str, i32, [f64; 2])>,
+    ) -> SeenBoard {
+        let mut classes = vec![None; board.locations.len()];
+        let mut out = Vec::new();
+        for (loc, ty, st, cm) in pieces {
+            let Some(class) = board.class_for(ty, st) else {
+                continue;
+            };
+            if !loc.is_empty() {
+                match board.locations.iter().position(|l| l.name == loc) {
+                    Some(i) => classes[i] = Some(class),
+                    None => continue,
+                }
+            }
+            out.push(SeenPiece {
+                location: loc.to_string(),
+                class,
+                table_cm: cm,
+            });
+        }
+        SeenBoard {
+            classes,
+            pieces: out,
+        }
+    }
+}
+
+/// What to do after a stable observation during a person's turn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PersonVerdict {
+    /// Nothing new.
+    Nothing,
+    /// Play these moves (seen on the camera); `complete`: the turn is over after them.
+    Play {
+        moves: Vec<Move>,
+        text: String,
+        complete: bool,
+    },
+    /// Several different turns look like this: ask the person to finish (event text).
+    AskFinish(String),
+    /// Not a legal successor, stable for long enough: reject (event text names the changes).
+    Reject {
+        message: String,
+        changes: Vec<Change>,
+    },
+    /// After a rejection, the board shows the referee's position again.
+    Restored,
+}
+
+/// The referee's judgement of a camera player's turn.
+#[derive(Debug, Default)]
+pub struct PersonWatch {
+    /// An illegal-looking board and since when it has been stable.
+    illegal_since: Option<(Vec<Option<usize>>, Duration)>,
+    /// The board last rejected (not reported again).
+    rejected: Option<Vec<Option<usize>>>,
+    /// The board the person was last asked to finish.
+    asked: Option<Vec<Option<usize>>>,
+}
+
+impl PersonWatch {
+    /// Forgets everything (a new turn or a new game).
+    pub fn reset(&mut self) {
+        *self = PersonWatch::default();
+    }
+
+    /// Whether a rejected board is still waiting to be put right.
+    pub fn rejected(&self) -> bool {
+        self.rejected.is_some()
+    }
+
+    /// When an illegal-looking board will be reported if it stays (for the caller's deadline).
+    pub fn report_due(&self, illegal_after: Duration) -> Option<Duration> {
+        match (&self.illegal_since, &self.rejected) {
+            (Some((_, since)), None) => Some(*since + illegal_after),
+            _ => None,
+        }
+    }
+
+    /// Judges one stable observation `seen` (classes per camera location) at time `now`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn observe(
+        &mut self,
+        game: &Game,
+        board: &VisionBoard,
+        state: &State,
+        seen: &[Option<usize>],
+        now: Duration,
+        illegal_after: Duration,
+        config: &InferenceConfig,
+    ) -> Result<PersonVerdict, InferenceError> {
+        let inf = infer(game, board, state, seen, config)?;
+        if !matches!(inf, Inference::Illegal { .. }) {
+            self.illegal_since = None;
+        }
+        Ok(match inf {
+            Inference::Unchanged => {
+                self.asked = None;
+                if self.rejected.take().is_some() {
+                    PersonVerdict::Restored
+                } else {
+                    PersonVerdict::Nothing
+                }
+            }
+            Inference::Unique(c) => {
+                self.reset();
+                let rep = c.representative();
+                PersonVerdict::Play {
+                    moves: rep.moves.clone(),
+                    text: rep.texts.join(" "),
+                    complete: rep.complete,
+                }
+            }
+            Inference::Ambiguous(classes) => {
+                let prefix = inf_prefix(&classes);
+                if !prefix.is_empty() {
+                    self.reset();
+                    let text = prefix
+                        .iter()
+                        .map(|m| game.move_text(m))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    PersonVerdict::Play {
+                        moves: prefix,
+                        text,
+                        complete: false,
+                    }
+                } else if self.asked.as_deref() == Some(seen) {
+                    PersonVerdict::Nothing
+                } else {
+                    self.asked = Some(seen.to_vec());
+                    let options: Vec<String> = classes.iter().map(|c| c.text()).collect();
+                    PersonVerdict::AskFinish(format!(
+                        "the board fits {} different moves ({}): please finish your move",
+                        options.len(),
+                        options.join(" | ")
+                    ))
+                }
+            }
+            Inference::Illegal { changes } => {
+                if self.rejected.as_deref() == Some(seen) {
+                    return Ok(PersonVerdict::Nothing);
+                }
+                match &self.illegal_since {
+                    Some((b, since)) if b.as_slice() == seen => {
+                        if now.saturating_sub(*since) < illegal_after {
+                            return Ok(PersonVerdict::Nothing);
+                        }
+                    }
+                    _ => {
+                        self.illegal_since = Some((seen.to_vec(), now));
+                        if !illegal_after.is_zero() {
+                            return Ok(PersonVerdict::Nothing);
+                        }
+                    }
+                }
+                self.illegal_since = None;
+                self.rejected = Some(seen.to_vec());
+                let list: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
+                PersonVerdict::Reject {
+                    message: format!(
+                        "the board changed where no legal move of player {} can: {}; put it back or make a legal move",
+                        state.player(),
+                        list.join(", ")
+                    ),
+                    changes,
+                }
+            }
+        })
+    }
+}
+
+fn inf_prefix(classes: &[crate::move_inference::MoveClass]) -> Vec<Move> {
+    Inference::Ambiguous(classes.to_vec()).common_prefix()
+}
+
+/// One corrective transfer: the piece seen at `from_cm` (on `from_location`,
+/// or on no location when empty) goes to `to_location`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Correction {
+    /// The element the position puts on `to_location`.
+    pub element: String,
+    pub element_type: String,
+    pub from_location: String,
+    pub from_cm: [f64; 2],
+    pub to_location: String,
+    /// `robot=` coordinates (cm) of the target.
+    pub to_cm: Option<[f64; 3]>,
+}
+
+/// The result of comparing a stable observation with the expected position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// Relevant camera locations that differ (empty: confirmed).
+    pub changes: Vec<Change>,
+    /// Transfers that would put things right.
+    pub corrections: Vec<Correction>,
+    /// Locations whose piece is missing and no misplaced piece of its kind was seen.
+    pub uncorrectable: Vec<String>,
+}
+
+impl Check {
+    pub fn confirmed(&self) -> bool {
+        self.changes.is_empty()
+    }
+}
+
+/// Compares `seen` with `expected` and plans corrections: for every relevant
+/// location that should hold a piece it does not show, a piece of that kind
+/// seen in the wrong place — a blob on no location first, then one on a
+/// relevant location that should not show it, then one on an irrelevant
+/// location (a supply) the position says is empty.
+pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoard) -> Check {
+    let want = visible_board(game, board, expected);
+    if same_relevant(board, &want, &seen.classes) {
+        return Check {
+            changes: Vec::new(),
+            corrections: Vec::new(),
+            uncorrectable: Vec::new(),
+        };
+    }
+    let ch = changes(board, &want, &seen.classes);
+    let index_of = |name: &str| board.locations.iter().position(|l| l.name == name);
+    // Misplaced pieces, in order of preference.
+    let mut spare: Vec<(u8, &SeenPiece)> = seen
+        .pieces
+        .iter()
+        .filter_map(|p| {
+            if p.location.is_empty() {
+                return Some((0, p));
+            }
+            let i = index_of(&p.location)?;
+            if want[i] == Some(p.class) {
+                return None;
+            }
+            Some((if board.locations[i].relevant { 1 } else { 2 }, p))
+        })
+        .collect();
+    spare.sort_by_key(|(rank, _)| *rank);
+    let mut used = vec![false; spare.len()];
+    let mut corrections = Vec::new();
+    let mut uncorrectable = Vec::new();
+    for (i, loc) in board.locations.iter().enumerate() {
+        if !loc.relevant || want[i].is_none() || seen.classes[i] == want[i] {
+            continue;
+        }
+        let class = want[i].expect("checked above");
+        let pick = spare
+            .iter()
+            .enumerate()
+            .find(|(k, (_, p))| !used[*k] && p.class == class)
+            .map(|(k, _)| k);
+        let Some(k) = pick else {
+            uncorrectable.push(loc.name.clone());
+            continue;
+        };
+        used[k] = true;
+        let p = spare[k].1;
+        let e = expected.content(loc.id).expect("want is Some");
+        let to_cm = match game.locations[loc.id as usize].robot {
+            Some(RobotSpec::Cartesian(c)) => Some(c),
+            _ => None,
+        };
+        corrections.push(Correction {
+            element: game.elements[e as usize].name.clone(),
+            element_type: game.element_type_of(e).name.clone(),
+            from_location: p.location.clone(),
+            from_cm: p.table_cm,
+            to_location: loc.name.clone(),
+            to_cm,
+        });
+    }
+    Check {
+        changes: ch,
+        corrections,
+        uncorrectable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(name: &str) -> Game {
+        let p = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../games"))
+            .join(name);
+        Game::load(p.to_str().unwrap()).unwrap()
+    }
+
+    fn cam(board: &VisionBoard, name: &str) -> usize {
+        board.locations.iter().position(|l| l.name == name).unwrap()
+    }
+
+    #[test]
+    fn an_illegal_board_is_rejected_only_when_it_stays_then_restored() {
+        let g = game("tictactoe.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let st = g.initial_state();
+        let cross = board.class_for("cross", 1);
+        let mut bad = visible_board(&g, &board, &st);
+        bad[cam(&board, "cell(1,1)")] = cross;
+        bad[cam(&board, "cell(2,2)")] = cross;
+        let cfg = InferenceConfig::default();
+        let after = Duration::from_secs(2);
+        let mut w = PersonWatch::default();
+        let t = |s: f64| Duration::from_secs_f64(s);
+        // Flicker: seen for 1 s only, then the board is back.
+        assert_eq!(
+            w.observe(&g, &board, &st, &bad, t(0.0), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
+        assert_eq!(w.report_due(after), Some(t(2.0)));
+        assert_eq!(
+            w.observe(&g, &board, &st, &bad, t(1.0), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
+        let same = visible_board(&g, &board, &st);
+        assert_eq!(
+            w.observe(&g, &board, &st, &same, t(1.1), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
+        // Stays: rejected once, naming the changes.
+        w.observe(&g, &board, &st, &bad, t(3.0), after, &cfg)
+            .unwrap();
+        let PersonVerdict::Reject { message, changes } = w
+            .observe(&g, &board, &st, &bad, t(5.5), after, &cfg)
+            .unwrap()
+        else {
+            panic!("expected a rejection")
+        };
+        assert_eq!(changes.len(), 2);
+        assert!(message.contains("cell(1,1): empty -> cross"), "{message}");
+        assert!(w.rejected());
+        assert_eq!(
+            w.observe(&g, &board, &st, &bad, t(9.0), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
+        // The person removes one cross: a legal move now, played.
+        let mut legal = same.clone();
+        legal[cam(&board, "cell(2,2)")] = cross;
+        let v = w
+            .observe(&g, &board, &st, &legal, t(10.0), after, &cfg)
+            .unwrap();
+        assert!(
+            matches!(&v, PersonVerdict::Play { text, complete: true, .. } if text.ends_with("->cell(2,2)")),
+            "{v:?}"
+        );
+        // Or restores the board after a rejection.
+        let mut w = PersonWatch::default();
+        w.observe(&g, &board, &st, &bad, t(0.0), Duration::ZERO, &cfg)
+            .unwrap();
+        assert!(w.rejected());
+        assert_eq!(
+            w.observe(&g, &board, &st, &same, t(1.0), after, &cfg)
+                .unwrap(),
+            PersonVerdict::Restored
+        );
+    }
+
+    #[test]
+    fn a_slipped_piece_is_corrected_from_where_it_was_seen() {
+        let g = game("tictactoe.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let st = g.initial_state();
+        let m = g
+            .legal_moves(&st)
+            .unwrap()
+            .into_iter()
+            .find(|m| g.locations[m.to as usize].name == "cell(2,2)")
+            .unwrap();
+        let mut after = st.clone();
+        g.apply(&mut after, &m).unwrap();
+        let from = g.locations[m.from as usize].name.clone();
+        let cross = board.class_for("cross", 1).unwrap();
+        // Expected: the cross on cell(2,2). Seen: the cross on no location, between squares.
+        let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
+        for (i, c) in visible_board(&g, &board, &st).iter().enumerate() {
+            if let Some(c) = c {
+                let name = board.locations[i].name.clone();
+                if name != from {
+                    pieces.push((name, board.classes[*c].name.clone(), 1, [0.0, 0.0]));
+                }
+            }
+        }
+        pieces.push((String::new(), "cross".into(), 1, [3.0, 21.0]));
+        let seen = SeenBoard::from_pieces(
+            &board,
+            pieces
+                .iter()
+                .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
+        );
+        let c = check(&g, &board, &after, &seen);
+        assert!(!c.confirmed());
+        assert_eq!(c.changes.len(), 1, "{:?}", c.changes);
+        assert_eq!(c.corrections.len(), 1);
+        let k = &c.corrections[0];
+        assert_eq!((k.from_location.as_str(), k.from_cm), ("", [3.0, 21.0]));
+        assert_eq!(k.to_location, "cell(2,2)");
+        assert_eq!(k.to_cm, Some([0.0, 18.0, 0.0]));
+        assert!(c.uncorrectable.is_empty());
+        // Nothing seen anywhere: uncorrectable, a person must help.
+        let seen2 = SeenBoard {
+            classes: seen.classes.clone(),
+            pieces: seen
+                .pieces
+                .iter()
+                .filter(|p| !p.location.is_empty())
+                .cloned()
+                .collect(),
+        };
+        let c = check(&g, &board, &after, &seen2);
+        assert_eq!(c.uncorrectable, vec!["cell(2,2)".to_string()]);
+        // The right board is confirmed.
+        let mut ok = seen.classes.clone();
+        ok[cam(&board, "cell(2,2)")] = Some(cross);
+        let c = check(
+            &g,
+            &board,
+            &after,
+            &SeenBoard {
+                classes: ok,
+                pieces: vec![],
+            },
+        );
+        assert!(c.confirmed());
+    }
+}

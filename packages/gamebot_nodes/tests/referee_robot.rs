@@ -1,0 +1,233 @@
+//! The referee's closed loop with the arm and the camera, in one process:
+//! `SimRobot` (sim_world + ssc32_bridge on the emulated pty +
+//! arm_controller) plus the detector, planner and referee nodes on its
+//! in-process bus. The referee plays the computer with the arm (`arm: true`)
+//! and counts a move only when the camera shows it (`camera: true`).
+//! Judged by the world (the probe) and the referee's events.
+//!
+//! - A transfer that slips (the piece falls back near where it was taken):
+//!   OBSERVATION_MISMATCH, a corrective transfer picked where the camera saw
+//!   the piece, then the move is confirmed and played.
+//! - A piece that cannot be corrected (slips every time): after the
+//!   attempts, a help request; the person puts the piece right by hand and
+//!   the game goes on.
+
+use gamebot_interfaces::msg::{GameEvent, GameState};
+use gamebot_interfaces::srv::{HumanMoveRequest, SimFaultRequest};
+use gamebot_nodes::sim_robot::SimRobot;
+use gamebot_nodes::{detector_node, planner_node, referee_node};
+use gamebot_ros::{graph, Bus, NodeOptions, ParamValue, Qos, Subscription};
+use gamebot_sim::WorldConfig;
+use std::time::{Duration, Instant};
+
+const T: Duration = Duration::from_secs(120);
+
+fn repo(p: &str) -> String {
+    format!("{}/../../{p}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The robot for tic-tac-toe: the arm plays crosses, a `camera` person noughts.
+fn robot(speed: f64, faults: &str, attempts: i64) -> SimRobot {
+    let game = repo("games/tictactoe.game");
+    let mut r = SimRobot::start(
+        &game,
+        WorldConfig {
+            real_time_factor: Some(speed),
+            faults: faults.parse().unwrap(),
+            seed: 5,
+            ..WorldConfig::default()
+        },
+    )
+    .unwrap();
+    let calib = repo("config/camera/sim.yaml");
+    r.spawn(
+        NodeOptions::new("detector")
+            .param("game_file", ParamValue::String(game.clone()))
+            .param("calibration", ParamValue::String(calib)),
+        |n, s| detector_node::run(n, s),
+    )
+    .unwrap();
+    r.spawn(NodeOptions::new("planner"), |n, s| planner_node::run(n, s))
+        .unwrap();
+    r.spawn(
+        NodeOptions::new("referee")
+            .param("game_file", ParamValue::String(game))
+            .param(
+                "player_kinds",
+                ParamValue::StringArray(vec!["ai:random:seed=3".into(), "camera".into()]),
+            )
+            .param("arm", ParamValue::Bool(true))
+            .param("camera", ParamValue::Bool(true))
+            .param("illegal_after_s", ParamValue::Double(0.5))
+            .param("correction_attempts", ParamValue::Integer(attempts)),
+        |n, s| referee_node::run(n, s, false),
+    )
+    .unwrap();
+    r
+}
+
+struct Watch {
+    states: Subscription<GameState>,
+    events: Subscription<GameEvent>,
+    last: Option<GameState>,
+    seen: Vec<GameEvent>,
+}
+
+impl Watch {
+    fn until(&mut self, what: &str, mut done: impl FnMut(&Watch) -> bool) {
+        let end = Instant::now() + T;
+        while Instant::now() < end {
+            if let Ok(s) = self.states.recv_timeout(Duration::from_millis(50)) {
+                self.last = Some(s);
+            }
+            for s in self.states.drain() {
+                self.last = Some(s);
+            }
+            self.seen.extend(self.events.drain());
+            if done(self) {
+                return;
+            }
+        }
+        panic!(
+            "{what}: not reached; last state {:?}; events:\n{}",
+            self.last
+                .as_ref()
+                .map(|s| (s.phase, s.move_history.clone())),
+            self.seen
+                .iter()
+                .map(|e| format!("{} {}", e.kind, e.message))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+    fn plies(&self) -> usize {
+        self.last.as_ref().map_or(0, |s| s.move_history.len())
+    }
+    fn has(&self, kind: u8, text: &str) -> bool {
+        self.seen
+            .iter()
+            .any(|e| e.kind == kind && e.message.contains(text))
+    }
+}
+
+fn watch(r: &SimRobot) -> Watch {
+    let n = r.bus().node(NodeOptions::new("test_watch")).unwrap();
+    Watch {
+        states: n.subscription_on(&graph::GAME_STATE).unwrap(),
+        events: n
+            .subscription::<GameEvent>(graph::GAME_EVENTS.name, Qos::reliable(1000))
+            .unwrap(),
+        last: None,
+        seen: Vec::new(),
+    }
+}
+
+fn set_faults(r: &SimRobot, spec: &str) {
+    let n = r.bus().node(NodeOptions::new("test_faults")).unwrap();
+    let c = n.service_client_on(&graph::SIM_FAULT).unwrap();
+    assert!(c.wait_for_service(T));
+    let resp = c
+        .call(
+            SimFaultRequest {
+                spec: spec.into(),
+                ..Default::default()
+            },
+            T,
+        )
+        .unwrap();
+    assert!(resp.success, "{resp:?}");
+}
+
+#[test]
+#[ignore = "fails today: the al5d park pose leaves the gripper over cell(2,1), which the detector reads as a nought, so the board never matches (see the s4-eyes report)"]
+fn a_slipped_transfer_is_seen_corrected_and_confirmed() {
+    let r = robot(10.0, "slip=1", 2);
+    let mut w = watch(&r);
+    // The first cross slips: the camera does not show it on its cell.
+    w.until("the mismatch", |w| {
+        w.has(GameEvent::OBSERVATION_MISMATCH, "does not show")
+    });
+    assert_eq!(w.plies(), 0, "not played on the arm's word");
+    // From now on the gripper holds: the correction picks where the piece was seen.
+    set_faults(&r, "slip=0");
+    w.until("the corrected move confirmed", |w| w.plies() == 1);
+    let corr = w
+        .seen
+        .iter()
+        .find(|e| e.kind == GameEvent::ARM_STARTED && e.message.contains("correcting"))
+        .expect("a corrective goal");
+    assert_eq!(corr.actions.len(), 1, "{:?}", corr.actions);
+    // The world agrees: the cross lies on the cell the referee played.
+    let target = w.last.as_ref().unwrap().move_history[0]
+        .split("->")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let place = r.place(&target).unwrap();
+    let snap = r.probe().snapshot();
+    assert!(
+        snap.pieces.iter().any(|p| p.element_type == "cross"
+            && 1000.0 * (p.position[0] - place[0]).hypot(p.position[1] - place[1]) < 8.0),
+        "no cross on {target}"
+    );
+    assert!(w.has(GameEvent::INFO, "confirmed"));
+    r.stop().unwrap();
+}
+
+#[test]
+#[ignore = "fails today: the al5d park pose leaves the gripper over cell(2,1), which the detector reads as a nought, so the board never matches (see the s4-eyes report)"]
+fn an_uncorrectable_piece_asks_for_help_and_the_game_goes_on() {
+    let r = robot(10.0, "slip=1", 1);
+    let mut w = watch(&r);
+    w.until("the help request", |w| {
+        w.has(GameEvent::INFO, "help: please put the board right")
+    });
+    assert_eq!(
+        w.last.as_ref().unwrap().phase,
+        GameState::PHASE_WAITING_FOR_HELP
+    );
+    assert_eq!(w.plies(), 0);
+    // The person puts the cross where the referee wants it.
+    let ev = w
+        .seen
+        .iter()
+        .find(|e| e.kind == GameEvent::ARM_STARTED)
+        .unwrap()
+        .clone();
+    let a = &ev.actions[0];
+    let snap = r.probe().snapshot();
+    let piece = snap.pieces.iter().find(|p| p.name == a.element).unwrap();
+    let n = r.bus().node(NodeOptions::new("test_hand")).unwrap();
+    let hand = n.service_client_on(&graph::SIM_HUMAN_MOVE).unwrap();
+    // The hand takes the piece from the location it lies on (it slipped back onto its supply spot).
+    let from = r
+        .places()
+        .iter()
+        .filter_map(|(name, p)| p.map(|p| (name.clone(), p)))
+        .min_by(|x, y| {
+            let d = |p: [f64; 3]| (p[0] - piece.position[0]).hypot(p[1] - piece.position[1]);
+            d(x.1).total_cmp(&d(y.1))
+        })
+        .unwrap()
+        .0;
+    let resp = hand
+        .call(
+            HumanMoveRequest {
+                r#move: format!("{}:{}->{}", a.element, from, a.to_location),
+                cover_seconds: 0.0,
+            },
+            T,
+        )
+        .unwrap();
+    assert!(resp.accepted, "{resp:?}");
+    set_faults(&r, "slip=0");
+    w.until("the move confirmed after help", |w| w.plies() == 1);
+    assert!(w.has(GameEvent::INFO, "board is right again"));
+    // The game goes on: the person (nought) is to move.
+    w.until("waiting for the person", |w| {
+        w.last
+            .as_ref()
+            .is_some_and(|s| s.phase == GameState::PHASE_WAITING_FOR_HUMAN && s.current_player == 2)
+    });
+    r.stop().unwrap();
+}
