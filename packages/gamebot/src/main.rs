@@ -58,6 +58,10 @@ enum Command {
     /// The GDL front-end: check, legal, selfplay, play, bench, GGP player.
     #[command(subcommand)]
     Gdl(cmd::gdl::Action),
+    /// Print the game in a recorded bag; --publish plays it back onto the bus.
+    Replay(cmd::replay::Args),
+    /// Statistics over the game database: per game and per player, Elo.
+    Stats(cmd::stats::Args),
 }
 
 fn main() {
@@ -85,6 +89,8 @@ fn main() {
         Command::Ik(a) => cmd::ik::run(a),
         Command::Reach(a) => cmd::reach::run(a),
         Command::Gdl(a) => cmd::gdl::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Stats(a) => cmd::stats::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),
