@@ -214,8 +214,12 @@ impl GameDb {
         let conn = Connection::open(path).map_err(db_err)?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(db_err)?;
         // WAL: readers never block the writer, writers queue on the lock.
-        conn.pragma_update(None, "journal_mode", "WAL")
+        let mode: String = conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
             .map_err(db_err)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            tracing::warn!(db = %path.display(), mode, "WAL mode not available");
+        }
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(db_err)?;
         conn.pragma_update(None, "foreign_keys", true)
@@ -243,7 +247,8 @@ impl GameDb {
     /// The schema version (number of migrations applied).
     pub fn schema_version(&self) -> Result<u32, RecordError> {
         self.conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))
+            .map(|v| v as u32)
             .map_err(|e| self.err(e))
     }
 
@@ -258,9 +263,10 @@ impl GameDb {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(err)?;
-        let version: usize = tx
+        let version: i64 = tx
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(err)?;
+        let version = version.max(0) as usize;
         if version > MIGRATIONS.len() {
             return Err(RecordError::Invalid(format!(
                 "database {}: schema version {version} is newer than this gamebot knows ({})",
@@ -270,7 +276,8 @@ impl GameDb {
         }
         for (i, m) in MIGRATIONS.iter().enumerate().skip(version) {
             tx.execute_batch(m).map_err(err)?;
-            tx.pragma_update(None, "user_version", i + 1).map_err(err)?;
+            tx.pragma_update(None, "user_version", i as i64 + 1)
+                .map_err(err)?;
         }
         tx.commit().map_err(err)
     }

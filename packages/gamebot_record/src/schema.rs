@@ -182,7 +182,19 @@ pub fn ros2msg_schema(full_name: &str) -> Result<String, RecordError> {
         message: "no definition known for this type".to_string(),
     })?;
     let mut out = root.text.clone();
-    let mut queue = dependencies(&root, full_name)?;
+    // A generated feedback message names the action's feedback part, which
+    // the .msg parser does not take as a type name: its two fields are known.
+    let mut queue = match full_name.strip_suffix("_FeedbackMessage") {
+        Some(base) => {
+            let (package, _, name) =
+                gamebot_interfaces::split_type_name(base).unwrap_or_default();
+            vec![
+                "unique_identifier_msgs/UUID".to_string(),
+                format!("{package}/{name}_Feedback"),
+            ]
+        }
+        None => dependencies(&root, full_name)?,
+    };
     let mut done: Vec<String> = vec![];
     while let Some(dep) = (!queue.is_empty()).then(|| queue.remove(0)) {
         if done.contains(&dep) {

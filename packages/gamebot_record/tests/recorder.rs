@@ -235,6 +235,24 @@ fn a_full_game_is_recorded_and_stored() {
     assert!(text.contains("game tictactoe #1"), "{text}");
     assert!(text.contains(&last.move_history[0]), "{text}");
 
+    // Played back onto another bus: every event arrives, in order.
+    let replay_bus = InProcBus::new();
+    let listener = replay_bus.node(NodeOptions::new("listener")).unwrap();
+    let events_back = listener
+        .subscription::<GameEvent>("/game/events", gamebot_ros::Qos::reliable(10_000))
+        .unwrap();
+    let player = replay_bus.node(NodeOptions::new("replay")).unwrap();
+    let published = gamebot_record::replay::publish(&player, &bag, 1000.0, &Shutdown::new()).unwrap();
+    assert_eq!(published.messages as usize, bag.messages.len());
+    assert_eq!(published.clock_ticks, 0, "the bag has /clock itself");
+    let recorded_events: Vec<GameEvent> = bag
+        .messages
+        .iter()
+        .filter(|m| m.topic == "/game/events")
+        .map(|m| cdr::decode(&m.data, "/game/events").unwrap())
+        .collect();
+    assert_eq!(events_back.drain(), recorded_events);
+
     // The database: one game with its moves, pointing at the bag.
     let db = GameDb::open(&db_path).unwrap();
     let games = db.games(&Filter::default()).unwrap();
