@@ -25,7 +25,13 @@ fn tournament(db: &Path, json: &Path, players: &[&str], games_n: usize, seed: u6
     let mut c = Command::new(env!("CARGO_BIN_EXE_gamebot"));
     c.args(["tournament", &games("tictactoe"), "--players"])
         .args(players)
-        .args(["--games", &games_n.to_string(), "--swap-sides", "--jobs", "2"])
+        .args([
+            "--games",
+            &games_n.to_string(),
+            "--swap-sides",
+            "--jobs",
+            "2",
+        ])
         .args(["--seed", &seed.to_string(), "--db"])
         .arg(db)
         .arg("--json")
@@ -77,7 +83,10 @@ fn two_tournaments_writing_at_once_lose_nothing_and_stats_agree() {
     assert_eq!(g["game"], "tictactoe");
     assert_eq!(g["played"], 80);
     // Wins and draws per player as the tournaments counted them.
-    for (json, names) in [(&ja, ["random", "alphabeta:depth=2"]), (&jb, ["random#x", "mcts:iterations=50"])] {
+    for (json, names) in [
+        (&ja, ["random", "alphabeta:depth=2"]),
+        (&jb, ["random#x", "mcts:iterations=50"]),
+    ] {
         let t: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
         let p = &t["pairings"][0];
@@ -88,12 +97,28 @@ fn two_tournaments_writing_at_once_lose_nothing_and_stats_agree() {
         );
         let pa = player(&s, names[0]);
         let pb = player(&s, names[1]);
-        assert_eq!((pa["wins"].as_u64(), pa["draws"].as_u64(), pa["losses"].as_u64()), (Some(aw), Some(d), Some(bw)));
-        assert_eq!((pb["wins"].as_u64(), pb["losses"].as_u64()), (Some(bw), Some(aw)));
+        assert_eq!(
+            (
+                pa["wins"].as_u64(),
+                pa["draws"].as_u64(),
+                pa["losses"].as_u64()
+            ),
+            (Some(aw), Some(d), Some(bw))
+        );
+        assert_eq!(
+            (pb["wins"].as_u64(), pb["losses"].as_u64()),
+            (Some(bw), Some(aw))
+        );
         let score = (aw as f64 + d as f64 / 2.0) / 40.0;
         assert!((pa["score"].as_f64().unwrap() - score).abs() < 1e-12);
-        let (lo, hi) = (pa["score_low"].as_f64().unwrap(), pa["score_high"].as_f64().unwrap());
-        assert!(lo <= score && score <= hi && hi - lo < 0.35, "{lo} {score} {hi}");
+        let (lo, hi) = (
+            pa["score_low"].as_f64().unwrap(),
+            pa["score_high"].as_f64().unwrap(),
+        );
+        assert!(
+            lo <= score && score <= hi && hi - lo < 0.35,
+            "{lo} {score} {hi}"
+        );
         // The stronger side of each pairing ends with the higher Elo.
         if aw < bw {
             assert!(pb["elo"].as_f64() > pa["elo"].as_f64());
@@ -116,7 +141,15 @@ fn play_stores_finished_and_abandoned_games() {
     let db = dir.join("games.sqlite3");
     let run = |input: &str| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_gamebot"))
-            .args(["play", &games("nim"), "--vs", "alphabeta:depth=4", "--human-side", "1", "--db"])
+            .args([
+                "play",
+                &games("nim"),
+                "--vs",
+                "alphabeta:depth=4",
+                "--human-side",
+                "1",
+                "--db",
+            ])
             .arg(&db)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())

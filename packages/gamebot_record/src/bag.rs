@@ -31,7 +31,7 @@ fn provisional_tail() -> [u8; 37] {
     let mut t = [0u8; 37];
     t[0] = 0x02; // Footer opcode
     t[1..9].copy_from_slice(&20u64.to_le_bytes()); // record length
-                                                    // summary_start, summary_offset_start (u64 each) and summary_crc (u32): zero
+                                                   // summary_start, summary_offset_start (u64 each) and summary_crc (u32): zero
     t[29..37].copy_from_slice(MAGIC);
     t
 }
@@ -433,10 +433,13 @@ impl BagWriter {
     /// Writes one message of topic `topic` (an index from [`add_topic`](Self::add_topic)).
     pub fn write(&mut self, topic: usize, log_time_ns: u64, cdr: &[u8]) -> Result<(), RecordError> {
         let path = self.mcap_path();
-        let entry = self.topics.get_mut(topic).ok_or_else(|| RecordError::Format {
-            path: path.clone(),
-            message: format!("no topic with index {topic}"),
-        })?;
+        let entry = self
+            .topics
+            .get_mut(topic)
+            .ok_or_else(|| RecordError::Format {
+                path: path.clone(),
+                message: format!("no topic with index {topic}"),
+            })?;
         let writer = self.writer.as_mut().ok_or_else(|| RecordError::Format {
             path: path.clone(),
             message: "bag already finished".into(),

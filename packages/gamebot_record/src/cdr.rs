@@ -31,7 +31,10 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, Record
         message,
     };
     if bytes.len() < 4 {
-        return Err(bad(format!("{} bytes: no encapsulation header", bytes.len())));
+        return Err(bad(format!(
+            "{} bytes: no encapsulation header",
+            bytes.len()
+        )));
     }
     let body = &bytes[4..];
     let r = match bytes[1] {

@@ -295,7 +295,9 @@ impl GameDb {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(err)?;
         if let Some(id) = tx
-            .query_row("SELECT id FROM games WHERE uid = ?1", [&g.uid], |r| r.get(0))
+            .query_row("SELECT id FROM games WHERE uid = ?1", [&g.uid], |r| {
+                r.get(0)
+            })
             .optional()
             .map_err(err)?
         {
@@ -332,8 +334,15 @@ impl GameDb {
                 )
                 .map_err(err)?;
             for (i, p) in g.players.iter().enumerate() {
-                ins.execute(params![id, i as i64 + 1, p.name, p.kind, p.strategy, p.score])
-                    .map_err(err)?;
+                ins.execute(params![
+                    id,
+                    i as i64 + 1,
+                    p.name,
+                    p.kind,
+                    p.strategy,
+                    p.score
+                ])
+                .map_err(err)?;
             }
             let mut ins = tx
                 .prepare(
@@ -407,11 +416,15 @@ impl GameDb {
             .map_err(e)?;
         let mut pq = self
             .conn
-            .prepare("SELECT name, kind, strategy, score FROM players WHERE game_id = ?1 ORDER BY seat")
+            .prepare(
+                "SELECT name, kind, strategy, score FROM players WHERE game_id = ?1 ORDER BY seat",
+            )
             .map_err(e)?;
         let mut mq = self
             .conn
-            .prepare("SELECT seat, move, think_ms, arm_ms FROM moves WHERE game_id = ?1 ORDER BY ply")
+            .prepare(
+                "SELECT seat, move, think_ms, arm_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+            )
             .map_err(e)?;
         let mut out = vec![];
         for (id, mut g) in rows {

@@ -180,7 +180,10 @@ impl RecorderConfig {
         };
         let dir = p.declare_string(
             "dir",
-            &d.dir.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+            &d.dir
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
             "directory the bags go to; `none` records no bags",
         )?;
         let split = p.declare_parsed(
@@ -191,10 +194,14 @@ impl RecorderConfig {
         )?;
         let db = p.declare_string(
             "db",
-            &d.db.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+            &d.db
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
             "game database (SQLite); `none` writes no games",
         )?;
-        let source = p.declare_string("source", &d.source, "stored with each game: what played it")?;
+        let source =
+            p.declare_string("source", &d.source, "stored with each game: what played it")?;
         let arm = p.declare_string("arm", "", "stored with each game: the arm (empty: none)")?;
         let image_rate_hz = p.declare_double(
             "image_rate_hz",
@@ -538,7 +545,11 @@ impl Recorder<'_> {
                             .collect();
                         // (Before the first game the pending messages are those.)
                         let pending = std::mem::take(&mut self.pending);
-                        for l in if pending.is_empty() { &latched } else { &pending } {
+                        for l in if pending.is_empty() {
+                            &latched
+                        } else {
+                            &pending
+                        } {
                             self.write(l);
                         }
                     }
@@ -611,9 +622,8 @@ pub fn run<B: Bus>(
         .collect();
     // Fail early on a type without a schema rather than at its first message.
     for (name, ty, _) in &topics {
-        crate::schema::ros2msg_schema(ty).map_err(|e| {
-            RecordError::Invalid(format!("topic {name}: {e}"))
-        })?;
+        crate::schema::ros2msg_schema(ty)
+            .map_err(|e| RecordError::Invalid(format!("topic {name}: {e}")))?;
     }
     let mut r = Recorder {
         config: &config,

@@ -132,9 +132,9 @@ pub fn describe(bag: &Bag) -> Result<String, RecordError> {
     for m in &bag.messages {
         if m.topic == graph::GAME_STATE.name {
             let s: GameState = cdr::decode(&m.data, &m.topic)?;
-            let new = last_state
-                .as_ref()
-                .is_none_or_compat(|p| p.game_number != s.game_number || p.game_file != s.game_file);
+            let new = last_state.as_ref().is_none_or_compat(|p| {
+                p.game_number != s.game_number || p.game_file != s.game_file
+            });
             if new {
                 let seats: Vec<String> = s
                     .players

@@ -120,9 +120,9 @@ fn definition(full_name: &str) -> Option<Definition> {
     let (base, suffix) = name.rsplit_once('_')?;
     let file = action_text(&format!("{package}/action/{base}"))?;
     let text = match suffix {
-        "FeedbackMessage" => format!(
-            "unique_identifier_msgs/UUID goal_id\n{package}/{base}_Feedback feedback\n"
-        ),
+        "FeedbackMessage" => {
+            format!("unique_identifier_msgs/UUID goal_id\n{package}/{base}_Feedback feedback\n")
+        }
         "Goal" => parts(file).into_iter().next()?,
         "Result" => parts(file).into_iter().nth(1)?,
         "Feedback" => parts(file).into_iter().nth(2)?,
@@ -186,8 +186,7 @@ pub fn ros2msg_schema(full_name: &str) -> Result<String, RecordError> {
     // the .msg parser does not take as a type name: its two fields are known.
     let mut queue = match full_name.strip_suffix("_FeedbackMessage") {
         Some(base) => {
-            let (package, _, name) =
-                gamebot_interfaces::split_type_name(base).unwrap_or_default();
+            let (package, _, name) = gamebot_interfaces::split_type_name(base).unwrap_or_default();
             vec![
                 "unique_identifier_msgs/UUID".to_string(),
                 format!("{package}/{name}_Feedback"),
@@ -242,7 +241,11 @@ mod tests {
             "builtin_interfaces/Time",
             "gamebot_interfaces/LocationState",
         ] {
-            assert_eq!(s.matches(&format!("MSG: {dep}\n")).count(), 1, "{dep} in\n{s}");
+            assert_eq!(
+                s.matches(&format!("MSG: {dep}\n")).count(),
+                1,
+                "{dep} in\n{s}"
+            );
         }
         assert_eq!(s.matches(SEPARATOR).count(), s.matches("\nMSG: ").count());
     }

@@ -332,7 +332,10 @@ mod tests {
     fn wilson_matches_the_formula_at_known_points() {
         // 8 of 10: the textbook interval is (0.490, 0.943).
         let (lo, hi) = wilson_interval(0.8, 10);
-        assert!((lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3, "{lo} {hi}");
+        assert!(
+            (lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3,
+            "{lo} {hi}"
+        );
         assert_eq!(wilson_interval(0.5, 0), (0.0, 1.0));
         let (lo, hi) = wilson_interval(1.0, 5);
         assert!(hi == 1.0 && lo > 0.5);
@@ -358,7 +361,10 @@ mod tests {
         ];
         let s = compute(&games);
         let a = s.players.iter().find(|p| p.player == "a").unwrap();
-        assert_eq!((a.played, a.wins, a.draws, a.losses, a.abandoned), (3, 1, 1, 1, 1));
+        assert_eq!(
+            (a.played, a.wins, a.draws, a.losses, a.abandoned),
+            (3, 1, 1, 1, 1)
+        );
         assert_eq!(a.score, 0.5);
         assert_eq!(a.think_ms_per_move, Some(100.0));
         assert_eq!(a.arm_ms_per_move, Some(2000.0));

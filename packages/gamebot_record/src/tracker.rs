@@ -224,15 +224,24 @@ mod tests {
         assert!(t.on_state(&s0, 0).is_none());
         // X thinks 4 s, then O plans 1 s and the arm takes 3 s.
         t.on_state(&state(&["a"], 2, -1, GameState::PHASE_PLANNING), 4000 * MS);
-        t.on_state(&state(&["a", "b"], 1, -1, GameState::PHASE_EXECUTING), 5000 * MS);
+        t.on_state(
+            &state(&["a", "b"], 1, -1, GameState::PHASE_EXECUTING),
+            5000 * MS,
+        );
         t.on_event(&GameEvent {
             kind: GameEvent::MOVE_REJECTED,
             game_number: 1,
             ..Default::default()
         });
-        t.on_state(&state(&["a", "b"], 1, -1, GameState::PHASE_WAITING_FOR_HUMAN), 8000 * MS);
+        t.on_state(
+            &state(&["a", "b"], 1, -1, GameState::PHASE_WAITING_FOR_HUMAN),
+            8000 * MS,
+        );
         let r = t
-            .on_state(&state(&["a", "b", "c"], 2, 1, GameState::PHASE_GAME_OVER), 10_000 * MS)
+            .on_state(
+                &state(&["a", "b", "c"], 2, 1, GameState::PHASE_GAME_OVER),
+                10_000 * MS,
+            )
             .expect("game over gives the record");
         assert_eq!(r.winner, Some(1));
         assert!(!r.abandoned);
@@ -253,7 +262,10 @@ mod tests {
         assert_eq!(r.players[1].strategy, "random");
         // Only once; and a finished game is not abandoned.
         assert!(t
-            .on_state(&state(&["a", "b", "c"], 2, 1, GameState::PHASE_GAME_OVER), 11_000 * MS)
+            .on_state(
+                &state(&["a", "b", "c"], 2, 1, GameState::PHASE_GAME_OVER),
+                11_000 * MS
+            )
             .is_none());
         assert!(t.abandon(12_000 * MS).is_none());
     }

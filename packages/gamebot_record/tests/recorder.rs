@@ -31,7 +31,11 @@ fn game(name: &str) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gamebot-rec-{name}-{}-{}", std::process::id(), now_ns()));
+    let d = std::env::temp_dir().join(format!(
+        "gamebot-rec-{name}-{}-{}",
+        std::process::id(),
+        now_ns()
+    ));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -181,7 +185,9 @@ fn a_full_game_is_recorded_and_stored() {
     let name = bag_dir.file_name().unwrap().to_str().unwrap().to_string();
     assert!(name.ends_with("_tictactoe_1"), "{name}");
     let bag = read_bag(&bag_dir).unwrap();
-    let meta = BagMetadata::read(&bag_dir).unwrap().rosbag2_bagfile_information;
+    let meta = BagMetadata::read(&bag_dir)
+        .unwrap()
+        .rosbag2_bagfile_information;
     assert_eq!(meta.version, 9);
     assert_eq!(meta.storage_identifier, "mcap");
     assert_eq!(meta.message_count as usize, bag.messages.len());
@@ -230,7 +236,10 @@ fn a_full_game_is_recorded_and_stored() {
         .count();
     assert_eq!(played, last.move_history.len());
     // Time-ordered.
-    assert!(bag.messages.windows(2).all(|w| w[0].log_time <= w[1].log_time));
+    assert!(bag
+        .messages
+        .windows(2)
+        .all(|w| w[0].log_time <= w[1].log_time));
     let text = describe(&bag).unwrap();
     assert!(text.contains("game tictactoe #1"), "{text}");
     assert!(text.contains(&last.move_history[0]), "{text}");
@@ -242,7 +251,8 @@ fn a_full_game_is_recorded_and_stored() {
         .subscription::<GameEvent>("/game/events", gamebot_ros::Qos::reliable(10_000))
         .unwrap();
     let player = replay_bus.node(NodeOptions::new("replay")).unwrap();
-    let published = gamebot_record::replay::publish(&player, &bag, 1000.0, &Shutdown::new()).unwrap();
+    let published =
+        gamebot_record::replay::publish(&player, &bag, 1000.0, &Shutdown::new()).unwrap();
     assert_eq!(published.messages as usize, bag.messages.len());
     assert_eq!(published.clock_ticks, 0, "the bag has /clock itself");
     let recorded_events: Vec<GameEvent> = bag
@@ -259,12 +269,21 @@ fn a_full_game_is_recorded_and_stored() {
     assert_eq!(games.len(), 1);
     let g = &games[0];
     let texts: Vec<&str> = g.moves.iter().map(|m| m.text.as_str()).collect();
-    assert_eq!(texts, last.move_history.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        texts,
+        last.move_history
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    );
     assert!(g.moves.iter().all(|m| m.seat == 1 || m.seat == 2));
     assert_eq!(g.winner, Some(last.winner));
     assert_eq!(g.players[0].strategy, "alphabeta:depth=9");
     assert_eq!(g.bag_path.as_deref(), Some(bag_dir.to_str().unwrap()));
-    assert_eq!(g.game_hash, gamebot_record::db::file_hash(Path::new(&game("tictactoe"))));
+    assert_eq!(
+        g.game_hash,
+        gamebot_record::db::file_hash(Path::new(&game("tictactoe")))
+    );
 
     if let Some(keep) = std::env::var_os("GAMEBOT_BAG_OUT") {
         let keep = PathBuf::from(keep);
@@ -303,13 +322,18 @@ fn an_unwritable_bag_directory_is_logged_and_the_game_still_lands_in_the_databas
                 .param("game_file", ParamValue::String(game("nim")))
                 .param(
                     "player_kinds",
-                    ParamValue::StringArray(vec!["ai:random:seed=1".into(), "ai:random:seed=2".into()]),
+                    ParamValue::StringArray(vec![
+                        "ai:random:seed=1".into(),
+                        "ai:random:seed=2".into(),
+                    ]),
                 ),
         )
         .unwrap();
     let probe = bus.node(NodeOptions::new("probe")).unwrap();
     let probe_pub = probe.publisher_on(&graph::GAME_EVENTS).unwrap();
-    let config = RecorderConfig::default().dir(&blocker).db(Some(db_path.clone()));
+    let config = RecorderConfig::default()
+        .dir(&blocker)
+        .db(Some(db_path.clone()));
     let stop_rec = Shutdown::new();
     let stop_nodes = Shutdown::new();
     let summary = std::thread::scope(|s| {

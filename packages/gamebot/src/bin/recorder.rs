@@ -26,9 +26,8 @@ fn main() -> anyhow::Result<()> {
     let ctx = DdsContext::from_env()?;
     let node = ctx.node(options)?;
     logging::attach_rosout(&node, level)?;
-    let result = RecorderConfig::declare(&node).and_then(|config| {
-        recorder_node::run(&node, &stop, config)
-    });
+    let result =
+        RecorderConfig::declare(&node).and_then(|config| recorder_node::run(&node, &stop, config));
     logging::detach_rosout();
     let summary = result?;
     tracing::info!(

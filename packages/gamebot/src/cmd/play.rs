@@ -80,7 +80,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let seats = (1..=n)
         .map(|p| {
             let human = a.human_side != 0 && (n == 1 || p == a.human_side);
-            let kind = if human { "human".to_string() } else { format!("ai:{}", a.vs) };
+            let kind = if human {
+                "human".to_string()
+            } else {
+                format!("ai:{}", a.vs)
+            };
             gamebot_record::db::PlayerRecord::from_kind(&game.players[p as usize - 1], &kind)
         })
         .collect();

@@ -32,7 +32,9 @@ fn since(s: &str) -> anyhow::Result<String> {
     let t = chrono::DateTime::parse_from_rfc3339(s).map_err(|e| {
         anyhow::anyhow!("--since {s:?}: not a date (YYYY-MM-DD) or RFC 3339 time: {e}")
     })?;
-    Ok(gamebot_record::db::format_time(t.with_timezone(&chrono::Utc)))
+    Ok(gamebot_record::db::format_time(
+        t.with_timezone(&chrono::Utc),
+    ))
 }
 
 fn opt(v: Option<f64>) -> String {
@@ -43,7 +45,16 @@ fn print(s: &Stats, n_games: usize) {
     println!("{n_games} games");
     println!(
         "\n{:<16} {:>6} {:>6} {:>6} {:>12} {:>7} {:>9} {:>9} {:>6} {:>6}",
-        "game", "played", "aband.", "draws", "wins by seat", "moves", "think ms", "arm ms", "corr.", "interv."
+        "game",
+        "played",
+        "aband.",
+        "draws",
+        "wins by seat",
+        "moves",
+        "think ms",
+        "arm ms",
+        "corr.",
+        "interv."
     );
     for g in &s.games {
         let wins: Vec<String> = g.wins_by_seat.iter().map(|w| w.to_string()).collect();
@@ -61,10 +72,28 @@ fn print(s: &Stats, n_games: usize) {
             g.interventions_per_game
         );
     }
-    let w = s.players.iter().map(|p| p.player.len()).max().unwrap_or(6).max(6);
+    let w = s
+        .players
+        .iter()
+        .map(|p| p.player.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
     println!(
         "\n{:<w$} {:>5} {:>6} {:>4} {:>4} {:>4} {:>6}  {:>15} {:>6} {:>9} {:>9} {:>6} {:>6}",
-        "player", "kind", "played", "won", "drew", "lost", "score", "95% interval", "Elo", "think ms", "arm ms", "corr.", "interv."
+        "player",
+        "kind",
+        "played",
+        "won",
+        "drew",
+        "lost",
+        "score",
+        "95% interval",
+        "Elo",
+        "think ms",
+        "arm ms",
+        "corr.",
+        "interv."
     );
     for p in &s.players {
         println!(
@@ -94,7 +123,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         None => gamebot_record::db::default_path()?,
     };
     if !path.exists() {
-        anyhow::bail!("{}: no game database yet (play a game first, or give --db)", path.display());
+        anyhow::bail!(
+            "{}: no game database yet (play a game first, or give --db)",
+            path.display()
+        );
     }
     let db = GameDb::open(&path)?;
     // Elo and the figures use every game of the selection; --player only
@@ -113,7 +145,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             .cloned()
             .collect();
         n = mine.len();
-        let elo: Vec<(String, f64)> = s.players.iter().map(|x| (x.player.clone(), x.elo)).collect();
+        let elo: Vec<(String, f64)> = s
+            .players
+            .iter()
+            .map(|x| (x.player.clone(), x.elo))
+            .collect();
         s = compute(&mine);
         s.players.retain(|x| &x.player == p);
         for x in &mut s.players {
