@@ -450,23 +450,31 @@ impl Recorder<'_> {
         }
     }
 
+    /// Adds the message's topic to `bag` when new, then writes the message.
+    fn write_into(
+        bag: &mut BagWriter,
+        ids: &mut [Option<usize>],
+        topics: &[(String, &'static str, Qos)],
+        t: &Taken,
+    ) -> Result<(), RecordError> {
+        let id = match ids[t.tap] {
+            Some(id) => id,
+            None => {
+                let (name, ty, qos) = &topics[t.tap];
+                let id = bag.add_topic(name, ty, *qos)?;
+                ids[t.tap] = Some(id);
+                id
+            }
+        };
+        bag.write(id, t.time_ns, &t.cdr)
+    }
+
     /// Writes a message into the open bag; on failure the bag is dropped.
     fn write(&mut self, t: &Taken) {
         let Some((bag, ids)) = self.bag.as_mut() else {
             return;
         };
-        let r = (|| -> Result<(), RecordError> {
-            let id = match ids[t.tap] {
-                Some(id) => id,
-                None => {
-                    let (name, ty, qos) = &self.topics[t.tap];
-                    let id = bag.add_topic(name, ty, *qos)?;
-                    ids[t.tap] = Some(id);
-                    id
-                }
-            };
-            bag.write(id, t.time_ns, &t.cdr)
-        })();
+        let r = Self::write_into(bag, ids, &self.topics, t);
         match r {
             Ok(()) => {
                 self.dirty = true;
