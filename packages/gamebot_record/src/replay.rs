@@ -132,9 +132,10 @@ pub fn describe(bag: &Bag) -> Result<String, RecordError> {
     for m in &bag.messages {
         if m.topic == graph::GAME_STATE.name {
             let s: GameState = cdr::decode(&m.data, &m.topic)?;
-            let new = last_state.as_ref().is_none_or_compat(|p| {
-                p.game_number != s.game_number || p.game_file != s.game_file
-            });
+            let new = match &last_state {
+                None => true,
+                Some(p) => p.game_number != s.game_number || p.game_file != s.game_file,
+            };
             if new {
                 let seats: Vec<String> = s
                     .players
@@ -214,19 +215,6 @@ pub fn describe(bag: &Bag) -> Result<String, RecordError> {
         );
     }
     Ok(out)
-}
-
-/// `Option::is_none_or` for the toolchain floor this workspace supports.
-trait IsNoneOr<T> {
-    fn is_none_or_compat(self, f: impl FnOnce(&T) -> bool) -> bool;
-}
-impl<T> IsNoneOr<T> for Option<&T> {
-    fn is_none_or_compat(self, f: impl FnOnce(&T) -> bool) -> bool {
-        match self {
-            None => true,
-            Some(v) => f(v),
-        }
-    }
 }
 
 /// A publisher of any recorded type, fed with CDR bytes.

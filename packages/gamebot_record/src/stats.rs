@@ -117,6 +117,9 @@ struct Acc {
     games: u64,
 }
 
+/// A game's figures while counting: stats, (think sum, n), (arm sum, n), moves.
+type GameAcc = (GameStats, (f64, u64), (f64, u64), u64);
+
 fn mean((sum, n): (f64, u64)) -> Option<f64> {
     (n > 0).then(|| sum / n as f64)
 }
@@ -125,7 +128,7 @@ fn mean((sum, n): (f64, u64)) -> Option<f64> {
 pub fn compute(games: &[GameRecord]) -> Stats {
     let mut players: BTreeMap<String, Acc> = BTreeMap::new();
     let mut elo: BTreeMap<String, f64> = BTreeMap::new();
-    let mut per_game: BTreeMap<String, (GameStats, (f64, u64), (f64, u64), u64)> = BTreeMap::new();
+    let mut per_game: BTreeMap<String, GameAcc> = BTreeMap::new();
     for g in games {
         let n_seats = g.players.len();
         let entry = per_game.entry(g.game_name.clone()).or_insert_with(|| {

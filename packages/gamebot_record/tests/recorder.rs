@@ -145,7 +145,7 @@ fn a_full_game_is_recorded_and_stored() {
                     })
                     .unwrap();
                 clock_pub.publish(&Clock { clock: stamp() }).unwrap();
-                if i % 5 == 0 {
+                if i % 5 == 4 {
                     obs_pub
                         .publish(&BoardObservation {
                             header: h.clone(),
