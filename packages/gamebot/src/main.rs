@@ -66,6 +66,10 @@ enum Command {
     Sim(cmd::sim::Action),
     /// Live: what the detector sees and which move the referee would infer (camera or simulation).
     Watch(cmd::watch::Args),
+    /// Print the game in a recorded bag; --publish plays it back onto the bus.
+    Replay(cmd::replay::Args),
+    /// Statistics over the game database: per game and per player, Elo.
+    Stats(cmd::stats::Args),
 }
 
 fn main() {
@@ -95,6 +99,8 @@ fn main() {
         Command::Gdl(a) => cmd::gdl::run(a),
         Command::Sim(a) => cmd::sim::run(a),
         Command::Watch(a) => cmd::watch::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Stats(a) => cmd::stats::run(a),
     };
     // Whatever is still buffered must reach the reader; a reader that went
     // away (closed pipe) is a quiet success, not a panic or a signal.

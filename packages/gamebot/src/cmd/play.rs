@@ -26,6 +26,8 @@ pub struct Args {
     /// How many of the moves the computer considered to show.
     #[arg(long, default_value_t = 5, value_parser = crate::limits::SHOW)]
     show: usize,
+    #[command(flatten)]
+    db: super::record_db::DbArgs,
 }
 
 /// Prints what a search found: value, effort, expected line and the best candidates.
@@ -78,6 +80,18 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     }
     let mut ai = build(&spec.with_default_seed(a.seed));
     let mut state = game.initial_state();
+    let seats = (1..=n)
+        .map(|p| {
+            let human = a.human_side != 0 && (n == 1 || p == a.human_side);
+            let kind = if human {
+                "human".to_string()
+            } else {
+                format!("ai:{}", a.vs)
+            };
+            gamebot_record::db::PlayerRecord::from_kind(&game.players[p as usize - 1], &kind)
+        })
+        .collect();
+    let mut log = super::record_db::GameLog::new("play", &game.name, &a.game, seats);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
@@ -92,6 +106,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             .collect();
         outln!("scores: {}", scores.join(", "));
         if game.settle(&mut state, &legal) {
+            let winner = match state.outcome() {
+                Outcome::Won(w) => w,
+                _ => 0,
+            };
+            a.db.store_one(log.finish(Some(winner), state.scores()));
             match state.outcome() {
                 Outcome::Draw | Outcome::Running => outln!("Game over: draw."),
                 Outcome::Won(w) => outln!(
@@ -115,11 +134,13 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                 out.flush().ok();
                 let Some(line) = lines.next() else {
                     outln!("\nno more input; stopping.");
+                    a.db.store_one(log.finish(None, state.scores()));
                     return Ok(0);
                 };
                 let line = line.context("reading standard input")?;
                 let line = line.trim();
                 if line == "q" || line == "quit" {
+                    a.db.store_one(log.finish(None, state.scores()));
                     return Ok(0);
                 }
                 let text = match line.parse::<usize>() {
@@ -132,7 +153,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                 };
                 match game.find_move(&state, &text) {
                     Ok(m) => break m,
-                    Err(e) => outln!("{e}"),
+                    Err(e) => {
+                        log.correction();
+                        outln!("{e}")
+                    }
                 }
             }
         } else {
@@ -146,6 +170,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             print_thoughts(&d.stats, a.show)?;
             d.mv
         };
+        log.push_move(p, game.move_text(&mv));
         let mut next = state.clone();
         game.apply(&mut next, &mv)?;
         state = next;

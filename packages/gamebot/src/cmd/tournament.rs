@@ -35,6 +35,8 @@ pub struct Args {
     /// Also write the results as JSON to this file.
     #[arg(long)]
     json: Option<String>,
+    #[command(flatten)]
+    db: super::record_db::DbArgs,
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
@@ -99,6 +101,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     bar.finish_and_clear();
     let r = r?;
     print_result(&r)?;
+    a.db.store(&db_records(&game, &a.game, &r));
     if let Some(path) = &a.json {
         std::fs::write(path, serde_json::to_string_pretty(&to_json(&r))? + "\n")
             .map_err(|e| anyhow::anyhow!("cannot write {path}: {e}"))?;
@@ -215,4 +218,91 @@ fn to_json(r: &TournamentResult) -> serde_json::Value {
         "elo": elo,
         "stats": stats,
     })
+}
+
+/// Every game of the tournament as a database record. Per-move thinking
+/// times are the mean of that player's moves in that game (the tournament
+/// measures a player's total per game).
+fn db_records(
+    game: &gamebot_rules::Game,
+    file: &str,
+    r: &TournamentResult,
+) -> Vec<gamebot_record::db::GameRecord> {
+    use gamebot_record::db::{self, GameRecord, MoveRecord, PlayerRecord};
+    let now = db::timestamp_now();
+    let hash = db::file_hash(std::path::Path::new(file));
+    let run = format!("{}:{}", std::process::id(), gamebot_record::now_ns());
+    r.games
+        .iter()
+        .map(|(k, g, b_first, rec)| {
+            let p = &r.pairings[*k];
+            let (first, second) = if *b_first { (p.b, p.a) } else { (p.a, p.b) };
+            let seats = [first, second];
+            let mean_ms = |seat: usize| {
+                let t = &rec.tally[seat];
+                (t.moves > 0).then(|| (t.seconds * 1000.0 / t.moves as f64).round() as u64)
+            };
+            GameRecord {
+                uid: format!("tournament:{run}:{k}:{g}"),
+                source: "tournament".into(),
+                game_name: game.name.clone(),
+                game_file: file.into(),
+                game_hash: hash.clone(),
+                arm: None,
+                started_at: now.clone(),
+                ended_at: Some(now.clone()),
+                abandoned: false,
+                winner: Some(rec.winner),
+                players: seats
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &pl)| {
+                        let mut x = PlayerRecord::from_kind(
+                            &game.players[i],
+                            &format!("ai:{}", r.players[pl]),
+                        );
+                        x.score = rec.scores.get(i).map(|&s| s as i64);
+                        x
+                    })
+                    .collect(),
+                moves: movers(game, &rec.moves)
+                    .into_iter()
+                    .zip(&rec.moves)
+                    .map(|(seat, text)| MoveRecord {
+                        seat,
+                        text: text.clone(),
+                        think_ms: (seat >= 1).then(|| mean_ms(seat as usize - 1)).flatten(),
+                        arm_ms: None,
+                    })
+                    .collect(),
+                corrections: 0,
+                interventions: 0,
+                faults: 0,
+                bag_path: None,
+            }
+        })
+        .collect()
+}
+
+/// Who made each move (1..n), by replaying the moves through the rules
+/// (0 where a move cannot be replayed).
+fn movers(game: &gamebot_rules::Game, moves: &[String]) -> Vec<u32> {
+    let mut state = game.initial_state();
+    let mut out = Vec::with_capacity(moves.len());
+    for text in moves {
+        let Ok(legal) = game.legal_moves(&state) else {
+            break;
+        };
+        game.settle(&mut state, &legal);
+        let p = state.player().max(0) as u32;
+        let Ok(mv) = game.find_move(&state, text) else {
+            break;
+        };
+        if game.apply(&mut state, &mv).is_err() {
+            break;
+        }
+        out.push(p);
+    }
+    out.resize(moves.len(), 0);
+    out
 }
