@@ -23,6 +23,7 @@ pub mod dds_main;
 pub mod planner_core;
 pub mod planner_node;
 pub mod referee_core;
+pub mod referee_markers;
 pub mod referee_node;
 pub mod ssc32_bridge;
 

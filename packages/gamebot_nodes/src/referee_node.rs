@@ -79,6 +79,8 @@ struct Referee<B: Bus> {
     ws: WaitSet,
     /// When the goal in flight last gave a sign of life (sent, feedback).
     plan_heard: Instant,
+    /// RViz markers of the position (`/visualization_marker_array`).
+    markers: crate::referee_markers::MarkerPublisher,
     _bus: std::marker::PhantomData<B>,
 }
 
@@ -112,6 +114,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
         plan: None,
         ws,
         plan_heard: Instant::now(),
+        markers: crate::referee_markers::MarkerPublisher::new(bus)?,
         _bus: std::marker::PhantomData,
     };
     tracing::info!(game = %r.game_file, "referee started");
@@ -231,7 +234,8 @@ impl<B: Bus> Referee<B> {
         }
     }
 
-    fn publish_state(&self) {
+    fn publish_state(&mut self) {
+        self.markers.publish(&self.core);
         let g = self.core.game();
         let st = self.core.state();
         let msg = GameState {
@@ -290,6 +294,7 @@ impl<B: Bus> Referee<B> {
     }
 
     fn after_move(&mut self, played: &Played) {
+        self.markers.moved(played);
         tracing::info!(ply = played.ply, player = played.player, "{}", played.text);
         self.event(
             GameEvent::MOVE_PLAYED,
