@@ -58,6 +58,9 @@ enum Command {
     /// The GDL front-end: check, legal, selfplay, play, bench, GGP player.
     #[command(subcommand)]
     Gdl(cmd::gdl::Action),
+    /// Gazebo (Harmonic): write the SDF world of a game.
+    #[command(subcommand)]
+    Gazebo(cmd::gazebo::Action),
 }
 
 fn main() {
@@ -85,6 +88,7 @@ fn main() {
         Command::Ik(a) => cmd::ik::run(a),
         Command::Reach(a) => cmd::reach::run(a),
         Command::Gdl(a) => cmd::gdl::run(a),
+        Command::Gazebo(a) => cmd::gazebo::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),
