@@ -20,6 +20,7 @@ from launch.actions import DeclareLaunchArgument
 from launch.conditions import IfCondition
 from launch.substitutions import LaunchConfiguration, PythonExpression
 from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
 
 
 def generate_launch_description():
@@ -52,8 +53,11 @@ def generate_launch_description():
         DeclareLaunchArgument("camera", default_value=os.path.join(share, "config", "camera", "sim.yaml"),
                               description="camera calibration file"),
         DeclareLaunchArgument("record", default_value="false", description="true: record a bag (recorder)"),
+        DeclareLaunchArgument("speed", default_value="1.0",
+                              description="real-time factor of the simulation (1 = watchable)"),
         Node(package="gamebot", executable="sim_world", name="sim_world", output="screen",
-             parameters=[params, {"game_file": game, "arm": arm, "camera": camera, "link": port}]),
+             parameters=[params, {"game_file": game, "arm": arm, "camera": camera, "link": port,
+                                  "speed": ParameterValue(LaunchConfiguration("speed"), value_type=float)}]),
         Node(package="gamebot", executable="ssc32_bridge", name="ssc32_bridge", output="screen",
              parameters=[params, {"port": port, "arm": arm}]),
         Node(package="gamebot", executable="detector", name="detector", output="screen",

@@ -446,8 +446,6 @@ def check_sdf(gamebot, gz_topics):
     ok(len(pieces) > 0, "SDF: no pieces")
     locations_seen = 0
     for m in pieces:
-        loc = m.findtext("{gamebot}location")  # not used: locations are matched by position below
-        del loc
         x, y, z = (float(v) for v in m.findtext("pose").split()[:3])
         length = float(m.findtext("link/collision/geometry/cylinder/length"))
         bottom = (x * 100, y * 100, (z - length / 2) * 100)
