@@ -152,24 +152,27 @@ impl El {
                     }
                 }
                 Event::Text(t) => {
-                    let t = t
-                        .decode()
-                        .map_err(|e| err(pos, e.to_string()))?
-                        .trim()
-                        .to_string();
-                    let t = quick_xml::escape::unescape(&t)
+                    let t = t.decode().map_err(|e| err(pos, e.to_string()))?;
+                    match stack.last_mut() {
+                        Some(top) => top.text.push_str(&t),
+                        None if t.trim().is_empty() => {}
+                        None => return Err(err(pos, "text outside the root element".into())),
+                    }
+                }
+                Event::GeneralRef(r) => {
+                    let name = r.decode().map_err(|e| err(pos, e.to_string()))?;
+                    let t = quick_xml::escape::unescape(&format!("&{name};"))
                         .map_err(|e| err(pos, e.to_string()))?
                         .into_owned();
                     if let Some(top) = stack.last_mut() {
                         top.text.push_str(&t);
-                    } else if !t.is_empty() {
-                        return Err(err(pos, "text outside the root element".into()));
                     }
                 }
                 Event::End(_) => {
-                    let el = stack
+                    let mut el = stack
                         .pop()
                         .ok_or_else(|| err(pos, "unbalanced end tag".into()))?;
+                    el.text = el.text.trim().to_string();
                     match stack.last_mut() {
                         Some(p) => p.children.push(el),
                         None => root = Some(el),
@@ -207,6 +210,7 @@ mod tests {
         let doc = El::new("sdf")
             .attr("version", "1.9")
             .child(El::new("model").attr("name", "a<b&\"c\"").leaf("pose", "0 0 1 0 0 0"))
+            .leaf("text", "x < y & z")
             .child(El::new("empty"));
         let text = doc.to_document(Some("made -- by a test")).unwrap();
         assert!(text.contains("&lt;"));
