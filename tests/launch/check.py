@@ -19,7 +19,11 @@ configuration, without ROS or Gazebo (see docs/gazebo.md):
    every piece on a `robot=x,y,z` location at those coordinates in metres,
    names unique, the camera topics equal to the bridge's Gazebo topics.
 
-    tests/launch/check [--install PREFIX] [--gamebot PATH]
+    tests/launch/check [--structure] [--install PREFIX] [--gamebot PATH]
+
+--structure runs only 2, 3, 4 and 6 (what scripts/test runs today: 1 and 5
+fail until the camera, detector and recorder executables, `use_sim_time` in
+every node and /detector/image_annotated in the graph have landed).
 
 Exit 1 with one line per problem.
 """
@@ -473,6 +477,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--install", help="colcon install prefix of gamebot (install/gamebot)")
     ap.add_argument("--gamebot", help="the gamebot CLI binary")
+    ap.add_argument("--structure", action="store_true",
+                    help="only the xacro, controllers, bridge and SDF checks (no launch files, no .rviz)")
     ap.add_argument("--xacro", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".venv", "bin", "xacro"))
     a = ap.parse_args()
     if a.install:
@@ -480,11 +486,12 @@ def main():
     else:
         # The repository laid out like the install: share/gamebot/{launch,config,urdf,games} = the repo's folders.
         prefix, share = os.path.join(REPO, "target", "launch-standin-prefix"), REPO
-    exes = check_launch(prefix, share, bool(a.install))
+    exes = set() if a.structure else check_launch(prefix, share, bool(a.install))
     if not a.install:
         check_xacro(a.xacro)
         gz_topics = check_bridge()
-        check_rviz()
+        if not a.structure:
+            check_rviz()
         if a.gamebot:
             check_sdf(a.gamebot, gz_topics)
     for p in problems:

@@ -215,10 +215,7 @@ impl CameraSpec {
         if fwd <= 1e-9 {
             return None;
         }
-        Some((
-            self.cx - self.fx * left / fwd,
-            self.cy - self.fy * up / fwd,
-        ))
+        Some((self.cx - self.fx * left / fwd, self.cy - self.fy * up / fwd))
     }
 }
 
@@ -494,7 +491,8 @@ impl TableWorld {
 
     /// The SDF document.
     pub fn to_sdf(&self) -> Result<String, GazeboError> {
-        let plugin = |file: &str, name: &str| El::new("plugin").attr("filename", file).attr("name", name);
+        let plugin =
+            |file: &str, name: &str| El::new("plugin").attr("filename", file).attr("name", name);
         let mut world = El::new("world")
             .attr("name", WORLD_NAME)
             .child(
@@ -591,9 +589,13 @@ impl TableWorld {
                         }
                         .sdf(),
                     )
-                    .child(El::new("geometry").child(
-                        El::new("cylinder").leaf("radius", 0.004).leaf("length", 0.0002),
-                    ))
+                    .child(
+                        El::new("geometry").child(
+                            El::new("cylinder")
+                                .leaf("radius", 0.004)
+                                .leaf("length", 0.0002),
+                        ),
+                    )
                     .child(material(rgba)),
             );
         }
@@ -639,9 +641,12 @@ impl TableWorld {
                         El::new("collision")
                             .attr("name", "collision")
                             .child(geometry())
-                            .child(El::new("surface").child(El::new("friction").child(
-                                El::new("ode").leaf("mu", 0.8).leaf("mu2", 0.8),
-                            ))),
+                            .child(
+                                El::new("surface").child(
+                                    El::new("friction")
+                                        .child(El::new("ode").leaf("mu", 0.8).leaf("mu2", 0.8)),
+                                ),
+                            ),
                     )
                     .child(
                         El::new("visual")
@@ -717,10 +722,8 @@ fn material(rgba: [f64; 4]) -> El {
 
 fn static_box(name: &str, centre: [f64; 3], size: [f64; 3], rgba: [f64; 4]) -> El {
     let geometry = || {
-        El::new("geometry").child(El::new("box").leaf(
-            "size",
-            size.map(|x| format!("{}", round9(x))).join(" "),
-        ))
+        El::new("geometry")
+            .child(El::new("box").leaf("size", size.map(|x| format!("{}", round9(x))).join(" ")))
     };
     El::new("model")
         .attr("name", name)
@@ -754,7 +757,9 @@ fn numbers(origin: &str, what: &str, text: &str, n: usize) -> Result<Vec<f64>, S
     let v: Result<Vec<f64>, _> = text.split_whitespace().map(str::parse::<f64>).collect();
     match v {
         Ok(v) if v.len() == n && v.iter().all(|x| x.is_finite()) => Ok(v),
-        _ => Err(format!("{origin}: {what} `{text}` is not {n} finite numbers")),
+        _ => Err(format!(
+            "{origin}: {what} `{text}` is not {n} finite numbers"
+        )),
     }
 }
 
@@ -781,7 +786,10 @@ pub fn check_sdf(origin: &str, sdf: &str, world: &TableWorld) -> Result<(), Gaze
     for (file, name) in [
         ("gz-sim-physics-system", "gz::sim::systems::Physics"),
         ("gz-sim-sensors-system", "gz::sim::systems::Sensors"),
-        ("gz-sim-user-commands-system", "gz::sim::systems::UserCommands"),
+        (
+            "gz-sim-user-commands-system",
+            "gz::sim::systems::UserCommands",
+        ),
         (
             "gz-sim-scene-broadcaster-system",
             "gz::sim::systems::SceneBroadcaster",

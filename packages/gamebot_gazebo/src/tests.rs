@@ -37,16 +37,32 @@ fn worlds_of_the_games_pass_the_checks() {
         let state = game.initial_state();
         let mut cartesian = 0;
         for p in &world.pieces {
-            let e = game.elements.iter().position(|e| e.name == p.element).unwrap();
+            let e = game
+                .elements
+                .iter()
+                .position(|e| e.name == p.element)
+                .unwrap();
             let l = state.location_of(e as _);
             assert_eq!(game.locations[l as usize].name, p.location);
             if let Some(RobotSpec::Cartesian(c)) = game.locations[l as usize].robot {
                 cartesian += 1;
-                assert!((p.position[0] - c[0] / 100.0).abs() < 1e-9, "{name} {}", p.element);
-                assert!((p.position[1] - c[1] / 100.0).abs() < 1e-9, "{name} {}", p.element);
+                assert!(
+                    (p.position[0] - c[0] / 100.0).abs() < 1e-9,
+                    "{name} {}",
+                    p.element
+                );
+                assert!(
+                    (p.position[1] - c[1] / 100.0).abs() < 1e-9,
+                    "{name} {}",
+                    p.element
+                );
                 assert!(p.position[2] >= c[2] / 100.0 - 1e-9);
             }
-            assert!(p.radius > 0.002 && p.radius < 0.05, "{name}: radius {} m", p.radius);
+            assert!(
+                p.radius > 0.002 && p.radius < 0.05,
+                "{name}: radius {} m",
+                p.radius
+            );
         }
         if name == "tictactoe.game" {
             assert!(cartesian > 0);
@@ -67,10 +83,16 @@ fn camera_pose_reproduces_the_calibration() {
     for (x, y) in [(0.0, 18.0), (-10.0, 10.0), (12.0, 27.0), (-14.0, 26.0)] {
         let (u, v) = cam.project([x / 100.0, y / 100.0, 0.0]).unwrap();
         let (tx, ty) = cal.image_to_table_cm.apply(u, v).unwrap();
-        assert!((tx - x).abs() < 5e-3 && (ty - y).abs() < 5e-3, "({x},{y}) -> ({tx},{ty})");
+        assert!(
+            (tx - x).abs() < 5e-3 && (ty - y).abs() < 5e-3,
+            "({x},{y}) -> ({tx},{ty})"
+        );
     }
     let [x, y, z] = cam.pose.xyz;
-    assert!(x.abs() < 0.002 && (y - 0.18).abs() < 0.002 && (z - 0.5).abs() < 0.002, "{x} {y} {z}");
+    assert!(
+        x.abs() < 0.002 && (y - 0.18).abs() < 0.002 && (z - 0.5).abs() < 0.002,
+        "{x} {y} {z}"
+    );
     assert_eq!((cam.width, cam.height), (640, 480));
     // A tilted camera: its own homography gives its pose back.
     let tilted = CameraModel {
@@ -88,7 +110,10 @@ fn camera_pose_reproduces_the_calibration() {
     for (x, y) in [(0.0, 18.0), (-10.0, 10.0), (12.0, 27.0)] {
         let want = tilted.project([x, y, 0.0]).unwrap();
         let got = cam2.project([x / 100.0, y / 100.0, 0.0]).unwrap();
-        assert!((want.0 - got.0).abs() < 1e-3 && (want.1 - got.1).abs() < 1e-3, "{want:?} {got:?}");
+        assert!(
+            (want.0 - got.0).abs() < 1e-3 && (want.1 - got.1).abs() < 1e-3,
+            "{want:?} {got:?}"
+        );
     }
 }
 
@@ -117,19 +142,42 @@ fn checks_catch_broken_worlds() {
     }
     let first = world.pieces[0].model.clone();
     let moved = rewrite(&|r| {
-        let pose = model_mut(r, &first).children.iter_mut().find(|c| c.name == "pose").unwrap();
+        let pose = model_mut(r, &first)
+            .children
+            .iter_mut()
+            .find(|c| c.name == "pose")
+            .unwrap();
         let mut v: Vec<f64> = pose.text.split(' ').map(|x| x.parse().unwrap()).collect();
         v[0] += 0.01;
-        pose.text = v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+        pose.text = v
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
     });
     let e = check_sdf("moved", &moved, &world).unwrap_err().to_string();
     assert!(e.contains(&world.pieces[0].element), "{e}");
     let cm = rewrite(&|r| {
-        let pose = model_mut(r, &first).children.iter_mut().find(|c| c.name == "pose").unwrap();
-        let v: Vec<f64> = pose.text.split(' ').map(|x| x.parse::<f64>().unwrap() * 100.0).collect();
-        pose.text = v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+        let pose = model_mut(r, &first)
+            .children
+            .iter_mut()
+            .find(|c| c.name == "pose")
+            .unwrap();
+        let v: Vec<f64> = pose
+            .text
+            .split(' ')
+            .map(|x| x.parse::<f64>().unwrap() * 100.0)
+            .collect();
+        pose.text = v
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
     });
-    assert!(check_sdf("cm", &cm, &world).unwrap_err().to_string().contains("metres"));
+    assert!(check_sdf("cm", &cm, &world)
+        .unwrap_err()
+        .to_string()
+        .contains("metres"));
     let dup = rewrite(&|r| {
         let second = world.pieces[1].model.clone();
         let m = model_mut(r, &second);
@@ -139,18 +187,31 @@ fn checks_catch_broken_worlds() {
             }
         }
     });
-    assert!(check_sdf("dup", &dup, &world).unwrap_err().to_string().contains("twice"));
+    assert!(check_sdf("dup", &dup, &world)
+        .unwrap_err()
+        .to_string()
+        .contains("twice"));
     let cam = rewrite(&|r| {
-        let pose = model_mut(r, "camera").children.iter_mut().find(|c| c.name == "pose").unwrap();
+        let pose = model_mut(r, "camera")
+            .children
+            .iter_mut()
+            .find(|c| c.name == "pose")
+            .unwrap();
         pose.text = "0 0.2 0.5 0 1.5707963 1.5707963".into();
     });
-    assert!(check_sdf("cam", &cam, &world).unwrap_err().to_string().contains("calibrated"));
+    assert!(check_sdf("cam", &cam, &world)
+        .unwrap_err()
+        .to_string()
+        .contains("calibrated"));
     let nosys = rewrite(&|r| {
         world_mut(r)
             .children
             .retain(|c| c.get("name") != Some("gz::sim::systems::UserCommands"));
     });
-    assert!(check_sdf("nosys", &nosys, &world).unwrap_err().to_string().contains("UserCommands"));
+    assert!(check_sdf("nosys", &nosys, &world)
+        .unwrap_err()
+        .to_string()
+        .contains("UserCommands"));
 }
 
 #[test]

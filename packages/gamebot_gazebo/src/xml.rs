@@ -209,7 +209,11 @@ mod tests {
     fn round_trips_with_escaping() {
         let doc = El::new("sdf")
             .attr("version", "1.9")
-            .child(El::new("model").attr("name", "a<b&\"c\"").leaf("pose", "0 0 1 0 0 0"))
+            .child(
+                El::new("model")
+                    .attr("name", "a<b&\"c\"")
+                    .leaf("pose", "0 0 1 0 0 0"),
+            )
             .leaf("text", "x < y & z")
             .child(El::new("empty"));
         let text = doc.to_document(Some("made -- by a test")).unwrap();
