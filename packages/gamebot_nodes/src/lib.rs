@@ -28,6 +28,8 @@ pub mod planner_node;
 pub mod referee_core;
 pub mod referee_markers;
 pub mod referee_node;
+pub mod sim_execute;
+pub mod stack_order;
 pub mod sim_robot;
 pub mod sim_world;
 pub mod ssc32_bridge;

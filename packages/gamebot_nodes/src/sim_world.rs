@@ -203,9 +203,15 @@ pub fn hand_actions(
     game: &Game,
     state: &State,
     text: &str,
-    has_position: impl Fn(&str) -> bool,
+    place: impl Fn(u16) -> Option<[f64; 3]>,
     off_board: [f64; 2],
 ) -> Result<(Vec<HandAction>, State), String> {
+    let has_position = |name: &str| {
+        game.locations
+            .iter()
+            .position(|l| l.name == name)
+            .is_some_and(|i| place(i as u16).is_some())
+    };
     let mut cur = state.clone();
     let mut out = Vec::new();
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -214,6 +220,8 @@ pub fn hand_actions(
     }
     for w in words {
         let mv = game.find_move(&cur, w).map_err(|e| e.to_string())?;
+        // A person takes the top piece of a stack (an equivalent move).
+        let mv = crate::stack_order::prefer_top_of_stack(game, &cur, &mv, &place);
         let mut next = cur.clone();
         game.apply(&mut next, &mv).map_err(|e| e.to_string())?;
         let acts = physical_actions(game, &cur, &next).map_err(|e| e.to_string())?;
@@ -403,12 +411,13 @@ impl Node {
             return Err("the hand is still making the previous move".into());
         }
         let w = &self.world;
-        let has = |name: &str| w.location_position_by_name(name).is_some();
+        let g = &self.game;
+        let place = |l: u16| w.location_position_by_name(&g.locations[l as usize].name);
         let (mut actions, _) = hand_actions(
             &self.game,
             &self.state,
             text,
-            has,
+            place,
             self.world.off_board_spot(),
         )?;
         if cover_seconds > 0.0 {
