@@ -11,6 +11,7 @@ skipped; a launch file that declares any makes the run fail.
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -95,8 +96,9 @@ def main():
         for name, _ in procs:
             path = os.path.join(tmp, name + ".log")
             lines = open(path, errors="replace").read().splitlines()
-            print(f"--- {name} (last lines of {path}) ---")
+            print(f"--- {name} (last lines of its log) ---")
             print("\n".join(lines[-8:]))
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
