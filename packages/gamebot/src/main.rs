@@ -70,6 +70,9 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Statistics over the game database: per game and per player, Elo.
     Stats(cmd::stats::Args),
+    /// Gazebo (Harmonic): write the SDF world of a game.
+    #[command(subcommand)]
+    Gazebo(cmd::gazebo::Action),
 }
 
 fn main() {
@@ -101,6 +104,7 @@ fn main() {
         Command::Watch(a) => cmd::watch::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Stats(a) => cmd::stats::run(a),
+        Command::Gazebo(a) => cmd::gazebo::run(a),
     };
     // Whatever is still buffered must reach the reader; a reader that went
     // away (closed pipe) is a quiet success, not a panic or a signal.

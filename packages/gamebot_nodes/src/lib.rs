@@ -32,6 +32,7 @@ pub mod planner_core;
 pub mod planner_node;
 pub mod referee_core;
 pub mod referee_eyes;
+pub mod referee_markers;
 pub mod referee_node;
 pub mod sim_execute;
 pub mod sim_robot;

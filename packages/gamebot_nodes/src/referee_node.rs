@@ -174,6 +174,8 @@ struct Referee<B: Bus> {
     /// When the referee started (for the flicker filter's clock).
     epoch: Instant,
     inference: InferenceConfig,
+    /// RViz markers of the position (`/visualization_marker_array`).
+    markers: crate::referee_markers::MarkerPublisher,
     _bus: std::marker::PhantomData<B>,
 }
 
@@ -270,6 +272,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
         camera_lost_reported: false,
         epoch: Instant::now(),
         inference: InferenceConfig::default(),
+        markers: crate::referee_markers::MarkerPublisher::new(bus)?,
         _bus: std::marker::PhantomData,
     };
     tracing::info!(game = %r.game_file, "referee started");
@@ -411,7 +414,8 @@ impl<B: Bus> Referee<B> {
         }
     }
 
-    fn publish_state(&self) {
+    fn publish_state(&mut self) {
+        self.markers.publish(&self.core);
         let g = self.core.game();
         let st = self.core.state();
         let msg = GameState {
@@ -470,6 +474,7 @@ impl<B: Bus> Referee<B> {
     }
 
     fn after_move(&mut self, played: &Played) {
+        self.markers.moved(played);
         tracing::info!(ply = played.ply, player = played.player, "{}", played.text);
         self.event(
             GameEvent::MOVE_PLAYED,

@@ -11,6 +11,7 @@ pub mod bench_vision;
 pub mod calibrate;
 pub mod check;
 pub mod detect;
+pub mod gazebo;
 pub mod gdl;
 pub mod ik;
 pub mod legal;

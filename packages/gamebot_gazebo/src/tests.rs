@@ -1,0 +1,256 @@
+use super::*;
+use gamebot_rules::model::RobotSpec;
+
+fn repo(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(p)
+}
+
+fn spec() -> WorldSpec {
+    WorldSpec {
+        camera: repo("config/camera/sim.yaml"),
+        ..WorldSpec::default()
+    }
+}
+
+fn load(name: &str) -> Game {
+    Game::load(repo("games").join(name)).unwrap()
+}
+
+/// The worlds of the closed-loop games are written, parsed back and pass
+/// every check; pieces on `robot=x,y,z` locations sit at those coordinates
+/// converted from cm to m (an independent reading of the game file).
+#[test]
+fn worlds_of_the_games_pass_the_checks() {
+    for name in [
+        "tictactoe.game",
+        "connect4.game",
+        "alquerque.game",
+        "reversi6.game",
+        "mill.game",
+        "pentago.game",
+    ] {
+        let game = load(name);
+        let world = TableWorld::build(&game, &spec()).unwrap();
+        assert!(!world.pieces.is_empty(), "{name}");
+        let sdf = world.to_sdf().unwrap();
+        check_sdf(name, &sdf, &world).unwrap();
+        let state = game.initial_state();
+        let mut cartesian = 0;
+        for p in &world.pieces {
+            let e = game
+                .elements
+                .iter()
+                .position(|e| e.name == p.element)
+                .unwrap();
+            let l = state.location_of(e as _);
+            assert_eq!(game.locations[l as usize].name, p.location);
+            if let Some(RobotSpec::Cartesian(c)) = game.locations[l as usize].robot {
+                cartesian += 1;
+                assert!(
+                    (p.position[0] - c[0] / 100.0).abs() < 1e-9,
+                    "{name} {}",
+                    p.element
+                );
+                assert!(
+                    (p.position[1] - c[1] / 100.0).abs() < 1e-9,
+                    "{name} {}",
+                    p.element
+                );
+                assert!(p.position[2] >= c[2] / 100.0 - 1e-9);
+            }
+            assert!(
+                p.radius > 0.002 && p.radius < 0.05,
+                "{name}: radius {} m",
+                p.radius
+            );
+        }
+        if name == "tictactoe.game" {
+            assert!(cartesian > 0);
+        }
+    }
+}
+
+/// The camera put at the recovered pose sees the table as the calibration
+/// file says (within 0.05 mm on the table = 0.1 px; the calibration's own
+/// reprojection RMS is 0.08 px, so no rigid pose fits it exactly),
+/// and the simulated camera's pose (50 cm above (0, 18) cm, looking down)
+/// comes out.
+#[test]
+fn camera_pose_reproduces_the_calibration() {
+    let path = repo("config/camera/sim.yaml");
+    let cal = CameraCalibration::load(&path).unwrap();
+    let cam = camera_from_calibration(&cal, &CameraModel::default(), &path).unwrap();
+    for (x, y) in [(0.0, 18.0), (-10.0, 10.0), (12.0, 27.0), (-14.0, 26.0)] {
+        let (u, v) = cam.project([x / 100.0, y / 100.0, 0.0]).unwrap();
+        let (tx, ty) = cal.image_to_table_cm.apply(u, v).unwrap();
+        assert!(
+            (tx - x).abs() < 5e-3 && (ty - y).abs() < 5e-3,
+            "({x},{y}) -> ({tx},{ty})"
+        );
+    }
+    let [x, y, z] = cam.pose.xyz;
+    assert!(
+        x.abs() < 0.002 && (y - 0.18).abs() < 0.002 && (z - 0.5).abs() < 0.002,
+        "{x} {y} {z}"
+    );
+    assert_eq!((cam.width, cam.height), (640, 480));
+    // A tilted camera: its own homography gives its pose back.
+    let tilted = CameraModel {
+        yaw_deg: 12.0,
+        pitch_deg: 8.0,
+        roll_deg: -5.0,
+        ..CameraModel::default()
+    };
+    let h = tilted.plane_homography(0.0);
+    let cal2 = CameraCalibration {
+        image_to_table_cm: h.inverse().unwrap(),
+        ..cal.clone()
+    };
+    let cam2 = camera_from_calibration(&cal2, &tilted, &path).unwrap();
+    for (x, y) in [(0.0, 18.0), (-10.0, 10.0), (12.0, 27.0)] {
+        let want = tilted.project([x, y, 0.0]).unwrap();
+        let got = cam2.project([x / 100.0, y / 100.0, 0.0]).unwrap();
+        assert!(
+            (want.0 - got.0).abs() < 1e-3 && (want.1 - got.1).abs() < 1e-3,
+            "{want:?} {got:?}"
+        );
+    }
+}
+
+/// The checks fail on a moved piece, on centimetres, on a duplicate name,
+/// on a moved camera and on a missing system.
+#[test]
+fn checks_catch_broken_worlds() {
+    let game = load("tictactoe.game");
+    let world = TableWorld::build(&game, &spec()).unwrap();
+    let sdf = world.to_sdf().unwrap();
+    let root = El::parse("w", &sdf).unwrap();
+    let rewrite = |f: &dyn Fn(&mut El)| -> String {
+        let mut r = root.clone();
+        f(&mut r);
+        r.to_document(None).unwrap()
+    };
+    fn world_mut(r: &mut El) -> &mut El {
+        r.children.iter_mut().find(|c| c.name == "world").unwrap()
+    }
+    fn model_mut<'a>(r: &'a mut El, name: &str) -> &'a mut El {
+        world_mut(r)
+            .children
+            .iter_mut()
+            .find(|c| c.get("name") == Some(name))
+            .unwrap()
+    }
+    let first = world.pieces[0].model.clone();
+    let moved = rewrite(&|r| {
+        let pose = model_mut(r, &first)
+            .children
+            .iter_mut()
+            .find(|c| c.name == "pose")
+            .unwrap();
+        let mut v: Vec<f64> = pose.text.split(' ').map(|x| x.parse().unwrap()).collect();
+        v[0] += 0.01;
+        pose.text = v
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+    });
+    let e = check_sdf("moved", &moved, &world).unwrap_err().to_string();
+    assert!(e.contains(&world.pieces[0].element), "{e}");
+    let cm = rewrite(&|r| {
+        let pose = model_mut(r, &first)
+            .children
+            .iter_mut()
+            .find(|c| c.name == "pose")
+            .unwrap();
+        let v: Vec<f64> = pose
+            .text
+            .split(' ')
+            .map(|x| x.parse::<f64>().unwrap() * 100.0)
+            .collect();
+        pose.text = v
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+    });
+    assert!(check_sdf("cm", &cm, &world)
+        .unwrap_err()
+        .to_string()
+        .contains("metres"));
+    let dup = rewrite(&|r| {
+        let second = world.pieces[1].model.clone();
+        let m = model_mut(r, &second);
+        for a in &mut m.attrs {
+            if a.0 == "name" {
+                a.1 = first.clone();
+            }
+        }
+    });
+    assert!(check_sdf("dup", &dup, &world)
+        .unwrap_err()
+        .to_string()
+        .contains("twice"));
+    let cam = rewrite(&|r| {
+        let pose = model_mut(r, "camera")
+            .children
+            .iter_mut()
+            .find(|c| c.name == "pose")
+            .unwrap();
+        pose.text = "0 0.2 0.5 0 1.5707963 1.5707963".into();
+    });
+    assert!(check_sdf("cam", &cam, &world)
+        .unwrap_err()
+        .to_string()
+        .contains("calibrated"));
+    let nosys = rewrite(&|r| {
+        world_mut(r)
+            .children
+            .retain(|c| c.get("name") != Some("gz::sim::systems::UserCommands"));
+    });
+    assert!(check_sdf("nosys", &nosys, &world)
+        .unwrap_err()
+        .to_string()
+        .contains("UserCommands"));
+}
+
+#[test]
+fn bad_configuration_is_an_error_naming_it() {
+    let game = load("tictactoe.game");
+    let e = TableWorld::build(
+        &game,
+        &WorldSpec {
+            arm: "no_such_arm".into(),
+            ..spec()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("no_such_arm"), "{e}");
+    let e = TableWorld::build(
+        &game,
+        &WorldSpec {
+            camera: PathBuf::from("/nonexistent/cam.yaml"),
+            ..spec()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("/nonexistent/cam.yaml"), "{e}");
+}
+
+#[test]
+fn the_gripper_link_comes_from_the_urdf() {
+    let game = load("tictactoe.game");
+    for arm in ["al5d", "desk6"] {
+        let w = TableWorld::build(
+            &game,
+            &WorldSpec {
+                arm: arm.into(),
+                ..spec()
+            },
+        )
+        .unwrap();
+        assert_eq!(w.gripper_link, "gripper_link", "{arm}");
+    }
+}

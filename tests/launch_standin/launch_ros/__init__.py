@@ -1,0 +1,1 @@
+"""Stand-in of `launch_ros` (tests only; see tests/launch_standin/README.md)."""
