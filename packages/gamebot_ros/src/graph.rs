@@ -177,3 +177,7 @@ pub const ARM_GO_TO_POSE: Service<GoToPose> = Service::new("/arm/go_to_pose");
 pub const SIM_HUMAN_MOVE: Service<HumanMove> = Service::new("/sim/human_move");
 /// Simulation: inject faults into the world (sim_world).
 pub const SIM_FAULT: Service<SimFault> = Service::new("/sim/fault");
+
+/// The detector's camera frames with what it found drawn on them (for the web UI).
+pub const DETECTOR_IMAGE_ANNOTATED: Topic<Image> =
+    Topic::new("/detector/image_annotated", Qos::sensor_data());
