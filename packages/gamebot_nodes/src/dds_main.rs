@@ -36,6 +36,14 @@ pub fn arm_controller() -> anyhow::Result<()> {
     })
 }
 
+/// Runs the simulated world (parameters `game_file`, `arm`, `board`, `camera`,
+/// `link`, `speed`, `faults`, `seed`, `render_rate_hz`).
+pub fn sim_world() -> anyhow::Result<()> {
+    run_node("sim_world", |node, stop, _| {
+        crate::sim_world::run(node, stop)
+    })
+}
+
 fn run_node(
     default_name: &str,
     body: impl FnOnce(&DdsNode, &Shutdown, &RosArgs) -> Result<(), NodeError>,

@@ -13,6 +13,9 @@
 //!   `/planner/plan_move` action, with feedback and cancel.
 //! - [`bridge_core`] / [`ssc32_bridge`]: the SSC-32U driver node serving the
 //!   standard `FollowJointTrajectory` and `GripperCommand` actions.
+//! - [`arm_core`] / [`arm_controller`]: `/arm/execute` as pick-and-place steps.
+//! - [`sim_world`]: the simulated table (`gamebot_sim`) as a node: camera,
+//!   `/clock`, the emulated SSC-32U, the simulated person's hand.
 
 #![forbid(unsafe_code)]
 
@@ -24,6 +27,10 @@ pub mod planner_core;
 pub mod planner_node;
 pub mod referee_core;
 pub mod referee_node;
+pub mod sim_execute;
+pub mod stack_order;
+pub mod sim_robot;
+pub mod sim_world;
 pub mod ssc32_bridge;
 
 /// Errors of running a node.

@@ -175,6 +175,8 @@ pub const ARM_GO_TO_POSE: Service<GoToPose> = Service::new("/arm/go_to_pose");
 
 /// Simulation: the simulated person's hand makes a move in the world (sim_world).
 pub const SIM_HUMAN_MOVE: Service<HumanMove> = Service::new("/sim/human_move");
+/// Simulation: the pieces as they really lie in the simulated world (sim_world → RViz).
+pub const SIM_MARKERS: Topic<MarkerArray> = Topic::new("/sim/markers", Qos::reliable(10));
 /// Simulation: inject faults into the world (sim_world).
 pub const SIM_FAULT: Service<SimFault> = Service::new("/sim/fault");
 

@@ -335,6 +335,9 @@ pub enum FaultKind {
     ServoOffset,
     SerialDrop,
     Stall,
+    /// The camera delivered no frames for a while (injected by the graph's
+    /// `sim_world`, which owns the camera stream).
+    CameraDropout,
 }
 
 impl FaultKind {
@@ -347,6 +350,7 @@ impl FaultKind {
             FaultKind::ServoOffset => "servo_offset_deg",
             FaultKind::SerialDrop => "serial_drop",
             FaultKind::Stall => "stall",
+            FaultKind::CameraDropout => "camera_dropout",
         }
     }
 }

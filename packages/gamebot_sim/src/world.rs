@@ -1138,6 +1138,45 @@ impl World {
         }
     }
 
+    /// Sim time at which the next frame is due ([`World::render_if_due`]);
+    /// `None` before the first frame (due at once).
+    pub fn next_frame_due(&self) -> Option<Duration> {
+        self.last_frame.map(|t| t + self.frame_period())
+    }
+
+    /// Surface point (m, `base_link`) of the location called `name`, if it
+    /// has a place on the table.
+    pub fn location_position_by_name(&self, name: &str) -> Option<[f64; 3]> {
+        let i = self.location_names.iter().position(|n| n == name)?;
+        self.locations[i].map(|p| [p.x, p.y, p.z])
+    }
+
+    /// Centre of the board sheet on the table (m).
+    pub fn board_centre(&self) -> [f64; 2] {
+        let (lo, hi) = self.board_cfg.sheet.bounds();
+        [(lo[0] + hi[0]) / 200.0, (lo[1] + hi[1]) / 200.0]
+    }
+
+    /// A spot on the table beside the sheet, out of the camera's board area,
+    /// where a person puts pieces taken off the board that have no place.
+    pub fn off_board_spot(&self) -> [f64; 2] {
+        let (_, hi) = self.board_cfg.sheet.bounds();
+        [hi[0] / 100.0 + 0.08, hi[1] / 100.0]
+    }
+
+    /// Replaces the fault probabilities from now on (servo offsets are drawn
+    /// only when the world is built and stay).
+    pub fn set_faults(&mut self, faults: FaultSpec) {
+        let offsets = self.config.faults.servo_offset_deg;
+        self.config.faults = faults;
+        self.config.faults.servo_offset_deg = offsets;
+    }
+
+    /// Counts a fault injected from outside the world (e.g. a camera dropout).
+    pub fn count_fault(&mut self, kind: FaultKind) {
+        *self.faults.entry(kind).or_default() += 1;
+    }
+
     /// Sim time between frames.
     pub fn frame_period(&self) -> Duration {
         Duration::from_secs_f64(1.0 / self.config.render_rate_hz)

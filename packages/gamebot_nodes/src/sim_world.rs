@@ -1,0 +1,580 @@
+//! The `sim_world` node: runs the simulated table ([`gamebot_sim::World`]) as
+//! part of the graph.
+//!
+//! It owns the world: the emulated SSC-32U on its pty (the `ssc32_bridge`
+//! opens the symlink `link` as its `port`), the pieces, the simulated person's
+//! hand and the camera. It publishes what a real robot's surroundings would
+//! give the other nodes — `/camera/image_raw` + `/camera/camera_info` (frames
+//! rendered from the world as it really is), `/clock` (the simulation time),
+//! `/sim/markers` (the pieces as they really lie, for RViz) — and serves
+//! `/sim/human_move` (the person's hand makes a move; the referee must learn
+//! it from the camera) and `/sim/fault` (fault injection). It follows
+//! `/game/state` to know the position a person's move is made from and to
+//! lay out a new game's pieces.
+//!
+//! The loop sleeps on one [`WaitSet`] (the two services, the game state, the
+//! shutdown) until the next due time of a frame, a `/clock` tick or the
+//! marker refresh; the world's physics is brought up to the clock's time on
+//! every pass, in its own fixed ticks, so the physics never depends on how
+//! often the loop wakes.
+
+use crate::referee_core::replay;
+use crate::NodeError;
+use gamebot_interfaces::builtin_interfaces::Time;
+use gamebot_interfaces::geometry_msgs::{Point, Pose, Quaternion, Vector3 as VecMsg};
+use gamebot_interfaces::msg::GameState;
+use gamebot_interfaces::rosgraph_msgs::Clock as ClockMsg;
+use gamebot_interfaces::sensor_msgs::{CameraInfo as CameraInfoMsg, Image, RegionOfInterest};
+use gamebot_interfaces::srv::{HumanMoveResponse, SimFaultResponse};
+use gamebot_interfaces::std_msgs::{ColorRGBA, Header};
+use gamebot_interfaces::visualization_msgs::{Marker, MarkerArray};
+use gamebot_ros::wait::earliest;
+use gamebot_ros::{graph, Bus, Publisher, Shutdown, WaitSet};
+use gamebot_rules::{physical_actions, Game, PhysicalAction, State};
+use gamebot_sim::{FaultKind, FaultSpec, HandAction, HandTarget, PieceInfo, World, WorldConfig};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How often `/clock` is published, in simulation time.
+const CLOCK_PERIOD: Duration = Duration::from_millis(10);
+/// How often `/sim/markers` is published, in simulation time.
+const MARKER_PERIOD: Duration = Duration::from_millis(500);
+/// The longest the loop sleeps without looking at the world (wall time).
+const MAX_SLEEP: Duration = Duration::from_millis(50);
+
+/// What the world looks like now: for tests and summaries that must judge the
+/// robot by the world, not by what the nodes say.
+#[derive(Clone, Debug, Default)]
+pub struct WorldSnapshot {
+    /// Simulation time.
+    pub time: Duration,
+    /// Every piece as it lies (or is carried).
+    pub pieces: Vec<PieceInfo>,
+    /// Pieces touched by something that was not carrying them (arm link,
+    /// another piece), as `by -> element` texts, oldest first.
+    pub contacts: Vec<String>,
+    /// Faults injected so far, by kind.
+    pub faults: BTreeMap<FaultKind, u32>,
+    /// The element the gripper holds.
+    pub held: Option<String>,
+    /// Whether the simulated person's hand is moving.
+    pub hand_busy: bool,
+    /// Camera frames published.
+    pub frames: u64,
+    /// Game number of the position the world was last laid out for.
+    pub game_number: u32,
+}
+
+/// A shared view of the world, updated by the node on every pass.
+#[derive(Clone, Debug, Default)]
+pub struct WorldProbe(Arc<Mutex<WorldSnapshot>>);
+
+impl WorldProbe {
+    /// A probe that sees nothing until a node fills it.
+    pub fn new() -> WorldProbe {
+        WorldProbe::default()
+    }
+
+    /// The world as last seen.
+    pub fn snapshot(&self) -> WorldSnapshot {
+        self.0.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    fn set(&self, s: WorldSnapshot) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = s;
+        }
+    }
+}
+
+/// Parameters of the `sim_world` executable (also the fields of
+/// [`WorldConfig`] they set).
+#[derive(Clone, Debug)]
+pub struct SimWorldParams {
+    pub game_file: String,
+    pub world: WorldConfig,
+}
+
+impl SimWorldParams {
+    /// Declares and reads the parameters.
+    pub fn declare<B: Bus>(bus: &B) -> Result<SimWorldParams, NodeError> {
+        let p = bus.parameters();
+        let d = WorldConfig::default();
+        let game_file =
+            p.declare_string("game_file", "games/tictactoe.game", "rule file of the game")?;
+        let arm = p.declare_string(
+            "arm",
+            &d.arm,
+            "arm: a name under config/arms/ or a YAML path",
+        )?;
+        let board = p.declare_string(
+            "board",
+            &d.board,
+            "board placement: a name under config/boards/ or a YAML path",
+        )?;
+        let camera = p.declare_string(
+            "camera",
+            &d.camera.to_string_lossy(),
+            "camera calibration file of the simulated camera",
+        )?;
+        let link = p.declare_string(
+            "link",
+            "",
+            "symlink to the emulated SSC-32U's pty (ssc32_bridge's port); empty = a temporary one",
+        )?;
+        let speed = p.declare_double(
+            "speed",
+            1.0,
+            0.01,
+            1000.0,
+            "real-time factor of the simulation clock (1 = real time)",
+        )?;
+        let faults = p.declare_parsed(
+            "faults",
+            "",
+            "faults to inject, e.g. slip=0.05,place_sigma_mm=2 (see gamebot sim --help)",
+            |t: &str| {
+                if t.trim().is_empty() {
+                    Ok(FaultSpec::none())
+                } else {
+                    t.parse::<FaultSpec>()
+                }
+            },
+        )?;
+        let seed = p.declare_int("seed", 1, 0, i64::MAX, "seed of every random draw")? as u64;
+        let render_rate_hz = p.declare_double(
+            "render_rate_hz",
+            d.render_rate_hz,
+            0.1,
+            120.0,
+            "camera frames per second of simulation time",
+        )?;
+        Ok(SimWorldParams {
+            game_file,
+            world: WorldConfig {
+                arm,
+                board,
+                camera: PathBuf::from(camera),
+                faults,
+                seed,
+                real_time_factor: Some(speed),
+                render_rate_hz,
+                serial_link: (!link.is_empty()).then(|| PathBuf::from(link)),
+                ..d
+            },
+        })
+    }
+}
+
+/// Loads the game and builds the world in its initial position.
+pub fn build_world(game_file: &str, config: WorldConfig) -> Result<(Arc<Game>, World), NodeError> {
+    let game = Game::load(game_file)
+        .map_err(|e| NodeError::Config(format!("sim_world: cannot load {game_file}: {e}")))?;
+    let state = game.initial_state();
+    let world = World::new(&game, &state, config)
+        .map_err(|e| NodeError::Config(format!("sim_world: {e}")))?;
+    Ok((Arc::new(game), world))
+}
+
+/// Runs the node with its parameters until `shutdown`.
+pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
+    let params = SimWorldParams::declare(bus)?;
+    let (game, world) = build_world(&params.game_file, params.world)?;
+    tracing::info!(
+        serial = %world.serial_path().display(),
+        "sim_world: emulated SSC-32U ready (ssc32_bridge port)"
+    );
+    run_with(
+        bus,
+        shutdown,
+        world,
+        game,
+        &params.game_file,
+        WorldProbe::new(),
+    )
+}
+
+/// The hand actions of one person's turn given as move text (several rule
+/// moves separated by spaces), from `state`; returns them with the position
+/// after the turn.
+pub fn hand_actions(
+    game: &Game,
+    state: &State,
+    text: &str,
+    place: impl Fn(u16) -> Option<[f64; 3]>,
+    off_board: [f64; 2],
+) -> Result<(Vec<HandAction>, State), String> {
+    let has_position = |name: &str| {
+        game.locations
+            .iter()
+            .position(|l| l.name == name)
+            .is_some_and(|i| place(i as u16).is_some())
+    };
+    let mut cur = state.clone();
+    let mut out = Vec::new();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.is_empty() {
+        return Err("no move given".into());
+    }
+    for w in words {
+        let mv = game.find_move(&cur, w).map_err(|e| e.to_string())?;
+        // A person takes the top piece of a stack (an equivalent move).
+        let mv = crate::stack_order::prefer_top_of_stack(game, &cur, &mv, &place);
+        let mut next = cur.clone();
+        game.apply(&mut next, &mv).map_err(|e| e.to_string())?;
+        let acts = physical_actions(game, &cur, &next).map_err(|e| e.to_string())?;
+        for a in acts {
+            match a {
+                PhysicalAction::Transfer { element, from, to } => {
+                    let element = game.elements[element as usize].name.clone();
+                    let from = game.locations[from as usize].name.clone();
+                    let to = game.locations[to as usize].name.clone();
+                    if !has_position(&from) {
+                        return Err(format!(
+                            "{element} comes from {from}, which has no place on the table"
+                        ));
+                    }
+                    let to = if has_position(&to) {
+                        HandTarget::Location(to)
+                    } else {
+                        HandTarget::Table(off_board)
+                    };
+                    out.push(HandAction::Transfer { element, from, to });
+                }
+                PhysicalAction::Flip { element, .. } => out.push(HandAction::Flip {
+                    element: game.elements[element as usize].name.clone(),
+                }),
+            }
+        }
+        cur = next;
+    }
+    Ok((out, cur))
+}
+
+struct Node {
+    world: World,
+    game: Arc<Game>,
+    game_file: String,
+    /// The position the person's moves are made from (the referee's).
+    state: State,
+    game_number: u32,
+    camera_down_until: Option<Duration>,
+    next_clock: Duration,
+    next_markers: Duration,
+    frames: u64,
+    image: Publisher<Image>,
+    info: Publisher<CameraInfoMsg>,
+    clock: Publisher<ClockMsg>,
+    markers: Publisher<MarkerArray>,
+    probe: WorldProbe,
+}
+
+/// Runs the node on `world` (built for `game`) until `shutdown`; `probe` is
+/// kept up to date with the world's truth.
+pub fn run_with<B: Bus>(
+    bus: &B,
+    shutdown: &Shutdown,
+    world: World,
+    game: Arc<Game>,
+    game_file: &str,
+    probe: WorldProbe,
+) -> Result<(), NodeError> {
+    let human = bus.service_server_on(&graph::SIM_HUMAN_MOVE)?;
+    let fault = bus.service_server_on(&graph::SIM_FAULT)?;
+    let states = bus.subscription_on(&graph::GAME_STATE)?;
+    let state = game.initial_state();
+    let mut n = Node {
+        world,
+        game,
+        game_file: game_file.to_string(),
+        state,
+        game_number: 0,
+        camera_down_until: None,
+        next_clock: Duration::ZERO,
+        next_markers: Duration::ZERO,
+        frames: 0,
+        image: bus.publisher_on(&graph::CAMERA_IMAGE)?,
+        info: bus.publisher_on(&graph::CAMERA_INFO)?,
+        clock: bus.publisher_on(&graph::CLOCK)?,
+        markers: bus.publisher_on(&graph::SIM_MARKERS)?,
+        probe,
+    };
+    let mut ws = WaitSet::new();
+    ws.add(&human);
+    ws.add(&fault);
+    ws.add(&states);
+    ws.add(shutdown);
+    while !shutdown.is_requested() {
+        for s in states.drain() {
+            n.on_game_state(&s);
+        }
+        while let Ok(req) = human.try_recv() {
+            let text = req.request.r#move.clone();
+            let r = n.human_move(&text, req.request.cover_seconds);
+            let _ = req.respond(match r {
+                Ok(()) => HumanMoveResponse {
+                    accepted: true,
+                    message: String::new(),
+                },
+                Err(m) => {
+                    tracing::warn!("sim_world: human move {text:?} refused: {m}");
+                    HumanMoveResponse {
+                        accepted: false,
+                        message: m,
+                    }
+                }
+            });
+        }
+        while let Ok(req) = fault.try_recv() {
+            let r = n.inject(&req.request);
+            let _ = req.respond(SimFaultResponse {
+                success: r.is_ok(),
+                message: r.err().unwrap_or_default(),
+            });
+        }
+        if let Err(e) = n.world.update() {
+            tracing::error!("sim_world: {e}");
+        }
+        n.publish();
+        // Sleep until the next thing is due (sim deadlines in wall time).
+        let now = n.world.time();
+        let due = [
+            n.next_clock,
+            n.next_markers,
+            n.world.next_frame_due().unwrap_or(now),
+        ]
+        .into_iter()
+        .min()
+        .unwrap_or(now);
+        let rtf = n.world.clock().real_time_factor().unwrap_or(1.0);
+        let wall = Duration::from_secs_f64((due.saturating_sub(now)).as_secs_f64() / rtf);
+        let deadline = earliest([
+            Some(Instant::now() + wall.min(MAX_SLEEP)),
+            Some(Instant::now() + Duration::from_millis(1)).filter(|_| wall.is_zero()),
+        ]);
+        ws.wait_until(deadline);
+    }
+    Ok(())
+}
+
+fn stamp(t: Duration) -> Time {
+    Time::from_nanos(t.as_nanos().min(i64::MAX as u128) as i64)
+}
+
+impl Node {
+    fn header(&self, frame: &str) -> Header {
+        Header {
+            stamp: stamp(self.world.time()),
+            frame_id: frame.into(),
+        }
+    }
+
+    fn on_game_state(&mut self, s: &GameState) {
+        if !s.game_file.is_empty() && s.game_file != self.game_file {
+            match Game::load(&s.game_file) {
+                Ok(g) => {
+                    self.game = Arc::new(g);
+                    self.game_file = s.game_file.clone();
+                    self.game_number = u32::MAX;
+                }
+                Err(e) => {
+                    tracing::error!(
+                        "sim_world: cannot load the referee's game {}: {e}",
+                        s.game_file
+                    );
+                    return;
+                }
+            }
+        }
+        match replay(&self.game, &s.move_history) {
+            Ok(state) => self.state = state,
+            Err(e) => {
+                tracing::error!("sim_world: cannot replay the referee's moves: {e}");
+                return;
+            }
+        }
+        if s.game_number != self.game_number {
+            // A new game: lay out its pieces (a person would reset the board).
+            if self.game_number != 0 || !s.move_history.is_empty() {
+                if let Err(e) = self.world.reset(&self.game, &self.state) {
+                    tracing::error!("sim_world: cannot lay out game {}: {e}", s.game_number);
+                }
+            }
+            self.game_number = s.game_number;
+        }
+    }
+
+    fn human_move(&mut self, text: &str, cover_seconds: f32) -> Result<(), String> {
+        if self.world.hand_busy() {
+            return Err("the hand is still making the previous move".into());
+        }
+        let w = &self.world;
+        let g = &self.game;
+        let place = |l: u16| w.location_position_by_name(&g.locations[l as usize].name);
+        let (mut actions, _) = hand_actions(
+            &self.game,
+            &self.state,
+            text,
+            place,
+            self.world.off_board_spot(),
+        )?;
+        if cover_seconds > 0.0 {
+            let c = self.world.board_centre();
+            actions.push(HandAction::Cover {
+                at: [c[0], c[1]],
+                seconds: cover_seconds as f64,
+            });
+        }
+        self.world.human_move(&actions).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    fn inject(&mut self, r: &gamebot_interfaces::srv::SimFaultRequest) -> Result<(), String> {
+        let ok = |v: f32| v.is_finite() && (0.0..=3600.0).contains(&v);
+        if !ok(r.serial_drop_s) || !ok(r.camera_dropout_s) {
+            return Err("durations must be between 0 and 3600 s".into());
+        }
+        if !r.spec.trim().is_empty() {
+            let spec: FaultSpec = r
+                .spec
+                .parse()
+                .map_err(|e: gamebot_sim::FaultError| e.to_string())?;
+            self.world.set_faults(spec);
+        }
+        if r.serial_drop_s > 0.0 {
+            self.world
+                .drop_serial(Duration::from_secs_f32(r.serial_drop_s));
+        }
+        if r.camera_dropout_s > 0.0 {
+            let until = self.world.time() + Duration::from_secs_f32(r.camera_dropout_s);
+            self.camera_down_until = Some(until);
+            self.world.count_fault(FaultKind::CameraDropout);
+            tracing::info!("sim fault: camera dropout for {} s", r.camera_dropout_s);
+        }
+        Ok(())
+    }
+
+    fn publish(&mut self) {
+        let now = self.world.time();
+        if now >= self.next_clock {
+            let _ = self.clock.publish(&ClockMsg { clock: stamp(now) });
+            self.next_clock = now + CLOCK_PERIOD;
+        }
+        if self.camera_down_until.is_some_and(|t| now >= t) {
+            self.camera_down_until = None;
+        }
+        if self.camera_down_until.is_none() {
+            match self.world.render_if_due() {
+                Ok(Some(frame)) => self.publish_frame(&frame.image, frame.time),
+                Ok(None) => {}
+                Err(e) => tracing::error!("sim_world: rendering failed: {e}"),
+            }
+        }
+        if now >= self.next_markers {
+            let _ = self.markers.publish(&self.piece_markers());
+            self.next_markers = now + MARKER_PERIOD;
+        }
+        self.probe.set(WorldSnapshot {
+            time: now,
+            pieces: self.world.pieces(),
+            contacts: self
+                .world
+                .contacts()
+                .iter()
+                .map(|c| format!("{} -> {}", c.by, c.element))
+                .collect(),
+            faults: self.world.fault_counts().clone(),
+            held: self.world.held().map(str::to_string),
+            hand_busy: self.world.hand_busy(),
+            frames: self.frames,
+            game_number: self.game_number,
+        });
+    }
+
+    fn publish_frame(&mut self, image: &gamebot_vision::Mat, time: Duration) {
+        let bytes = match gamebot_vision::source::bgr_bytes(image) {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::error!("sim_world: cannot read a rendered frame: {e}");
+                return;
+            }
+        };
+        let (w, h) = gamebot_vision::source::frame_size(image);
+        let header = Header {
+            stamp: stamp(time),
+            frame_id: "camera_optical_frame".into(),
+        };
+        let _ = self.image.publish(&Image {
+            header: header.clone(),
+            height: h as u32,
+            width: w as u32,
+            encoding: "bgr8".into(),
+            is_bigendian: 0,
+            step: 3 * w as u32,
+            data: bytes,
+        });
+        let ci = self.world.camera_info();
+        let _ = self.info.publish(&CameraInfoMsg {
+            header,
+            height: ci.height,
+            width: ci.width,
+            distortion_model: ci.distortion_model.into(),
+            d: ci.d.to_vec(),
+            k: ci.k,
+            r: ci.r,
+            p: ci.p,
+            binning_x: 0,
+            binning_y: 0,
+            roi: RegionOfInterest::default(),
+        });
+        self.frames += 1;
+    }
+
+    /// Every piece as a cylinder where it really is (metres, `base_link`).
+    fn piece_markers(&self) -> MarkerArray {
+        let header = self.header("base_link");
+        let markers = self
+            .world
+            .pieces()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let shade = 0.25 + 0.5 * ((p.state.max(1) - 1) % 2) as f32;
+                Marker {
+                    header: header.clone(),
+                    ns: "sim_pieces".into(),
+                    id: i as i32,
+                    r#type: Marker::CYLINDER,
+                    action: Marker::ADD,
+                    pose: Pose {
+                        position: Point {
+                            x: p.position[0],
+                            y: p.position[1],
+                            z: p.position[2] + p.height / 2.0,
+                        },
+                        orientation: Quaternion {
+                            w: 1.0,
+                            ..Default::default()
+                        },
+                    },
+                    scale: VecMsg {
+                        x: 2.0 * p.radius,
+                        y: 2.0 * p.radius,
+                        z: p.height,
+                    },
+                    color: ColorRGBA {
+                        r: shade,
+                        g: shade,
+                        b: if p.held { 1.0 } else { shade },
+                        a: 1.0,
+                    },
+                    text: p.name.clone(),
+                    ..Default::default()
+                }
+            })
+            .collect();
+        MarkerArray { markers }
+    }
+}

@@ -1,0 +1,107 @@
+//! Pieces in a stack can only be taken from the top.
+//!
+//! Supplies are often stacks (several pieces on one point, one level per
+//! `robot=` height), and a game usually marks them irrelevant, so every
+//! piece of a supply gives an equivalent move. The rule engine does not
+//! know which one lies on top; an arm or a hand must take that one.
+//! [`prefer_top_of_stack`] picks, among the moves equivalent to a chosen one,
+//! the move whose piece nothing lies on.
+
+use gamebot_rules::{Game, Move, State};
+
+/// Two places closer than this (m, horizontally) are the same stack.
+const SAME_STACK_M: f64 = 0.005;
+
+/// Whether the piece on location `l` has an occupied place above it
+/// (same point on the table, higher up).
+pub fn covered(game: &Game, state: &State, l: u16, place: &impl Fn(u16) -> Option<[f64; 3]>) -> bool {
+    let Some(p) = place(l) else {
+        return false;
+    };
+    (0..game.locations.len() as u16).any(|o| {
+        o != l
+            && state.content(o).is_some()
+            && place(o).is_some_and(|q| {
+                (q[0] - p[0]).hypot(q[1] - p[1]) < SAME_STACK_M && q[2] > p[2] + 1e-4
+            })
+    })
+}
+
+/// `mv`, or an equivalent legal move (same [`Game::equivalence_key`]) whose
+/// moved pieces are not covered by other pieces, if `mv`'s are.
+pub fn prefer_top_of_stack(
+    game: &Game,
+    state: &State,
+    mv: &Move,
+    place: impl Fn(u16) -> Option<[f64; 3]>,
+) -> Move {
+    let takes_covered = |m: &Move| {
+        let mut next = state.clone();
+        if game.apply(&mut next, m).is_err() {
+            return true;
+        }
+        match gamebot_rules::physical_actions(game, state, &next) {
+            Ok(acts) => acts.iter().any(|a| match *a {
+                gamebot_rules::PhysicalAction::Transfer { from, .. } => {
+                    covered(game, state, from, &place)
+                }
+                gamebot_rules::PhysicalAction::Flip { .. } => false,
+            }),
+            Err(_) => true,
+        }
+    };
+    if !takes_covered(mv) {
+        return mv.clone();
+    }
+    let key = game.equivalence_key(state, mv);
+    let Ok(legal) = game.legal_moves(state) else {
+        return mv.clone();
+    };
+    legal
+        .into_iter()
+        .filter(|m| game.equivalence_key(state, m) == key)
+        .find(|m| !takes_covered(m))
+        .unwrap_or_else(|| mv.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connect_four_takes_the_top_disc_of_a_supply_stack() {
+        let path = format!("{}/../../games/connect4.game", env!("CARGO_MANIFEST_DIR"));
+        let game = Game::load(&path).unwrap();
+        let st = game.initial_state();
+        let place = |l: u16| match game.locations[l as usize].robot {
+            Some(gamebot_rules::RobotSpec::Cartesian(c)) => Some([c[0] / 100.0, c[1] / 100.0, c[2] / 100.0]),
+            _ => None,
+        };
+        let legal = game.legal_moves(&st).unwrap();
+        // Some first moves take a disc that others lie on.
+        let covered_move = legal
+            .iter()
+            .find(|m| {
+                let mut n = st.clone();
+                game.apply(&mut n, m).unwrap();
+                gamebot_rules::physical_actions(&game, &st, &n)
+                    .unwrap()
+                    .iter()
+                    .any(|a| matches!(*a, gamebot_rules::PhysicalAction::Transfer { from, .. } if covered(&game, &st, from, &place)))
+            })
+            .expect("connect four's supplies are stacks");
+        let chosen = prefer_top_of_stack(&game, &st, covered_move, place);
+        assert_ne!(&chosen, covered_move);
+        assert_eq!(
+            game.equivalence_key(&st, &chosen),
+            game.equivalence_key(&st, covered_move)
+        );
+        let mut n = st.clone();
+        game.apply(&mut n, &chosen).unwrap();
+        for a in gamebot_rules::physical_actions(&game, &st, &n).unwrap() {
+            if let gamebot_rules::PhysicalAction::Transfer { from, .. } = a {
+                assert!(!covered(&game, &st, from, &place));
+            }
+        }
+    }
+}
