@@ -62,8 +62,12 @@ pub fn run(
         });
         let web_result = gamebot_web::run(&web, &shutdown, cfg);
         shutdown.request();
-        let r = ref_thread.join().map_err(|_| anyhow::anyhow!("the referee thread panicked"))?;
-        let p = plan_thread.join().map_err(|_| anyhow::anyhow!("the planner thread panicked"))?;
+        let r = ref_thread
+            .join()
+            .map_err(|_| anyhow::anyhow!("the referee thread panicked"))?;
+        let p = plan_thread
+            .join()
+            .map_err(|_| anyhow::anyhow!("the planner thread panicked"))?;
         web_result?;
         r.context("referee")?;
         p.context("planner")?;
