@@ -271,12 +271,16 @@ pub fn pump(topics: Topics, shared: &Shared, shutdown: &Shutdown) {
             }
             joints_sent = now;
         }
-        for ch in 0..2 {
-            if frame_pending[ch].is_some() && now >= frame_sent[ch] + frame_period {
-                if let Some(img) = frame_pending[ch].take() {
+        for (ch, (pending, sent)) in frame_pending
+            .iter_mut()
+            .zip(frame_sent.iter_mut())
+            .enumerate()
+        {
+            if pending.is_some() && now >= *sent + frame_period {
+                if let Some(img) = pending.take() {
                     shared.on_frame(ch as u8, &img);
                 }
-                frame_sent[ch] = now;
+                *sent = now;
             }
         }
         let deadline = earliest([

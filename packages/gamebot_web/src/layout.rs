@@ -135,14 +135,16 @@ impl BoardLayout {
         if missing > 0 {
             // A row of 40-pixel slots under the board.
             let per_row = (((maxx - minx) / 50.0).floor() as usize).max(1);
-            let mut i = 0usize;
-            for l in locations.iter_mut().filter(|l| !l.x.is_finite()) {
+            for (i, l) in locations
+                .iter_mut()
+                .filter(|l| !l.x.is_finite())
+                .enumerate()
+            {
                 l.x = minx + 25.0 + 50.0 * (i % per_row) as f64;
                 l.y = maxy + 30.0 + 50.0 * (i / per_row) as f64;
                 l.shape = "circle";
                 l.w = 20.0;
                 l.h = 20.0;
-                i += 1;
             }
             maxy += 30.0 + 50.0 * missing.div_ceil(per_row) as f64;
         }
