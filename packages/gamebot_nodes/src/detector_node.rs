@@ -138,7 +138,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
     let images = bus.subscription_on(&graph::CAMERA_IMAGE)?;
     let states = bus.subscription_on(&graph::GAME_STATE)?;
     let obs_pub = bus.publisher_on(&graph::BOARD_OBSERVATION)?;
-    let annotated = bus.publisher_on(&graph::DETECTOR_IMAGE)?;
+    let annotated = bus.publisher_on(&graph::DETECTOR_IMAGE_ANNOTATED)?;
     let mut ws = WaitSet::new();
     ws.add(&images);
     ws.add(&states);
@@ -199,7 +199,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
                 match out {
                     Ok(m) => {
                         if let Err(e) = annotated.publish(&m) {
-                            tracing::warn!("{}: {e}", graph::DETECTOR_IMAGE.name);
+                            tracing::warn!("{}: {e}", graph::DETECTOR_IMAGE_ANNOTATED.name);
                         }
                     }
                     Err(e) => tracing::warn!("annotating a frame: {e}"),

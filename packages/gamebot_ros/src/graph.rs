@@ -180,6 +180,6 @@ pub const SIM_MARKERS: Topic<MarkerArray> = Topic::new("/sim/markers", Qos::reli
 /// Simulation: inject faults into the world (sim_world).
 pub const SIM_FAULT: Service<SimFault> = Service::new("/sim/fault");
 
-/// The detector's annotated camera image (throttled), for people and RViz.
-pub const DETECTOR_IMAGE: Topic<Image> =
+/// The detector's camera frames with what it found drawn on them (throttled; web UI, RViz).
+pub const DETECTOR_IMAGE_ANNOTATED: Topic<Image> =
     Topic::new("/detector/image_annotated", Qos::sensor_data());

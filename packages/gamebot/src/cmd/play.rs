@@ -28,6 +28,10 @@ pub struct Args {
     show: usize,
     #[command(flatten)]
     db: super::record_db::DbArgs,
+    /// Play in the browser instead: referee + planner + web UI in one process,
+    /// the page served on ADDR (e.g. 127.0.0.1:8080; port 0 picks a free port).
+    #[arg(long, value_name = "ADDR")]
+    web: Option<std::net::SocketAddr>,
 }
 
 /// Prints what a search found: value, effort, expected line and the best candidates.
@@ -72,6 +76,9 @@ pub fn print_thoughts(stats: &SearchStats, show: usize) -> anyhow::Result<()> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    if let Some(addr) = a.web {
+        return super::play_web::run(&a.game, &a.vs, a.human_side, a.seed, addr);
+    }
     let game = load_game(&a.game)?;
     let spec: Spec = a.vs.parse()?;
     let n = game.player_count() as i32;
