@@ -144,6 +144,8 @@ pub const SIDE: Range<i32> = r(0, 64, "");
 pub const PLIES: Range<usize> = r(1, 1_000_000, "plies");
 /// Passes of a benchmark.
 pub const PASSES: Range<usize> = r(1, 10_000, "passes");
+/// Real-time factor of the simulation clock.
+pub const SIM_SPEED: Range<f64> = r(0.1, 200.0, "× real time");
 
 #[cfg(test)]
 mod tests {
@@ -185,7 +187,9 @@ mod tests {
     #[test]
     fn refuses_non_finite_negative_and_huge_floats() {
         for bad in ["NaN", "inf", "-inf", "1e20", "-1", "0"] {
-            let e = parse(&["--seconds", bad]).unwrap_err();
+            // `--seconds=-inf`: a separate `-inf` would be read as a flag.
+            let arg = format!("--seconds={bad}");
+            let e = parse(&[arg.as_str()]).unwrap_err();
             assert!(e.contains("accepted 0.001 to 86400 seconds"), "{bad}: {e}");
             assert!(e.contains(&format!("invalid value '{bad}'")), "{e}");
             assert!(e.contains("--seconds"), "{e}");

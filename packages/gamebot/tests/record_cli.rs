@@ -71,10 +71,16 @@ fn two_tournaments_writing_at_once_lose_nothing_and_stats_agree() {
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let mut b = tournament(&db, &jb, &["random#x", "mcts:iterations=50"], 40, 2)
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut b = tournament(
+        &db,
+        &jb,
+        &["alphabeta:depth=1", "mcts:iterations=50"],
+        40,
+        2,
+    )
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap();
     assert!(a.wait().unwrap().success());
     assert!(b.wait().unwrap().success());
     let s = stats(&db, &[]);
@@ -85,7 +91,7 @@ fn two_tournaments_writing_at_once_lose_nothing_and_stats_agree() {
     // Wins and draws per player as the tournaments counted them.
     for (json, names) in [
         (&ja, ["random", "alphabeta:depth=2"]),
-        (&jb, ["random#x", "mcts:iterations=50"]),
+        (&jb, ["alphabeta:depth=1", "mcts:iterations=50"]),
     ] {
         let t: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();

@@ -792,9 +792,15 @@ impl<B: Bus> Referee<B> {
             .as_ref()
             .map(|t| t.text.clone())
             .unwrap_or_default();
+        // The arm parks after the move, so the camera sees the board uncovered.
+        let mut with_park = actions.clone();
+        with_park.push(ActionMsg {
+            kind: ActionMsg::PARK,
+            ..Default::default()
+        });
         let goal = ExecuteMoveGoal {
             r#move: crate::planner_node::move_msg(&text),
-            actions: actions.clone(),
+            actions: with_park,
         };
         match exec.send_goal(goal, Duration::from_secs(5)) {
             Ok(h) => {

@@ -420,6 +420,19 @@ impl Node {
             place,
             self.world.off_board_spot(),
         )?;
+        // The rules track which element is where, the hand takes what lies
+        // there: pieces of one type that the camera cannot tell apart may have
+        // traded names (the referee inferred an equivalent move).
+        for a in &mut actions {
+            if let HandAction::Transfer { element, from, .. } = a {
+                if let Some(top) = self.world.top_piece_at(from) {
+                    *element = top;
+                } else if let Some((l, top)) = self.stand_in(element, from) {
+                    *from = l;
+                    *element = top;
+                }
+            }
+        }
         if cover_seconds > 0.0 {
             let c = self.world.board_centre();
             actions.push(HandAction::Cover {
@@ -429,6 +442,40 @@ impl Node {
         }
         self.world.human_move(&actions).map_err(|e| e.to_string())?;
         Ok(())
+    }
+
+    /// A piece of `element`'s type lying on an irrelevant location (a supply
+    /// the camera does not tell apart), nearest to `from`, with its location:
+    /// what a person takes when the rules' piece is not where they track it.
+    fn stand_in(&self, element: &str, from: &str) -> Option<(String, String)> {
+        let g = &self.game;
+        let e = g.elements.iter().position(|x| x.name == element)? as u16;
+        let ty = &g.element_type_of(e).name;
+        let at = self.world.location_position_by_name(from)?;
+        let mut best: Option<(f64, String)> = None;
+        for (l, loc) in g.locations.iter().enumerate() {
+            if g.is_relevant(l as u16) {
+                continue;
+            }
+            let Some(p) = self.world.location_position_by_name(&loc.name) else {
+                continue;
+            };
+            let Some(top) = self.world.top_piece_at(&loc.name) else {
+                continue;
+            };
+            let same_type = self
+                .world
+                .pieces()
+                .iter()
+                .any(|q| q.name == top && &q.element_type == ty);
+            let d = (p[0] - at[0]).hypot(p[1] - at[1]);
+            if same_type && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                best = Some((d, loc.name.clone()));
+            }
+        }
+        let (_, l) = best?;
+        let top = self.world.top_piece_at(&l)?;
+        Some((l, top))
     }
 
     fn inject(&mut self, r: &gamebot_interfaces::srv::SimFaultRequest) -> Result<(), String> {

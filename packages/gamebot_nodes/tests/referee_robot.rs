@@ -44,10 +44,10 @@ fn robot(speed: f64, faults: &str, attempts: i64) -> SimRobot {
         NodeOptions::new("detector")
             .param("game_file", ParamValue::String(game.clone()))
             .param("calibration", ParamValue::String(calib)),
-        |n, s| detector_node::run(n, s),
+        detector_node::run,
     )
     .unwrap();
-    r.spawn(NodeOptions::new("planner"), |n, s| planner_node::run(n, s))
+    r.spawn(NodeOptions::new("planner"), planner_node::run)
         .unwrap();
     r.spawn(
         NodeOptions::new("referee")

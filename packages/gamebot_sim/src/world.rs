@@ -1170,6 +1170,20 @@ impl World {
         self.locations[i].map(|p| [p.x, p.y, p.z])
     }
 
+    /// The piece lying on top at location `name` (within the occupancy
+    /// tolerance), whatever its element name: what a hand or gripper would
+    /// take from there.
+    pub fn top_piece_at(&self, name: &str) -> Option<String> {
+        let at = self.location_position_by_name(name)?;
+        let tol = self.config.occupancy_tolerance_m.max(0.015);
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| !self.is_held(*i) && (p.pos.x - at[0]).hypot(p.pos.y - at[1]) <= tol)
+            .max_by(|a, b| a.1.pos.z.total_cmp(&b.1.pos.z))
+            .map(|(_, p)| p.name.clone())
+    }
+
     /// Centre of the board sheet on the table (m).
     pub fn board_centre(&self) -> [f64; 2] {
         let (lo, hi) = self.board_cfg.sheet.bounds();

@@ -16,6 +16,7 @@ pub mod gdl;
 pub mod ik;
 pub mod legal;
 pub mod play;
+pub mod play_sim;
 pub mod play_web;
 pub mod reach;
 pub mod record_db;

@@ -32,6 +32,32 @@ pub struct Args {
     /// the page served on ADDR (e.g. 127.0.0.1:8080; port 0 picks a free port).
     #[arg(long, value_name = "ADDR")]
     web: Option<std::net::SocketAddr>,
+    /// The whole simulated robot: camera, detector, referee, planner, arm
+    /// controller and servo bridge on the emulated SSC-32U, in one process.
+    #[arg(long)]
+    sim: bool,
+    /// With --sim: the arm's strategy.
+    #[arg(long, default_value = "mcts:time=1s")]
+    robot: String,
+    /// With --sim: `camera` (you type moves, the simulated hand makes them; the
+    /// referee sees them on the camera) or `ai:STRATEGY` (the hand makes its moves).
+    #[arg(long, default_value = "camera")]
+    opponent: String,
+    /// With --sim: the arm moves for every side.
+    #[arg(long)]
+    robot_plays_both: bool,
+    /// With --sim: the arm (a name under config/arms/ or a YAML path).
+    #[arg(long, default_value = "al5d")]
+    arm: String,
+    /// With --sim: real-time factor of the simulation (1 = real time).
+    #[arg(long, default_value_t = 1.0, value_parser = crate::limits::SIM_SPEED)]
+    speed: f64,
+    /// With --sim: faults to inject, e.g. slip=0.05,place_sigma_mm=2.
+    #[arg(long, default_value = "")]
+    faults: String,
+    /// With --sim: no web UI.
+    #[arg(long)]
+    no_web: bool,
 }
 
 /// Prints what a search found: value, effort, expected line and the best candidates.
@@ -76,6 +102,24 @@ pub fn print_thoughts(stats: &SearchStats, show: usize) -> anyhow::Result<()> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    if a.sim {
+        let web = if a.no_web {
+            None
+        } else {
+            Some(a.web.unwrap_or_else(|| ([127, 0, 0, 1], 8080).into()))
+        };
+        return super::play_sim::run(super::play_sim::SimOptions {
+            game: a.game,
+            robot: a.robot,
+            opponent: a.opponent,
+            robot_plays_both: a.robot_plays_both,
+            arm: a.arm,
+            speed: a.speed,
+            faults: a.faults,
+            seed: a.seed,
+            web,
+        });
+    }
     if let Some(addr) = a.web {
         return super::play_web::run(&a.game, &a.vs, a.human_side, a.seed, addr);
     }

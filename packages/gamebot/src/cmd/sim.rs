@@ -32,7 +32,7 @@ pub struct ExecuteArgs {
     #[arg(long, default_value = "")]
     faults: String,
     /// Real-time factor of the simulation clock.
-    #[arg(long, default_value_t = 20.0, value_parser = parse_speed)]
+    #[arg(long, default_value_t = 20.0, value_parser = crate::limits::SIM_SPEED)]
     speed: f64,
     /// Seed of the world's random draws.
     #[arg(long, default_value_t = 1)]
@@ -43,15 +43,6 @@ pub struct ExecuteArgs {
     /// Print the fault options and exit.
     #[arg(long)]
     help_faults: bool,
-}
-
-fn parse_speed(s: &str) -> Result<f64, String> {
-    let v: f64 = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
-    if v.is_finite() && (0.1..=200.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{s} is out of range [0.1, 200]"))
-    }
 }
 
 /// Runs a `gamebot sim` subcommand.
@@ -89,11 +80,11 @@ fn execute(a: ExecuteArgs) -> anyhow::Result<i32> {
     let report = execute_moves(&robot, &moves, Tolerance::default())?;
     robot.stop()?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&to_json(&report))?);
+        outln!("{}", serde_json::to_string_pretty(&to_json(&report))?);
     } else {
         for m in &report.moves {
             let ok = m.actions.iter().all(|x| x.ok) && m.problems.is_empty();
-            println!(
+            outln!(
                 "{:<28} {} {:>6.2} s  max error {:>4.1} mm",
                 m.text,
                 if ok { "ok  " } else { "FAIL" },
@@ -101,10 +92,10 @@ fn execute(a: ExecuteArgs) -> anyhow::Result<i32> {
                 m.max_error_mm
             );
             for x in m.actions.iter().filter(|x| !x.ok) {
-                println!("    {} {}: {}", x.kind, x.element, x.error);
+                outln!("    {} {}: {}", x.kind, x.element, x.error);
             }
             for p in &m.problems {
-                println!("    world: {p}");
+                outln!("    world: {p}");
             }
         }
     }
