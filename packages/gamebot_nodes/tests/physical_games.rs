@@ -46,7 +46,7 @@ fn play(file: &str, arm: &str, seed: u64, max_moves: usize) {
         &path,
         WorldConfig {
             arm: arm.into(),
-            real_time_factor: Some(25.0),
+            real_time_factor: Some(10.0),
             render_rate_hz: 0.5,
             seed,
             ..WorldConfig::default()
