@@ -452,7 +452,8 @@ impl Node {
         let e = g.elements.iter().position(|x| x.name == element)? as u16;
         let ty = &g.element_type_of(e).name;
         let at = self.world.location_position_by_name(from)?;
-        let mut best: Option<(f64, String)> = None;
+        let pieces = self.world.pieces();
+        let mut best: Option<(f64, String, String)> = None;
         for (l, loc) in g.locations.iter().enumerate() {
             if g.is_relevant(l as u16) {
                 continue;
@@ -463,19 +464,15 @@ impl Node {
             let Some(top) = self.world.top_piece_at(&loc.name) else {
                 continue;
             };
-            let same_type = self
-                .world
-                .pieces()
+            let same_type = pieces
                 .iter()
                 .any(|q| q.name == top && &q.element_type == ty);
             let d = (p[0] - at[0]).hypot(p[1] - at[1]);
-            if same_type && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
-                best = Some((d, loc.name.clone()));
+            if same_type && best.as_ref().is_none_or(|(bd, _, _)| d < *bd) {
+                best = Some((d, loc.name.clone(), top));
             }
         }
-        let (_, l) = best?;
-        let top = self.world.top_piece_at(&l)?;
-        Some((l, top))
+        best.map(|(_, l, top)| (l, top))
     }
 
     fn inject(&mut self, r: &gamebot_interfaces::srv::SimFaultRequest) -> Result<(), String> {
