@@ -6,9 +6,10 @@
 //! The arm plays the robot's side (`--robot STRATEGY`); the opponent is a
 //! `camera` player whose moves the referee learns only from the camera. The
 //! opponent's moves are made in the world by the simulated person's hand:
-//! typed by the person at the keyboard (`--opponent camera`), or chosen by a
-//! strategy (`--opponent ai:STRATEGY`, also the fallback when standard input
-//! is not a terminal).
+//! clicked in the web UI (`--opponent camera` with the web UI on), typed at
+//! the keyboard (`--opponent camera --no-web` on a terminal), or chosen by a
+//! strategy (`--opponent ai:STRATEGY`, also the fallback with `--no-web` when
+//! standard input is not a terminal).
 
 use anyhow::Context;
 use gamebot_interfaces::msg::{GameEvent, GameState};
@@ -45,9 +46,13 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
     } else {
         o.faults.parse().context("--faults")?
     };
-    let keyboard = o.opponent == "camera" && std::io::stdin().is_terminal();
+    // Who makes the opponent's moves with the simulated hand: the person in the
+    // browser (the web UI calls /sim/human_move itself), the person at the
+    // keyboard (this loop), or a strategy (this loop).
+    let browser = o.opponent == "camera" && o.web.is_some();
+    let keyboard = o.opponent == "camera" && !browser && std::io::stdin().is_terminal();
     let opponent_ai = match o.opponent.as_str() {
-        "camera" if keyboard => None,
+        "camera" if keyboard || browser => None,
         "camera" => Some("random".to_string()),
         s => Some(
             s.strip_prefix("ai:")
@@ -126,6 +131,9 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
         },
         o.robot,
         match &opponent_ai {
+            None if browser =>
+                "you (click moves in the web UI; the simulated hand makes them on the board)"
+                    .to_string(),
             None => "you (type moves; the simulated hand makes them on the board)".to_string(),
             Some(s) => format!("ai:{s} through the simulated hand"),
         }
@@ -168,7 +176,7 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
                 .get(p as usize - 1)
                 .is_some_and(|k| k == "camera")
             && st.phase == GameState::PHASE_WAITING_FOR_HUMAN;
-        if !opp_turn || handled_ply == Some(ply) {
+        if !opp_turn || handled_ply == Some(ply) || browser {
             continue;
         }
         let text = match &opponent_ai {
