@@ -271,8 +271,11 @@ impl Arm {
             &urdf_text,
             gamebot_input::DEPTH_LIMIT,
         )?;
-        let robot = urdf_rs::read_from_string(&urdf_text).map_err(|e| urdf_err(e.to_string()))?;
-        validate_urdf(&robot).map_err(urdf_err)?;
+        // urdf-rs gives no position: locate the error with a line-aware XML reader.
+        let robot = urdf_rs::read_from_string(&urdf_text)
+            .map_err(|e| urdf_err(crate::urdf_locate::locate(&urdf_text, &e.to_string())))?;
+        validate_urdf(&robot)
+            .map_err(|m| urdf_err(crate::urdf_locate::at_element(&urdf_text, &m)))?;
         let root = robot_root(&robot).map_err(urdf_err)?;
         if root != config.base_link {
             return Err(cfg_err(format!(
@@ -745,11 +748,13 @@ fn robot_root(robot: &urdf_rs::Robot) -> Result<String, String> {
     }
 }
 
-/// Checks what `k` assumes (it panics on some malformed trees) and what this crate needs.
 /// Largest joint origin offset or angle accepted: a tabletop arm is metres
 /// across; 1e308 would overflow to infinity in the first transform.
 const ORIGIN_MAX: f64 = 1000.0;
 
+/// Checks what `k` assumes (it panics on some malformed trees) and what this crate needs.
+/// A message about one element starts with `joint NAME` or `link NAME`: the
+/// caller adds that element's line (`urdf_locate::at_element`).
 fn validate_urdf(robot: &urdf_rs::Robot) -> Result<(), String> {
     if robot.links.is_empty() {
         return Err("no links".into());

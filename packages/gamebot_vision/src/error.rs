@@ -7,6 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum VisionError {
     /// An OpenCV call failed; `context` says which step.
+    #[cfg(feature = "opencv")]
     #[error("OpenCV failed while {context}: {source}")]
     OpenCv {
         context: &'static str,
@@ -56,10 +57,12 @@ pub enum VisionError {
 pub type Result<T, E = VisionError> = std::result::Result<T, E>;
 
 /// Attaches a description of the step to an OpenCV error.
+#[cfg(feature = "opencv")]
 pub(crate) trait CvContext<T> {
     fn cv(self, context: &'static str) -> Result<T>;
 }
 
+#[cfg(feature = "opencv")]
 impl<T> CvContext<T> for opencv::Result<T> {
     fn cv(self, context: &'static str) -> Result<T> {
         self.map_err(|source| VisionError::OpenCv { context, source })
