@@ -243,13 +243,19 @@ fn calibrate_refuses_degenerate_points_in_any_orientation() {
             ],
             message,
         );
-        assert!(!std::path::Path::new(&out).exists(), "{points}: a file was written");
+        assert!(
+            !std::path::Path::new(&out).exists(),
+            "{points}: a file was written"
+        );
     };
     // The case (a diagonal gave a homography with 6e17 entries, exit 0), and others.
     calibrate("0,0 10,10 20,20 30,30", "the image points lie on one line");
     calibrate("5,0 5,100 5,200 5,300", "the image points lie on one line");
-    calibrate("10,10 600,10 10,10 10,400", "image points 1 and 3 are at the same place");
-    calibrate("0,0 100,100 200,200 0,300", "do not fix a homography");
+    calibrate(
+        "10,10 600,10 10,10 10,400",
+        "image points 1 and 3 are at the same place",
+    );
+    calibrate("0,0 100,100 200,200 0,300", "fit no invertible homography");
     // The sheet corners of the clean default view calibrate fine.
     let o = gamebot(&[
         "calibrate",
@@ -284,7 +290,10 @@ fn render_refuses_impossible_poses_in_its_own_words() {
         ]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{pose}: {err}");
-        assert!(err.contains(message), "{pose}: expected `{message}` in: {err}");
+        assert!(
+            err.contains(message),
+            "{pose}: expected `{message}` in: {err}"
+        );
         assert!(
             !err.contains("OpenCV(") && !err.contains("Assertion") && !err.contains(".cpp"),
             "{pose}: {err}"
@@ -338,20 +347,27 @@ fn camera_files_are_validated_with_the_key_named() {
     assert!(replaced);
     for (text, message) in [
         (first_entry, "image_to_table_cm[0][0] is 1e300"),
-        (set("reprojection_max_px", ".nan"), "reprojection_max_px is NaN"),
+        (
+            set("reprojection_max_px", ".nan"),
+            "reprojection_max_px is NaN",
+        ),
         (good.clone() + "\nfocal: 3\n", "unknown field `focal`"),
         (set("method", "magic"), "method `magic` is not one of"),
         (
             set("board", "config/boards/missing.yaml"),
             "board file `config/boards/missing.yaml` does not exist",
         ),
-        (set("reprojection_rms_px", "-1"), "reprojection_rms_px is -1"),
+        (
+            set("reprojection_rms_px", "-1"),
+            "reprojection_rms_px is -1",
+        ),
     ] {
         let cal = dir.path("cam.yaml");
         std::fs::write(&cal, &text).unwrap();
         refused(
             &[
                 "detect",
+                "--game",
                 "games/tictactoe.game",
                 "--image",
                 &image,
@@ -377,7 +393,13 @@ fn urdf_errors_carry_line_numbers() {
     let urdf = std::fs::read_to_string(format!("{root}/config/arms/{urdf_name}")).unwrap();
     let yaml = yaml
         .lines()
-        .map(|l| if l.starts_with("urdf:") { "urdf: x.urdf" } else { l })
+        .map(|l| {
+            if l.starts_with("urdf:") {
+                "urdf: x.urdf"
+            } else {
+                l
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n");
     std::fs::write(dir.path("x.yaml"), yaml).unwrap();
@@ -396,5 +418,8 @@ fn urdf_errors_carry_line_numbers() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no line number in {err}"));
     // Reported where the mismatch shows: at or shortly after the dropped tag.
-    assert!((at..at + 12).contains(&line), "line {line}, dropped at {at}: {err}");
+    assert!(
+        (at..at + 12).contains(&line),
+        "line {line}, dropped at {at}: {err}"
+    );
 }

@@ -760,9 +760,28 @@ fn validate_urdf(robot: &urdf_rs::Robot) -> Result<(), String> {
         return Err("no links".into());
     }
     let mut links = HashSet::new();
+    let pose_ok = |p: &urdf_rs::Pose| {
+        p.xyz
+            .iter()
+            .chain(p.rpy.iter())
+            .all(|v| v.is_finite() && v.abs() <= ORIGIN_MAX)
+    };
     for l in &robot.links {
         if !links.insert(l.name.as_str()) {
             return Err(format!("link {} is defined twice", l.name));
+        }
+        // Visuals are drawn (simulated camera, TF): an origin at 1e308 would
+        // become infinite in the first transform.
+        let origins = std::iter::once(("inertial", &l.inertial.origin))
+            .chain(l.visual.iter().map(|v| ("visual", &v.origin)))
+            .chain(l.collision.iter().map(|c| ("collision", &c.origin)));
+        for (what, origin) in origins {
+            if !pose_ok(origin) {
+                return Err(format!(
+                    "link {}: {what} origin must be finite, within ±{ORIGIN_MAX} (metres / radians)",
+                    l.name
+                ));
+            }
         }
     }
     let mut joint_names = HashSet::new();

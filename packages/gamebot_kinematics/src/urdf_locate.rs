@@ -258,7 +258,10 @@ mod tests {
         assert!(e.contains("</link>"), "{e}");
         let text = GOOD.replace("</robot>\n", "");
         let e = refused(&text);
-        assert!(e.contains("<robot> opened on line 2 is never closed"), "{e}");
+        assert!(
+            e.contains("<robot> opened on line 2 is never closed"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -281,12 +284,14 @@ mod tests {
 
     #[test]
     fn root_problems_are_located_at_the_root() {
-        let text = GOOD.replace(r#"<robot name="r">"#, r#"<robot>"#);
-        let e = refused(&text);
-        assert!(e.starts_with("line 2, <robot>:"), "{e}");
+        // Every child fine alone: the root is blamed, with urdf-rs's message.
+        assert_eq!(locate(GOOD, "why"), "line 2, <robot>: why");
         let text = GOOD.replace("</robot>\n", "</robot>\n<robot name=\"again\"/>\n");
         let e = locate(&text, "x");
-        assert!(e.starts_with("line 16, column 1: a second root element"), "{e}");
+        assert!(
+            e.starts_with("line 15, column 1: a second root element"),
+            "{e}"
+        );
     }
 
     #[test]

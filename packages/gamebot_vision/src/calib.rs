@@ -286,7 +286,7 @@ pub fn calibrate_from_points(
         max = max.max(d);
     }
     let to_px = Homography(mapping.cm_to_px_matrix());
-    Ok(CameraCalibration {
+    let c = CameraCalibration {
         image_width: image_size.0,
         image_height: image_size.1,
         method: method.into(),
@@ -296,7 +296,12 @@ pub fn calibrate_from_points(
         reprojection_rms_px: (sq / image_pts.len() as f64).sqrt(),
         reprojection_max_px: max,
         points: image_pts.len(),
-    })
+    };
+    // Never write a file that would not load again.
+    c.validate(Path::new("")).map_err(|e| {
+        VisionError::Calibration(format!("the estimated calibration is unusable: {e}"))
+    })?;
+    Ok(c)
 }
 
 /// Converts a 3×3 CV_64F matrix to a [`Homography`]; `None` when empty or not finite.
@@ -538,7 +543,10 @@ mod tests {
             &[(0.0, 0.0), (600.0, 0.0), (0.0, 0.0), (0.0, 400.0)],
             &sheet,
         );
-        assert!(e.contains("image points 1 and 3 are at the same place"), "{e}");
+        assert!(
+            e.contains("image points 1 and 3 are at the same place"),
+            "{e}"
+        );
         let e = calib(&[(0.0, 0.0), (600.0, 0.0), (600.0, 400.0)], &sheet[..3]);
         assert!(e.contains("need at least 4 point pairs, got 3"), "{e}");
     }

@@ -131,7 +131,9 @@ impl CameraModel {
             .chain(&[self.yaw_deg, self.pitch_deg, self.roll_deg])
             .all(|v| v.is_finite() && v.abs() <= 1e6);
         if !numbers {
-            return Err(format!("{pose}: every number must be finite and within ±1e6"));
+            return Err(format!(
+                "{pose}: every number must be finite and within ±1e6"
+            ));
         }
         if !(self.fx > 0.0 && self.fy > 0.0) {
             return Err(format!(
@@ -146,7 +148,12 @@ impl CameraModel {
             ));
         }
         let r = self.rotation();
-        for (x, y) in [(lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1])] {
+        for (x, y) in [
+            (lo[0], lo[1]),
+            (hi[0], lo[1]),
+            (hi[0], hi[1]),
+            (lo[0], hi[1]),
+        ] {
             match self.project_with(&r, [x, y, 0.0]) {
                 None => {
                     let why = if self.position[2] <= 0.0 {

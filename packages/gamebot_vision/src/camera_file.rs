@@ -264,8 +264,12 @@ mod tests {
         let text = file_with(|t| t.replacen("- 1.0", "- .nan", 1));
         assert!(text.contains(".nan"), "{text}");
         let e = refused(&text);
-        assert!(e.contains("image_to_table_cm[") && e.contains("is NaN"), "{e}");
-        let text = file_with(|t| t.replace("reprojection_max_px: 0.0", "reprojection_max_px: .nan"));
+        assert!(
+            e.contains("image_to_table_cm[") && e.contains("is NaN"),
+            "{e}"
+        );
+        let text =
+            file_with(|t| t.replace("reprojection_max_px: 0.0", "reprojection_max_px: .nan"));
         let e = refused(&text);
         assert!(e.contains("reprojection_max_px is NaN"), "{e}");
     }
@@ -304,14 +308,17 @@ mod tests {
 
     #[test]
     fn a_negative_rms_is_named() {
-        let text = file_with(|t| t.replace("reprojection_rms_px: 0.0", "reprojection_rms_px: -0.5"));
+        let text =
+            file_with(|t| t.replace("reprojection_rms_px: 0.0", "reprojection_rms_px: -0.5"));
         let e = refused(&text);
         assert!(e.contains("reprojection_rms_px is -0.5"), "{e}");
     }
 
     #[test]
     fn image_sizes_and_singular_maps_are_refused() {
-        let e = refused(&file_with(|t| t.replace("image_width: 640", "image_width: 0")));
+        let e = refused(&file_with(|t| {
+            t.replace("image_width: 640", "image_width: 0")
+        }));
         assert!(e.contains("image_width is 0"), "{e}");
         let e = refused(&file_with(|t| {
             t.replace("image_height: 480", "image_height: 2000000")

@@ -71,7 +71,7 @@ pub(crate) trait CvContext<T> {
 impl<T> CvContext<T> for opencv::Result<T> {
     fn cv(self, context: &'static str) -> Result<T> {
         self.map_err(|e| {
-            tracing::debug!(context, code = e.code, message = %e.message, "OpenCV error");
+            tracing::debug!(context, code = e.code, opencv = %e.message, "OpenCV error");
             VisionError::OpenCv {
                 context,
                 reason: describe_cv(e.code, &e.message),
@@ -127,6 +127,9 @@ mod tests {
             "an internal check failed in warpPerspective (OpenCV error -215)"
         );
         assert!(!d.contains("cpp") && !d.contains("M0"), "{d}");
-        assert_eq!(describe_cv(-4, "no memory"), "out of memory (OpenCV error -4)");
+        assert_eq!(
+            describe_cv(-4, "no memory"),
+            "out of memory (OpenCV error -4)"
+        );
     }
 }

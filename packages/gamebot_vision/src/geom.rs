@@ -92,7 +92,11 @@ pub enum Degeneracy {
     /// Fewer than four pairs, or the two lists differ in length.
     Count { image: usize, table: usize },
     /// Two points of one set are at the same place (1-based numbers).
-    Coincident { set: &'static str, a: usize, b: usize },
+    Coincident {
+        set: &'static str,
+        a: usize,
+        b: usize,
+    },
     /// All points of one set lie on one line; `ratio` is the smaller over the
     /// larger singular value of their normalised spread.
     Collinear { set: &'static str, ratio: f64 },
@@ -100,6 +104,10 @@ pub enum Degeneracy {
     /// of four points on a line): the second-smallest singular value of the
     /// normalised DLT system over the largest is `ratio`.
     Underdetermined { ratio: f64 },
+    /// The only homography that fits is singular (three points on a line in
+    /// one set but not in the other): the smallest over the largest singular
+    /// value of the normalised estimate is `ratio`.
+    Singular { ratio: f64 },
 }
 
 impl std::fmt::Display for Degeneracy {
@@ -118,6 +126,11 @@ impl std::fmt::Display for Degeneracy {
             Degeneracy::Collinear { set, ratio } => write!(
                 f,
                 "the {set} points lie on one line (spread ratio {ratio:.1e}); no homography"
+            ),
+            Degeneracy::Singular { ratio } => write!(
+                f,
+                "the points fit no invertible homography (three on a line in one set but not in \
+                 the other?): condition ratio {ratio:.1e}"
             ),
             Degeneracy::Underdetermined { ratio } => write!(
                 f,
@@ -217,16 +230,22 @@ pub fn check_homography_points(
             ata += r * r.transpose();
         }
     }
-    let mut eig: Vec<f64> = ata
-        .symmetric_eigen()
-        .eigenvalues
-        .iter()
-        .map(|l| l.max(0.0).sqrt())
-        .collect();
-    eig.sort_by(|a, b| b.total_cmp(a));
-    let ratio = eig[7] / eig[0];
+    let eigen = ata.symmetric_eigen();
+    let mut order: Vec<usize> = (0..9).collect();
+    order.sort_by(|&a, &b| eigen.eigenvalues[b].total_cmp(&eigen.eigenvalues[a]));
+    let sigma = |i: usize| eigen.eigenvalues[order[i]].max(0.0).sqrt();
+    let ratio = sigma(7) / sigma(0);
     if ratio.is_nan() || ratio < CONDITION_MIN {
         return Err(Degeneracy::Underdetermined { ratio });
+    }
+    // The least-squares homography (the null vector) must be invertible: with
+    // three of four points on a line in one set only, the only map is singular.
+    let h = eigen.eigenvectors.column(order[8]);
+    let m = nalgebra::Matrix3::from_iterator(h.iter().copied()).transpose();
+    let sv = m.svd(false, false).singular_values;
+    let ratio = sv.min() / sv.max();
+    if ratio.is_nan() || ratio < CONDITION_MIN {
+        return Err(Degeneracy::Singular { ratio });
     }
     Ok(())
 }
@@ -338,9 +357,15 @@ mod tests {
                 matches!(e, Degeneracy::Collinear { set: "image", .. }),
                 "{deg}°: {e}"
             );
-            assert!(e.to_string().contains("image points lie on one line"), "{e}");
+            assert!(
+                e.to_string().contains("image points lie on one line"),
+                "{e}"
+            );
             let e = check_homography_points(&table, &line).unwrap_err();
-            assert!(matches!(e, Degeneracy::Collinear { set: "table", .. }), "{e}");
+            assert!(
+                matches!(e, Degeneracy::Collinear { set: "table", .. }),
+                "{e}"
+            );
         }
     }
 
@@ -350,6 +375,15 @@ mod tests {
         let e = check_homography_points(&view(&table), &table).unwrap_err();
         assert!(matches!(e, Degeneracy::Underdetermined { .. }), "{e}");
         assert!(e.to_string().contains("do not fix a homography"), "{e}");
+    }
+
+    #[test]
+    fn three_on_a_line_in_one_set_only_is_refused() {
+        let image = [(0.0, 0.0), (100.0, 100.0), (200.0, 200.0), (0.0, 300.0)];
+        let table = [(-14.0, 28.0), (14.0, 28.0), (14.0, 8.0), (-14.0, 8.0)];
+        let e = check_homography_points(&image, &table).unwrap_err();
+        assert!(matches!(e, Degeneracy::Singular { .. }), "{e}");
+        assert!(e.to_string().contains("no invertible homography"), "{e}");
     }
 
     #[test]
