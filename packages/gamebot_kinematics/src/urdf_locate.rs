@@ -119,10 +119,8 @@ fn outline(text: &str) -> Result<Outline, (usize, String)> {
                     _ => {}
                 }
             }
-            Event::Text(t) => {
-                if open.is_empty() && t.iter().any(|b| !b.is_ascii_whitespace()) {
-                    return Err((before, "text outside the root element".into()));
-                }
+            Event::Text(t) if open.is_empty() && t.iter().any(|b| !b.is_ascii_whitespace()) => {
+                return Err((before, "text outside the root element".into()));
             }
             Event::Eof => {
                 if let Some((tag, at)) = open.last() {
