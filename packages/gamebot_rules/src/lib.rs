@@ -22,6 +22,7 @@
 
 #![forbid(unsafe_code)]
 
+mod compile;
 mod engine;
 mod error;
 mod eval;
