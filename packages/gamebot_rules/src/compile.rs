@@ -91,10 +91,75 @@ impl Opnd {
     fn get(&self, c: &mut Ctx<'_>) -> R<Value> {
         match self {
             Opnd::Const(v) => Ok(v.clone()),
-            Opnd::Var(v) => Ok(c.var(*v)?.clone()),
+            Opnd::Var(v) => match c.vars.get(*v) {
+                Some(x) => Ok(x.clone()),
+                None => Err(unbound(c, *v)),
+            },
             Opnd::Node(n) => n.value(c),
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn unbound(c: &Ctx<'_>, v: VarId) -> Box<EvalError> {
+    EvalError::new(format!(
+        "variable ${} is not bound",
+        c.g.var_names[v as usize]
+    ))
+}
+
+/// An operand of an integer operator: Ints travel as `i32`, anything else
+/// as the [`Value`] the operator's error message shows.
+enum IOp {
+    Lit(i32),
+    Var(VarId),
+    Int(CInt),
+    Other(Opnd),
+}
+
+impl IOp {
+    #[inline(always)]
+    fn get(&self, c: &mut Ctx<'_>) -> R<Result<i32, Value>> {
+        match self {
+            IOp::Lit(i) => Ok(Ok(*i)),
+            IOp::Var(v) => match c.vars.get(*v) {
+                Some(Value::Int(i)) => Ok(Ok(*i)),
+                Some(other) => Ok(Err(other.clone())),
+                None => Err(unbound(c, *v)),
+            },
+            IOp::Int(f) => Ok(Ok(f(c)?)),
+            IOp::Other(o) => Ok(match o.get(c)? {
+                Value::Int(i) => Ok(i),
+                v => Err(v),
+            }),
+        }
+    }
+}
+
+fn as_value_int(x: Result<i32, Value>) -> Value {
+    match x {
+        Ok(i) => Value::Int(i),
+        Err(v) => v,
+    }
+}
+
+/// An integer operator over two operands: `k` on two Ints, the evaluator's
+/// error otherwise (both operands are evaluated first, left to right).
+fn int_bin<T: 'static>(
+    x: IOp,
+    y: IOp,
+    op: Op,
+    k: impl Fn(i32, i32) -> R<T> + Send + Sync + 'static,
+) -> F<T> {
+    f(move |c| {
+        let l = x.get(c)?;
+        let r = y.get(c)?;
+        match (l, r) {
+            (Ok(p), Ok(q)) => k(p, q),
+            (l, r) => Err(c.ints_error(op, &as_value_int(l), &as_value_int(r))),
+        }
+    })
 }
 
 /// A member of a lazy-set literal.
@@ -220,6 +285,17 @@ impl Compiler<'_> {
                 _ => None,
             },
             last: last.map(|l| (self.node(&l.expr), l.line)),
+        }
+    }
+
+    fn iop(&self, e: &Expr) -> IOp {
+        match e {
+            &Expr::Int(i) => IOp::Lit(i),
+            &Expr::Var(v) => IOp::Var(v),
+            _ => match self.node(e) {
+                Node::Int(i) => IOp::Int(i),
+                n => IOp::Other(Opnd::Node(n)),
+            },
         }
     }
 
@@ -600,61 +676,49 @@ impl Compiler<'_> {
                     (Node::Sym(x), Node::Sym(y)) => {
                         Node::Bool(f(move |c| Ok((x(c)? == y(c)?) == eq)))
                     }
-                    (Node::Int(x), Node::Int(y)) => {
-                        Node::Bool(f(move |c| Ok((x(c)? == y(c)?) == eq)))
-                    }
                     _ => {
-                        let (x, y) = (self.opnd(a), self.opnd(b));
+                        let (x, y) = (self.iop(a), self.iop(b));
                         Node::Bool(f(move |c| {
                             let l = x.get(c)?;
                             let r = y.get(c)?;
-                            Ok((l == r) == eq)
+                            Ok(match (l, r) {
+                                (Ok(p), Ok(q)) => p == q,
+                                (l, r) => as_value_int(l) == as_value_int(r),
+                            } == eq)
                         }))
                     }
                 }
             }
-            Op::Lt | Op::Le | Op::Gt | Op::Ge => {
-                let (x, y) = (self.opnd(a), self.opnd(b));
-                Node::Bool(f(move |c| {
-                    let l = x.get(c)?;
-                    let r = y.get(c)?;
-                    match (&l, &r) {
-                        (Value::Int(p), Value::Int(q)) => Ok(match op {
-                            Op::Lt => p < q,
-                            Op::Le => p <= q,
-                            Op::Gt => p > q,
-                            _ => p >= q,
-                        }),
-                        _ => Err(c.ints_error(op, &l, &r)),
-                    }
-                }))
-            }
-            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => {
-                let (x, y) = (self.opnd(a), self.opnd(b));
-                Node::Int(f(move |c| {
-                    let l = x.get(c)?;
-                    let r = y.get(c)?;
-                    let (Value::Int(p), Value::Int(q)) = (&l, &r) else {
-                        return Err(c.ints_error(op, &l, &r));
-                    };
-                    let (p, q) = (*p, *q);
-                    match op {
-                        Op::Add => p
-                            .checked_add(q)
-                            .ok_or_else(|| overflow(format!("{p} + {q}"))),
-                        Op::Sub => p
-                            .checked_sub(q)
-                            .ok_or_else(|| overflow(format!("{p} - {q}"))),
-                        Op::Mul => p
-                            .checked_mul(q)
-                            .ok_or_else(|| overflow(format!("{p} * {q}"))),
-                        _ => match c.binary_values(op, l, r)? {
-                            Value::Int(i) => Ok(i),
-                            other => Err(not_a(c, "a quotient", "Int", &other)),
-                        },
-                    }
-                }))
-            }
+            Op::Lt => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p < q))),
+            Op::Le => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p <= q))),
+            Op::Gt => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p > q))),
+            Op::Ge => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p >= q))),
+            Op::Add => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                p.checked_add(q)
+                    .ok_or_else(|| overflow(format!("{p} + {q}")))
+            })),
+            Op::Sub => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                p.checked_sub(q)
+                    .ok_or_else(|| overflow(format!("{p} - {q}")))
+            })),
+            Op::Mul => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                p.checked_mul(q)
+                    .ok_or_else(|| overflow(format!("{p} * {q}")))
+            })),
+            Op::Div => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                if q == 0 {
+                    return Err(EvalError::new("division by zero"));
+                }
+                p.checked_div(q)
+                    .ok_or_else(|| overflow(format!("{p} / {q}")))
+            })),
+            Op::Rem => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                if q == 0 {
+                    return Err(EvalError::new("remainder by zero"));
+                }
+                // `MIN % -1` is 0, which fits (only the quotient overflows).
+                Ok(p.wrapping_rem(q))
+            })),
             Op::In => {
                 let (x, y) = (self.opnd(a), self.opnd(b));
                 Node::Bool(f(move |c| {

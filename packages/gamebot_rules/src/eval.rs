@@ -211,6 +211,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn var(&self, v: VarId) -> R<&Value> {
         self.vars.get(v).ok_or_else(|| {
             EvalError::new(format!(
