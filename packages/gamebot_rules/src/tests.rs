@@ -543,16 +543,76 @@ fn arb_expr() -> impl proptest::strategy::Strategy<Value = String> {
     })
 }
 
+/// Random well-typed Int and Bool expressions (most of [`arb_expr`]'s fail early on a type error).
+fn arb_typed() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let name = prop_oneof![
+        Just("\"s(3,4)\"".to_string()),
+        Just("\"t(1)\"".to_string()),
+        Just("\"p(1)\"".to_string()),
+        Just("\"t($B)\"".to_string()),
+        Just("\"s($A,$B)\"".to_string()),
+        Just("\"p($B)\"".to_string()),
+        Just("\"\"".to_string()),
+        Just("CONTENT(\"t(1)\")".to_string()),
+        Just("LOCATION(\"p(1)\")".to_string()),
+    ];
+    let int_leaf = prop_oneof![
+        (-1i32..3).prop_map(|i| i.to_string()),
+        Just("$A".to_string()),
+        Just("$B".to_string()),
+        Just("PLAYER".to_string()),
+        name.clone().prop_map(|n| format!("STATE({n})")),
+        name.clone().prop_map(|n| format!("OWNER({n})")),
+    ];
+    let int = int_leaf.prop_recursive(3, 16, 2, |inner| {
+        let op = prop_oneof![Just("+"), Just("-"), Just("*"), Just("/"), Just("%")];
+        prop_oneof![
+            (inner.clone(), op, inner.clone()).prop_map(|(a, o, b)| format!("({a}) {o} ({b})")),
+            inner.clone().prop_map(|a| format!("ABS({a})")),
+            inner.clone().prop_map(|a| format!("IF($A = {a}, $A, 0)")),
+        ]
+    });
+    let cmp = prop_oneof![
+        Just("=="),
+        Just("!="),
+        Just("<"),
+        Just("<="),
+        Just(">"),
+        Just(">=")
+    ];
+    let bool_leaf = prop_oneof![
+        (int.clone(), cmp, int.clone()).prop_map(|(a, o, b)| format!("({a}) {o} ({b})")),
+        name.clone().prop_map(|n| format!("EMPTY({n})")),
+        (name.clone(), name.clone()).prop_map(|(a, b)| format!("{a} == {b}")),
+        (int.clone(), int.clone()).prop_map(|(a, b)| format!("SETSTATE(\"p(1)\", {a}) OR ({b} > 0)")),
+    ];
+    let boolean = bool_leaf.prop_recursive(3, 16, 2, move |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) AND ({b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) OR ({b})")),
+            inner.clone().prop_map(|a| format!("NOT ({a})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("IF({a}, {b}, {c})")),
+            inner
+                .clone()
+                .prop_map(|a| format!("FORSOME($I, 3, 1, ($I == $B) AND ({a}))")),
+            inner.clone().prop_map(|a| format!("FORALL($I, 1, $B, {a})")),
+        ]
+    });
+    prop_oneof![int, boolean]
+}
+
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
 
     /// The compiled form and the reference evaluator agree on random
     /// expressions: value or error message, variables and state (`run` compares them).
     #[test]
     fn compiled_form_agrees_with_the_reference(
-        help in arb_expr(),
-        guard in arb_expr(),
-        e in arb_expr(),
+        help in proptest::prop_oneof![arb_expr(), arb_typed()],
+        guard in proptest::prop_oneof![arb_expr(), arb_typed()],
+        e in proptest::prop_oneof![arb_expr(), arb_typed()],
     ) {
         let defs = format!("Help($H)\n{guard}\n{help}\nEND\n");
         let _ = run_budget(&defs, &["$A = 2", "$B = 1", &e], 10_000);
