@@ -87,6 +87,34 @@ enum Opnd {
 }
 
 impl Opnd {
+    /// Evaluates the operand into variable `v` (Ints without a [`Value`] round trip).
+    #[inline]
+    fn set(&self, c: &mut Ctx<'_>, v: VarId) -> R<()> {
+        match self {
+            Opnd::Const(Value::Int(i)) => c.vars.set_int(v, *i),
+            Opnd::Node(Node::Int(f)) => {
+                let i = f(c)?;
+                c.vars.set_int(v, i);
+            }
+            Opnd::Var(w) => match c.vars.get(*w) {
+                Some(Value::Int(i)) => {
+                    let i = *i;
+                    c.vars.set_int(v, i)
+                }
+                Some(x) => {
+                    let x = x.clone();
+                    c.vars.set(v, x)
+                }
+                None => return Err(unbound(c, *w)),
+            },
+            _ => {
+                let x = self.get(c)?;
+                c.vars.set(v, x);
+            }
+        }
+        Ok(())
+    }
+
     #[inline]
     fn get(&self, c: &mut Ctx<'_>) -> R<Value> {
         match self {
@@ -395,8 +423,7 @@ impl Compiler<'_> {
                 let v = *v;
                 let x = self.opnd(x);
                 Node::Bool(f(move |c| {
-                    let val = x.get(c)?;
-                    c.vars.set(v, val);
+                    x.set(c, v)?;
                     Ok(true)
                 }))
             }
@@ -619,8 +646,7 @@ impl Compiler<'_> {
                 f(move |c| {
                     // Sequential binding: a later argument sees earlier parameters (§5.9).
                     for (p, a) in params.iter().zip(&args) {
-                        let v = a.get(c)?;
-                        c.vars.set(*p, v);
+                        a.set(c, *p)?;
                     }
                     run_func(c, fid, false)
                 })
@@ -644,7 +670,7 @@ impl Compiler<'_> {
             let mut i = a as i64;
             loop {
                 c.vars.step()?;
-                c.vars.set(var, Value::Int(i as i32));
+                c.vars.set_int(var, i as i32);
                 let r = body(c)?;
                 if all != r {
                     // FORALL stops at the first false body, FORSOME at the first true one.
@@ -672,6 +698,14 @@ impl Compiler<'_> {
             }
             Op::Eq | Op::Ne => {
                 let eq = op == Op::Eq;
+                // A variable against a name literal (`$OC == ""`): no Value copy.
+                if let (&Expr::Var(v), &Expr::Str(s)) | (&Expr::Str(s), &Expr::Var(v)) = (a, b) {
+                    return Node::Bool(f(move |c| match c.vars.get(v) {
+                        Some(Value::Str(Str::Sym(x))) => Ok((*x == s) == eq),
+                        Some(_) => Ok(!eq),
+                        None => Err(unbound(c, v)),
+                    }));
+                }
                 match (self.node(a), self.node(b)) {
                     (Node::Sym(x), Node::Sym(y)) => {
                         Node::Bool(f(move |c| Ok((x(c)? == y(c)?) == eq)))
@@ -1097,8 +1131,7 @@ impl Ctx<'_> {
                 self.first_conjunct = None;
                 let func = self.func(*fid, cargs.len())?;
                 for (p, a) in func.params.iter().zip(cargs) {
-                    let v = a.get(self)?;
-                    self.vars.set(*p, v);
+                    a.set(self, *p)?;
                 }
                 run_func(self, *fid, true)
             }

@@ -807,6 +807,6 @@ impl Game {
 #[inline]
 fn bind(vars: &mut Vars, b: &Bindings) {
     for (v, x) in b {
-        vars.set(*v, Value::Int(*x));
+        vars.set_int(*v, *x);
     }
 }

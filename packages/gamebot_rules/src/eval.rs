@@ -124,6 +124,14 @@ impl Vars {
     pub fn set(&mut self, v: VarId, value: Value) {
         self.slots[v as usize] = Some(value);
     }
+    /// [`Vars::set`] of an Int: overwrites an Int in place (no drop of the old value).
+    #[inline]
+    pub fn set_int(&mut self, v: VarId, i: i32) {
+        match &mut self.slots[v as usize] {
+            Some(Value::Int(x)) => *x = i,
+            slot => *slot = Some(Value::Int(i)),
+        }
+    }
     #[inline]
     pub fn get(&self, v: VarId) -> Option<&Value> {
         self.slots[v as usize].as_ref()
