@@ -174,20 +174,58 @@ fn as_value_int(x: Result<i32, Value>) -> Value {
 
 /// An integer operator over two operands: `k` on two Ints, the evaluator's
 /// error otherwise (both operands are evaluated first, left to right).
+/// The usual shapes (variables, literals, Int-typed nodes) get closures of
+/// their own that read Ints in place; anything else takes the general path.
 fn int_bin<T: 'static>(
     x: IOp,
     y: IOp,
     op: Op,
-    k: impl Fn(i32, i32) -> R<T> + Send + Sync + 'static,
+    k: impl Fn(i32, i32) -> R<T> + Copy + Send + Sync + 'static,
 ) -> F<T> {
-    f(move |c| {
-        let l = x.get(c)?;
-        let r = y.get(c)?;
-        match (l, r) {
-            (Ok(p), Ok(q)) => k(p, q),
-            (l, r) => Err(c.ints_error(op, &as_value_int(l), &as_value_int(r))),
-        }
-    })
+    match (x, y) {
+        (IOp::Var(v), IOp::Lit(q)) => f(move |c| match c.vars.get(v) {
+            Some(Value::Int(p)) => k(*p, q),
+            _ => int_bin_slow(c, &IOp::Var(v), &IOp::Lit(q), op, k),
+        }),
+        (IOp::Lit(p), IOp::Var(w)) => f(move |c| match c.vars.get(w) {
+            Some(Value::Int(q)) => k(p, *q),
+            _ => int_bin_slow(c, &IOp::Lit(p), &IOp::Var(w), op, k),
+        }),
+        (IOp::Var(v), IOp::Var(w)) => f(move |c| match (c.vars.get(v), c.vars.get(w)) {
+            (Some(Value::Int(p)), Some(Value::Int(q))) => k(*p, *q),
+            _ => int_bin_slow(c, &IOp::Var(v), &IOp::Var(w), op, k),
+        }),
+        (IOp::Int(a), IOp::Lit(q)) => f(move |c| k(a(c)?, q)),
+        (IOp::Int(a), IOp::Int(b)) => f(move |c| {
+            let p = a(c)?;
+            k(p, b(c)?)
+        }),
+        (IOp::Int(a), IOp::Var(w)) => f(move |c| {
+            let p = a(c)?;
+            match c.vars.get(w) {
+                Some(Value::Int(q)) => k(p, *q),
+                _ => int_bin_slow(c, &IOp::Lit(p), &IOp::Var(w), op, k),
+            }
+        }),
+        (x, y) => f(move |c| int_bin_slow(c, &x, &y, op, k)),
+    }
+}
+
+/// The general path of [`int_bin`].
+#[inline(never)]
+fn int_bin_slow<T>(
+    c: &mut Ctx<'_>,
+    x: &IOp,
+    y: &IOp,
+    op: Op,
+    k: impl Fn(i32, i32) -> R<T>,
+) -> R<T> {
+    let l = x.get(c)?;
+    let r = y.get(c)?;
+    match (l, r) {
+        (Ok(p), Ok(q)) => k(p, q),
+        (l, r) => Err(c.ints_error(op, &as_value_int(l), &as_value_int(r))),
+    }
 }
 
 /// A member of a lazy-set literal.
@@ -257,6 +295,52 @@ pub(crate) struct Compiler<'a> {
     pub func_names: &'a [String],
     pub sym_loc: &'a [u16],
     pub sym_elem: &'a [u16],
+    pub templates: &'a [crate::game::Template],
+}
+
+/// In an id table of a template: the table cannot decide, ask `Ctx::template`.
+const ASK: u16 = u16::MAX;
+/// In an id table of a template: the name is known but is no location (element).
+const NONE: u16 = u16::MAX - 1;
+
+/// What a name template's id table needs at run time.
+struct IdTable {
+    t: u32,
+    locations: bool,
+    mins: [i32; 2],
+    dims: [u32; 2],
+    /// Row-major: the location (element) id of every known name, [`NONE`], or [`ASK`].
+    ids: Box<[u16]>,
+    /// A name built from arguments outside the table is certainly unknown
+    /// (the template's `exhaustive`, and `negatives_unknown` or non-negative arguments).
+    exhaustive: bool,
+    negatives_unknown: bool,
+}
+
+impl IdTable {
+    /// The general path: `Ctx::template`, then the symbol's id.
+    #[inline(never)]
+    fn ask(&self, c: &mut Ctx<'_>) -> R<Option<u16>> {
+        Ok(match c.template(self.t)? {
+            Some(s) if self.locations => c.g.sym_location(s),
+            Some(s) => c.g.sym_element(s),
+            None => None,
+        })
+    }
+
+    #[inline(always)]
+    fn hit(&self, idx: usize) -> Option<Option<u16>> {
+        match self.ids[idx] {
+            ASK => None,
+            NONE => Some(None),
+            id => Some(Some(id)),
+        }
+    }
+
+    #[inline(always)]
+    fn outside(&self, nonneg: bool) -> Option<Option<u16>> {
+        (self.exhaustive && (self.negatives_unknown || nonneg)).then_some(None)
+    }
 }
 
 fn known(table: &[u16], s: Sym) -> Option<u16> {
@@ -557,6 +641,79 @@ impl Compiler<'_> {
         }
     }
 
+    /// An interpolated location (`locations`) or element name with one or two
+    /// variables and a dense table: the id straight from a precomputed table
+    /// (the same answers as `Ctx::template` followed by the symbol's id).
+    fn id_template(&self, t: u32, locations: bool) -> Option<CId> {
+        let tpl = self.templates.get(t as usize)?;
+        let d = tpl.dense.as_ref()?;
+        let by_sym = if locations {
+            self.sym_loc
+        } else {
+            self.sym_elem
+        };
+        let ids: Box<[u16]> = d
+            .table
+            .iter()
+            .map(|&s| {
+                if s == Sym::MAX {
+                    ASK
+                } else {
+                    known(by_sym, s).unwrap_or(NONE)
+                }
+            })
+            .collect();
+        let mut tab = IdTable {
+            t,
+            locations,
+            mins: [0; 2],
+            dims: [0; 2],
+            ids,
+            exhaustive: tpl.exhaustive,
+            negatives_unknown: tpl.negatives_unknown,
+        };
+        match (tpl.vars.as_slice(), d.mins.as_slice(), d.dims.as_slice()) {
+            (&[v], &[m], &[n]) => {
+                (tab.mins[0], tab.dims[0]) = (m, n);
+                Some(f(move |c| {
+                    if let Some(Value::Int(x)) = c.vars.get(v) {
+                        let o = x.wrapping_sub(tab.mins[0]) as u32;
+                        let found = if o < tab.dims[0] {
+                            tab.hit(o as usize)
+                        } else {
+                            tab.outside(*x >= 0)
+                        };
+                        if let Some(id) = found {
+                            return Ok(id);
+                        }
+                    }
+                    tab.ask(c)
+                }))
+            }
+            (&[v, w], &[m0, m1], &[n0, n1]) => {
+                tab.mins = [m0, m1];
+                tab.dims = [n0, n1];
+                Some(f(move |c| {
+                    if let (Some(Value::Int(x)), Some(Value::Int(y))) = (c.vars.get(v), c.vars.get(w))
+                    {
+                        let ox = x.wrapping_sub(tab.mins[0]) as u32;
+                        let oy = y.wrapping_sub(tab.mins[1]) as u32;
+                        let found = if ox < tab.dims[0] && oy < tab.dims[1] {
+                            tab.hit(ox as usize * tab.dims[1] as usize + oy as usize)
+                        } else {
+                            tab.outside(*x >= 0 && *y >= 0)
+                        };
+                        if let Some(id) = found {
+                            return Ok(id);
+                        }
+                    }
+                    tab.ask(c)
+                }))
+            }
+            _ => None,
+        }
+    }
+
     /// A location argument: its id, or `None` for a name that is no location.
     fn loc(&self, e: &Expr, what: &'static str) -> CId {
         match e {
@@ -564,10 +721,12 @@ impl Compiler<'_> {
                 let l = known(self.sym_loc, s);
                 f(move |_| Ok(l))
             }
-            &Expr::Interp(t) => f(move |c| {
-                Ok(match c.template(t)? {
-                    Some(s) => c.g.sym_location(s),
-                    None => None,
+            &Expr::Interp(t) => self.id_template(t, true).unwrap_or_else(|| {
+                f(move |c| {
+                    Ok(match c.template(t)? {
+                        Some(s) => c.g.sym_location(s),
+                        None => None,
+                    })
                 })
             }),
             _ => {
@@ -603,10 +762,12 @@ impl Compiler<'_> {
                 let el = known(self.sym_elem, s);
                 f(move |_| Ok(el))
             }
-            &Expr::Interp(t) => f(move |c| {
-                Ok(match c.template(t)? {
-                    Some(s) => c.g.sym_element(s),
-                    None => None,
+            &Expr::Interp(t) => self.id_template(t, false).unwrap_or_else(|| {
+                f(move |c| {
+                    Ok(match c.template(t)? {
+                        Some(s) => c.g.sym_element(s),
+                        None => None,
+                    })
                 })
             }),
             _ => {

@@ -472,6 +472,7 @@ impl Game {
             func_names: &func_names,
             sym_loc: &sym_loc,
             sym_elem: &sym_elem,
+            templates: &templates,
         };
         let cfuncs = funcs
             .iter()
