@@ -296,6 +296,10 @@ pub(crate) struct Compiler<'a> {
     pub sym_loc: &'a [u16],
     pub sym_elem: &'a [u16],
     pub templates: &'a [crate::game::Template],
+    /// Per function: whether its last line is Bool-typed, so that it always
+    /// gives a Bool (a false guard line gives `false` too) and its calls are
+    /// Bool nodes. Empty in the first round (see [`Compiler::bool_funcs`]).
+    pub bool_funcs: Vec<bool>,
 }
 
 /// In an id table of a template: the table cannot decide, ask `Ctx::template`.
@@ -351,6 +355,23 @@ fn known(table: &[u16], s: Sym) -> Option<u16> {
 }
 
 impl Compiler<'_> {
+    /// The functions whose calls always give a Bool, given the current
+    /// knowledge: compile every body and look at its last line. Knowing more
+    /// Bool functions only turns more nodes into Bool nodes, never fewer, so
+    /// repeating this reaches a fixed point.
+    pub fn bool_funcs(&self) -> Vec<bool> {
+        self.funcs
+            .iter()
+            .map(|f| {
+                f.as_ref().is_some_and(|f| {
+                    f.body
+                        .last()
+                        .is_some_and(|l| matches!(self.node(&l.expr), Node::Bool(_)))
+                })
+            })
+            .collect()
+    }
+
     /// Compiles a top-level expression.
     pub fn code(&self, e: &Expr) -> Code {
         let and = match e {
@@ -408,6 +429,16 @@ impl Compiler<'_> {
                 Node::Int(i) => IOp::Int(i),
                 n => IOp::Other(Opnd::Node(n)),
             },
+        }
+    }
+
+    /// [`Compiler::iop`] of an expression already compiled to `n`.
+    fn iop_of(e: &Expr, n: Node) -> IOp {
+        match (e, n) {
+            (&Expr::Int(i), _) => IOp::Lit(i),
+            (&Expr::Var(v), _) => IOp::Var(v),
+            (_, Node::Int(i)) => IOp::Int(i),
+            (_, n) => IOp::Other(Opnd::Node(n)),
         }
     }
 
@@ -477,7 +508,7 @@ impl Compiler<'_> {
                     Ok(Value::Lazy(Arc::new(out)))
                 }))
             }
-            Expr::Call(fid, args) => Node::Val(self.call(*fid, args)),
+            Expr::Call(fid, args) => self.call(*fid, args),
             Expr::Loop {
                 all,
                 var,
@@ -782,9 +813,9 @@ impl Compiler<'_> {
         }
     }
 
-    fn call(&self, fid: FuncId, args: &[Expr]) -> CVal {
+    fn call(&self, fid: FuncId, args: &[Expr]) -> Node {
         let argc = args.len();
-        match self.funcs.get(fid as usize).and_then(Option::as_ref) {
+        Node::Val(match self.funcs.get(fid as usize).and_then(Option::as_ref) {
             None => {
                 let name = self
                     .func_names
@@ -804,6 +835,14 @@ impl Compiler<'_> {
             Some(func) => {
                 let params = func.params.clone();
                 let args: Vec<Opnd> = args.iter().map(|a| self.opnd(a)).collect();
+                if self.bool_funcs.get(fid as usize) == Some(&true) {
+                    return Node::Bool(f(move |c| {
+                        for (p, a) in params.iter().zip(&args) {
+                            a.set(c, *p)?;
+                        }
+                        run_func_bool(c, fid)
+                    }));
+                }
                 f(move |c| {
                     // Sequential binding: a later argument sees earlier parameters (§5.9).
                     for (p, a) in params.iter().zip(&args) {
@@ -812,7 +851,7 @@ impl Compiler<'_> {
                     run_func(c, fid, false)
                 })
             }
-        }
+        })
     }
 
     fn run_loop(&self, all: bool, var: VarId, from: &Expr, to: &Expr, body: &Expr) -> CBool {
@@ -867,12 +906,13 @@ impl Compiler<'_> {
                         None => Err(unbound(c, v)),
                     }));
                 }
+                // Each side compiled once (compiling twice would be exponential in the nesting).
                 match (self.node(a), self.node(b)) {
                     (Node::Sym(x), Node::Sym(y)) => {
                         Node::Bool(f(move |c| Ok((x(c)? == y(c)?) == eq)))
                     }
-                    _ => {
-                        let (x, y) = (self.iop(a), self.iop(b));
+                    (na, nb) => {
+                        let (x, y) = (Self::iop_of(a, na), Self::iop_of(b, nb));
                         Node::Bool(f(move |c| {
                             let l = x.get(c)?;
                             let r = y.get(c)?;
@@ -1187,7 +1227,55 @@ fn no_else() -> Box<EvalError> {
 
 /// Runs a compiled user function whose parameters are bound (`Ctx::run_body`).
 fn run_func(c: &mut Ctx<'_>, fid: FuncId, split: bool) -> R<Value> {
-    let g = c.g;
+    let (cf, last, last_line) = enter(c, fid)?;
+    let result = run_lines(c, cf, last, last_line, split);
+    c.depth -= 1;
+    result
+}
+
+/// [`run_func`] of a function whose last line is a Bool node.
+fn run_func_bool(c: &mut Ctx<'_>, fid: FuncId) -> R<bool> {
+    let (cf, last, last_line) = enter(c, fid)?;
+    let result = run_lines_bool(c, cf, last, last_line);
+    c.depth -= 1;
+    result
+}
+
+fn run_lines_bool(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32) -> R<bool> {
+    let traced = |mut e: Box<EvalError>, line: u32| {
+        e.trace.push(format!("function {} line {line}", cf.name));
+        e
+    };
+    for (guard, line) in &cf.guards {
+        let passed = match guard {
+            Guard::Bool(b) => b(c),
+            Guard::Other(n) => n.value(c).map(|v| !matches!(v, Value::Bool(false))),
+        };
+        match passed {
+            Ok(true) => {}
+            Ok(false) => return Ok(false),
+            Err(e) => return Err(traced(e, *line)),
+        }
+    }
+    match last {
+        Node::Bool(b) => b(c).map_err(|e| traced(e, last_line)),
+        n => match n.value(c).map_err(|e| traced(e, last_line))? {
+            Value::Bool(b) => Ok(b),
+            other => Err(EvalError::new(format!(
+                "internal: function {} gave {} where a Bool was compiled",
+                cf.name,
+                other.kind()
+            ))),
+        },
+    }
+}
+
+/// The checks and bookkeeping of entering a user function (`Ctx::run_body`):
+/// defined, non-empty, not nested too deeply, one budget step. Increments
+/// the call depth; the caller decrements it.
+#[inline]
+fn enter<'g>(c: &mut Ctx<'g>, fid: FuncId) -> R<(&'g CFunc, &'g Node, u32)> {
+    let g: &'g crate::game::Game = c.g;
     let Some(cf) = g.cfuncs.get(fid as usize).and_then(Option::as_ref) else {
         return Err(EvalError::new(format!(
             "unknown function {}",
@@ -1208,9 +1296,7 @@ fn run_func(c: &mut Ctx<'_>, fid: FuncId, split: bool) -> R<Value> {
     }
     c.vars.step()?;
     c.depth += 1;
-    let result = run_lines(c, cf, last, *last_line, split);
-    c.depth -= 1;
-    result
+    Ok((cf, last, *last_line))
 }
 
 /// The body lines (§5.9): stop at the first Bool `false`, otherwise the last line's value.

@@ -467,13 +467,21 @@ impl Game {
         // Compile every expression once (issue 18): see `compile.rs`.
         let (mut rules, mut scorings, mut ends, mut evaluations) =
             (rules, scorings, ends, evaluations);
-        let compiler = crate::compile::Compiler {
+        let mut compiler = crate::compile::Compiler {
             funcs: &funcs,
             func_names: &func_names,
             sym_loc: &sym_loc,
             sym_elem: &sym_elem,
             templates: &templates,
+            bool_funcs: Vec::new(),
         };
+        for _ in 0..4 {
+            let known = compiler.bool_funcs();
+            if known == compiler.bool_funcs {
+                break;
+            }
+            compiler.bool_funcs = known;
+        }
         let cfuncs = funcs
             .iter()
             .map(|f| f.as_ref().map(|f| compiler.func(f)))

@@ -618,3 +618,15 @@ proptest::proptest! {
         let _ = run_budget(&defs, &["$A = 2", "$B = 1", &e], 10_000);
     }
 }
+
+/// Every sub-expression is compiled a bounded number of times: a chain of 60
+/// nested comparisons (2^60 compilations if a node compiled its operands twice) loads and runs.
+#[test]
+fn nested_expressions_compile_once() {
+    let mut chain = String::from("1");
+    for _ in 0..60 {
+        chain = format!("($A == {chain})");
+    }
+    // $A == 1 is true, $A == true false, $A == false false, ...
+    assert!(!boolean(run("", &["$A = 1", &chain])));
+}
