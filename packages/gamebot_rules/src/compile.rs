@@ -88,7 +88,7 @@ enum Opnd {
 
 impl Opnd {
     /// Evaluates the operand into variable `v` (Ints without a [`Value`] round trip).
-    #[inline]
+    #[inline(always)]
     fn set(&self, c: &mut Ctx<'_>, v: VarId) -> R<()> {
         match self {
             Opnd::Const(Value::Int(i)) => c.vars.set_int(v, *i),
@@ -195,6 +195,16 @@ fn int_bin<T: 'static>(
             (Some(Value::Int(p)), Some(Value::Int(q))) => k(*p, *q),
             _ => int_bin_slow(c, &IOp::Var(v), &IOp::Var(w), op, k),
         }),
+        (IOp::Var(v), IOp::Int(b)) => f(move |c| match c.vars.get(v) {
+            Some(&Value::Int(p)) => k(p, b(c)?),
+            Some(other) => {
+                let l = other.clone();
+                let q = b(c)?;
+                Err(c.ints_error(op, &l, &Value::Int(q)))
+            }
+            None => Err(unbound(c, v)),
+        }),
+        (IOp::Lit(p), IOp::Int(b)) => f(move |c| k(p, b(c)?)),
         (IOp::Int(a), IOp::Lit(q)) => f(move |c| k(a(c)?, q)),
         (IOp::Int(a), IOp::Int(b)) => f(move |c| {
             let p = a(c)?;
