@@ -917,11 +917,34 @@ impl Compiler<'_> {
                     }));
                 }
                 // Each side compiled once (compiling twice would be exponential in the nesting).
-                match (self.node(a), self.node(b)) {
-                    (Node::Sym(x), Node::Sym(y)) => {
+                match (self.node(a), self.node(b), a, b) {
+                    (Node::Sym(x), Node::Sym(y), ..) => {
                         Node::Bool(f(move |c| Ok((x(c)? == y(c)?) == eq)))
                     }
-                    (na, nb) => {
+                    // `ELTYPE(CONTENT(..)) == $t`: the name against a variable, no Value copy.
+                    (Node::Sym(x), _, _, &Expr::Var(v)) => {
+                        Node::Bool(f(move |c| {
+                            let s = x(c)?;
+                            match c.vars.get(v) {
+                                Some(Value::Str(Str::Sym(y))) => Ok((s == *y) == eq),
+                                Some(_) => Ok(!eq),
+                                None => Err(unbound(c, v)),
+                            }
+                        }))
+                    }
+                    (_, Node::Sym(y), &Expr::Var(v), _) => {
+                        Node::Bool(f(move |c| {
+                            // The variable is read first, as the evaluator does.
+                            let l = match c.vars.get(v) {
+                                Some(Value::Str(Str::Sym(s))) => Some(*s),
+                                Some(_) => None,
+                                None => return Err(unbound(c, v)),
+                            };
+                            let r = y(c)?;
+                            Ok((l == Some(r)) == eq)
+                        }))
+                    }
+                    (na, nb, ..) => {
                         let (x, y) = (Self::iop_of(a, na), Self::iop_of(b, nb));
                         Node::Bool(f(move |c| {
                             let l = x.get(c)?;
