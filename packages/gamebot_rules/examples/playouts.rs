@@ -25,7 +25,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reference = match args.next().as_deref() {
         None => false,
         Some("reference") => true,
-        Some(other) => return Err(format!("unknown option `{other}` (expected `reference`)").into()),
+        Some(other) => {
+            return Err(format!("unknown option `{other}` (expected `reference`)").into())
+        }
     };
     let game = Game::load(&file)?;
     let mut rng = ChaCha8Rng::seed_from_u64(1);

@@ -358,10 +358,7 @@ impl IdTable {
 }
 
 fn known(table: &[u16], s: Sym) -> Option<u16> {
-    table
-        .get(s as usize)
-        .copied()
-        .filter(|&x| x != u16::MAX)
+    table.get(s as usize).copied().filter(|&x| x != u16::MAX)
 }
 
 impl Compiler<'_> {
@@ -432,9 +429,9 @@ impl Compiler<'_> {
     }
 
     fn iop(&self, e: &Expr) -> IOp {
-        match e {
-            &Expr::Int(i) => IOp::Lit(i),
-            &Expr::Var(v) => IOp::Var(v),
+        match *e {
+            Expr::Int(i) => IOp::Lit(i),
+            Expr::Var(v) => IOp::Var(v),
             _ => match self.node(e) {
                 Node::Int(i) => IOp::Int(i),
                 n => IOp::Other(Opnd::Node(n)),
@@ -735,7 +732,8 @@ impl Compiler<'_> {
                 tab.mins = [m0, m1];
                 tab.dims = [n0, n1];
                 Some(f(move |c| {
-                    if let (Some(Value::Int(x)), Some(Value::Int(y))) = (c.vars.get(v), c.vars.get(w))
+                    if let (Some(Value::Int(x)), Some(Value::Int(y))) =
+                        (c.vars.get(v), c.vars.get(w))
                     {
                         let ox = x.wrapping_sub(tab.mins[0]) as u32;
                         let oy = y.wrapping_sub(tab.mins[1]) as u32;
@@ -757,12 +755,12 @@ impl Compiler<'_> {
 
     /// A location argument: its id, or `None` for a name that is no location.
     fn loc(&self, e: &Expr, what: &'static str) -> CId {
-        match e {
-            &Expr::Str(s) => {
+        match *e {
+            Expr::Str(s) => {
                 let l = known(self.sym_loc, s);
                 f(move |_| Ok(l))
             }
-            &Expr::Interp(t) => self.id_template(t, true).unwrap_or_else(|| {
+            Expr::Interp(t) => self.id_template(t, true).unwrap_or_else(|| {
                 f(move |c| {
                     Ok(match c.template(t)? {
                         Some(s) => c.g.sym_location(s),
@@ -825,43 +823,45 @@ impl Compiler<'_> {
 
     fn call(&self, fid: FuncId, args: &[Expr]) -> Node {
         let argc = args.len();
-        Node::Val(match self.funcs.get(fid as usize).and_then(Option::as_ref) {
-            None => {
-                let name = self
-                    .func_names
-                    .get(fid as usize)
-                    .cloned()
-                    .unwrap_or_default();
-                f(move |_| Err(EvalError::new(format!("unknown function {name}"))))
-            }
-            Some(func) if func.params.len() != argc => {
-                let (name, n) = (func.name.clone(), func.params.len());
-                f(move |_| {
-                    Err(EvalError::new(format!(
-                        "function {name} takes {n} argument(s), called with {argc}"
-                    )))
-                })
-            }
-            Some(func) => {
-                let params = func.params.clone();
-                let args: Vec<Opnd> = args.iter().map(|a| self.opnd(a)).collect();
-                if self.bool_funcs.get(fid as usize) == Some(&true) {
-                    return Node::Bool(f(move |c| {
+        Node::Val(
+            match self.funcs.get(fid as usize).and_then(Option::as_ref) {
+                None => {
+                    let name = self
+                        .func_names
+                        .get(fid as usize)
+                        .cloned()
+                        .unwrap_or_default();
+                    f(move |_| Err(EvalError::new(format!("unknown function {name}"))))
+                }
+                Some(func) if func.params.len() != argc => {
+                    let (name, n) = (func.name.clone(), func.params.len());
+                    f(move |_| {
+                        Err(EvalError::new(format!(
+                            "function {name} takes {n} argument(s), called with {argc}"
+                        )))
+                    })
+                }
+                Some(func) => {
+                    let params = func.params.clone();
+                    let args: Vec<Opnd> = args.iter().map(|a| self.opnd(a)).collect();
+                    if self.bool_funcs.get(fid as usize) == Some(&true) {
+                        return Node::Bool(f(move |c| {
+                            for (p, a) in params.iter().zip(&args) {
+                                a.set(c, *p)?;
+                            }
+                            run_func_bool(c, fid)
+                        }));
+                    }
+                    f(move |c| {
+                        // Sequential binding: a later argument sees earlier parameters (§5.9).
                         for (p, a) in params.iter().zip(&args) {
                             a.set(c, *p)?;
                         }
-                        run_func_bool(c, fid)
-                    }));
+                        run_func(c, fid, false)
+                    })
                 }
-                f(move |c| {
-                    // Sequential binding: a later argument sees earlier parameters (§5.9).
-                    for (p, a) in params.iter().zip(&args) {
-                        a.set(c, *p)?;
-                    }
-                    run_func(c, fid, false)
-                })
-            }
-        })
+            },
+        )
     }
 
     fn run_loop(&self, all: bool, var: VarId, from: &Expr, to: &Expr, body: &Expr) -> CBool {
@@ -922,16 +922,14 @@ impl Compiler<'_> {
                         Node::Bool(f(move |c| Ok((x(c)? == y(c)?) == eq)))
                     }
                     // `ELTYPE(CONTENT(..)) == $t`: the name against a variable, no Value copy.
-                    (Node::Sym(x), _, _, &Expr::Var(v)) => {
-                        Node::Bool(f(move |c| {
-                            let s = x(c)?;
-                            match c.vars.get(v) {
-                                Some(Value::Str(Str::Sym(y))) => Ok((s == *y) == eq),
-                                Some(_) => Ok(!eq),
-                                None => Err(unbound(c, v)),
-                            }
-                        }))
-                    }
+                    (Node::Sym(x), _, _, &Expr::Var(v)) => Node::Bool(f(move |c| {
+                        let s = x(c)?;
+                        match c.vars.get(v) {
+                            Some(Value::Str(Str::Sym(y))) => Ok((s == *y) == eq),
+                            Some(_) => Ok(!eq),
+                            None => Err(unbound(c, v)),
+                        }
+                    })),
                     (_, Node::Sym(y), &Expr::Var(v), _) => {
                         Node::Bool(f(move |c| {
                             // The variable is read first, as the evaluator does.
@@ -1014,27 +1012,15 @@ impl Compiler<'_> {
                 let then = self.node(&a[1]);
                 let els = a.get(2).map(|x| self.node(x));
                 match (then, els) {
-                    (Node::Int(t), Some(Node::Int(e))) => Node::Int(f(move |c| {
-                        if cond(c)? {
-                            t(c)
-                        } else {
-                            e(c)
-                        }
-                    })),
-                    (Node::Bool(t), Some(Node::Bool(e))) => Node::Bool(f(move |c| {
-                        if cond(c)? {
-                            t(c)
-                        } else {
-                            e(c)
-                        }
-                    })),
-                    (Node::Sym(t), Some(Node::Sym(e))) => Node::Sym(f(move |c| {
-                        if cond(c)? {
-                            t(c)
-                        } else {
-                            e(c)
-                        }
-                    })),
+                    (Node::Int(t), Some(Node::Int(e))) => {
+                        Node::Int(f(move |c| if cond(c)? { t(c) } else { e(c) }))
+                    }
+                    (Node::Bool(t), Some(Node::Bool(e))) => {
+                        Node::Bool(f(move |c| if cond(c)? { t(c) } else { e(c) }))
+                    }
+                    (Node::Sym(t), Some(Node::Sym(e))) => {
+                        Node::Sym(f(move |c| if cond(c)? { t(c) } else { e(c) }))
+                    }
                     (t, e) => Node::Val(f(move |c| {
                         if cond(c)? {
                             t.value(c)
@@ -1207,11 +1193,7 @@ impl Compiler<'_> {
                     let g = c.g;
                     let es = es(c)?;
                     let e = c.known_element(&es).ok_or_else(|| {
-                        EvalError::new(format!(
-                            "{}: unknown element `{}`",
-                            b.name(),
-                            c.text(&es)
-                        ))
+                        EvalError::new(format!("{}: unknown element `{}`", b.name(), c.text(&es)))
                     })?;
                     let v = v(c)?;
                     let which = match b {
@@ -1404,7 +1386,9 @@ impl Ctx<'_> {
     /// A condition `F(...)` evaluated with its last line split (`Ctx::call_split`).
     pub(crate) fn run_call_split(&mut self, se: &SrcExpr) -> R<Value> {
         let (Expr::Call(fid, args), Some(code)) = (&se.expr, &se.code.0) else {
-            return Err(EvalError::new("internal: a hoisted condition is not a call"));
+            return Err(EvalError::new(
+                "internal: a hoisted condition is not a call",
+            ));
         };
         match &code.call_args {
             Some(cargs) if !self.vars.reference => {

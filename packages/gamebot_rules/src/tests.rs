@@ -585,7 +585,8 @@ fn arb_typed() -> impl proptest::strategy::Strategy<Value = String> {
         (int.clone(), cmp, int.clone()).prop_map(|(a, o, b)| format!("({a}) {o} ({b})")),
         name.clone().prop_map(|n| format!("EMPTY({n})")),
         (name.clone(), name.clone()).prop_map(|(a, b)| format!("{a} == {b}")),
-        (int.clone(), int.clone()).prop_map(|(a, b)| format!("SETSTATE(\"p(1)\", {a}) OR ({b} > 0)")),
+        (int.clone(), int.clone())
+            .prop_map(|(a, b)| format!("SETSTATE(\"p(1)\", {a}) OR ({b} > 0)")),
     ];
     let boolean = bool_leaf.prop_recursive(3, 16, 2, move |inner| {
         prop_oneof![
@@ -597,7 +598,9 @@ fn arb_typed() -> impl proptest::strategy::Strategy<Value = String> {
             inner
                 .clone()
                 .prop_map(|a| format!("FORSOME($I, 3, 1, ($I == $B) AND ({a}))")),
-            inner.clone().prop_map(|a| format!("FORALL($I, 1, $B, {a})")),
+            inner
+                .clone()
+                .prop_map(|a| format!("FORALL($I, 1, $B, {a})")),
         ]
     });
     prop_oneof![int, boolean]
