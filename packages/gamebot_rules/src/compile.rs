@@ -1385,13 +1385,16 @@ impl Ctx<'_> {
 
     /// A condition `F(...)` evaluated with its last line split (`Ctx::call_split`).
     pub(crate) fn run_call_split(&mut self, se: &SrcExpr) -> R<Value> {
-        let (Expr::Call(fid, args), Some(code)) = (&se.expr, &se.code.0) else {
+        let Expr::Call(fid, args) = &se.expr else {
             return Err(EvalError::new(
                 "internal: a hoisted condition is not a call",
             ));
         };
-        match &code.call_args {
-            Some(cargs) if !self.vars.reference => {
+        match se.code.0.as_deref() {
+            Some(Compiled {
+                call_args: Some(cargs),
+                ..
+            }) if !self.vars.reference => {
                 self.first_conjunct = None;
                 let func = self.func(*fid, cargs.len())?;
                 for (p, a) in func.params.iter().zip(cargs) {
