@@ -238,6 +238,41 @@ fn int_bin_slow<T>(
     }
 }
 
+/// An argument bound to a parameter slot: flat, most common shape first.
+enum Arg {
+    Var(VarId),
+    Lit(i32),
+    Int(CInt),
+    Other(Opnd),
+}
+
+impl Arg {
+    /// Evaluates the argument into variable `p` ([`Opnd::set`]).
+    #[inline(always)]
+    fn set(&self, c: &mut Ctx<'_>, p: VarId) -> R<()> {
+        match self {
+            Arg::Var(w) => match c.vars.get(*w) {
+                Some(&Value::Int(i)) => c.vars.set_int(p, i),
+                Some(x) => {
+                    let x = x.clone();
+                    c.vars.set(p, x)
+                }
+                None => return Err(unbound(c, *w)),
+            },
+            Arg::Lit(i) => c.vars.set_int(p, *i),
+            Arg::Int(f) => {
+                let i = f(c)?;
+                c.vars.set_int(p, i);
+            }
+            Arg::Other(o) => {
+                let x = o.get(c)?;
+                c.vars.set(p, x);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A member of a lazy-set literal.
 enum LazyC {
     Defer(FuncId, Vec<Opnd>),
@@ -266,7 +301,7 @@ pub(crate) struct Compiled {
     /// Its sides when it is `A AND B` (hoisted rule conditions).
     and: Option<(CBool, CBool)>,
     /// Its arguments when it is a call `F(...)` (hoisted called conditions).
-    call_args: Option<Vec<Opnd>>,
+    call_args: Option<Vec<Arg>>,
 }
 
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
@@ -389,7 +424,7 @@ impl Compiler<'_> {
             _ => None,
         };
         let call_args = match e {
-            Expr::Call(_, args) => Some(args.iter().map(|a| self.opnd(a)).collect()),
+            Expr::Call(_, args) => Some(args.iter().map(|a| self.arg(a)).collect()),
             _ => None,
         };
         Code(Some(Arc::new(Compiled {
@@ -446,6 +481,17 @@ impl Compiler<'_> {
             (&Expr::Var(v), _) => IOp::Var(v),
             (_, Node::Int(i)) => IOp::Int(i),
             (_, n) => IOp::Other(Opnd::Node(n)),
+        }
+    }
+
+    fn arg(&self, e: &Expr) -> Arg {
+        match *e {
+            Expr::Var(v) => Arg::Var(v),
+            Expr::Int(i) => Arg::Lit(i),
+            _ => match self.node(e) {
+                Node::Int(f) => Arg::Int(f),
+                n => Arg::Other(Opnd::Node(n)),
+            },
         }
     }
 
@@ -843,7 +889,7 @@ impl Compiler<'_> {
                 }
                 Some(func) => {
                     let params = func.params.clone();
-                    let args: Vec<Opnd> = args.iter().map(|a| self.opnd(a)).collect();
+                    let args: Vec<Arg> = args.iter().map(|a| self.arg(a)).collect();
                     if self.bool_funcs.get(fid as usize) == Some(&true) {
                         return Node::Bool(f(move |c| {
                             for (p, a) in params.iter().zip(&args) {
