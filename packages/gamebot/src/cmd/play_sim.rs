@@ -142,6 +142,9 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
     let mut lines = std::io::stdin().lock().lines();
     let mut last: Option<GameState> = None;
     let mut code = 0;
+    // With the web UI the process serves the page until Ctrl-C: the person
+    // may start the next game from the browser.
+    let mut reported_over: Option<u32> = None;
     while !stop.is_requested() {
         if robot.any_stopped() {
             break;
@@ -157,15 +160,27 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
         }
         let Some(st) = &last else { continue };
         if st.phase == GameState::PHASE_GAME_OVER {
+            if browser && reported_over == Some(st.game_number) {
+                continue;
+            }
             outln!(
                 "game over after {} moves: {}",
                 st.move_history.len(),
                 match st.winner {
                     0 => "draw".to_string(),
-                    w if w > 0 => format!("{} (player {w}) wins", game.players[w as usize - 1]),
+                    // The state's own names: the browser may have started another game.
+                    w if w > 0 => format!(
+                        "{} (player {w}) wins",
+                        st.players.get(w as usize - 1).map_or("?", String::as_str)
+                    ),
                     _ => "unfinished".to_string(),
                 }
             );
+            if browser {
+                reported_over = Some(st.game_number);
+                outln!("start a new game in the web UI, or press Ctrl-C to stop");
+                continue;
+            }
             break;
         }
         let p = st.current_player;
