@@ -101,7 +101,8 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
             .param("seed", ParamValue::Integer(o.seed as i64))
             .param("arm", ParamValue::Bool(true))
             .param("camera", ParamValue::Bool(true)),
-        |n, s| referee_node::run(n, s, true),
+        // With the web UI the referee outlives a game: the person may start another.
+        move |n, s| referee_node::run(n, s, !browser),
     )?;
     if let Some(addr) = o.web {
         let cfg = gamebot_web::WebConfig {

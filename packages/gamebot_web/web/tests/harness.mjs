@@ -77,6 +77,32 @@ export class Session {
   }
 }
 
+/** What the page shows, for failure messages. */
+export async function pageReport(page) {
+  return page.evaluate(() => {
+    const st = document.querySelector("#status");
+    const ai = document.querySelector("#ai-panel");
+    return [
+      `status: ${st.textContent} ${JSON.stringify(st.dataset)}`,
+      `notice: ${document.querySelector("#notice").textContent}`,
+      `phases seen: ${window.phases}`,
+      `ai panel: ${JSON.stringify(ai.dataset)} iterations ${document.querySelector("#ai-iterations").textContent}`,
+      `moves: ${[...document.querySelectorAll("#moves li")].map((li) => li.dataset.move).join(" ")}`,
+      `events: ${[...document.querySelectorAll("#events li")].slice(-8).map((li) => li.textContent).join(" | ")}`,
+    ].join("\n");
+  }).catch((e) => `(page unreadable: ${e})`);
+}
+
+/** page.waitForFunction that fails with what the page and gamebot showed. */
+export async function waitFor(session, page, fn, arg, timeout, what) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout });
+  } catch (e) {
+    const log = session.log.split("\n").filter((l) => !/QP read-back/.test(l)).slice(-25).join("\n");
+    throw new Error(`${what}: ${e.message}\n${await pageReport(page)}\ngamebot:\n${log}`);
+  }
+}
+
 export async function shot(page, name, selector) {
   if (!shots) return;
   mkdirSync(shots, { recursive: true });
@@ -94,7 +120,11 @@ export const pieces = (page) =>
 /** Waits until the person is to move or the game is over (the robot's turn,
  * arm and camera included, can take a while); returns the phase. */
 export async function settle(page, timeout = 120_000) {
-  await page.waitForSelector("#status[data-phase=your-turn], #status[data-phase=over]", { timeout });
+  try {
+    await page.waitForSelector("#status[data-phase=your-turn], #status[data-phase=over]", { timeout });
+  } catch (e) {
+    throw new Error(`waiting for the person's turn or the end: ${e.message}\n${await pageReport(page)}`);
+  }
   return phase(page);
 }
 

@@ -15,7 +15,7 @@
 // when the arm is idle.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { Session, canvasColours, clickMove, dragMove, gameNumber, moveCount, moveList, newGame, phase, pieces, settle, shot } from "./harness.mjs";
+import { Session, canvasColours, clickMove, dragMove, gameNumber, moveCount, moveList, newGame, phase, pieces, settle, shot, waitFor } from "./harness.mjs";
 
 const s = new Session(["play", "games/tictactoe.game", "--sim", "--speed", "10", "--web", "127.0.0.1:0"]);
 // Long enough that the planner reports while it searches (every ~100 ms).
@@ -37,11 +37,10 @@ test("sim: the robot's turn — the AI panel live, then the arm moves and the ca
   const mark = await phaseMark(page);
   await newGame(page, STRATEGY);
   // The robot plays first: the panel shows the search while it runs.
-  await page.waitForFunction(
+  await waitFor(s, page,
     () => document.querySelector("#ai-panel").dataset.live === "true"
       && Number(document.querySelector("#ai-iterations").dataset.value) > 0,
-    null, { timeout: 30_000 },
-  );
+    null, 30_000, "the robot panel live with iterations > 0 while the planner thinks");
   assert.equal(await page.getAttribute("#ai-panel", "data-ply"), "0");
   for (const id of ["#ai-best", "#ai-value", "#ai-speed", "#ai-pv"]) {
     assert.notEqual((await page.textContent(id)).trim(), "–", `${id} is filled while the planner thinks`);
@@ -144,16 +143,21 @@ test("sim: the 3D view renders the arm (canvas not blank)", async () => {
 
 test("sim: the manual arm panel moves the arm (joint states change)", async () => {
   assert.equal(await settle(page), "over", "the arm is idle");
-  const before = await page.getAttribute("#tool-pos", "data-joints");
-  await page.click('[data-jog="z+"]');
-  await page.waitForFunction(() => /^arm: /.test(document.querySelector("#notice").textContent) && !/working/.test(document.querySelector("#notice").textContent), null, { timeout: 60_000 });
-  assert.equal(await page.getAttribute("#notice", "data-kind"), "info", await page.textContent("#notice"));
-  await page.waitForFunction((j) => document.querySelector("#tool-pos").dataset.joints !== j, before, { timeout: 30_000 });
+  /** Clicks an arm button; waits for the arm's answer and for the joints to change. */
+  const arm = async (selector, expect) => {
+    const before = await page.getAttribute("#tool-pos", "data-joints");
+    await page.click(selector);
+    await waitFor(s, page, () => /^arm: /.test(document.querySelector("#notice").textContent) && !/working/.test(document.querySelector("#notice").textContent), null, 60_000, `${selector}: the arm's answer`);
+    const said = await page.textContent("#notice");
+    assert.equal(await page.getAttribute("#notice", "data-kind"), "info", said);
+    assert.match(said, expect);
+    await waitFor(s, page, (j) => document.querySelector("#tool-pos").dataset.joints !== j, before, 30_000, `${selector}: the joint states change`);
+  };
+  // From the park pose (folded, out of the camera's view) to home above the
+  // board, a jog down, and back to park.
+  await arm("#pose-home", /arm at home/);
+  await arm('[data-jog="z-"]', /tool at/);
   await shot(page, "arm.png");
-  // Back to the park pose, out of the camera's view.
-  const jogged = await page.getAttribute("#tool-pos", "data-joints");
-  await page.click("#pose-park");
-  await page.waitForFunction(() => /^arm: arm at park/.test(document.querySelector("#notice").textContent), null, { timeout: 60_000 });
-  await page.waitForFunction((j) => document.querySelector("#tool-pos").dataset.joints !== j, jogged, { timeout: 30_000 });
+  await arm("#pose-park", /arm at park/);
   await page.close();
 });
