@@ -146,6 +146,8 @@ pub const PLIES: Range<usize> = r(1, 1_000_000, "plies");
 pub const PASSES: Range<usize> = r(1, 10_000, "passes");
 /// Real-time factor of the simulation clock.
 pub const SIM_SPEED: Range<f64> = r(0.1, 200.0, "× real time");
+/// Games of one `play --sim` run.
+pub const SIM_GAMES: Range<u32> = r(1, 100_000, "games");
 
 #[cfg(test)]
 mod tests {

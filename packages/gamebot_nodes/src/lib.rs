@@ -16,6 +16,8 @@
 //! - [`arm_core`] / [`arm_controller`]: `/arm/execute` as pick-and-place steps.
 //! - [`sim_world`]: the simulated table (`gamebot_sim`) as a node: camera,
 //!   `/clock`, the emulated SSC-32U, the simulated person's hand.
+//! - [`sim_robot`] / [`sim_game`]: the whole simulated robot in one process,
+//!   and one game of it judged by the world (`gamebot play --sim`).
 
 #![forbid(unsafe_code)]
 
@@ -35,6 +37,7 @@ pub mod referee_eyes;
 pub mod referee_markers;
 pub mod referee_node;
 pub mod sim_execute;
+pub mod sim_game;
 pub mod sim_robot;
 pub mod sim_world;
 pub mod ssc32_bridge;

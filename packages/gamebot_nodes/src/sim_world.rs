@@ -511,7 +511,13 @@ impl Node {
         }
         if self.camera_down_until.is_none() {
             match self.world.render_if_due() {
-                Ok(Some(frame)) => self.publish_frame(&frame.image, frame.time),
+                Ok(Some(frame)) => match self.world.roll_camera_dropout() {
+                    Some(dark) => {
+                        tracing::info!("sim fault: camera dropout for {:.1} s", dark.as_secs_f64());
+                        self.camera_down_until = Some(now + dark);
+                    }
+                    None => self.publish_frame(&frame.image, frame.time),
+                },
                 Ok(None) => {}
                 Err(e) => tracing::error!("sim_world: rendering failed: {e}"),
             }

@@ -9,7 +9,8 @@
 //! The loop is the one of `gamebot bench rules`: `legal_moves_into`, `settle`,
 //! a uniformly random move (ChaCha8, seed 1), `apply_with`, games cut at 300 moves.
 //! Prints the number of moves made and a hash of the final states, so two
-//! builds can be checked to play the same games.
+//! builds can be checked to play the same games. A third argument `reference`
+//! runs the tree-walking reference evaluator instead of the compiled form.
 
 use gamebot_rules::Game;
 use rand::{Rng, SeedableRng};
@@ -21,9 +22,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: playouts GAME-FILE N".into());
     };
     let n: usize = n.parse()?;
+    let reference = match args.next().as_deref() {
+        None => false,
+        Some("reference") => true,
+        Some(other) => {
+            return Err(format!("unknown option `{other}` (expected `reference`)").into())
+        }
+    };
     let game = Game::load(&file)?;
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut sc = game.scratch();
+    sc.set_reference_evaluator(reference);
     let mut buf = Vec::new();
     let (mut moves, mut digest) = (0usize, 0u64);
     for _ in 0..n {

@@ -61,6 +61,14 @@ impl Scratch {
     pub fn step_budget(&self) -> u64 {
         self.vars.budget()
     }
+
+    /// Evaluates expressions with the tree-walking reference evaluator
+    /// (`true`) instead of the compiled form the engine uses by default.
+    /// Both give the same moves, states and errors; this exists so tests can
+    /// compare them.
+    pub fn set_reference_evaluator(&mut self, on: bool) {
+        self.vars.reference = on;
+    }
 }
 
 impl Game {
@@ -238,7 +246,7 @@ impl Game {
                 self.eval_error(tl, format!("rule `{}` toLocations", r.name), e)
             };
             let v = Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
-                .eval(&tl.expr)
+                .run(tl)
                 .map_err(ctx_err)?;
             let members: Vec<Value> = match v {
                 Value::Set(items) => items.iter().cloned().collect(),
@@ -324,7 +332,7 @@ impl Game {
                     let a = match first {
                         Some(a) => a,
                         None => {
-                            let a = ctx.and_side(&c.expr, true).map_err(cond_err)?;
+                            let a = ctx.run_and_side(c, true).map_err(cond_err)?;
                             first = Some(a);
                             a
                         }
@@ -333,11 +341,11 @@ impl Game {
                         // False for every target of this element.
                         break;
                     }
-                    ctx.and_side(&c.expr, false).map_err(cond_err)?
+                    ctx.run_and_side(c, false).map_err(cond_err)?
                 }
                 Some(
                     c @ SrcExpr {
-                        expr: Expr::Call(f, args),
+                        expr: Expr::Call(..),
                         ..
                     },
                 ) if r.hoist_call => {
@@ -346,22 +354,15 @@ impl Game {
                         break;
                     }
                     let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
-                    let v = ctx.call_split(*f, args).map_err(|e| {
+                    let v = ctx.run_call_split(c).map_err(|e| {
                         self.eval_error(c, format!("rule `{}` condition", r.name), e)
                     })?;
                     first = ctx.first_conjunct;
                     matches!(v, Value::Bool(true))
                 }
-                Some(c) => matches!(
-                    Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
-                        .eval(&c.expr)
-                        .map_err(|e| self.eval_error(
-                            c,
-                            format!("rule `{}` condition", r.name),
-                            e
-                        ))?,
-                    Value::Bool(true)
-                ),
+                Some(c) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
+                    .run_cond(c)
+                    .map_err(|e| self.eval_error(c, format!("rule `{}` condition", r.name), e))?,
             };
             if ok {
                 sc.targets.push((*l, None));
@@ -405,12 +406,9 @@ impl Game {
         bind(vars, &r.to_matches[ti as usize].1);
         Ok(match &r.condition {
             None => true,
-            Some(c) => matches!(
-                Ctx::new(self, StateRef::Ro(st), vars)
-                    .eval(&c.expr)
-                    .map_err(|e| self.eval_error(c, format!("rule `{}` condition", r.name), e))?,
-                Value::Bool(true)
-            ),
+            Some(c) => Ctx::new(self, StateRef::Ro(st), vars)
+                .run_cond(c)
+                .map_err(|e| self.eval_error(c, format!("rule `{}` condition", r.name), e))?,
         })
     }
 
@@ -537,7 +535,7 @@ impl Game {
         // 4. Followup: the deferred one replaces the rule's.
         if let Some(d) = &mv.followup {
             let mut ctx = Ctx::new(self, StateRef::Rw(st), vars);
-            ctx.call_values(d.func, &d.args).map_err(|e| {
+            ctx.run_call_values(d.func, &d.args).map_err(|e| {
                 let f = self.funcs[d.func as usize].as_ref();
                 RuleError::Eval {
                     file: self.file.clone(),
@@ -552,7 +550,7 @@ impl Game {
             })?;
         } else if let Some(f) = &r.followup {
             Ctx::new(self, StateRef::Rw(st), vars)
-                .eval(&f.expr)
+                .run(f)
                 .map_err(|e| self.eval_error(f, format!("rule `{}` followup", r.name), e))?;
         }
         // 5. Scorings: an operation of their own for the evaluation budget.
@@ -560,9 +558,9 @@ impl Game {
         let n = self.players.len() as i32;
         for s in &self.scorings {
             let fire = Ctx::new(self, StateRef::Rw(st), vars)
-                .eval(&s.situation.expr)
+                .run_cond(&s.situation)
                 .map_err(|e| self.eval_error(&s.situation, "scoring situation".into(), e))?;
-            if !matches!(fire, Value::Bool(true)) {
+            if !fire {
                 continue;
             }
             for (pe, se) in s.players.iter().zip(&s.scores) {
@@ -582,9 +580,9 @@ impl Game {
         vars.start_operation();
         for end in &self.ends {
             let fire = Ctx::new(self, StateRef::Rw(st), vars)
-                .eval(&end.situation.expr)
+                .run_cond(&end.situation)
                 .map_err(|e| self.eval_error(&end.situation, "end-of-game situation".into(), e))?;
-            if matches!(fire, Value::Bool(true)) {
+            if fire {
                 let w = self.eval_int_rw(&end.winner, st, vars, "end-of-game winner")?;
                 if w < -1 || w > n {
                     return Err(self.eval_error(
@@ -652,7 +650,7 @@ impl Game {
         what: &str,
     ) -> Result<i32, RuleError> {
         match Ctx::new(self, st, vars)
-            .eval(&se.expr)
+            .run(se)
             .map_err(|e| self.eval_error(se, what.into(), e))?
         {
             Value::Int(i) => Ok(i),
@@ -809,6 +807,6 @@ impl Game {
 #[inline]
 fn bind(vars: &mut Vars, b: &Bindings) {
     for (v, x) in b {
-        vars.set(*v, Value::Int(*x));
+        vars.set_int(*v, *x);
     }
 }

@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Nested user-function calls allowed before evaluation fails (keeps the Rust stack safe).
-const MAX_CALL_DEPTH: u32 = 200;
+pub(crate) const MAX_CALL_DEPTH: u32 = 200;
 
 /// Evaluation steps (loop iterations plus user-function calls) one engine
 /// operation may take by default: move generation, applying a move's rule
@@ -61,6 +61,9 @@ pub struct Vars {
     budget: u64,
     /// Steps left in the current operation.
     steps_left: u64,
+    /// Evaluate with the tree-walking reference evaluator instead of the
+    /// compiled form (see `compile.rs`); for tests that compare the two.
+    pub(crate) reference: bool,
 }
 
 impl Default for Vars {
@@ -75,6 +78,7 @@ impl Vars {
             slots: vec![None; n],
             budget: DEFAULT_STEP_BUDGET,
             steps_left: DEFAULT_STEP_BUDGET,
+            reference: false,
         }
     }
     /// Sets the steps per operation (takes effect at the next operation).
@@ -92,7 +96,7 @@ impl Vars {
     }
     /// Takes one step of the budget (a loop iteration or a function call).
     #[inline]
-    fn step(&mut self) -> R<()> {
+    pub(crate) fn step(&mut self) -> R<()> {
         match self.steps_left.checked_sub(1) {
             Some(left) => {
                 self.steps_left = left;
@@ -120,6 +124,14 @@ impl Vars {
     pub fn set(&mut self, v: VarId, value: Value) {
         self.slots[v as usize] = Some(value);
     }
+    /// [`Vars::set`] of an Int: overwrites an Int in place (no drop of the old value).
+    #[inline]
+    pub fn set_int(&mut self, v: VarId, i: i32) {
+        match &mut self.slots[v as usize] {
+            Some(Value::Int(x)) => *x = i,
+            slot => *slot = Some(Value::Int(i)),
+        }
+    }
     #[inline]
     pub fn get(&self, v: VarId) -> Option<&Value> {
         self.slots[v as usize].as_ref()
@@ -134,7 +146,7 @@ pub(crate) enum StateRef<'a> {
 
 impl StateRef<'_> {
     #[inline]
-    fn get(&self) -> &State {
+    pub(crate) fn get(&self) -> &State {
         match self {
             StateRef::Ro(s) => s,
             StateRef::Rw(s) => s,
@@ -146,7 +158,7 @@ pub(crate) struct Ctx<'a> {
     pub g: &'a Game,
     pub st: StateRef<'a>,
     pub vars: &'a mut Vars,
-    depth: u32,
+    pub(crate) depth: u32,
     /// Set by [`Ctx::call_split`]: the value of the first conjunct of the
     /// called function's last line, when its evaluation got there.
     pub first_conjunct: Option<bool>,
@@ -179,7 +191,7 @@ pub(crate) fn overflow(what: String) -> Box<EvalError> {
 }
 
 /// A string argument resolved against the game's names.
-enum Name {
+pub(crate) enum Name {
     Known(Sym),
     /// A text the game does not know (no element, location or literal of that name).
     Unknown,
@@ -196,7 +208,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn state_mut(&mut self, what: Builtin) -> R<&mut State> {
+    pub(crate) fn state_mut(&mut self, what: Builtin) -> R<&mut State> {
         match &mut self.st {
             StateRef::Rw(s) => Ok(s),
             StateRef::Ro(_) => Err(EvalError::new(format!(
@@ -207,7 +219,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn var(&self, v: VarId) -> R<&Value> {
+    #[inline]
+    pub(crate) fn var(&self, v: VarId) -> R<&Value> {
         self.vars.get(v).ok_or_else(|| {
             EvalError::new(format!(
                 "variable ${} is not bound",
@@ -216,7 +229,7 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    fn text<'s>(&'s self, s: &'s Str) -> &'s str {
+    pub(crate) fn text<'s>(&'s self, s: &'s Str) -> &'s str {
         match s {
             Str::Sym(s) => &self.g.syms[*s as usize],
             Str::Dyn(d) => d,
@@ -299,7 +312,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn show(&self, v: &Value) -> String {
+    pub(crate) fn show(&self, v: &Value) -> String {
         crate::value::Display {
             value: v,
             syms: &self.g.syms,
@@ -368,7 +381,7 @@ impl<'a> Ctx<'a> {
     /// knows the text, `None` otherwise. Integer arguments go through the
     /// template's table; the text is built only when the table cannot decide.
     #[inline]
-    fn template(&mut self, t: u32) -> R<Option<Sym>> {
+    pub(crate) fn template(&mut self, t: u32) -> R<Option<Sym>> {
         let tpl = &self.g.templates[t as usize];
         // Fast path (same answers as `Template::lookup`): every argument an Int
         // and the table dense, so no SmallVec and no hashing.
@@ -430,7 +443,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The interpolated text itself.
-    fn template_text(&mut self, t: u32) -> R<String> {
+    pub(crate) fn template_text(&mut self, t: u32) -> R<String> {
         let tpl = &self.g.templates[t as usize];
         let mut text = String::new();
         for p in &tpl.pieces {
@@ -461,7 +474,7 @@ impl<'a> Ctx<'a> {
         self.run_body(f)
     }
 
-    fn func(&self, f: FuncId, argc: usize) -> R<&'a crate::game::Function> {
+    pub(crate) fn func(&self, f: FuncId, argc: usize) -> R<&'a crate::game::Function> {
         let g: &'a Game = self.g;
         let func = g.funcs[f as usize].as_ref().ok_or_else(|| {
             EvalError::new(format!("unknown function {}", g.func_names[f as usize]))
@@ -611,7 +624,7 @@ impl<'a> Ctx<'a> {
     }
 
     #[inline(never)]
-    fn interp_dyn(&mut self, t: u32) -> R<Value> {
+    pub(crate) fn interp_dyn(&mut self, t: u32) -> R<Value> {
         Ok(Value::Str(Str::Dyn(Arc::new(self.template_text(t)?))))
     }
 
@@ -686,11 +699,16 @@ impl<'a> Ctx<'a> {
     fn compare(&mut self, op: Op, a: &Expr, b: &Expr) -> R<bool> {
         let l = self.eval(a)?;
         let r = self.eval(b)?;
-        let (x, y) = match (&l, &r) {
+        self.compare_values(op, &l, &r)
+    }
+
+    /// `== != < <= > >=` on evaluated operands.
+    pub(crate) fn compare_values(&self, op: Op, l: &Value, r: &Value) -> R<bool> {
+        let (x, y) = match (l, r) {
             _ if op == Op::Eq => return Ok(l == r),
             _ if op == Op::Ne => return Ok(l != r),
             (Value::Int(x), Value::Int(y)) => (*x, *y),
-            _ => return Err(self.ints_error(op, &l, &r)),
+            _ => return Err(self.ints_error(op, l, r)),
         };
         Ok(match op {
             Op::Lt => x < y,
@@ -701,7 +719,7 @@ impl<'a> Ctx<'a> {
     }
 
     #[cold]
-    fn ints_error(&self, op: Op, l: &Value, r: &Value) -> Box<EvalError> {
+    pub(crate) fn ints_error(&self, op: Op, l: &Value, r: &Value) -> Box<EvalError> {
         EvalError::new(format!(
             "`{}` needs two Ints, got {} {} and {} {}",
             op.text(),
@@ -741,6 +759,12 @@ impl<'a> Ctx<'a> {
         }
         let l = self.eval(a)?;
         let r = self.eval(b)?;
+        self.binary_values(op, l, r)
+    }
+
+    /// The arithmetic, `IN` and set operators on evaluated operands (shared
+    /// with the compiled form, so both give the same values and errors).
+    pub(crate) fn binary_values(&self, op: Op, l: Value, r: Value) -> R<Value> {
         let ints = |this: &Self| -> R<(i32, i32)> {
             match (&l, &r) {
                 (Value::Int(x), Value::Int(y)) => Ok((*x, *y)),
@@ -864,7 +888,7 @@ impl<'a> Ctx<'a> {
         Value::Str(Str::Sym(s))
     }
 
-    fn parse_indexes(&self, s: &Str, what: &str) -> R<(String, Vec<i32>)> {
+    pub(crate) fn parse_indexes(&self, s: &Str, what: &str) -> R<(String, Vec<i32>)> {
         let t = self.text(s);
         match t.find('(') {
             None => Ok((t.to_string(), Vec::new())),
@@ -960,42 +984,65 @@ impl<'a> Ctx<'a> {
             }
             Builtin::Index => {
                 let s = self.str_arg(&a[0], "the argument of INDEX")?;
-                if let Some(&i) = self.indexed(&s).and_then(|x| x.idx.first()) {
-                    return Ok(Value::Int(i));
-                }
-                let (_, idx) = self.parse_indexes(&s, "INDEX")?;
-                Value::Int(*idx.first().ok_or_else(|| {
-                    EvalError::new(format!("INDEX: `{}` has no index", self.text(&s)))
-                })?)
+                return self.index_value(&s);
             }
             Builtin::IndexA => {
                 let k = self.int(&a[0], "the first argument of INDEXA")?;
                 let s = self.str_arg(&a[1], "the second argument of INDEXA")?;
-                if k >= 1 {
-                    if let Some(&i) = self.indexed(&s).and_then(|x| x.idx.get(k as usize - 1)) {
-                        return Ok(Value::Int(i));
-                    }
-                }
-                let (_, idx) = self.parse_indexes(&s, "INDEXA")?;
-                if k < 1 || k as usize > idx.len() {
-                    return Err(EvalError::new(format!(
-                        "INDEXA: `{}` has no index number {k}",
-                        self.text(&s)
-                    )));
-                }
-                Value::Int(idx[k as usize - 1])
+                return self.index_a_value(k, &s);
             }
             Builtin::Unindex => {
                 let s = self.str_arg(&a[0], "the argument of UNINDEX")?;
-                if let Some(base) = self.indexed(&s).and_then(|x| x.base) {
-                    return Ok(Self::sym_value(base));
-                }
-                let (base, _) = self.parse_indexes(&s, "UNINDEX")?;
-                match g.sym_of(&base) {
-                    Some(sym) => Self::sym_value(sym),
-                    None => Value::Str(Str::Dyn(Arc::new(base))),
-                }
+                return self.unindex_value(&s);
             }
+            _ => self.builtin_rare2(b, a)?,
+        })
+    }
+
+    /// `INDEX` of an evaluated name.
+    pub(crate) fn index_value(&self, s: &Str) -> R<Value> {
+        if let Some(&i) = self.indexed(s).and_then(|x| x.idx.first()) {
+            return Ok(Value::Int(i));
+        }
+        let (_, idx) = self.parse_indexes(s, "INDEX")?;
+        Ok(Value::Int(*idx.first().ok_or_else(|| {
+            EvalError::new(format!("INDEX: `{}` has no index", self.text(s)))
+        })?))
+    }
+
+    /// `INDEXA(k, name)` of evaluated arguments.
+    pub(crate) fn index_a_value(&self, k: i32, s: &Str) -> R<Value> {
+        if k >= 1 {
+            if let Some(&i) = self.indexed(s).and_then(|x| x.idx.get(k as usize - 1)) {
+                return Ok(Value::Int(i));
+            }
+        }
+        let (_, idx) = self.parse_indexes(s, "INDEXA")?;
+        if k < 1 || k as usize > idx.len() {
+            return Err(EvalError::new(format!(
+                "INDEXA: `{}` has no index number {k}",
+                self.text(s)
+            )));
+        }
+        Ok(Value::Int(idx[k as usize - 1]))
+    }
+
+    /// `UNINDEX` of an evaluated name.
+    pub(crate) fn unindex_value(&self, s: &Str) -> R<Value> {
+        if let Some(base) = self.indexed(s).and_then(|x| x.base) {
+            return Ok(Self::sym_value(base));
+        }
+        let (base, _) = self.parse_indexes(s, "UNINDEX")?;
+        Ok(match self.g.sym_of(&base) {
+            Some(sym) => Self::sym_value(sym),
+            None => Value::Str(Str::Dyn(Arc::new(base))),
+        })
+    }
+
+    #[inline(never)]
+    fn builtin_rare2(&mut self, b: Builtin, a: &[Expr]) -> R<Value> {
+        let g = self.g;
+        Ok(match b {
             Builtin::Score => {
                 let p = self.int(&a[0], "the argument of SCORE")?;
                 let n = g.players.len() as i32;
@@ -1075,12 +1122,14 @@ impl<'a> Ctx<'a> {
                 st.set_player(p);
                 Value::Bool(true)
             }
+            // Handled by `builtin`/`builtin_rare`, which call here for the rest.
+            _ => return self.builtin_rare(b, a),
         })
     }
 
     /// The precomputed indexed-name reading of a known text (misses and
     /// errors take the parsing path, which reports them).
-    fn indexed(&self, s: &Str) -> Option<&'a crate::game::Indexed> {
+    pub(crate) fn indexed(&self, s: &Str) -> Option<&'a crate::game::Indexed> {
         let g: &'a Game = self.g;
         match s {
             Str::Sym(s) => g.sym_indexed[*s as usize].as_ref(),
@@ -1088,13 +1137,13 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn known_element(&self, s: &Str) -> Option<u16> {
+    pub(crate) fn known_element(&self, s: &Str) -> Option<u16> {
         match s {
             Str::Sym(s) => self.g.sym_element(*s),
             Str::Dyn(_) => None,
         }
     }
-    fn known_location(&self, s: &Str) -> Option<u16> {
+    pub(crate) fn known_location(&self, s: &Str) -> Option<u16> {
         match s {
             Str::Sym(s) => self.g.sym_location(*s),
             Str::Dyn(_) => None,

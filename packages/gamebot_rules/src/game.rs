@@ -17,6 +17,8 @@ pub struct SrcExpr {
     pub expr: Expr,
     pub line: u32,
     pub col: u32,
+    /// The compiled form (`compile.rs`), filled in when the game is assembled.
+    pub(crate) code: crate::compile::Code,
 }
 
 /// A user function of `[EXPRESSIONS]`.
@@ -281,6 +283,8 @@ pub struct Game {
     pub(crate) func_names: Vec<String>,
     /// Per function name: its definition (index into `functions`), if defined.
     pub(crate) funcs: Vec<Option<Function>>,
+    /// Per function name: the compiled body of its definition (`compile.rs`).
+    pub(crate) cfuncs: Vec<Option<crate::compile::CFunc>>,
     pub(crate) templates: Vec<Template>,
     /// Per symbol: its indexed-name reading, `None` when it is not one.
     pub(crate) sym_indexed: Vec<Option<Indexed>>,
@@ -460,6 +464,50 @@ impl Game {
             .map(|(i, e)| (e.name.clone(), i as ElementId))
             .collect();
         let has_bonuses = rules.iter().any(|r| !r.bonuses.is_empty());
+        // Compile every expression once (issue 18): see `compile.rs`.
+        let (mut rules, mut scorings, mut ends, mut evaluations) =
+            (rules, scorings, ends, evaluations);
+        let mut compiler = crate::compile::Compiler {
+            funcs: &funcs,
+            func_names: &func_names,
+            sym_loc: &sym_loc,
+            sym_elem: &sym_elem,
+            templates: &templates,
+            bool_funcs: Vec::new(),
+        };
+        for _ in 0..4 {
+            let known = compiler.bool_funcs();
+            if known == compiler.bool_funcs {
+                break;
+            }
+            compiler.bool_funcs = known;
+        }
+        let cfuncs = funcs
+            .iter()
+            .map(|f| f.as_ref().map(|f| compiler.func(f)))
+            .collect();
+        let mut compile = |se: &mut SrcExpr| se.code = compiler.code(&se.expr);
+        for r in &mut rules {
+            r.to_locations.iter_mut().for_each(&mut compile);
+            r.condition.iter_mut().for_each(&mut compile);
+            r.followup.iter_mut().for_each(&mut compile);
+            for (a, w) in &mut r.bonuses {
+                compile(a);
+                compile(w);
+            }
+        }
+        for s in &mut scorings {
+            compile(&mut s.situation);
+            s.players.iter_mut().for_each(&mut compile);
+            s.scores.iter_mut().for_each(&mut compile);
+        }
+        for e in &mut ends {
+            compile(&mut e.situation);
+            compile(&mut e.winner);
+        }
+        for e in &mut evaluations {
+            compile(&mut e.value);
+        }
         let sym_indexed = syms
             .iter()
             .map(|t| {
@@ -498,6 +546,7 @@ impl Game {
             var_names,
             func_names,
             funcs,
+            cfuncs,
             templates,
             sym_indexed,
             meta,

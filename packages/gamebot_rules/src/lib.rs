@@ -7,10 +7,12 @@
 //! crate refers to it.
 //!
 //! Design for speed: names are interned and patterns matched against every
-//! element and location once at load, expressions are compiled into trees
-//! with variable slots, interpolated names are looked up through per-template
-//! caches, and a rule whose targets do not depend on the moved element (the
-//! usual case for supply stacks) computes its targets once per position.
+//! element and location once at load, expressions are parsed into trees with
+//! variable slots and then compiled into typed closures (`compile.rs`; the
+//! tree-walking evaluator of `eval.rs` stays as the reference), interpolated
+//! names are looked up through per-template tables straight to location and
+//! element ids, and a rule whose targets do not depend on the moved element
+//! (the usual case for supply stacks) computes its targets once per position.
 //!
 //! ```no_run
 //! let game = gamebot_rules::Game::load("games/tictactoe.game")?;
@@ -22,6 +24,7 @@
 
 #![forbid(unsafe_code)]
 
+mod compile;
 mod engine;
 mod error;
 mod eval;

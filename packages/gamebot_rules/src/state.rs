@@ -21,6 +21,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// Whether the game is over (drawn or won).
+    #[inline]
     pub fn is_over(self) -> bool {
         self != Outcome::Running
     }
@@ -212,31 +213,38 @@ impl State {
     }
 
     /// Location of an element.
+    #[inline]
     pub fn location_of(&self, e: ElementId) -> LocationId {
         self.elem_loc[e as usize]
     }
     /// Element on a location, if any.
+    #[inline]
     pub fn content(&self, l: LocationId) -> Option<ElementId> {
         let e = self.loc_elem[l as usize];
         (e != NO_ELEMENT).then_some(e)
     }
     /// State (1..k) of an element.
+    #[inline]
     pub fn element_state(&self, e: ElementId) -> i32 {
         self.attrs[e as usize].state
     }
     /// Owner of an element (0 = nobody).
+    #[inline]
     pub fn owner(&self, e: ElementId) -> i32 {
         self.attrs[e as usize].owner
     }
     /// Z-index of an element.
+    #[inline]
     pub fn zindex(&self, e: ElementId) -> i32 {
         self.attrs[e as usize].zindex
     }
     /// The player to move, 1..N.
+    #[inline]
     pub fn player(&self) -> i32 {
         self.player
     }
     /// Whether the game runs, is drawn or won.
+    #[inline]
     pub fn outcome(&self) -> Outcome {
         self.outcome
     }
@@ -249,10 +257,12 @@ impl State {
         self.attrs[e as usize]
     }
     /// Score of every player (index 0 = player 1).
+    #[inline]
     pub fn scores(&self) -> &[i32] {
         &self.scores
     }
     /// The Zobrist hash of the state's identity (§6.3).
+    #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
     }

@@ -24,14 +24,35 @@ fn run_budget(defs: &str, lines: &[&str], steps: u64) -> Result<Value, String> {
          [MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=t(1)\n[EXPRESSIONS]\n{defs}\nProbe\n{body}END\n"
     );
     let g = Game::parse("probe.game", &text).map_err(|e| e.to_string())?;
-    let mut st = g.initial_state();
-    let mut sc = g.scratch();
-    sc.set_step_budget(steps);
-    sc.vars.start_operation();
     let f = g.func_names.iter().position(|n| n == "Probe").unwrap() as u32;
-    Ctx::new(&g, StateRef::Rw(&mut st), &mut sc.vars)
-        .call_values(f, &[])
-        .map_err(|e| e.to_string())
+    // The compiled form and the reference evaluator must agree on the value,
+    // the error, the variables left behind and the state.
+    let mut outs = Vec::new();
+    for reference in [false, true] {
+        let mut st = g.initial_state();
+        let mut sc = g.scratch();
+        sc.set_step_budget(steps);
+        sc.set_reference_evaluator(reference);
+        sc.vars.start_operation();
+        let v = Ctx::new(&g, StateRef::Rw(&mut st), &mut sc.vars)
+            .run_call_values(f, &[])
+            .map_err(|e| e.to_string());
+        let vars: Vec<String> = (0..g.var_names.len())
+            .map(|i| format!("{:?}", sc.vars.get(i as u16)))
+            .collect();
+        outs.push((v, vars, format!("{st:?}")));
+    }
+    let reference = outs.pop().unwrap();
+    let compiled = outs.pop().unwrap();
+    // Debug text: `Value`'s equality inverts deferred arguments (§11 defect 14).
+    assert_eq!(
+        format!("{:?}", compiled.0),
+        format!("{:?}", reference.0),
+        "value of {lines:?}"
+    );
+    assert_eq!(compiled.1, reference.1, "variables after {lines:?}");
+    assert_eq!(compiled.2, reference.2, "state after {lines:?}");
+    compiled.0
 }
 
 fn int(v: Result<Value, String>) -> i32 {
@@ -439,4 +460,176 @@ fn hoisted_with(defs: &str, cond: &str) -> ((bool, bool), Vec<String>) {
     };
     let r = &g.rules[0];
     ((r.hoist_first_conjunct, r.hoist_call), moves)
+}
+
+/// Random expression texts over the probe game's names, variables and built-ins.
+fn arb_expr() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        (-3i32..6).prop_map(|i| i.to_string()),
+        Just("true".to_string()),
+        Just("false".to_string()),
+        Just("$A".to_string()),
+        Just("$B".to_string()),
+        Just("$U".to_string()),
+        Just("\"s(3,4)\"".to_string()),
+        Just("\"t(1)\"".to_string()),
+        Just("\"p(1)\"".to_string()),
+        Just("\"s($A,$B)\"".to_string()),
+        Just("\"t($B)\"".to_string()),
+        Just("\"p($A)\"".to_string()),
+        Just("\"\"".to_string()),
+        Just("\"peg\"".to_string()),
+        Just("PLAYER".to_string()),
+        Just("NEXTPLAYER".to_string()),
+    ];
+    leaf.prop_recursive(4, 48, 3, |inner| {
+        let op = prop_oneof![
+            Just("+"),
+            Just("-"),
+            Just("*"),
+            Just("/"),
+            Just("%"),
+            Just("=="),
+            Just("!="),
+            Just("<"),
+            Just("<="),
+            Just(">"),
+            Just(">="),
+            Just("AND"),
+            Just("OR"),
+            Just("IN"),
+            Just("UNION"),
+            Just("INTERSECT"),
+            Just("SETMINUS"),
+            Just("SUBSET"),
+        ];
+        let un = prop_oneof![
+            Just("NOT"),
+            Just("-"),
+            Just("ABS"),
+            Just("CONTENT"),
+            Just("EMPTY"),
+            Just("STATE"),
+            Just("OWNER"),
+            Just("ELTYPE"),
+            Just("LOCATION"),
+            Just("LOCTYPE"),
+            Just("INDEX"),
+            Just("UNINDEX"),
+            Just("SCORE"),
+            Just("ZINDEX"),
+            Just("Help"),
+        ];
+        prop_oneof![
+            (inner.clone(), op, inner.clone()).prop_map(|(a, o, b)| format!("({a}) {o} ({b})")),
+            (un, inner.clone()).prop_map(|(u, a)| format!("{u}({a})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("IF({a}, {b}, {c})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("IF({a}, {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{{{a}, {b}}}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("[{a}, Help({b})]")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("INDEXA({a}, {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("SETSTATE({a}, {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("SETOWNER({a}, {b})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("MOVE({a}, {b}, {c})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("FORALL($I, {a}, {b}, {c})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("FORSOME($I, {a}, {b}, {c})")),
+            inner.clone().prop_map(|a| format!("$A = {a}")),
+        ]
+    })
+}
+
+/// Random well-typed Int and Bool expressions (most of [`arb_expr`]'s fail early on a type error).
+fn arb_typed() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let name = prop_oneof![
+        Just("\"s(3,4)\"".to_string()),
+        Just("\"t(1)\"".to_string()),
+        Just("\"p(1)\"".to_string()),
+        Just("\"t($B)\"".to_string()),
+        Just("\"s($A,$B)\"".to_string()),
+        Just("\"p($B)\"".to_string()),
+        Just("\"\"".to_string()),
+        Just("CONTENT(\"t(1)\")".to_string()),
+        Just("LOCATION(\"p(1)\")".to_string()),
+    ];
+    let int_leaf = prop_oneof![
+        (-1i32..3).prop_map(|i| i.to_string()),
+        Just("$A".to_string()),
+        Just("$B".to_string()),
+        Just("PLAYER".to_string()),
+        name.clone().prop_map(|n| format!("STATE({n})")),
+        name.clone().prop_map(|n| format!("OWNER({n})")),
+    ];
+    let int = int_leaf.prop_recursive(3, 16, 2, |inner| {
+        let op = prop_oneof![Just("+"), Just("-"), Just("*"), Just("/"), Just("%")];
+        prop_oneof![
+            (inner.clone(), op, inner.clone()).prop_map(|(a, o, b)| format!("({a}) {o} ({b})")),
+            inner.clone().prop_map(|a| format!("ABS({a})")),
+            inner.clone().prop_map(|a| format!("IF($A = {a}, $A, 0)")),
+        ]
+    });
+    let cmp = prop_oneof![
+        Just("=="),
+        Just("!="),
+        Just("<"),
+        Just("<="),
+        Just(">"),
+        Just(">=")
+    ];
+    let bool_leaf = prop_oneof![
+        (int.clone(), cmp, int.clone()).prop_map(|(a, o, b)| format!("({a}) {o} ({b})")),
+        name.clone().prop_map(|n| format!("EMPTY({n})")),
+        (name.clone(), name.clone()).prop_map(|(a, b)| format!("{a} == {b}")),
+        (int.clone(), int.clone())
+            .prop_map(|(a, b)| format!("SETSTATE(\"p(1)\", {a}) OR ({b} > 0)")),
+    ];
+    let boolean = bool_leaf.prop_recursive(3, 16, 2, move |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) AND ({b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) OR ({b})")),
+            inner.clone().prop_map(|a| format!("NOT ({a})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("IF({a}, {b}, {c})")),
+            inner
+                .clone()
+                .prop_map(|a| format!("FORSOME($I, 3, 1, ($I == $B) AND ({a}))")),
+            inner
+                .clone()
+                .prop_map(|a| format!("FORALL($I, 1, $B, {a})")),
+        ]
+    });
+    prop_oneof![int, boolean]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+    /// The compiled form and the reference evaluator agree on random
+    /// expressions: value or error message, variables and state (`run` compares them).
+    #[test]
+    fn compiled_form_agrees_with_the_reference(
+        help in proptest::prop_oneof![arb_expr(), arb_typed()],
+        guard in proptest::prop_oneof![arb_expr(), arb_typed()],
+        e in proptest::prop_oneof![arb_expr(), arb_typed()],
+    ) {
+        let defs = format!("Help($H)\n{guard}\n{help}\nEND\n");
+        let _ = run_budget(&defs, &["$A = 2", "$B = 1", &e], 10_000);
+    }
+}
+
+/// Every sub-expression is compiled a bounded number of times: a chain of 60
+/// nested comparisons (2^60 compilations if a node compiled its operands twice) loads and runs.
+#[test]
+fn nested_expressions_compile_once() {
+    let mut chain = String::from("1");
+    for _ in 0..60 {
+        chain = format!("($A == {chain})");
+    }
+    // $A == 1 is true, $A == true false, $A == false false, ...
+    assert!(!boolean(run("", &["$A = 1", &chain])));
 }

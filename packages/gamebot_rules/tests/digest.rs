@@ -3,7 +3,8 @@
 //! per game and compared with `tests/data/playout-digests.txt`.
 //!
 //! The expected digests were computed with the tree-walking evaluator before
-//! the rule engine was compiled (issue 18); any change of move generation
+//! the rule engine was compiled (issue 18); the engine's compiled form and the
+//! reference evaluator (`Scratch::set_reference_evaluator`) must both give them; any change of move generation
 //! order, move application, end-of-game or scoring shows up here. When a game
 //! file is added or deliberately changed, the failure message prints the line
 //! to put in the data file.
@@ -51,10 +52,11 @@ impl Fnv {
 }
 
 /// The digest of one game's seeded playouts, and the number of moves they made.
-fn digest(game: &Game) -> (u64, usize) {
+fn digest(game: &Game, reference: bool) -> (u64, usize) {
     let mut h = Fnv::new();
     let mut moves_made = 0;
     let mut sc = game.scratch();
+    sc.set_reference_evaluator(reference);
     // A hundredth of the default evaluation budget: the expected digests
     // contain no budget error, so every operation of these playouts stays
     // 100x below the default budget (and the budget changes no playout).
@@ -111,8 +113,15 @@ fn seeded_playouts_are_identical() {
             .expect("under games/")
             .display()
             .to_string();
-        let (d, n) = digest(&game);
+        let (d, n) = digest(&game, false);
         let line = format!("{d:016x} {n}");
+        // The tree-walking reference evaluator plays the same games.
+        let (rd, rn) = digest(&game, true);
+        if (rd, rn) != (d, n) {
+            failures.push(format!(
+                "{rel}: the compiled form gives {line}, the reference evaluator {rd:016x} {rn}"
+            ));
+        }
         match expected.iter().find(|(name, _)| *name == rel) {
             Some((_, want)) if *want == line => {}
             Some((_, want)) => failures.push(format!("{rel}: expected {want}, got {line}")),
@@ -132,10 +141,10 @@ fn seeded_playouts_are_identical() {
 fn digest_depends_on_the_playouts() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
     let g = Game::load(root.join("tictactoe.game")).unwrap();
-    let (a, _) = digest(&g);
+    let (a, _) = digest(&g, false);
     let mut h = Fnv::new();
     h.bytes(b"x");
     assert_ne!(a, h.0);
     let g2 = Game::load(root.join("connect4.game")).unwrap();
-    assert_ne!(digest(&g2).0, a);
+    assert_ne!(digest(&g2, false).0, a);
 }

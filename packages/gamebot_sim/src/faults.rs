@@ -28,6 +28,10 @@ pub struct FaultSpec {
     pub stall: f64,
     /// How long (sim seconds) a stall lasts.
     pub stall_s: f64,
+    /// Probability per camera frame that the camera goes dark.
+    pub camera_dropout: f64,
+    /// How long (sim seconds) a dark camera stays dark.
+    pub camera_dropout_s: f64,
 }
 
 impl Default for FaultSpec {
@@ -41,6 +45,8 @@ impl Default for FaultSpec {
             serial_down_s: 0.0,
             stall: 0.0,
             stall_s: 0.0,
+            camera_dropout: 0.0,
+            camera_dropout_s: 0.0,
         };
         for o in OPTIONS {
             (o.set)(&mut f, o.default);
@@ -173,6 +179,26 @@ pub const OPTIONS: &[FaultOption] = &[
         get: |f| f.stall_s,
         set: |f, v| f.stall_s = v,
     },
+    FaultOption {
+        name: "camera_dropout",
+        kind: OptionKind::Probability,
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        doc: "chance per camera frame that the camera goes dark (no frames for camera_dropout_s)",
+        get: |f| f.camera_dropout,
+        set: |f, v| f.camera_dropout = v,
+    },
+    FaultOption {
+        name: "camera_dropout_s",
+        kind: OptionKind::Seconds,
+        default: 3.0,
+        min: 0.0,
+        max: 600.0,
+        doc: "how long a dark camera stays dark",
+        get: |f| f.camera_dropout_s,
+        set: |f, v| f.camera_dropout_s = v,
+    },
 ];
 
 /// A spec string that cannot be used.
@@ -224,6 +250,7 @@ impl FaultSpec {
             && self.servo_offset_deg == 0.0
             && self.serial_drop == 0.0
             && self.stall == 0.0
+            && self.camera_dropout == 0.0
     }
 
     /// The value of an option by name.

@@ -1210,6 +1210,18 @@ impl World {
         *self.faults.entry(kind).or_default() += 1;
     }
 
+    /// Whether the camera goes dark now (`camera_dropout`, rolled once per
+    /// frame by whoever publishes the frames): for how long, counted as a fault.
+    pub fn roll_camera_dropout(&mut self) -> Option<Duration> {
+        let f = &self.config.faults;
+        if f.camera_dropout <= 0.0 || !self.rng.gen_bool(f.camera_dropout) {
+            return None;
+        }
+        let d = Duration::from_secs_f64(f.camera_dropout_s);
+        self.count_fault(FaultKind::CameraDropout);
+        Some(d)
+    }
+
     /// Sim time between frames.
     pub fn frame_period(&self) -> Duration {
         Duration::from_secs_f64(1.0 / self.config.render_rate_hz)

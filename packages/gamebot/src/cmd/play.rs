@@ -58,6 +58,17 @@ pub struct Args {
     /// With --sim: no web UI.
     #[arg(long)]
     no_web: bool,
+    /// With --sim: how many games to play (each in a fresh simulated world;
+    /// needs an AI opponent when more than one).
+    #[arg(long, default_value_t = 1, value_parser = crate::limits::SIM_GAMES)]
+    games: u32,
+    /// With --sim: write what happened in every game (moves, who made them,
+    /// whether the camera and the world agree, arm time, corrections, faults) as JSON.
+    #[arg(long, value_name = "FILE.json")]
+    summary: Option<std::path::PathBuf>,
+    /// With --sim: record every game as a rosbag2 (MCAP) directory under DIR.
+    #[arg(long, value_name = "DIR")]
+    record: Option<std::path::PathBuf>,
 }
 
 /// Prints what a search found: value, effort, expected line and the best candidates.
@@ -118,6 +129,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             faults: a.faults,
             seed: a.seed,
             web,
+            games: a.games,
+            summary: a.summary,
+            record: a.record,
+            db: a.db.path()?,
         });
     }
     if let Some(addr) = a.web {

@@ -1,7 +1,8 @@
 //! `gamebot play GAME --sim`: the whole robot in one process, on the
 //! in-process bus, no network — the simulated world (`sim_world`, the
 //! emulated SSC-32U, the camera), `ssc32_bridge`, `arm_controller`,
-//! `detector`, `referee`, `planner` and (unless `--no-web`) the web UI.
+//! `detector`, `referee`, `planner`, the recorder and (unless `--no-web`) the
+//! web UI. The game loop itself is `gamebot_nodes::sim_game`.
 //!
 //! The arm plays the robot's side (`--robot STRATEGY`); the opponent is a
 //! `camera` player whose moves the referee learns only from the camera. The
@@ -13,16 +14,27 @@
 
 use anyhow::Context;
 use gamebot_interfaces::msg::{GameEvent, GameState};
-use gamebot_interfaces::srv::HumanMoveRequest;
 use gamebot_nodes::referee_core::replay;
-use gamebot_nodes::sim_robot::SimRobot;
-use gamebot_nodes::{detector_node, planner_node, referee_node, NodeError};
-use gamebot_ros::{graph, Bus, NodeOptions, ParamValue, Qos};
+use gamebot_nodes::sim_game::{GameSummary, OpponentTurn, Progress, SimGame, SimGameConfig};
+use gamebot_nodes::NodeError;
+use gamebot_record::recorder_node::{RecorderConfig, RecorderSummary};
 use gamebot_rules::Game;
 use gamebot_sim::{FaultSpec, WorldConfig};
+use serde::Serialize;
 use std::io::{BufRead, IsTerminal};
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+/// `outln!` for progress printed from inside the game loop's callbacks: a
+/// closed stdout must not stop the robot, so write errors are ignored there
+/// (the command's own lines after the game still end it quietly).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
 
 /// How the simulated robot is run.
 pub struct SimOptions {
@@ -35,12 +47,82 @@ pub struct SimOptions {
     pub faults: String,
     pub seed: u64,
     pub web: Option<SocketAddr>,
+    pub games: u32,
+    pub summary: Option<PathBuf>,
+    pub record: Option<PathBuf>,
+    pub db: Option<PathBuf>,
 }
 
-/// Runs one game of the simulated robot; returns the exit code.
+/// `--summary FILE.json`.
+#[derive(Serialize)]
+struct SummaryFile<'a> {
+    games: &'a [GameSummary],
+    totals: Totals,
+}
+
+#[derive(Serialize, Default)]
+struct Totals {
+    games: usize,
+    finished: usize,
+    wins: std::collections::BTreeMap<String, usize>,
+    draws: usize,
+    moves: usize,
+    robot_moves: usize,
+    moves_seen: usize,
+    moves_world_ok: usize,
+    corrections: u32,
+    interventions: u32,
+    faults_injected: u32,
+    faults_recovered: u32,
+    /// Simulated seconds per robot move (arm work only; plan + arm +
+    /// confirmation is in `sim_seconds_per_robot_move`).
+    arm_seconds_per_robot_move: f64,
+    sim_seconds_per_robot_move: f64,
+    sim_seconds: f64,
+    wall_seconds: f64,
+}
+
+impl Totals {
+    fn of(games: &[GameSummary]) -> Totals {
+        let mut t = Totals {
+            games: games.len(),
+            ..Totals::default()
+        };
+        let mut arm = 0.0;
+        for g in games {
+            t.finished += g.finished as usize;
+            match g.winner {
+                0 => t.draws += 1,
+                w if w > 0 => *t.wins.entry(format!("player {w}")).or_default() += 1,
+                _ => {}
+            }
+            t.moves += g.moves.len();
+            for m in &g.moves {
+                t.robot_moves += (m.by == "robot") as usize;
+                t.moves_seen += m.seen as usize;
+                t.moves_world_ok += m.world_ok as usize;
+                t.corrections += m.corrections;
+                arm += m.arm_seconds;
+            }
+            t.interventions += g.interventions;
+            t.faults_injected += g.faults_injected.values().sum::<u32>();
+            t.faults_recovered += g.faults_recovered;
+            t.sim_seconds += g.sim_seconds;
+            t.wall_seconds += g.wall_seconds;
+        }
+        if t.robot_moves > 0 {
+            t.arm_seconds_per_robot_move = arm / t.robot_moves as f64;
+            // The opponent's turns (hand + inference) are part of the game's
+            // sim time too; this upper bound is stated as such in the docs.
+            t.sim_seconds_per_robot_move = t.sim_seconds / t.robot_moves as f64;
+        }
+        t
+    }
+}
+
+/// Runs `--games` games of the simulated robot; returns the exit code.
 pub fn run(o: SimOptions) -> anyhow::Result<i32> {
     let game = crate::common::load_game(&o.game)?;
-    let n = game.player_count();
     let faults: FaultSpec = if o.faults.trim().is_empty() {
         FaultSpec::none()
     } else {
@@ -48,7 +130,7 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
     };
     // Who makes the opponent's moves with the simulated hand: the person in the
     // browser (the web UI calls /sim/human_move itself), the person at the
-    // keyboard (this loop), or a strategy (this loop).
+    // keyboard, or a strategy.
     let browser = o.opponent == "camera" && o.web.is_some();
     let keyboard = o.opponent == "camera" && !browser && std::io::stdin().is_terminal();
     let opponent_ai = match o.opponent.as_str() {
@@ -63,64 +145,16 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
     if let Some(s) = &opponent_ai {
         gamebot_ai::strategy(s).with_context(|| format!("--opponent ai:{s}"))?;
     }
-    let kinds: Vec<String> = (1..=n)
-        .map(|p| {
-            if p == 1 || o.robot_plays_both {
-                format!("ai:{}", o.robot)
-            } else {
-                "camera".to_string()
-            }
-        })
-        .collect();
-    let mut robot = SimRobot::start(
-        &o.game,
-        WorldConfig {
-            arm: o.arm.clone(),
-            faults,
-            seed: o.seed,
-            real_time_factor: Some(o.speed),
-            ..WorldConfig::default()
-        },
-    )
-    .with_context(|| format!("starting the simulated robot for {}", o.game))?;
-    let stop = robot.shutdown().clone();
-    let s = stop.clone();
-    ctrlc::set_handler(move || s.request()).context("installing the Ctrl-C handler")?;
-    let calibration = "config/camera/sim.yaml".to_string();
-    robot.spawn(
-        NodeOptions::new("detector")
-            .param("game_file", ParamValue::String(o.game.clone()))
-            .param("calibration", ParamValue::String(calibration)),
-        detector_node::run,
-    )?;
-    robot.spawn(NodeOptions::new("planner"), planner_node::run)?;
-    robot.spawn(
-        NodeOptions::new("referee")
-            .param("game_file", ParamValue::String(o.game.clone()))
-            .param("player_kinds", ParamValue::StringArray(kinds))
-            .param("seed", ParamValue::Integer(o.seed as i64))
-            .param("arm", ParamValue::Bool(true))
-            .param("camera", ParamValue::Bool(true)),
-        // With the web UI the referee outlives a game: the person may start another.
-        move |n, s| referee_node::run(n, s, !browser),
-    )?;
-    if let Some(addr) = o.web {
-        let cfg = gamebot_web::WebConfig {
-            addr,
-            ..Default::default()
-        };
-        robot.spawn(NodeOptions::new("web"), move |n, s| {
-            // No web UI (e.g. the port is taken) is no reason to stop the robot.
-            if let Err(e) = gamebot_web::run(n, s, cfg) {
-                tracing::error!("web UI not available: {e}");
-            }
-            Ok::<(), NodeError>(())
-        })?;
+    if o.games > 1 && (keyboard || browser) {
+        anyhow::bail!(
+            "--games {} needs an AI opponent (--opponent ai:STRATEGY)",
+            o.games
+        );
     }
-    let client = robot.bus().node(NodeOptions::new("gamebot_play"))?;
-    let states = client.subscription_on(&graph::GAME_STATE)?;
-    let events = client.subscription::<GameEvent>(graph::GAME_EVENTS.name, Qos::reliable(1000))?;
-    let hand = client.service_client_on(&graph::SIM_HUMAN_MOVE)?;
+    if let Some(dir) = &o.record {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--record {}: cannot create the directory", dir.display()))?;
+    }
     outln!(
         "gamebot: {} — the {} arm plays {} with {}; opponent: {}",
         game.name,
@@ -139,101 +173,253 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
             Some(s) => format!("ai:{s} through the simulated hand"),
         }
     );
-    let mut handled_ply: Option<usize> = None;
-    let mut lines = std::io::stdin().lock().lines();
-    let mut last: Option<GameState> = None;
+    let bar = (o.games > 1).then(|| {
+        let b = indicatif::ProgressBar::new(o.games as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg}")
+                .expect("a valid template"),
+        );
+        b
+    });
+    let stop = gamebot_ros::Shutdown::new();
+    {
+        let s = stop.clone();
+        ctrlc::set_handler(move || s.request()).context("installing the Ctrl-C handler")?;
+    }
+    let mut summaries = Vec::new();
     let mut code = 0;
-    // With the web UI the process serves the page until Ctrl-C: the person
-    // may start the next game from the browser.
-    let mut reported_over: Option<u32> = None;
-    while !stop.is_requested() {
-        if robot.any_stopped() {
+    for i in 0..o.games {
+        if stop.is_requested() {
             break;
         }
-        if let Ok(s) = states.recv_timeout(Duration::from_millis(100)) {
-            last = Some(s);
-        }
-        for s in states.drain() {
-            last = Some(s);
-        }
-        for e in events.drain() {
-            outln!("  [{}] {}", event_name(e.kind), e.message);
-        }
-        let Some(st) = &last else { continue };
-        if st.phase == GameState::PHASE_GAME_OVER {
-            if browser && reported_over == Some(st.game_number) {
-                continue;
-            }
-            outln!(
-                "game over after {} moves: {}",
-                st.move_history.len(),
-                match st.winner {
-                    0 => "draw".to_string(),
-                    // The state's own names: the browser may have started another game.
-                    w if w > 0 => format!(
-                        "{} (player {w}) wins",
-                        st.players.get(w as usize - 1).map_or("?", String::as_str)
-                    ),
-                    _ => "unfinished".to_string(),
-                }
-            );
-            if browser {
-                reported_over = Some(st.game_number);
-                outln!("start a new game in the web UI, or press Ctrl-C to stop");
-                continue;
-            }
-            break;
-        }
-        let p = st.current_player;
-        let ply = st.move_history.len();
-        let opp_turn = p >= 1
-            && st
-                .player_kinds
-                .get(p as usize - 1)
-                .is_some_and(|k| k == "camera")
-            && st.phase == GameState::PHASE_WAITING_FOR_HUMAN;
-        if !opp_turn || handled_ply == Some(ply) || browser {
-            continue;
-        }
-        let text = match &opponent_ai {
-            Some(s) => {
-                let state = replay(&game, &st.move_history)?;
-                let mut ai = gamebot_ai::strategy(s)?;
-                let d = ai.choose(&game, &state, &gamebot_ai::SearchControl::new())?;
-                game.move_text(&d.mv)
-            }
-            None => match ask(&game, st, &mut lines)? {
-                Some(t) => t,
-                None => {
-                    outln!("no more input; stopping.");
-                    break;
-                }
-            },
-        };
-        outln!("opponent (player {p}): {text}");
-        let r = hand.call(
-            HumanMoveRequest {
-                r#move: text,
-                cover_seconds: 0.5,
-            },
-            Duration::from_secs(30),
+        let seed = o.seed.wrapping_add(i as u64);
+        let (summary, ok) = one_game(
+            &o,
+            &game,
+            seed,
+            faults.clone(),
+            &opponent_ai,
+            browser,
+            keyboard,
+            &stop,
+            bar.is_some(),
         )?;
-        if r.accepted {
-            handled_ply = Some(ply);
-        } else {
-            outln!("  the hand could not make it: {}", r.message);
-            if opponent_ai.is_some() {
-                code = 1;
-                break;
-            }
+        if !ok {
+            code = 1;
+        }
+        if let Some(b) = &bar {
+            b.inc(1);
+            b.set_message(format!(
+                "last: {} moves, {}",
+                summary.moves.len(),
+                result_text(&game, &summary)
+            ));
+        }
+        summaries.push(summary);
+        if let Some(path) = &o.summary {
+            write_summary(path, &summaries)?;
         }
     }
-    let snap = robot.probe().snapshot();
-    if !snap.faults.is_empty() {
-        outln!("faults injected: {:?}", snap.faults);
+    if let Some(b) = bar {
+        b.finish();
     }
-    robot.stop()?;
+    if summaries.len() > 1 {
+        let t = Totals::of(&summaries);
+        outln!(
+            "{} games ({} finished), {} moves ({} by the arm), {} corrections, {} interventions, \
+             faults {} injected / {} recovered, {:.1} s of the arm per robot move, wall {:.0} s",
+            t.games,
+            t.finished,
+            t.moves,
+            t.robot_moves,
+            t.corrections,
+            t.interventions,
+            t.faults_injected,
+            t.faults_recovered,
+            t.arm_seconds_per_robot_move,
+            t.wall_seconds
+        );
+    }
     Ok(code)
+}
+
+fn write_summary(path: &PathBuf, games: &[GameSummary]) -> anyhow::Result<()> {
+    let file = SummaryFile {
+        games,
+        totals: Totals::of(games),
+    };
+    let text = serde_json::to_string_pretty(&file)?;
+    std::fs::write(path, text + "\n")
+        .with_context(|| format!("--summary {}: cannot write", path.display()))
+}
+
+fn result_text(game: &Game, s: &GameSummary) -> String {
+    match s.winner {
+        _ if !s.finished => "unfinished".to_string(),
+        0 => "draw".to_string(),
+        w => format!("{} (player {w}) wins", game.players[w as usize - 1]),
+    }
+}
+
+/// One game in a fresh simulated robot; the summary and whether it went well.
+#[allow(clippy::too_many_arguments)]
+fn one_game(
+    o: &SimOptions,
+    game: &Game,
+    seed: u64,
+    faults: FaultSpec,
+    opponent_ai: &Option<String>,
+    browser: bool,
+    keyboard: bool,
+    stop: &gamebot_ros::Shutdown,
+    quiet: bool,
+) -> anyhow::Result<(GameSummary, bool)> {
+    let mut config = SimGameConfig::new(&o.game, &o.robot);
+    config.robot_plays_both = o.robot_plays_both;
+    config.seed = seed;
+    config.world = WorldConfig {
+        arm: o.arm.clone(),
+        faults,
+        seed,
+        real_time_factor: Some(o.speed),
+        ..WorldConfig::default()
+    };
+    let (bags_tx, bags_rx) = mpsc::channel::<RecorderSummary>();
+    let recorder = RecorderConfig::default()
+        .source("sim")
+        .arm(Some(o.arm.clone()))
+        .db(o.db.clone());
+    let recorder = match &o.record {
+        Some(dir) => recorder.dir(dir),
+        None => recorder.no_bags(),
+    };
+    let web = if browser || o.games == 1 { o.web } else { None };
+    let mut sim = SimGame::start(config, |robot| {
+        if recorder.dir.is_some() || recorder.db.is_some() {
+            robot.spawn(gamebot_ros::NodeOptions::new("recorder"), move |n, s| {
+                // No recording is no reason to stop the robot.
+                match gamebot_record::recorder_node::run(n, s, recorder) {
+                    Ok(summary) => {
+                        let _ = bags_tx.send(summary);
+                    }
+                    Err(e) => tracing::error!("the game is not recorded: {e}"),
+                }
+                Ok::<(), NodeError>(())
+            })?;
+        }
+        if let Some(addr) = web {
+            let cfg = gamebot_web::WebConfig {
+                addr,
+                ..gamebot_web::WebConfig::default()
+            };
+            robot.spawn(gamebot_ros::NodeOptions::new("web"), move |n, s| {
+                // No web UI (e.g. the port is taken) is no reason to stop the robot.
+                if let Err(e) = gamebot_web::run(n, s, cfg) {
+                    tracing::error!("web UI not available: {e}");
+                }
+                Ok::<(), NodeError>(())
+            })?;
+        }
+        Ok(())
+    })
+    .with_context(|| format!("starting the simulated robot for {}", o.game))?;
+    // Ctrl-C stops this game's robot too.
+    let robot_stop = sim.robot().shutdown().clone();
+    let watcher = {
+        let stop = stop.clone();
+        let robot_stop = robot_stop.clone();
+        std::thread::spawn(move || {
+            let mut ws = gamebot_ros::WaitSet::new();
+            ws.add(&stop);
+            ws.add(&robot_stop);
+            while !stop.is_requested() && !robot_stop.is_requested() {
+                ws.wait_until(None);
+            }
+            robot_stop.request();
+        })
+    };
+    let mut lines = std::io::stdin().lock().lines();
+    let mut opponent = |g: &Game, st: &GameState| -> OpponentTurn {
+        if browser {
+            return OpponentTurn::Elsewhere;
+        }
+        match opponent_ai {
+            Some(s) => {
+                let chosen = replay(g, &st.move_history)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|state| {
+                        let mut ai = gamebot_ai::strategy(s)?;
+                        let d = ai.choose(g, &state, &gamebot_ai::SearchControl::new())?;
+                        Ok(g.move_text(&d.mv))
+                    });
+                match chosen {
+                    Ok(t) => OpponentTurn::Move(t),
+                    Err(e) => {
+                        tracing::error!("the opponent's strategy failed: {e:#}");
+                        OpponentTurn::Quit
+                    }
+                }
+            }
+            None if keyboard => match ask(g, st, &mut lines) {
+                Ok(Some(t)) => OpponentTurn::Move(t),
+                Ok(None) => {
+                    say!("no more input; stopping.");
+                    OpponentTurn::Quit
+                }
+                Err(e) => {
+                    tracing::error!("{e:#}");
+                    OpponentTurn::Quit
+                }
+            },
+            None => OpponentTurn::Elsewhere,
+        }
+    };
+    let mut report = |p: Progress<'_>| {
+        if quiet {
+            return;
+        }
+        match p {
+            Progress::Event(e) => say!("  [{}] {}", event_name(e.kind), e.message),
+            Progress::Opponent { player, text } => say!("opponent (player {player}): {text}"),
+            Progress::HandRefused { reason, .. } => {
+                say!("  the hand could not make it: {reason}")
+            }
+            Progress::Ply(m) if !m.world_ok => {
+                say!("  the world does not match the rules after {}", m.text)
+            }
+            Progress::Ply(_) => {}
+        }
+    };
+    let played = sim.play(&mut opponent, &mut report);
+    let faults_seen = sim.robot().probe().snapshot().faults;
+    robot_stop.request();
+    let stopped = sim.stop();
+    let _ = watcher.join();
+    let mut summary = played?;
+    if let Err(e) = stopped {
+        tracing::error!("{e}");
+    }
+    if let Ok(r) = bags_rx.try_recv() {
+        summary.bag = r.bags.last().map(|b| b.display().to_string());
+    }
+    if !quiet {
+        for d in &summary.differences {
+            outln!("  world ≠ rules {d}");
+        }
+        outln!(
+            "game over after {} moves: {}",
+            summary.moves.len(),
+            result_text(game, &summary)
+        );
+        if !faults_seen.is_empty() {
+            outln!("faults injected: {:?}", summary.faults_injected);
+        }
+        if let Some(b) = &summary.bag {
+            outln!("recorded: {b}");
+        }
+    }
+    let ok = summary.finished && summary.final_world_ok && summary.moves.iter().all(|m| m.world_ok);
+    Ok((summary, ok))
 }
 
 /// Asks the person at the keyboard for a move; `None` at the end of input.

@@ -232,6 +232,7 @@ impl Loader<'_> {
                 expr: e,
                 line: v.line,
                 col: v.col,
+                code: Default::default(),
             }),
             Err(e) => {
                 self.err(v.line, v.col + e.col - 1, e.message);
@@ -657,6 +658,7 @@ impl Loader<'_> {
                         expr: Expr::Bool(false),
                         line: v.line,
                         col: v.col,
+                        code: Default::default(),
                     },
                     players: Vec::new(),
                     scores: Vec::new(),
@@ -698,6 +700,7 @@ impl Loader<'_> {
                     expr: Expr::Bool(false),
                     line: v.line,
                     col: v.col,
+                    code: Default::default(),
                 });
                 self.ends.push((e, None, v.line));
             }

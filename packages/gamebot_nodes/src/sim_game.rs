@@ -1,0 +1,539 @@
+//! One whole game of the simulated robot, start to end, and what happened in
+//! it — the loop behind `gamebot play GAME --sim` and the closed-loop tests.
+//!
+//! [`SimGame::start`] starts a [`SimRobot`] (world, servo bridge, arm
+//! controller), lets the embedder add its own nodes (web UI, recorder), then
+//! starts `detector`, `planner` and `referee` (`arm: true`, `camera: true`).
+//! [`SimGame::play`] follows `/game/state` and `/game/events` until the game
+//! is over. On the opponent's turns it asks an [`OpponentTurn`] source for a
+//! move and has the simulated person's hand make it in the world
+//! (`/sim/human_move`); the referee still learns it only from the camera.
+//!
+//! The [`GameSummary`] it returns is built from two independent witnesses:
+//! the referee's events (what was played, arm time, corrections, calls for
+//! help) and the world itself — after every counted move the world's pieces
+//! are compared, location by location, with the rule engine's position
+//! ([`world_differences`]); `world_ok` is that comparison, never a node's word.
+
+use crate::sim_robot::SimRobot;
+use crate::sim_world::WorldSnapshot;
+use crate::{detector_node, planner_node, referee_node, NodeError};
+use gamebot_interfaces::msg::{GameEvent, GameState};
+use gamebot_interfaces::srv::{HumanMove, HumanMoveRequest};
+use gamebot_ros::inproc::InProcNode;
+use gamebot_ros::{graph, Bus, NodeOptions, ParamValue, Qos, ServiceClient, Subscription, WaitSet};
+use gamebot_rules::{Game, State};
+use gamebot_sim::WorldConfig;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a simulated game is set up.
+#[derive(Debug, Clone)]
+pub struct SimGameConfig {
+    /// The game file.
+    pub game_file: String,
+    /// The arm's strategy (`gamebot_ai` spec).
+    pub robot: String,
+    /// The arm moves for every side (no opponent).
+    pub robot_plays_both: bool,
+    /// The world: arm, faults, seed, real-time factor.
+    pub world: WorldConfig,
+    /// The detector's camera calibration file.
+    pub calibration: String,
+    /// Referee seed.
+    pub seed: u64,
+    /// Give up (the game is reported unfinished) after this much wall time.
+    pub wall_limit: Option<Duration>,
+}
+
+impl SimGameConfig {
+    /// The arm (strategy `robot`) against an opponent, default world.
+    pub fn new(game_file: &str, robot: &str) -> SimGameConfig {
+        SimGameConfig {
+            game_file: game_file.to_string(),
+            robot: robot.to_string(),
+            robot_plays_both: false,
+            world: WorldConfig::default(),
+            calibration: "config/camera/sim.yaml".to_string(),
+            seed: 1,
+            wall_limit: None,
+        }
+    }
+}
+
+/// What the opponent does on its turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpponentTurn {
+    /// This move (its text); the simulated hand makes it.
+    Move(String),
+    /// Someone else makes the move (the web UI calls `/sim/human_move`).
+    Elsewhere,
+    /// Stop the game here.
+    Quit,
+}
+
+/// What [`SimGame::play`] tells its embedder as the game goes on.
+#[derive(Debug)]
+pub enum Progress<'a> {
+    /// An event of the referee.
+    Event(&'a GameEvent),
+    /// The opponent's move, about to be made by the hand.
+    Opponent { player: i32, text: &'a str },
+    /// The hand could not make it.
+    HandRefused { text: &'a str, reason: &'a str },
+    /// A counted move, with the world's verdict on it.
+    Ply(&'a PlySummary),
+}
+
+/// One counted move.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlySummary {
+    /// 1-based.
+    pub ply: u32,
+    pub player: i32,
+    #[serde(rename = "move")]
+    pub text: String,
+    /// `robot` (the arm made it) or `opponent` (the hand made it).
+    pub by: &'static str,
+    /// The referee counted it from the camera (it never counts the arm's word).
+    pub seen: bool,
+    /// The world matched the rule engine's position right after the move was counted.
+    pub world_ok: bool,
+    /// Simulated seconds the arm worked on this move (corrections included).
+    pub arm_seconds: f64,
+    /// Corrective arm goals the referee sent after a mismatch.
+    pub corrections: u32,
+    /// Mismatches between the camera and the expected position.
+    pub mismatches: u32,
+}
+
+/// One whole game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameSummary {
+    pub game: String,
+    pub game_file: String,
+    pub arm: String,
+    /// 0 draw, N player N wins, -1 unfinished.
+    pub winner: i32,
+    pub finished: bool,
+    /// Why an unfinished game stopped.
+    pub stopped: Option<String>,
+    pub moves: Vec<PlySummary>,
+    /// Times the referee had to ask the person for help.
+    pub interventions: u32,
+    /// Faults the world injected, by kind.
+    pub faults_injected: BTreeMap<String, u32>,
+    /// Injected faults the game got over without help: every injected fault
+    /// when the game finished with the world matching the rules at every
+    /// move and no intervention, otherwise 0.
+    pub faults_recovered: u32,
+    /// The final world equals the rule engine's replay of the move history.
+    pub final_world_ok: bool,
+    /// What differs, if anything (world against rules), after each bad move.
+    pub differences: Vec<String>,
+    /// Simulated and wall-clock seconds of the game.
+    pub sim_seconds: f64,
+    pub wall_seconds: f64,
+    /// The bag the recorder wrote, when known.
+    pub bag: Option<String>,
+}
+
+/// A running simulated game.
+pub struct SimGame {
+    robot: SimRobot,
+    game: Arc<Game>,
+    config: SimGameConfig,
+    kinds: Vec<String>,
+    client: InProcNode,
+    states: Subscription<GameState>,
+    events: Subscription<GameEvent>,
+    hand: ServiceClient<HumanMove>,
+}
+
+impl SimGame {
+    /// Starts the robot; `extra` adds the embedder's nodes (before the
+    /// referee starts, so they see the game from its first message); then
+    /// the detector, planner and referee.
+    pub fn start(
+        config: SimGameConfig,
+        extra: impl FnOnce(&mut SimRobot) -> Result<(), NodeError>,
+    ) -> Result<SimGame, NodeError> {
+        let mut robot = SimRobot::start(&config.game_file, config.world.clone())?;
+        let game = robot.game().clone();
+        // The embedder's view, subscribed before the referee publishes anything.
+        let client = robot.bus().node(NodeOptions::new("sim_game"))?;
+        let states = client.subscription_on(&graph::GAME_STATE)?;
+        let events =
+            client.subscription::<GameEvent>(graph::GAME_EVENTS.name, Qos::reliable(1000))?;
+        let hand = client.service_client_on(&graph::SIM_HUMAN_MOVE)?;
+        extra(&mut robot)?;
+        let kinds: Vec<String> = (1..=game.player_count())
+            .map(|p| {
+                if p == 1 || config.robot_plays_both {
+                    format!("ai:{}", config.robot)
+                } else {
+                    "camera".to_string()
+                }
+            })
+            .collect();
+        robot.spawn(
+            NodeOptions::new("detector")
+                .param("game_file", ParamValue::String(config.game_file.clone()))
+                .param(
+                    "calibration",
+                    ParamValue::String(config.calibration.clone()),
+                ),
+            detector_node::run,
+        )?;
+        robot.spawn(NodeOptions::new("planner"), planner_node::run)?;
+        robot.spawn(
+            NodeOptions::new("referee")
+                .param("game_file", ParamValue::String(config.game_file.clone()))
+                .param("player_kinds", ParamValue::StringArray(kinds.clone()))
+                .param("seed", ParamValue::Integer(config.seed as i64))
+                .param("arm", ParamValue::Bool(true))
+                .param("camera", ParamValue::Bool(true)),
+            |n, s| referee_node::run(n, s, true),
+        )?;
+        Ok(SimGame {
+            robot,
+            game,
+            config,
+            kinds,
+            client,
+            states,
+            events,
+            hand,
+        })
+    }
+
+    /// The robot (its world probe, clock, bus).
+    pub fn robot(&self) -> &SimRobot {
+        &self.robot
+    }
+
+    /// The game being played.
+    pub fn game(&self) -> &Arc<Game> {
+        &self.game
+    }
+
+    /// The referee's player kinds (`ai:…` for the arm, `camera` for the opponent).
+    pub fn player_kinds(&self) -> &[String] {
+        &self.kinds
+    }
+
+    /// Plays the game to its end (or until `opponent` quits, the wall-time
+    /// limit passes, a node fails or shutdown is requested).
+    pub fn play(
+        &mut self,
+        opponent: &mut dyn FnMut(&Game, &GameState) -> OpponentTurn,
+        report: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<GameSummary, NodeError> {
+        let game = self.game.clone();
+        let clock = self.robot.clock().clone();
+        let stop = self.robot.shutdown().clone();
+        let places: BTreeMap<String, [f64; 3]> = self
+            .robot
+            .places()
+            .iter()
+            .filter_map(|(n, p)| p.map(|p| (n.clone(), p)))
+            .collect();
+        let mut ws = WaitSet::new();
+        ws.add(&self.states);
+        ws.add(&self.events);
+        ws.add(&stop);
+        let wall0 = Instant::now();
+        let sim0 = clock.now();
+        let deadline = self.config.wall_limit.map(|d| wall0 + d);
+        let mut summary = GameSummary {
+            game: game.name.clone(),
+            game_file: self.config.game_file.clone(),
+            arm: self.robot.arm_name().to_string(),
+            winner: -1,
+            finished: false,
+            stopped: None,
+            moves: Vec::new(),
+            interventions: 0,
+            faults_injected: BTreeMap::new(),
+            faults_recovered: 0,
+            final_world_ok: false,
+            differences: Vec::new(),
+            sim_seconds: 0.0,
+            wall_seconds: 0.0,
+            bag: None,
+        };
+        let mut rules: State = game.initial_state();
+        let mut last: Option<GameState> = None;
+        let mut last_phase: Option<u8> = None;
+        let mut handled_ply: Option<usize> = None;
+        // The arm's work on the move under way: start of the current goal,
+        // seconds so far, goals sent, mismatches.
+        let mut arm_since: Option<Duration> = None;
+        let mut arm_seconds = 0.0;
+        let mut arm_goals = 0u32;
+        let mut mismatches = 0u32;
+        let mut game_number: Option<u32> = None;
+        loop {
+            if stop.is_requested() {
+                summary.stopped = Some("shutdown requested".into());
+                break;
+            }
+            if self.robot.any_stopped() {
+                summary.stopped = Some("a node stopped (see the log)".into());
+                break;
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                summary.stopped = Some(format!(
+                    "no end after {:.0} s of wall time",
+                    wall0.elapsed().as_secs_f64()
+                ));
+                break;
+            }
+            // Wakes on a message; the bound only re-checks the nodes' health.
+            ws.wait_timeout(Duration::from_millis(500));
+            for e in self.events.drain() {
+                if game_number.is_some_and(|g| g != e.game_number) {
+                    continue;
+                }
+                report(Progress::Event(&e));
+                match e.kind {
+                    GameEvent::GAME_STARTED => game_number = Some(e.game_number),
+                    GameEvent::ARM_STARTED => {
+                        arm_since = Some(clock.now());
+                        arm_goals += 1;
+                    }
+                    GameEvent::ARM_DONE | GameEvent::ARM_FAILED => {
+                        if let Some(t) = arm_since.take() {
+                            arm_seconds += clock.now().saturating_sub(t).as_secs_f64();
+                        }
+                    }
+                    GameEvent::OBSERVATION_MISMATCH => mismatches += 1,
+                    GameEvent::MOVE_PLAYED => {
+                        let text = e.r#move.text.clone();
+                        let by_robot = self
+                            .kinds
+                            .get((e.player.max(1) - 1) as usize)
+                            .is_some_and(|k| k.starts_with("ai:"));
+                        let applied = game
+                            .find_move(&rules, &text)
+                            .and_then(|mv| game.apply(&mut rules, &mv).map(|_| ()));
+                        if let Err(err) = applied {
+                            return Err(NodeError::Config(format!(
+                                "the referee played {text}, which the rules refuse: {err}"
+                            )));
+                        }
+                        let snap = self.robot.probe().snapshot();
+                        let diff = world_differences(&game, &rules, &snap, &places, 5.0);
+                        let ply = PlySummary {
+                            ply: e.ply,
+                            player: e.player,
+                            text,
+                            by: if by_robot { "robot" } else { "opponent" },
+                            // With `camera: true` the referee counts a move only
+                            // from a stable camera observation.
+                            seen: true,
+                            world_ok: diff.is_empty(),
+                            arm_seconds: if by_robot { arm_seconds } else { 0.0 },
+                            corrections: if by_robot {
+                                arm_goals.saturating_sub(1)
+                            } else {
+                                0
+                            },
+                            mismatches,
+                        };
+                        for d in diff {
+                            summary
+                                .differences
+                                .push(format!("after ply {}: {d}", e.ply));
+                        }
+                        report(Progress::Ply(&ply));
+                        summary.moves.push(ply);
+                        arm_seconds = 0.0;
+                        arm_goals = 0;
+                        mismatches = 0;
+                    }
+                    _ => {}
+                }
+            }
+            for s in self.states.drain() {
+                if game_number.is_some_and(|g| g != s.game_number) {
+                    continue;
+                }
+                if s.phase == GameState::PHASE_WAITING_FOR_HELP
+                    && last_phase != Some(GameState::PHASE_WAITING_FOR_HELP)
+                {
+                    summary.interventions += 1;
+                }
+                last_phase = Some(s.phase);
+                last = Some(s);
+            }
+            let Some(st) = &last else { continue };
+            if st.phase == GameState::PHASE_GAME_OVER {
+                // Every MOVE_PLAYED precedes the final state; count the last ones.
+                if summary.moves.len() < st.move_history.len() {
+                    continue;
+                }
+                summary.finished = true;
+                summary.winner = st.winner;
+                break;
+            }
+            let p = st.current_player;
+            let ply = st.move_history.len();
+            let opp_turn = p >= 1
+                && st
+                    .player_kinds
+                    .get(p as usize - 1)
+                    .is_some_and(|k| k == "camera")
+                && st.phase == GameState::PHASE_WAITING_FOR_HUMAN;
+            if !opp_turn || handled_ply == Some(ply) {
+                continue;
+            }
+            match opponent(&game, st) {
+                OpponentTurn::Quit => {
+                    summary.stopped = Some("the opponent quit".into());
+                    break;
+                }
+                OpponentTurn::Elsewhere => {
+                    handled_ply = Some(ply);
+                }
+                OpponentTurn::Move(text) => {
+                    report(Progress::Opponent {
+                        player: p,
+                        text: &text,
+                    });
+                    let r = self.hand.call(
+                        HumanMoveRequest {
+                            r#move: text.clone(),
+                            cover_seconds: 0.5,
+                        },
+                        Duration::from_secs(30),
+                    )?;
+                    if r.accepted {
+                        handled_ply = Some(ply);
+                    } else {
+                        report(Progress::HandRefused {
+                            text: &text,
+                            reason: &r.message,
+                        });
+                    }
+                }
+            }
+        }
+        let snap = self.robot.probe().snapshot();
+        let diff = world_differences(&game, &rules, &snap, &places, 5.0);
+        summary.final_world_ok = diff.is_empty();
+        for d in diff {
+            summary.differences.push(format!("at the end: {d}"));
+        }
+        summary.faults_injected = snap
+            .faults
+            .iter()
+            .map(|(k, n)| (k.as_str().to_string(), *n))
+            .collect();
+        let injected: u32 = summary.faults_injected.values().sum();
+        summary.faults_recovered = if summary.finished
+            && summary.final_world_ok
+            && summary.interventions == 0
+            && summary.moves.iter().all(|m| m.world_ok)
+        {
+            injected
+        } else {
+            0
+        };
+        summary.sim_seconds = clock.now().saturating_sub(sim0).as_secs_f64();
+        summary.wall_seconds = wall0.elapsed().as_secs_f64();
+        Ok(summary)
+    }
+
+    /// The referee's client node (to call services from the embedder).
+    pub fn client(&self) -> &InProcNode {
+        &self.client
+    }
+
+    /// Stops every node; returns the first node error.
+    pub fn stop(self) -> Result<(), NodeError> {
+        self.robot.stop()
+    }
+}
+
+/// What differs between the world and the rule engine's position, location
+/// by location: the (element type, state) of the pieces lying within
+/// `tolerance_mm` of each location that has a place on the table, and of the
+/// pieces lying elsewhere against those the rules keep on locations with no
+/// place (supplies off the table). Element identity is not compared: the
+/// camera cannot tell two pieces of one type apart, and the simulated person
+/// may take any piece of the right type. Carried pieces count as elsewhere.
+pub fn world_differences(
+    game: &Game,
+    rules: &State,
+    world: &WorldSnapshot,
+    places: &BTreeMap<String, [f64; 3]>,
+    tolerance_mm: f64,
+) -> Vec<String> {
+    type Bag = BTreeMap<(String, i32), u32>;
+    const OFF: &str = "(off the board)";
+    let mut want: BTreeMap<&str, Bag> = BTreeMap::new();
+    for (e, el) in game.elements.iter().enumerate() {
+        let l = rules.location_of(e as u16);
+        let name = game.locations[l as usize].name.as_str();
+        let key = if places.contains_key(name) { name } else { OFF };
+        let ty = game.element_types[el.element_type].name.clone();
+        *want
+            .entry(key)
+            .or_default()
+            .entry((ty, rules.element_state(e as u16)))
+            .or_default() += 1;
+    }
+    let mut have: BTreeMap<&str, Bag> = BTreeMap::new();
+    for p in &world.pieces {
+        let near = if p.held {
+            None
+        } else {
+            places
+                .iter()
+                .map(|(n, at)| {
+                    (
+                        n.as_str(),
+                        1000.0 * (p.position[0] - at[0]).hypot(p.position[1] - at[1]),
+                    )
+                })
+                .filter(|(_, d)| *d <= tolerance_mm)
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(n, _)| n)
+        };
+        *have
+            .entry(near.unwrap_or(OFF))
+            .or_default()
+            .entry((p.element_type.clone(), p.state))
+            .or_default() += 1;
+    }
+    let show = |b: Option<&Bag>| -> String {
+        match b {
+            None => "nothing".into(),
+            Some(b) => b
+                .iter()
+                .map(|((t, s), n)| {
+                    if *n == 1 {
+                        format!("{t}/{s}")
+                    } else {
+                        format!("{n}×{t}/{s}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    };
+    let keys: std::collections::BTreeSet<&str> = want.keys().chain(have.keys()).copied().collect();
+    keys.into_iter()
+        .filter(|k| want.get(k) != have.get(k))
+        .map(|k| {
+            format!(
+                "{k}: the world has {}, the rules {}",
+                show(have.get(k)),
+                show(want.get(k))
+            )
+        })
+        .collect()
+}

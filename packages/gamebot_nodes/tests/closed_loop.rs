@@ -1,0 +1,112 @@
+//! The whole simulated robot in one process, closed loop: `sim_world`,
+//! `ssc32_bridge`, `arm_controller`, `detector`, `referee` (`arm` and
+//! `camera` on) and `planner`, the arm against an opponent whose moves the
+//! simulated hand makes. Every move is made physically, and the referee
+//! counts it only from the camera.
+//!
+//! Judged by the world and the rule engine, not by any node: after every
+//! counted move and at the end, the pieces lying on each location equal the
+//! rule engine's position (`sim_game::world_differences`), and the final
+//! world equals the replay of the played moves.
+
+use gamebot_nodes::referee_core::replay;
+use gamebot_nodes::sim_game::{
+    world_differences, GameSummary, OpponentTurn, SimGame, SimGameConfig,
+};
+use gamebot_rules::{Game, Outcome};
+use gamebot_sim::WorldConfig;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+fn repo(path: &str) -> String {
+    format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Plays `file` with the arm (random strategy) against a seeded random
+/// opponent through the hand; checks the world and returns the summary.
+fn closed_loop(file: &str, seed: u64, faults: &str) -> GameSummary {
+    let mut config = SimGameConfig::new(&repo(&format!("games/{file}")), "random");
+    config.calibration = repo("config/camera/sim.yaml");
+    config.seed = seed;
+    config.wall_limit = Some(Duration::from_secs(900));
+    config.world = WorldConfig {
+        real_time_factor: Some(10.0),
+        faults: if faults.is_empty() {
+            gamebot_sim::FaultSpec::none()
+        } else {
+            faults.parse().unwrap()
+        },
+        seed,
+        ..WorldConfig::default()
+    };
+    let mut sim = SimGame::start(config, |_| Ok(())).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut opponent = |g: &Game, st: &gamebot_interfaces::msg::GameState| {
+        let state = replay(g, &st.move_history).unwrap();
+        let legal = g.legal_moves(&state).unwrap();
+        let mv = legal
+            .choose(&mut rng)
+            .expect("a legal move on the opponent's turn");
+        OpponentTurn::Move(g.move_text(mv))
+    };
+    let summary = sim.play(&mut opponent, &mut |_| {}).unwrap();
+    let game = sim.game().clone();
+    // The final world against the replay of what was played, independently
+    // of the summary's own bookkeeping.
+    let texts: Vec<String> = summary.moves.iter().map(|m| m.text.clone()).collect();
+    let end = replay(&game, &texts).unwrap();
+    let places: BTreeMap<String, [f64; 3]> = sim
+        .robot()
+        .places()
+        .iter()
+        .filter_map(|(n, p)| p.map(|p| (n.clone(), p)))
+        .collect();
+    let diff = world_differences(&game, &end, &sim.robot().probe().snapshot(), &places, 5.0);
+    sim.stop().unwrap();
+    assert!(
+        summary.finished,
+        "{file}: unfinished: {:?}",
+        summary.stopped
+    );
+    assert!(
+        diff.is_empty(),
+        "{file}: the final world differs from the replay: {diff:?}"
+    );
+    assert!(
+        summary.differences.is_empty(),
+        "{file}: {:?}",
+        summary.differences
+    );
+    assert!(summary.moves.iter().all(|m| m.world_ok && m.seen));
+    assert_eq!(
+        summary.interventions, 0,
+        "{file}: the referee asked for help"
+    );
+    let outcome = match end.outcome() {
+        Outcome::Running => panic!("{file}: the replay is not over"),
+        o => o.code(),
+    };
+    assert_eq!(summary.winner, outcome, "{file}: the referee's winner");
+    assert!(summary.moves.iter().any(|m| m.by == "robot"));
+    assert!(summary.moves.iter().any(|m| m.by == "opponent"));
+    summary
+}
+
+#[test]
+fn tictactoe() {
+    closed_loop("tictactoe.game", 3, "");
+}
+
+#[test]
+fn tictactoe_with_faults() {
+    let s = closed_loop(
+        "tictactoe.game",
+        5,
+        "slip=0.15,place_sigma_mm=1.5,nudge=0.1,serial_drop=0.02,serial_down_s=0.5,camera_dropout=0.01,camera_dropout_s=2",
+    );
+    // Every injected fault was got over without help.
+    let injected: u32 = s.faults_injected.values().sum();
+    assert_eq!(s.faults_recovered, injected);
+}

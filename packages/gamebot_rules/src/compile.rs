@@ -1,0 +1,1466 @@
+//! The compiled form of the expression language (issue 18).
+//!
+//! Every expression of a game (rule conditions, `toLocations`, followups,
+//! bonuses, scorings, end-of-game records, evaluations and every line of every
+//! user function) is compiled once at load into a tree of closures. Each node
+//! has a static type:
+//!
+//! - [`Node::Int`] for nodes that give an Int or fail (literals, arithmetic,
+//!   `STATE`, `OWNER`, `PLAYER`, `SCORE`, `ZINDEX`, `ABS`, unary `-`),
+//! - [`Node::Bool`] for nodes that give a Bool or fail (comparisons, `AND`,
+//!   `OR`, `NOT`, `EMPTY`, loops, assignments, the state-changing built-ins),
+//! - [`Node::Sym`] for nodes that give a known name (string literals,
+//!   `CONTENT`, `ELTYPE`, `LOCATION`, `LOCTYPE`),
+//! - [`Node::Val`] for the rest (variables, calls, sets, `IF` with mixed
+//!   branches, interpolated strings in value position).
+//!
+//! Typed nodes return `i32`, `bool` or a symbol index instead of a [`Value`],
+//! and their consumers call them without a type check. Name arguments of the
+//! built-ins (`CONTENT("b($X,$Y)")`, `STATE("m($E)")`) compile to closures that
+//! give a location or element id directly: a string literal is resolved at
+//! load, an interpolated name through its template's table, and a name the
+//! game does not know is `None` (the typed "no such name"), never a run-time
+//! string. User functions are compiled with their parameter slots; calls bind
+//! the evaluated arguments into them and run the compiled body.
+//!
+//! Semantics are those of the tree-walking evaluator in `eval.rs`, which stays
+//! as the reference: the same values, the same order of evaluation (so the
+//! same variable bindings and state changes), the same evaluation-budget steps
+//! and the same error messages. Where the two share code (arithmetic errors,
+//! set operators, `INDEX`, template lookups, function checks) the compiled form
+//! calls the evaluator's helpers. `Scratch::set_reference_evaluator` switches
+//! the engine back to the reference for tests that compare the two.
+
+use crate::eval::{overflow, Ctx, EvalError, Name, MAX_CALL_DEPTH};
+use crate::expr::{Builtin, Expr, FuncId, LazyItem, VarId};
+use crate::game::{Function, SrcExpr};
+use crate::lexer::Op;
+use crate::state::Attr;
+use crate::value::{Deferred, LazyMember, Str, Sym, Value};
+use std::sync::Arc;
+
+type R<T> = Result<T, Box<EvalError>>;
+type F<T> = Box<dyn Fn(&mut Ctx<'_>) -> R<T> + Send + Sync>;
+type CBool = F<bool>;
+type CInt = F<i32>;
+type CSym = F<Sym>;
+type CVal = F<Value>;
+/// A location or element id; `None` when the name is not one.
+type CId = F<Option<u16>>;
+
+/// Boxes a closure as a compiled node (the bound fixes the closure's
+/// higher-ranked signature).
+#[inline]
+fn f<T, G>(g: G) -> F<T>
+where
+    G: Fn(&mut Ctx<'_>) -> R<T> + Send + Sync + 'static,
+{
+    Box::new(g)
+}
+
+/// A compiled expression with its static type.
+pub(crate) enum Node {
+    Val(CVal),
+    Bool(CBool),
+    Int(CInt),
+    Sym(CSym),
+}
+
+impl Node {
+    #[inline]
+    fn value(&self, c: &mut Ctx<'_>) -> R<Value> {
+        match self {
+            Node::Val(f) => f(c),
+            Node::Bool(f) => Ok(Value::Bool(f(c)?)),
+            Node::Int(f) => Ok(Value::Int(f(c)?)),
+            Node::Sym(f) => Ok(Value::Str(Str::Sym(f(c)?))),
+        }
+    }
+}
+
+/// An operand whose value is needed as a [`Value`]: literals and variables
+/// are read in place instead of through a closure.
+enum Opnd {
+    Const(Value),
+    Var(VarId),
+    Node(Node),
+}
+
+impl Opnd {
+    /// Evaluates the operand into variable `v` (Ints without a [`Value`] round trip).
+    #[inline(always)]
+    fn set(&self, c: &mut Ctx<'_>, v: VarId) -> R<()> {
+        match self {
+            Opnd::Const(Value::Int(i)) => c.vars.set_int(v, *i),
+            Opnd::Node(Node::Int(f)) => {
+                let i = f(c)?;
+                c.vars.set_int(v, i);
+            }
+            Opnd::Var(w) => match c.vars.get(*w) {
+                Some(Value::Int(i)) => {
+                    let i = *i;
+                    c.vars.set_int(v, i)
+                }
+                Some(x) => {
+                    let x = x.clone();
+                    c.vars.set(v, x)
+                }
+                None => return Err(unbound(c, *w)),
+            },
+            _ => {
+                let x = self.get(c)?;
+                c.vars.set(v, x);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn get(&self, c: &mut Ctx<'_>) -> R<Value> {
+        match self {
+            Opnd::Const(v) => Ok(v.clone()),
+            Opnd::Var(v) => match c.vars.get(*v) {
+                Some(x) => Ok(x.clone()),
+                None => Err(unbound(c, *v)),
+            },
+            Opnd::Node(n) => n.value(c),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unbound(c: &Ctx<'_>, v: VarId) -> Box<EvalError> {
+    EvalError::new(format!(
+        "variable ${} is not bound",
+        c.g.var_names[v as usize]
+    ))
+}
+
+/// An operand of an integer operator: Ints travel as `i32`, anything else
+/// as the [`Value`] the operator's error message shows.
+enum IOp {
+    Lit(i32),
+    Var(VarId),
+    Int(CInt),
+    Other(Opnd),
+}
+
+impl IOp {
+    #[inline(always)]
+    fn get(&self, c: &mut Ctx<'_>) -> R<Result<i32, Value>> {
+        match self {
+            IOp::Lit(i) => Ok(Ok(*i)),
+            IOp::Var(v) => match c.vars.get(*v) {
+                Some(Value::Int(i)) => Ok(Ok(*i)),
+                Some(other) => Ok(Err(other.clone())),
+                None => Err(unbound(c, *v)),
+            },
+            IOp::Int(f) => Ok(Ok(f(c)?)),
+            IOp::Other(o) => Ok(match o.get(c)? {
+                Value::Int(i) => Ok(i),
+                v => Err(v),
+            }),
+        }
+    }
+}
+
+fn as_value_int(x: Result<i32, Value>) -> Value {
+    match x {
+        Ok(i) => Value::Int(i),
+        Err(v) => v,
+    }
+}
+
+/// An integer operator over two operands: `k` on two Ints, the evaluator's
+/// error otherwise (both operands are evaluated first, left to right).
+/// The usual shapes (variables, literals, Int-typed nodes) get closures of
+/// their own that read Ints in place; anything else takes the general path.
+fn int_bin<T: 'static>(
+    x: IOp,
+    y: IOp,
+    op: Op,
+    k: impl Fn(i32, i32) -> R<T> + Copy + Send + Sync + 'static,
+) -> F<T> {
+    match (x, y) {
+        (IOp::Var(v), IOp::Lit(q)) => f(move |c| match c.vars.get(v) {
+            Some(Value::Int(p)) => k(*p, q),
+            _ => int_bin_slow(c, &IOp::Var(v), &IOp::Lit(q), op, k),
+        }),
+        (IOp::Lit(p), IOp::Var(w)) => f(move |c| match c.vars.get(w) {
+            Some(Value::Int(q)) => k(p, *q),
+            _ => int_bin_slow(c, &IOp::Lit(p), &IOp::Var(w), op, k),
+        }),
+        (IOp::Var(v), IOp::Var(w)) => f(move |c| match (c.vars.get(v), c.vars.get(w)) {
+            (Some(Value::Int(p)), Some(Value::Int(q))) => k(*p, *q),
+            _ => int_bin_slow(c, &IOp::Var(v), &IOp::Var(w), op, k),
+        }),
+        (IOp::Var(v), IOp::Int(b)) => f(move |c| match c.vars.get(v) {
+            Some(&Value::Int(p)) => k(p, b(c)?),
+            Some(other) => {
+                let l = other.clone();
+                let q = b(c)?;
+                Err(c.ints_error(op, &l, &Value::Int(q)))
+            }
+            None => Err(unbound(c, v)),
+        }),
+        (IOp::Lit(p), IOp::Int(b)) => f(move |c| k(p, b(c)?)),
+        (IOp::Int(a), IOp::Lit(q)) => f(move |c| k(a(c)?, q)),
+        (IOp::Int(a), IOp::Int(b)) => f(move |c| {
+            let p = a(c)?;
+            k(p, b(c)?)
+        }),
+        (IOp::Int(a), IOp::Var(w)) => f(move |c| {
+            let p = a(c)?;
+            match c.vars.get(w) {
+                Some(Value::Int(q)) => k(p, *q),
+                _ => int_bin_slow(c, &IOp::Lit(p), &IOp::Var(w), op, k),
+            }
+        }),
+        (x, y) => f(move |c| int_bin_slow(c, &x, &y, op, k)),
+    }
+}
+
+/// The general path of [`int_bin`].
+#[inline(never)]
+fn int_bin_slow<T>(
+    c: &mut Ctx<'_>,
+    x: &IOp,
+    y: &IOp,
+    op: Op,
+    k: impl Fn(i32, i32) -> R<T>,
+) -> R<T> {
+    let l = x.get(c)?;
+    let r = y.get(c)?;
+    match (l, r) {
+        (Ok(p), Ok(q)) => k(p, q),
+        (l, r) => Err(c.ints_error(op, &as_value_int(l), &as_value_int(r))),
+    }
+}
+
+/// An argument bound to a parameter slot: flat, most common shape first.
+enum Arg {
+    Var(VarId),
+    Lit(i32),
+    Int(CInt),
+    Other(Opnd),
+}
+
+impl Arg {
+    /// Evaluates the argument into variable `p` ([`Opnd::set`]).
+    #[inline(always)]
+    fn set(&self, c: &mut Ctx<'_>, p: VarId) -> R<()> {
+        match self {
+            Arg::Var(w) => match c.vars.get(*w) {
+                Some(&Value::Int(i)) => c.vars.set_int(p, i),
+                Some(x) => {
+                    let x = x.clone();
+                    c.vars.set(p, x)
+                }
+                None => return Err(unbound(c, *w)),
+            },
+            Arg::Lit(i) => c.vars.set_int(p, *i),
+            Arg::Int(f) => {
+                let i = f(c)?;
+                c.vars.set_int(p, i);
+            }
+            Arg::Other(o) => {
+                let x = o.get(c)?;
+                c.vars.set(p, x);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A member of a lazy-set literal.
+enum LazyC {
+    Defer(FuncId, Vec<Opnd>),
+    Now(Opnd),
+}
+
+/// A guard line of a function body: only a Bool `false` stops the function.
+enum Guard {
+    Bool(CBool),
+    Other(Node),
+}
+
+/// A compiled user function.
+pub(crate) struct CFunc {
+    name: String,
+    guards: Vec<(Guard, u32)>,
+    /// The last line, `None` for an empty body.
+    last: Option<(Node, u32)>,
+    /// The last line's sides when it is `A AND B` (for `call_split`).
+    split: Option<(CBool, CBool)>,
+}
+
+/// A compiled top-level expression.
+pub(crate) struct Compiled {
+    whole: Node,
+    /// Its sides when it is `A AND B` (hoisted rule conditions).
+    and: Option<(CBool, CBool)>,
+    /// Its arguments when it is a call `F(...)` (hoisted called conditions).
+    call_args: Option<Vec<Arg>>,
+}
+
+/// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
+#[derive(Clone, Default)]
+pub(crate) struct Code(pub(crate) Option<Arc<Compiled>>);
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Code(compiled)"
+        } else {
+            "Code(none)"
+        })
+    }
+}
+
+impl std::fmt::Debug for CFunc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CFunc({})", self.name)
+    }
+}
+
+#[cold]
+fn not_a(c: &Ctx<'_>, what: &str, kind: &str, v: &Value) -> Box<EvalError> {
+    EvalError::new(format!(
+        "{what} must be a{} {kind}, got {} {}",
+        if kind == "Int" { "n" } else { "" },
+        v.kind(),
+        c.show(v)
+    ))
+}
+
+/// What the compiler needs from the game being assembled.
+pub(crate) struct Compiler<'a> {
+    pub funcs: &'a [Option<Function>],
+    pub func_names: &'a [String],
+    pub sym_loc: &'a [u16],
+    pub sym_elem: &'a [u16],
+    pub templates: &'a [crate::game::Template],
+    /// Per function: whether its last line is Bool-typed, so that it always
+    /// gives a Bool (a false guard line gives `false` too) and its calls are
+    /// Bool nodes. Empty in the first round (see [`Compiler::bool_funcs`]).
+    pub bool_funcs: Vec<bool>,
+}
+
+/// In an id table of a template: the table cannot decide, ask `Ctx::template`.
+const ASK: u16 = u16::MAX;
+/// In an id table of a template: the name is known but is no location (element).
+const NONE: u16 = u16::MAX - 1;
+
+/// What a name template's id table needs at run time.
+struct IdTable {
+    t: u32,
+    locations: bool,
+    mins: [i32; 2],
+    dims: [u32; 2],
+    /// Row-major: the location (element) id of every known name, [`NONE`], or [`ASK`].
+    ids: Box<[u16]>,
+    /// A name built from arguments outside the table is certainly unknown
+    /// (the template's `exhaustive`, and `negatives_unknown` or non-negative arguments).
+    exhaustive: bool,
+    negatives_unknown: bool,
+}
+
+impl IdTable {
+    /// The general path: `Ctx::template`, then the symbol's id.
+    #[inline(never)]
+    fn ask(&self, c: &mut Ctx<'_>) -> R<Option<u16>> {
+        Ok(match c.template(self.t)? {
+            Some(s) if self.locations => c.g.sym_location(s),
+            Some(s) => c.g.sym_element(s),
+            None => None,
+        })
+    }
+
+    #[inline(always)]
+    fn hit(&self, idx: usize) -> Option<Option<u16>> {
+        match self.ids[idx] {
+            ASK => None,
+            NONE => Some(None),
+            id => Some(Some(id)),
+        }
+    }
+
+    #[inline(always)]
+    fn outside(&self, nonneg: bool) -> Option<Option<u16>> {
+        (self.exhaustive && (self.negatives_unknown || nonneg)).then_some(None)
+    }
+}
+
+fn known(table: &[u16], s: Sym) -> Option<u16> {
+    table.get(s as usize).copied().filter(|&x| x != u16::MAX)
+}
+
+impl Compiler<'_> {
+    /// The functions whose calls always give a Bool, given the current
+    /// knowledge: compile every body and look at its last line. Knowing more
+    /// Bool functions only turns more nodes into Bool nodes, never fewer, so
+    /// repeating this reaches a fixed point.
+    pub fn bool_funcs(&self) -> Vec<bool> {
+        self.funcs
+            .iter()
+            .map(|f| {
+                f.as_ref().is_some_and(|f| {
+                    f.body
+                        .last()
+                        .is_some_and(|l| matches!(self.node(&l.expr), Node::Bool(_)))
+                })
+            })
+            .collect()
+    }
+
+    /// Compiles a top-level expression.
+    pub fn code(&self, e: &Expr) -> Code {
+        let and = match e {
+            Expr::Binary(Op::And, a, b) => Some((
+                self.bool(a, "the left side of AND"),
+                self.bool(b, "the right side of AND"),
+            )),
+            _ => None,
+        };
+        let call_args = match e {
+            Expr::Call(_, args) => Some(args.iter().map(|a| self.arg(a)).collect()),
+            _ => None,
+        };
+        Code(Some(Arc::new(Compiled {
+            whole: self.node(e),
+            and,
+            call_args,
+        })))
+    }
+
+    /// Compiles a user function's body.
+    pub fn func(&self, func: &Function) -> CFunc {
+        let (last, guards) = match func.body.split_last() {
+            Some((last, guards)) => (Some(last), guards),
+            None => (None, &[][..]),
+        };
+        CFunc {
+            name: func.name.clone(),
+            guards: guards
+                .iter()
+                .map(|l| {
+                    let g = match self.node(&l.expr) {
+                        Node::Bool(b) => Guard::Bool(b),
+                        n => Guard::Other(n),
+                    };
+                    (g, l.line)
+                })
+                .collect(),
+            split: match last.map(|l| &l.expr) {
+                Some(Expr::Binary(Op::And, a, b)) => Some((
+                    self.bool(a, "the left side of AND"),
+                    self.bool(b, "the right side of AND"),
+                )),
+                _ => None,
+            },
+            last: last.map(|l| (self.node(&l.expr), l.line)),
+        }
+    }
+
+    fn iop(&self, e: &Expr) -> IOp {
+        match *e {
+            Expr::Int(i) => IOp::Lit(i),
+            Expr::Var(v) => IOp::Var(v),
+            _ => match self.node(e) {
+                Node::Int(i) => IOp::Int(i),
+                n => IOp::Other(Opnd::Node(n)),
+            },
+        }
+    }
+
+    /// [`Compiler::iop`] of an expression already compiled to `n`.
+    fn iop_of(e: &Expr, n: Node) -> IOp {
+        match (e, n) {
+            (&Expr::Int(i), _) => IOp::Lit(i),
+            (&Expr::Var(v), _) => IOp::Var(v),
+            (_, Node::Int(i)) => IOp::Int(i),
+            (_, n) => IOp::Other(Opnd::Node(n)),
+        }
+    }
+
+    fn arg(&self, e: &Expr) -> Arg {
+        match *e {
+            Expr::Var(v) => Arg::Var(v),
+            Expr::Int(i) => Arg::Lit(i),
+            _ => match self.node(e) {
+                Node::Int(f) => Arg::Int(f),
+                n => Arg::Other(Opnd::Node(n)),
+            },
+        }
+    }
+
+    fn opnd(&self, e: &Expr) -> Opnd {
+        match e {
+            Expr::Int(i) => Opnd::Const(Value::Int(*i)),
+            Expr::Bool(b) => Opnd::Const(Value::Bool(*b)),
+            Expr::Str(s) => Opnd::Const(Value::Str(Str::Sym(*s))),
+            Expr::Var(v) => Opnd::Var(*v),
+            _ => Opnd::Node(self.node(e)),
+        }
+    }
+
+    /// The reference evaluator for one node (shapes the parser never produces).
+    fn fallback(e: &Expr) -> Node {
+        let e = e.clone();
+        Node::Val(f(move |c| c.eval(&e)))
+    }
+
+    fn node(&self, e: &Expr) -> Node {
+        match e {
+            &Expr::Int(i) => Node::Int(f(move |_| Ok(i))),
+            &Expr::Bool(b) => Node::Bool(f(move |_| Ok(b))),
+            &Expr::Str(s) => Node::Sym(f(move |_| Ok(s))),
+            &Expr::Interp(t) => Node::Val(f(move |c| match c.template(t)? {
+                Some(s) => Ok(Value::Str(Str::Sym(s))),
+                None => c.interp_dyn(t),
+            })),
+            &Expr::Var(v) => Node::Val(f(move |c| Ok(c.var(v)?.clone()))),
+            Expr::Set(items) => {
+                let xs: Vec<Opnd> = items.iter().map(|x| self.opnd(x)).collect();
+                Node::Val(f(move |c| {
+                    let mut out = Vec::with_capacity(xs.len());
+                    for x in &xs {
+                        out.push(x.get(c)?);
+                    }
+                    Ok(Value::Set(Arc::new(out)))
+                }))
+            }
+            Expr::Lazy(items) => {
+                let xs: Vec<LazyC> = items
+                    .iter()
+                    .map(|it| match it {
+                        LazyItem::Defer(fid, args) => {
+                            LazyC::Defer(*fid, args.iter().map(|a| self.opnd(a)).collect())
+                        }
+                        LazyItem::Now(x) => LazyC::Now(self.opnd(x)),
+                    })
+                    .collect();
+                Node::Val(f(move |c| {
+                    let mut out = Vec::with_capacity(xs.len());
+                    for it in &xs {
+                        out.push(match it {
+                            LazyC::Defer(fid, args) => {
+                                let mut vals = Vec::with_capacity(args.len());
+                                for a in args {
+                                    vals.push(a.get(c)?);
+                                }
+                                LazyMember::Deferred(Arc::new(Deferred {
+                                    func: *fid,
+                                    args: vals,
+                                }))
+                            }
+                            LazyC::Now(x) => LazyMember::Value(x.get(c)?),
+                        });
+                    }
+                    Ok(Value::Lazy(Arc::new(out)))
+                }))
+            }
+            Expr::Call(fid, args) => self.call(*fid, args),
+            Expr::Loop {
+                all,
+                var,
+                from,
+                to,
+                body,
+            } => Node::Bool(self.run_loop(*all, *var, from, to, body)),
+            Expr::Unary(Op::Not, x) => {
+                let x = self.bool(x, "the operand of NOT");
+                Node::Bool(f(move |c| Ok(!x(c)?)))
+            }
+            Expr::Unary(Op::Abs, x) => {
+                let x = self.int(x, "the operand of ABS");
+                Node::Int(f(move |c| {
+                    let i = x(c)?;
+                    i.checked_abs().ok_or_else(|| overflow(format!("ABS {i}")))
+                }))
+            }
+            Expr::Unary(_, x) => {
+                let x = self.int(x, "the operand of unary -");
+                Node::Int(f(move |c| {
+                    let i = x(c)?;
+                    i.checked_neg().ok_or_else(|| overflow(format!("-({i})")))
+                }))
+            }
+            Expr::Assign(v, x) => {
+                let v = *v;
+                let x = self.opnd(x);
+                Node::Bool(f(move |c| {
+                    x.set(c, v)?;
+                    Ok(true)
+                }))
+            }
+            Expr::Binary(op, a, b) => self.binary(*op, a, b, e),
+            Expr::Builtin(b, args) => self.builtin(*b, args, e),
+        }
+    }
+
+    /// A Bool operand: `what` names it in the error when it is something else.
+    fn bool(&self, e: &Expr, what: &'static str) -> CBool {
+        match e {
+            &Expr::Var(v) => {
+                return f(move |c| match c.var(v)? {
+                    Value::Bool(b) => Ok(*b),
+                    other => Err(not_a(c, what, "Bool", other)),
+                })
+            }
+            // The chosen branch's value is checked as the IF's would be.
+            Expr::Builtin(Builtin::If, a) => {
+                let cond = self.bool(&a[0], "the condition of IF");
+                let then = self.bool(&a[1], what);
+                let els = a.get(2).map(|x| self.bool(x, what));
+                return f(move |c| {
+                    if cond(c)? {
+                        then(c)
+                    } else {
+                        match &els {
+                            Some(e) => e(c),
+                            None => Err(no_else()),
+                        }
+                    }
+                });
+            }
+            _ => {}
+        }
+        match self.node(e) {
+            Node::Bool(b) => b,
+            Node::Val(v) => f(move |c| match v(c)? {
+                Value::Bool(b) => Ok(b),
+                other => Err(not_a(c, what, "Bool", &other)),
+            }),
+            n => f(move |c| {
+                let v = n.value(c)?;
+                Err(not_a(c, what, "Bool", &v))
+            }),
+        }
+    }
+
+    /// An Int operand: `what` names it in the error when it is something else.
+    fn int(&self, e: &Expr, what: &'static str) -> CInt {
+        match e {
+            &Expr::Var(v) => {
+                return f(move |c| match c.var(v)? {
+                    Value::Int(i) => Ok(*i),
+                    other => Err(not_a(c, what, "Int", other)),
+                })
+            }
+            Expr::Builtin(Builtin::If, a) => {
+                let cond = self.bool(&a[0], "the condition of IF");
+                let then = self.int(&a[1], what);
+                let els = a.get(2).map(|x| self.int(x, what));
+                return f(move |c| {
+                    if cond(c)? {
+                        then(c)
+                    } else {
+                        match &els {
+                            Some(e) => e(c),
+                            None => Err(no_else()),
+                        }
+                    }
+                });
+            }
+            _ => {}
+        }
+        match self.node(e) {
+            Node::Int(i) => i,
+            Node::Val(v) => f(move |c| match v(c)? {
+                Value::Int(i) => Ok(i),
+                other => Err(not_a(c, what, "Int", &other)),
+            }),
+            n => f(move |c| {
+                let v = n.value(c)?;
+                Err(not_a(c, what, "Int", &v))
+            }),
+        }
+    }
+
+    /// A string argument as given (`ZINDEX`, `MOVE`, `SETSTATE`, `INDEX`…).
+    fn str_arg(&self, e: &Expr, what: &'static str) -> F<Str> {
+        match self.node(e) {
+            Node::Sym(s) => f(move |c| Ok(Str::Sym(s(c)?))),
+            Node::Val(v) => f(move |c| match v(c)? {
+                Value::Str(s) => Ok(s),
+                other => Err(not_a(c, what, "Str", &other)),
+            }),
+            n => f(move |c| {
+                let v = n.value(c)?;
+                Err(not_a(c, what, "Str", &v))
+            }),
+        }
+    }
+
+    /// A string argument resolved against the game's names.
+    fn name(&self, e: &Expr, what: &'static str) -> F<Name> {
+        if let &Expr::Interp(t) = e {
+            return f(move |c| {
+                Ok(match c.template(t)? {
+                    Some(s) => Name::Known(s),
+                    None => Name::Unknown,
+                })
+            });
+        }
+        if let &Expr::Var(v) = e {
+            return f(move |c| match c.var(v)? {
+                Value::Str(Str::Sym(s)) => Ok(Name::Known(*s)),
+                Value::Str(Str::Dyn(_)) => Ok(Name::Unknown),
+                other => Err(not_a(c, what, "Str", other)),
+            });
+        }
+        match self.node(e) {
+            Node::Sym(s) => f(move |c| Ok(Name::Known(s(c)?))),
+            Node::Val(v) => f(move |c| match v(c)? {
+                Value::Str(Str::Sym(s)) => Ok(Name::Known(s)),
+                Value::Str(Str::Dyn(_)) => Ok(Name::Unknown),
+                other => Err(not_a(c, what, "Str", &other)),
+            }),
+            n => f(move |c| {
+                let v = n.value(c)?;
+                Err(not_a(c, what, "Str", &v))
+            }),
+        }
+    }
+
+    /// An interpolated location (`locations`) or element name with one or two
+    /// variables and a dense table: the id straight from a precomputed table
+    /// (the same answers as `Ctx::template` followed by the symbol's id).
+    fn id_template(&self, t: u32, locations: bool) -> Option<CId> {
+        let tpl = self.templates.get(t as usize)?;
+        let d = tpl.dense.as_ref()?;
+        let by_sym = if locations {
+            self.sym_loc
+        } else {
+            self.sym_elem
+        };
+        let ids: Box<[u16]> = d
+            .table
+            .iter()
+            .map(|&s| {
+                if s == Sym::MAX {
+                    ASK
+                } else {
+                    known(by_sym, s).unwrap_or(NONE)
+                }
+            })
+            .collect();
+        let mut tab = IdTable {
+            t,
+            locations,
+            mins: [0; 2],
+            dims: [0; 2],
+            ids,
+            exhaustive: tpl.exhaustive,
+            negatives_unknown: tpl.negatives_unknown,
+        };
+        match (tpl.vars.as_slice(), d.mins.as_slice(), d.dims.as_slice()) {
+            (&[v], &[m], &[n]) => {
+                (tab.mins[0], tab.dims[0]) = (m, n);
+                Some(f(move |c| {
+                    if let Some(Value::Int(x)) = c.vars.get(v) {
+                        let o = x.wrapping_sub(tab.mins[0]) as u32;
+                        let found = if o < tab.dims[0] {
+                            tab.hit(o as usize)
+                        } else {
+                            tab.outside(*x >= 0)
+                        };
+                        if let Some(id) = found {
+                            return Ok(id);
+                        }
+                    }
+                    tab.ask(c)
+                }))
+            }
+            (&[v, w], &[m0, m1], &[n0, n1]) => {
+                tab.mins = [m0, m1];
+                tab.dims = [n0, n1];
+                Some(f(move |c| {
+                    if let (Some(Value::Int(x)), Some(Value::Int(y))) =
+                        (c.vars.get(v), c.vars.get(w))
+                    {
+                        let ox = x.wrapping_sub(tab.mins[0]) as u32;
+                        let oy = y.wrapping_sub(tab.mins[1]) as u32;
+                        let found = if ox < tab.dims[0] && oy < tab.dims[1] {
+                            tab.hit(ox as usize * tab.dims[1] as usize + oy as usize)
+                        } else {
+                            tab.outside(*x >= 0 && *y >= 0)
+                        };
+                        if let Some(id) = found {
+                            return Ok(id);
+                        }
+                    }
+                    tab.ask(c)
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    /// A location argument: its id, or `None` for a name that is no location.
+    fn loc(&self, e: &Expr, what: &'static str) -> CId {
+        match *e {
+            Expr::Str(s) => {
+                let l = known(self.sym_loc, s);
+                f(move |_| Ok(l))
+            }
+            Expr::Interp(t) => self.id_template(t, true).unwrap_or_else(|| {
+                f(move |c| {
+                    Ok(match c.template(t)? {
+                        Some(s) => c.g.sym_location(s),
+                        None => None,
+                    })
+                })
+            }),
+            _ => {
+                let n = self.name(e, what);
+                f(move |c| {
+                    Ok(match n(c)? {
+                        Name::Known(s) => c.g.sym_location(s),
+                        Name::Unknown => None,
+                    })
+                })
+            }
+        }
+    }
+
+    /// An element argument: its id, or `None` for a name that is no element.
+    fn elem(&self, e: &Expr, what: &'static str) -> CId {
+        match e {
+            // `ELTYPE(CONTENT(..))` and friends: the occupant itself (as `eval.rs`).
+            Expr::Builtin(Builtin::Content, a) => {
+                let l = self.loc(&a[0], "the argument of CONTENT");
+                f(move |c| {
+                    let g = c.g;
+                    Ok(match l(c)? {
+                        Some(l) => match c.st.get().content(l) {
+                            Some(occupant) => Some(occupant),
+                            None => g.sym_element(g.empty_sym),
+                        },
+                        None => g.sym_element(g.empty_sym),
+                    })
+                })
+            }
+            &Expr::Str(s) => {
+                let el = known(self.sym_elem, s);
+                f(move |_| Ok(el))
+            }
+            &Expr::Interp(t) => self.id_template(t, false).unwrap_or_else(|| {
+                f(move |c| {
+                    Ok(match c.template(t)? {
+                        Some(s) => c.g.sym_element(s),
+                        None => None,
+                    })
+                })
+            }),
+            _ => {
+                let n = self.name(e, what);
+                f(move |c| {
+                    Ok(match n(c)? {
+                        Name::Known(s) => c.g.sym_element(s),
+                        Name::Unknown => None,
+                    })
+                })
+            }
+        }
+    }
+
+    fn call(&self, fid: FuncId, args: &[Expr]) -> Node {
+        let argc = args.len();
+        Node::Val(
+            match self.funcs.get(fid as usize).and_then(Option::as_ref) {
+                None => {
+                    let name = self
+                        .func_names
+                        .get(fid as usize)
+                        .cloned()
+                        .unwrap_or_default();
+                    f(move |_| Err(EvalError::new(format!("unknown function {name}"))))
+                }
+                Some(func) if func.params.len() != argc => {
+                    let (name, n) = (func.name.clone(), func.params.len());
+                    f(move |_| {
+                        Err(EvalError::new(format!(
+                            "function {name} takes {n} argument(s), called with {argc}"
+                        )))
+                    })
+                }
+                Some(func) => {
+                    let params = func.params.clone();
+                    let args: Vec<Arg> = args.iter().map(|a| self.arg(a)).collect();
+                    if self.bool_funcs.get(fid as usize) == Some(&true) {
+                        return Node::Bool(f(move |c| {
+                            for (p, a) in params.iter().zip(&args) {
+                                a.set(c, *p)?;
+                            }
+                            run_func_bool(c, fid)
+                        }));
+                    }
+                    f(move |c| {
+                        // Sequential binding: a later argument sees earlier parameters (§5.9).
+                        for (p, a) in params.iter().zip(&args) {
+                            a.set(c, *p)?;
+                        }
+                        run_func(c, fid, false)
+                    })
+                }
+            },
+        )
+    }
+
+    fn run_loop(&self, all: bool, var: VarId, from: &Expr, to: &Expr, body: &Expr) -> CBool {
+        let from = self.int(from, "a loop's start");
+        let to = self.int(to, "a loop's end");
+        let what = if all {
+            "a FORALL body"
+        } else {
+            "a FORSOME body"
+        };
+        let body = self.bool(body, what);
+        f(move |c| {
+            let a = from(c)?;
+            let b = to(c)?;
+            let step: i64 = if a <= b { 1 } else { -1 };
+            let mut i = a as i64;
+            loop {
+                c.vars.step()?;
+                c.vars.set_int(var, i as i32);
+                let r = body(c)?;
+                if all != r {
+                    // FORALL stops at the first false body, FORSOME at the first true one.
+                    return Ok(r);
+                }
+                if i == b as i64 {
+                    return Ok(all);
+                }
+                i += step;
+            }
+        })
+    }
+
+    fn binary(&self, op: Op, a: &Expr, b: &Expr, whole: &Expr) -> Node {
+        match op {
+            Op::And => {
+                let a = self.bool(a, "the left side of AND");
+                let b = self.bool(b, "the right side of AND");
+                Node::Bool(f(move |c| Ok(a(c)? && b(c)?)))
+            }
+            Op::Or => {
+                let a = self.bool(a, "the left side of OR");
+                let b = self.bool(b, "the right side of OR");
+                Node::Bool(f(move |c| Ok(a(c)? || b(c)?)))
+            }
+            Op::Eq | Op::Ne => {
+                let eq = op == Op::Eq;
+                // A variable against a name literal (`$OC == ""`): no Value copy.
+                if let (&Expr::Var(v), &Expr::Str(s)) | (&Expr::Str(s), &Expr::Var(v)) = (a, b) {
+                    return Node::Bool(f(move |c| match c.vars.get(v) {
+                        Some(Value::Str(Str::Sym(x))) => Ok((*x == s) == eq),
+                        Some(_) => Ok(!eq),
+                        None => Err(unbound(c, v)),
+                    }));
+                }
+                // Each side compiled once (compiling twice would be exponential in the nesting).
+                match (self.node(a), self.node(b), a, b) {
+                    (Node::Sym(x), Node::Sym(y), ..) => {
+                        Node::Bool(f(move |c| Ok((x(c)? == y(c)?) == eq)))
+                    }
+                    // `ELTYPE(CONTENT(..)) == $t`: the name against a variable, no Value copy.
+                    (Node::Sym(x), _, _, &Expr::Var(v)) => Node::Bool(f(move |c| {
+                        let s = x(c)?;
+                        match c.vars.get(v) {
+                            Some(Value::Str(Str::Sym(y))) => Ok((s == *y) == eq),
+                            Some(_) => Ok(!eq),
+                            None => Err(unbound(c, v)),
+                        }
+                    })),
+                    (_, Node::Sym(y), &Expr::Var(v), _) => {
+                        Node::Bool(f(move |c| {
+                            // The variable is read first, as the evaluator does.
+                            let l = match c.vars.get(v) {
+                                Some(Value::Str(Str::Sym(s))) => Some(*s),
+                                Some(_) => None,
+                                None => return Err(unbound(c, v)),
+                            };
+                            let r = y(c)?;
+                            Ok((l == Some(r)) == eq)
+                        }))
+                    }
+                    (na, nb, ..) => {
+                        let (x, y) = (Self::iop_of(a, na), Self::iop_of(b, nb));
+                        Node::Bool(f(move |c| {
+                            let l = x.get(c)?;
+                            let r = y.get(c)?;
+                            Ok(match (l, r) {
+                                (Ok(p), Ok(q)) => p == q,
+                                (l, r) => as_value_int(l) == as_value_int(r),
+                            } == eq)
+                        }))
+                    }
+                }
+            }
+            Op::Lt => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p < q))),
+            Op::Le => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p <= q))),
+            Op::Gt => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p > q))),
+            Op::Ge => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p >= q))),
+            Op::Add => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                p.checked_add(q)
+                    .ok_or_else(|| overflow(format!("{p} + {q}")))
+            })),
+            Op::Sub => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                p.checked_sub(q)
+                    .ok_or_else(|| overflow(format!("{p} - {q}")))
+            })),
+            Op::Mul => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                p.checked_mul(q)
+                    .ok_or_else(|| overflow(format!("{p} * {q}")))
+            })),
+            Op::Div => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                if q == 0 {
+                    return Err(EvalError::new("division by zero"));
+                }
+                p.checked_div(q)
+                    .ok_or_else(|| overflow(format!("{p} / {q}")))
+            })),
+            Op::Rem => Node::Int(int_bin(self.iop(a), self.iop(b), op, |p, q| {
+                if q == 0 {
+                    return Err(EvalError::new("remainder by zero"));
+                }
+                // `MIN % -1` is 0, which fits (only the quotient overflows).
+                Ok(p.wrapping_rem(q))
+            })),
+            Op::In => {
+                let (x, y) = (self.opnd(a), self.opnd(b));
+                Node::Bool(f(move |c| {
+                    let l = x.get(c)?;
+                    let r = y.get(c)?;
+                    Ok(matches!(c.binary_values(op, l, r)?, Value::Bool(true)))
+                }))
+            }
+            Op::Subset | Op::Union | Op::Intersect | Op::SetMinus => {
+                let (x, y) = (self.opnd(a), self.opnd(b));
+                Node::Val(f(move |c| {
+                    let l = x.get(c)?;
+                    let r = y.get(c)?;
+                    c.binary_values(op, l, r)
+                }))
+            }
+            Op::Assign | Op::Not | Op::Abs => Self::fallback(whole),
+        }
+    }
+
+    fn builtin(&self, b: Builtin, a: &[Expr], whole: &Expr) -> Node {
+        match b {
+            Builtin::If => {
+                let cond = self.bool(&a[0], "the condition of IF");
+                let then = self.node(&a[1]);
+                let els = a.get(2).map(|x| self.node(x));
+                match (then, els) {
+                    (Node::Int(t), Some(Node::Int(e))) => {
+                        Node::Int(f(move |c| if cond(c)? { t(c) } else { e(c) }))
+                    }
+                    (Node::Bool(t), Some(Node::Bool(e))) => {
+                        Node::Bool(f(move |c| if cond(c)? { t(c) } else { e(c) }))
+                    }
+                    (Node::Sym(t), Some(Node::Sym(e))) => {
+                        Node::Sym(f(move |c| if cond(c)? { t(c) } else { e(c) }))
+                    }
+                    (t, e) => Node::Val(f(move |c| {
+                        if cond(c)? {
+                            t.value(c)
+                        } else {
+                            match &e {
+                                Some(e) => e.value(c),
+                                None => Err(no_else()),
+                            }
+                        }
+                    })),
+                }
+            }
+            Builtin::Content => {
+                let l = self.loc(&a[0], "the argument of CONTENT");
+                Node::Sym(f(move |c| {
+                    let g = c.g;
+                    Ok(match l(c)? {
+                        Some(l) => match c.st.get().content(l) {
+                            Some(e) => g.elem_sym[e as usize],
+                            None => g.empty_sym,
+                        },
+                        None => g.empty_sym,
+                    })
+                }))
+            }
+            Builtin::Empty => {
+                let l = self.loc(&a[0], "the argument of EMPTY");
+                Node::Bool(f(move |c| {
+                    Ok(match l(c)? {
+                        Some(l) => c.st.get().content(l).is_none(),
+                        None => true,
+                    })
+                }))
+            }
+            Builtin::ElType => {
+                let e = self.elem(&a[0], "the argument of ELTYPE");
+                Node::Sym(f(move |c| {
+                    let g = c.g;
+                    Ok(match e(c)? {
+                        Some(e) => g.etype_sym[g.elements[e as usize].element_type],
+                        None => g.empty_sym,
+                    })
+                }))
+            }
+            Builtin::State => {
+                let e = self.elem(&a[0], "the argument of STATE");
+                Node::Int(f(move |c| {
+                    Ok(match e(c)? {
+                        Some(e) => c.st.get().element_state(e),
+                        None => -1,
+                    })
+                }))
+            }
+            Builtin::Owner => {
+                let e = self.elem(&a[0], "the argument of OWNER");
+                Node::Int(f(move |c| {
+                    Ok(match e(c)? {
+                        Some(e) => c.st.get().owner(e),
+                        None => -1,
+                    })
+                }))
+            }
+            Builtin::Player => Node::Int(f(|c| Ok(c.st.get().player()))),
+            Builtin::Location => {
+                let e = self.elem(&a[0], "the argument of LOCATION");
+                Node::Sym(f(move |c| {
+                    let g = c.g;
+                    Ok(match e(c)? {
+                        Some(e) => g.loc_sym[c.st.get().location_of(e) as usize],
+                        None => g.empty_sym,
+                    })
+                }))
+            }
+            Builtin::LocType => {
+                let l = self.loc(&a[0], "the argument of LOCTYPE");
+                Node::Sym(f(move |c| {
+                    let g = c.g;
+                    Ok(match l(c)? {
+                        Some(l) => g.ltype_sym[g.locations[l as usize].location_type],
+                        None => g.empty_sym,
+                    })
+                }))
+            }
+            Builtin::ZIndex => {
+                let s = self.str_arg(&a[0], "the argument of ZINDEX");
+                Node::Int(f(move |c| {
+                    let s = s(c)?;
+                    match c.known_element(&s) {
+                        Some(e) => Ok(c.st.get().zindex(e)),
+                        None => Err(EvalError::new(format!(
+                            "ZINDEX: unknown element `{}`",
+                            c.text(&s)
+                        ))),
+                    }
+                }))
+            }
+            Builtin::Index => {
+                let s = self.str_arg(&a[0], "the argument of INDEX");
+                Node::Val(f(move |c| {
+                    let s = s(c)?;
+                    c.index_value(&s)
+                }))
+            }
+            Builtin::IndexA => {
+                let k = self.int(&a[0], "the first argument of INDEXA");
+                let s = self.str_arg(&a[1], "the second argument of INDEXA");
+                Node::Val(f(move |c| {
+                    let k = k(c)?;
+                    let s = s(c)?;
+                    c.index_a_value(k, &s)
+                }))
+            }
+            Builtin::Unindex => {
+                let s = self.str_arg(&a[0], "the argument of UNINDEX");
+                Node::Val(f(move |c| {
+                    let s = s(c)?;
+                    c.unindex_value(&s)
+                }))
+            }
+            Builtin::Score => {
+                let p = self.int(&a[0], "the argument of SCORE");
+                Node::Int(f(move |c| {
+                    let p = p(c)?;
+                    let n = c.g.players.len() as i32;
+                    if p < 1 || p > n {
+                        return Err(EvalError::new(format!(
+                            "SCORE: player {p} does not exist (1..{n})"
+                        )));
+                    }
+                    Ok(c.st.get().scores()[p as usize - 1])
+                }))
+            }
+            Builtin::Move => {
+                let es = self.str_arg(&a[0], "the element of MOVE");
+                let fs = self.str_arg(&a[1], "the source of MOVE");
+                let ts = self.str_arg(&a[2], "the target of MOVE");
+                Node::Bool(f(move |c| {
+                    let g = c.g;
+                    let es = es(c)?;
+                    let e = c.known_element(&es).ok_or_else(|| {
+                        EvalError::new(format!("MOVE: unknown element `{}`", c.text(&es)))
+                    })?;
+                    let fs = fs(c)?;
+                    let fl = c.known_location(&fs).ok_or_else(|| {
+                        EvalError::new(format!("MOVE: unknown location `{}`", c.text(&fs)))
+                    })?;
+                    if c.st.get().location_of(e) != fl {
+                        return Err(EvalError::new(format!(
+                            "MOVE: element `{}` is not on `{}` but on `{}`",
+                            c.text(&es),
+                            c.text(&fs),
+                            g.locations[c.st.get().location_of(e) as usize].name
+                        )));
+                    }
+                    let ts = ts(c)?;
+                    let t = c.known_location(&ts).ok_or_else(|| {
+                        EvalError::new(format!("MOVE: unknown location `{}`", c.text(&ts)))
+                    })?;
+                    if c.st.get().content(t).is_some() {
+                        return Ok(false);
+                    }
+                    c.state_mut(Builtin::Move)?.relocate(e, t);
+                    Ok(true)
+                }))
+            }
+            Builtin::SetState | Builtin::SetOwner | Builtin::SetZIndex => {
+                let es = self.str_arg(&a[0], "the element argument");
+                let v = self.int(&a[1], "the value argument");
+                Node::Bool(f(move |c| {
+                    let g = c.g;
+                    let es = es(c)?;
+                    let e = c.known_element(&es).ok_or_else(|| {
+                        EvalError::new(format!("{}: unknown element `{}`", b.name(), c.text(&es)))
+                    })?;
+                    let v = v(c)?;
+                    let which = match b {
+                        Builtin::SetState => {
+                            let k = g.element_types[g.elements[e as usize].element_type].states;
+                            if v < 1 || v > k {
+                                return Err(EvalError::new(format!(
+                                    "SETSTATE: state {v} out of range 1..{k} for `{}`",
+                                    c.text(&es)
+                                )));
+                            }
+                            Attr::State
+                        }
+                        Builtin::SetOwner => {
+                            let n = g.players.len() as i32;
+                            if v < 0 || v > n {
+                                return Err(EvalError::new(format!(
+                                    "SETOWNER: owner {v} out of range 0..{n}"
+                                )));
+                            }
+                            Attr::Owner
+                        }
+                        _ => Attr::ZIndex,
+                    };
+                    c.state_mut(b)?.set_attr(e, which, v);
+                    Ok(true)
+                }))
+            }
+            Builtin::NextPlayer => Node::Bool(f(move |c| {
+                let n = c.g.players.len() as i32;
+                let st = c.state_mut(b)?;
+                let p = st.player() % n + 1;
+                st.set_player(p);
+                Ok(true)
+            })),
+            #[allow(unreachable_patterns)]
+            _ => Self::fallback(whole),
+        }
+    }
+}
+
+#[cold]
+fn no_else() -> Box<EvalError> {
+    EvalError::new("IF needs an else-branch here (its condition is false)")
+}
+
+/// Runs a compiled user function whose parameters are bound (`Ctx::run_body`).
+fn run_func(c: &mut Ctx<'_>, fid: FuncId, split: bool) -> R<Value> {
+    let (cf, last, last_line) = enter(c, fid)?;
+    let result = run_lines(c, cf, last, last_line, split);
+    c.depth -= 1;
+    result
+}
+
+/// [`run_func`] of a function whose last line is a Bool node.
+fn run_func_bool(c: &mut Ctx<'_>, fid: FuncId) -> R<bool> {
+    let (cf, last, last_line) = enter(c, fid)?;
+    let result = run_lines_bool(c, cf, last, last_line);
+    c.depth -= 1;
+    result
+}
+
+fn run_lines_bool(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32) -> R<bool> {
+    let traced = |mut e: Box<EvalError>, line: u32| {
+        e.trace.push(format!("function {} line {line}", cf.name));
+        e
+    };
+    for (guard, line) in &cf.guards {
+        let passed = match guard {
+            Guard::Bool(b) => b(c),
+            Guard::Other(n) => n.value(c).map(|v| !matches!(v, Value::Bool(false))),
+        };
+        match passed {
+            Ok(true) => {}
+            Ok(false) => return Ok(false),
+            Err(e) => return Err(traced(e, *line)),
+        }
+    }
+    match last {
+        Node::Bool(b) => b(c).map_err(|e| traced(e, last_line)),
+        n => match n.value(c).map_err(|e| traced(e, last_line))? {
+            Value::Bool(b) => Ok(b),
+            other => Err(EvalError::new(format!(
+                "internal: function {} gave {} where a Bool was compiled",
+                cf.name,
+                other.kind()
+            ))),
+        },
+    }
+}
+
+/// The checks and bookkeeping of entering a user function (`Ctx::run_body`):
+/// defined, non-empty, not nested too deeply, one budget step. Increments
+/// the call depth; the caller decrements it.
+#[inline]
+fn enter<'g>(c: &mut Ctx<'g>, fid: FuncId) -> R<(&'g CFunc, &'g Node, u32)> {
+    let g: &'g crate::game::Game = c.g;
+    let Some(cf) = g.cfuncs.get(fid as usize).and_then(Option::as_ref) else {
+        return Err(EvalError::new(format!(
+            "unknown function {}",
+            g.func_names[fid as usize]
+        )));
+    };
+    let Some((last, last_line)) = &cf.last else {
+        return Err(EvalError::new(format!(
+            "function {} has an empty body",
+            cf.name
+        )));
+    };
+    if c.depth >= MAX_CALL_DEPTH {
+        return Err(EvalError::new(format!(
+            "calls nested deeper than {MAX_CALL_DEPTH} (unbounded recursion in {}?)",
+            cf.name
+        )));
+    }
+    c.vars.step()?;
+    c.depth += 1;
+    Ok((cf, last, *last_line))
+}
+
+/// The body lines (§5.9): stop at the first Bool `false`, otherwise the last line's value.
+fn run_lines(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32, split: bool) -> R<Value> {
+    let traced = |mut e: Box<EvalError>, line: u32| {
+        e.trace.push(format!("function {} line {line}", cf.name));
+        e
+    };
+    for (guard, line) in &cf.guards {
+        let passed = match guard {
+            Guard::Bool(b) => b(c),
+            Guard::Other(n) => n.value(c).map(|v| !matches!(v, Value::Bool(false))),
+        };
+        match passed {
+            Ok(true) => {}
+            Ok(false) => return Ok(Value::Bool(false)),
+            Err(e) => return Err(traced(e, *line)),
+        }
+    }
+    if split {
+        if let Some((a, b)) = &cf.split {
+            let left = a(c).map_err(|e| traced(e, last_line))?;
+            c.first_conjunct = Some(left);
+            if !left {
+                return Ok(Value::Bool(false));
+            }
+            return b(c).map(Value::Bool).map_err(|e| traced(e, last_line));
+        }
+    }
+    last.value(c).map_err(|e| traced(e, last_line))
+}
+
+impl Ctx<'_> {
+    /// Evaluates a top-level expression: its compiled form, or the reference
+    /// evaluator when the scratch asks for it.
+    #[inline]
+    pub(crate) fn run(&mut self, se: &SrcExpr) -> R<Value> {
+        match &se.code.0 {
+            Some(code) if !self.vars.reference => code.whole.value(self),
+            _ => self.eval(&se.expr),
+        }
+    }
+
+    /// [`Ctx::run`] of a condition: whether it gives Bool `true`.
+    #[inline]
+    pub(crate) fn run_cond(&mut self, se: &SrcExpr) -> R<bool> {
+        match &se.code.0 {
+            Some(code) if !self.vars.reference => match &code.whole {
+                Node::Bool(b) => b(self),
+                n => Ok(matches!(n.value(self)?, Value::Bool(true))),
+            },
+            _ => Ok(matches!(self.eval(&se.expr)?, Value::Bool(true))),
+        }
+    }
+
+    /// One side of a condition `A AND B` (`Ctx::and_side`).
+    pub(crate) fn run_and_side(&mut self, se: &SrcExpr, left: bool) -> R<bool> {
+        match se.code.0.as_deref() {
+            Some(Compiled {
+                and: Some((a, b)), ..
+            }) if !self.vars.reference => {
+                if left {
+                    a(self)
+                } else {
+                    b(self)
+                }
+            }
+            _ => self.and_side(&se.expr, left),
+        }
+    }
+
+    /// A condition `F(...)` evaluated with its last line split (`Ctx::call_split`).
+    pub(crate) fn run_call_split(&mut self, se: &SrcExpr) -> R<Value> {
+        let Expr::Call(fid, args) = &se.expr else {
+            return Err(EvalError::new(
+                "internal: a hoisted condition is not a call",
+            ));
+        };
+        match se.code.0.as_deref() {
+            Some(Compiled {
+                call_args: Some(cargs),
+                ..
+            }) if !self.vars.reference => {
+                self.first_conjunct = None;
+                let func = self.func(*fid, cargs.len())?;
+                for (p, a) in func.params.iter().zip(cargs) {
+                    a.set(self, *p)?;
+                }
+                run_func(self, *fid, true)
+            }
+            _ => self.call_split(*fid, args),
+        }
+    }
+
+    /// Calls a user function with evaluated arguments (deferred followups).
+    pub(crate) fn run_call_values(&mut self, fid: FuncId, args: &[Value]) -> R<Value> {
+        if self.vars.reference {
+            return self.call_values(fid, args);
+        }
+        let func = self.func(fid, args.len())?;
+        for (p, a) in func.params.iter().zip(args) {
+            self.vars.set(*p, a.clone());
+        }
+        run_func(self, fid, false)
+    }
+}
