@@ -11,8 +11,8 @@
 //
 // The tests share one process and follow each other: one game is played
 // through the first four (the robot's turn watched, an illegal click and a
-// drag, a reload, two tabs) to its end by clicks; the arm panel comes last,
-// when the arm is idle.
+// drag, a reload, two tabs, the arm panel while the person is to move) to
+// its end by clicks.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Session, canvasColours, clickMove, dragMove, gameNumber, moveCount, moveList, newGame, phase, pieces, settle, shot, waitFor } from "./harness.mjs";
@@ -53,7 +53,9 @@ test("sim: the robot's turn — the AI panel live, then the arm moves and the ca
   await shot(page, "arm-moving.png");
   assert.equal(await settle(page), "your-turn");
   const seen = await phasesSince(page, mark);
-  const order = ["thinking", "arm-moving", "checking", "your-turn"];
+  // `checking` (the referee's confirming phase) shows only when the camera
+  // has not confirmed the board by the time the arm is done.
+  const order = ["thinking", "arm-moving", "your-turn"];
   let at = -1;
   for (const p of order) {
     const i = seen.indexOf(p, at + 1);
@@ -118,6 +120,27 @@ test("sim: two tabs see the same game", async () => {
   await b.close();
 });
 
+test("sim: the manual arm panel moves the arm (joint states change)", async () => {
+  // The person's turn: the arm is idle (parked) while the referee waits.
+  assert.equal(await settle(page), "your-turn", "the arm is idle");
+  /** Clicks an arm button; waits for the arm's answer and for the joints to change. */
+  const arm = async (selector, expect) => {
+    const before = await page.getAttribute("#tool-pos", "data-joints");
+    await page.click(selector);
+    await waitFor(s, page, () => /^arm: /.test(document.querySelector("#notice").textContent) && !/working/.test(document.querySelector("#notice").textContent), null, 60_000, `${selector}: the arm's answer`);
+    const said = await page.textContent("#notice");
+    assert.equal(await page.getAttribute("#notice", "data-kind"), "info", said);
+    assert.match(said, expect);
+    await waitFor(s, page, (j) => document.querySelector("#tool-pos").dataset.joints !== j, before, 30_000, `${selector}: the joint states change`);
+  };
+  // From the park pose (folded, out of the camera's view) to home above the
+  // board, a jog down, and back to park.
+  await arm("#pose-home", /arm at home/);
+  await arm('[data-jog="z-"]', /tool at/);
+  await shot(page, "arm.png");
+  await arm("#pose-park", /arm at park/);
+});
+
 test("sim: the game by clicks against the robot, to its end", async () => {
   let clicks = 2;
   while ((await settle(page)) !== "over") {
@@ -139,25 +162,5 @@ test("sim: the 3D view renders the arm (canvas not blank)", async () => {
   const distinct = await canvasColours(page, 3);
   assert.ok(distinct > 3, `only ${distinct} colour(s) on the 3D canvas`);
   await shot(page, "view3d.png", "#view3d-panel");
-});
-
-test("sim: the manual arm panel moves the arm (joint states change)", async () => {
-  assert.equal(await settle(page), "over", "the arm is idle");
-  /** Clicks an arm button; waits for the arm's answer and for the joints to change. */
-  const arm = async (selector, expect) => {
-    const before = await page.getAttribute("#tool-pos", "data-joints");
-    await page.click(selector);
-    await waitFor(s, page, () => /^arm: /.test(document.querySelector("#notice").textContent) && !/working/.test(document.querySelector("#notice").textContent), null, 60_000, `${selector}: the arm's answer`);
-    const said = await page.textContent("#notice");
-    assert.equal(await page.getAttribute("#notice", "data-kind"), "info", said);
-    assert.match(said, expect);
-    await waitFor(s, page, (j) => document.querySelector("#tool-pos").dataset.joints !== j, before, 30_000, `${selector}: the joint states change`);
-  };
-  // From the park pose (folded, out of the camera's view) to home above the
-  // board, a jog down, and back to park.
-  await arm("#pose-home", /arm at home/);
-  await arm('[data-jog="z-"]', /tool at/);
-  await shot(page, "arm.png");
-  await arm("#pose-park", /arm at park/);
   await page.close();
 });
