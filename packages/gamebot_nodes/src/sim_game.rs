@@ -46,6 +46,9 @@ pub struct SimGameConfig {
     pub seed: u64,
     /// Give up (the game is reported unfinished) after this much wall time.
     pub wall_limit: Option<Duration>,
+    /// The referee stays up after game over (a person starts the next game,
+    /// e.g. from the web UI); otherwise it stops with the game.
+    pub referee_stays: bool,
 }
 
 impl SimGameConfig {
@@ -59,6 +62,7 @@ impl SimGameConfig {
             calibration: "config/camera/sim.yaml".to_string(),
             seed: 1,
             wall_limit: None,
+            referee_stays: false,
         }
     }
 }
@@ -188,6 +192,7 @@ impl SimGame {
             detector_node::run,
         )?;
         robot.spawn(NodeOptions::new("planner"), planner_node::run)?;
+        let stays = config.referee_stays;
         robot.spawn(
             NodeOptions::new("referee")
                 .param("game_file", ParamValue::String(config.game_file.clone()))
@@ -195,7 +200,7 @@ impl SimGame {
                 .param("seed", ParamValue::Integer(config.seed as i64))
                 .param("arm", ParamValue::Bool(true))
                 .param("camera", ParamValue::Bool(true)),
-            |n, s| referee_node::run(n, s, true),
+            move |n, s| referee_node::run(n, s, !stays),
         )?;
         Ok(SimGame {
             robot,
@@ -464,7 +469,10 @@ impl SimGame {
 /// pieces lying elsewhere against those the rules keep on locations with no
 /// place (supplies off the table). Element identity is not compared: the
 /// camera cannot tell two pieces of one type apart, and the simulated person
-/// may take any piece of the right type. Carried pieces count as elsewhere.
+/// may take any piece of the right type. Locations of a `relevant=no` type
+/// (supplies, bins: interchangeable places, as the rules language defines
+/// them) are compared as one pool per location type, since a person may take
+/// the piece from any of them. Carried pieces count as elsewhere.
 pub fn world_differences(
     game: &Game,
     rules: &State,
@@ -474,11 +482,29 @@ pub fn world_differences(
 ) -> Vec<String> {
     type Bag = BTreeMap<(String, i32), u32>;
     const OFF: &str = "(off the board)";
-    let mut want: BTreeMap<&str, Bag> = BTreeMap::new();
+    // The key a location is compared under: itself, or its type's pool.
+    let pools: BTreeMap<&str, String> = game
+        .locations
+        .iter()
+        .filter(|l| !game.location_types[l.location_type].relevant)
+        .map(|l| {
+            (
+                l.name.as_str(),
+                format!("(any {})", game.location_types[l.location_type].name),
+            )
+        })
+        .collect();
+    let key_of =
+        |name: &str| -> String { pools.get(name).cloned().unwrap_or_else(|| name.to_string()) };
+    let mut want: BTreeMap<String, Bag> = BTreeMap::new();
     for (e, el) in game.elements.iter().enumerate() {
         let l = rules.location_of(e as u16);
         let name = game.locations[l as usize].name.as_str();
-        let key = if places.contains_key(name) { name } else { OFF };
+        let key = if places.contains_key(name) {
+            key_of(name)
+        } else {
+            OFF.to_string()
+        };
         let ty = game.element_types[el.element_type].name.clone();
         *want
             .entry(key)
@@ -486,7 +512,7 @@ pub fn world_differences(
             .entry((ty, rules.element_state(e as u16)))
             .or_default() += 1;
     }
-    let mut have: BTreeMap<&str, Bag> = BTreeMap::new();
+    let mut have: BTreeMap<String, Bag> = BTreeMap::new();
     for p in &world.pieces {
         let near = if p.held {
             None
@@ -504,7 +530,7 @@ pub fn world_differences(
                 .map(|(n, _)| n)
         };
         *have
-            .entry(near.unwrap_or(OFF))
+            .entry(near.map(key_of).unwrap_or_else(|| OFF.to_string()))
             .or_default()
             .entry((p.element_type.clone(), p.state))
             .or_default() += 1;
@@ -525,9 +551,9 @@ pub fn world_differences(
                 .join(" "),
         }
     };
-    let keys: std::collections::BTreeSet<&str> = want.keys().chain(have.keys()).copied().collect();
+    let keys: std::collections::BTreeSet<&String> = want.keys().chain(have.keys()).collect();
     keys.into_iter()
-        .filter(|k| want.get(k) != have.get(k))
+        .filter(|k| want.get(*k) != have.get(*k))
         .map(|k| {
             format!(
                 "{k}: the world has {}, the rules {}",

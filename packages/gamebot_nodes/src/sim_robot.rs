@@ -79,6 +79,8 @@ impl SimRobot {
         let mut config = BridgeConfig::new(serial.to_string_lossy().to_string());
         config.clock = clock;
         config.baud = baud;
+        // The emulator runs on a thread of this process (see `read_timeout`).
+        config.read_timeout = std::time::Duration::from_secs(5);
         robot.spawn(NodeOptions::new("ssc32_bridge"), move |node, stop| {
             ssc32_bridge::run_with(node, stop, &arm, config)
         })?;

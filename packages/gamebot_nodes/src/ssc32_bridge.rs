@@ -62,6 +62,11 @@ pub struct BridgeConfig {
     pub readback_period: Duration,
     /// Model and read-back may differ by this much (µs) before the model is re-seeded.
     pub readback_tolerance_us: f64,
+    /// How long (wall time) an answer of the board may take before the line
+    /// counts as lost: 500 ms for a real port; longer for the emulator in the
+    /// same process, whose thread a loaded machine may not run for a while
+    /// (a silent line there is a test machine's load, not a fault).
+    pub read_timeout: Duration,
 }
 
 impl BridgeConfig {
@@ -76,6 +81,7 @@ impl BridgeConfig {
             poll_period: Duration::from_millis(20),
             readback_period: Duration::from_millis(250),
             readback_tolerance_us: 30.0,
+            read_timeout: Duration::from_millis(500),
         }
     }
 }
@@ -306,7 +312,7 @@ impl Bridge<'_> {
             .baud(self.config.baud)
             .clock(self.config.clock.clone());
         dc.poll_interval = self.config.poll_period;
-        dc.read_timeout = Duration::from_millis(500);
+        dc.read_timeout = self.config.read_timeout;
         match Driver::open(dc) {
             Ok(mut d) => {
                 self.backoff = BACKOFF_MIN;

@@ -277,6 +277,9 @@ fn one_game(
     let mut config = SimGameConfig::new(&o.game, &o.robot);
     config.robot_plays_both = o.robot_plays_both;
     config.seed = seed;
+    // With the browser the page stays up after game over (for the result and
+    // the person's next game): so does the robot, until Ctrl-C.
+    config.referee_stays = browser;
     config.world = WorldConfig {
         arm: o.arm.clone(),
         faults,
@@ -390,7 +393,28 @@ fn one_game(
             Progress::Ply(_) => {}
         }
     };
-    let played = sim.play(&mut opponent, &mut report);
+    let mut played = sim.play(&mut opponent, &mut report);
+    if browser {
+        if let Ok(s) = &played {
+            say!(
+                "game over after {} moves: {}; the web UI stays up for the next game (Ctrl-C to stop)",
+                s.moves.len(),
+                result_text(game, s)
+            );
+        }
+        // Each new game started from the page is followed like the first;
+        // the last one (cut short by Ctrl-C) is the one summarised.
+        while played.is_ok() && !stop.is_requested() && !sim.robot().any_stopped() {
+            let next = sim.play(&mut opponent, &mut report);
+            if next
+                .as_ref()
+                .is_ok_and(|s| s.moves.is_empty() && !s.finished)
+            {
+                break;
+            }
+            played = next;
+        }
+    }
     let faults_seen = sim.robot().probe().snapshot().faults;
     robot_stop.request();
     let stopped = sim.stop();
