@@ -271,8 +271,11 @@ impl Arm {
             &urdf_text,
             gamebot_input::DEPTH_LIMIT,
         )?;
-        let robot = urdf_rs::read_from_string(&urdf_text).map_err(|e| urdf_err(e.to_string()))?;
-        validate_urdf(&robot).map_err(urdf_err)?;
+        // urdf-rs gives no position: locate the error with a line-aware XML reader.
+        let robot = urdf_rs::read_from_string(&urdf_text)
+            .map_err(|e| urdf_err(crate::urdf_locate::locate(&urdf_text, &e.to_string())))?;
+        validate_urdf(&robot)
+            .map_err(|m| urdf_err(crate::urdf_locate::at_element(&urdf_text, &m)))?;
         let root = robot_root(&robot).map_err(urdf_err)?;
         if root != config.base_link {
             return Err(cfg_err(format!(
@@ -745,19 +748,40 @@ fn robot_root(robot: &urdf_rs::Robot) -> Result<String, String> {
     }
 }
 
-/// Checks what `k` assumes (it panics on some malformed trees) and what this crate needs.
 /// Largest joint origin offset or angle accepted: a tabletop arm is metres
 /// across; 1e308 would overflow to infinity in the first transform.
 const ORIGIN_MAX: f64 = 1000.0;
 
+/// Checks what `k` assumes (it panics on some malformed trees) and what this crate needs.
+/// A message about one element starts with `joint NAME` or `link NAME`: the
+/// caller adds that element's line (`urdf_locate::at_element`).
 fn validate_urdf(robot: &urdf_rs::Robot) -> Result<(), String> {
     if robot.links.is_empty() {
         return Err("no links".into());
     }
     let mut links = HashSet::new();
+    let pose_ok = |p: &urdf_rs::Pose| {
+        p.xyz
+            .iter()
+            .chain(p.rpy.iter())
+            .all(|v| v.is_finite() && v.abs() <= ORIGIN_MAX)
+    };
     for l in &robot.links {
         if !links.insert(l.name.as_str()) {
             return Err(format!("link {} is defined twice", l.name));
+        }
+        // Visuals are drawn (simulated camera, TF): an origin at 1e308 would
+        // become infinite in the first transform.
+        let origins = std::iter::once(("inertial", &l.inertial.origin))
+            .chain(l.visual.iter().map(|v| ("visual", &v.origin)))
+            .chain(l.collision.iter().map(|c| ("collision", &c.origin)));
+        for (what, origin) in origins {
+            if !pose_ok(origin) {
+                return Err(format!(
+                    "link {}: {what} origin must be finite, within ±{ORIGIN_MAX} (metres / radians)",
+                    l.name
+                ));
+            }
         }
     }
     let mut joint_names = HashSet::new();

@@ -19,6 +19,7 @@ pub mod locations;
 pub mod placement;
 pub mod reach;
 pub mod trajectory;
+mod urdf_locate;
 
 pub use arm::{find_arm_config, find_board_config, Arm, JointInfo, JointKind, ServoPulse};
 pub use closed_form::{legacy_al5d_angles, LegacyUnreachable};

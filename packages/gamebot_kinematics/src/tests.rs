@@ -935,6 +935,15 @@ fn hostile_urdf_and_yaml_are_refused_with_a_reason() {
         format!("{head}{}0 0 1e308{}", &tail[..at], &tail[end..])
     });
     assert!(e.contains("origin must be finite, within ±1000"), "{e}");
+    // The same in a link's visual (drawn by the simulated camera), with the link's line.
+    let e = err(&same, &|s| {
+        let at = s.find("<visual>").unwrap();
+        let o = at + s[at..].find("<origin xyz=\"").unwrap() + "<origin xyz=\"".len();
+        let end = o + s[o..].find('"').unwrap();
+        format!("{}1e308 0 0{}", &s[..o], &s[end..])
+    });
+    assert!(e.contains(": visual origin must be finite"), "{e}");
+    assert!(e.contains("invalid URDF: line "), "{e}");
 }
 
 #[test]

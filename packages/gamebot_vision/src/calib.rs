@@ -16,8 +16,9 @@ use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::board_model::BoardMapping;
+pub use crate::camera_file::CameraCalibration;
 use crate::error::{CvContext, Result, VisionError};
-use crate::geom::Homography;
+use crate::geom::{check_homography_points, Homography};
 
 /// One ArUco marker printed on the board. Its image top faces table +y
 /// (image up in the default camera), so its corners in ArUco order
@@ -234,149 +235,6 @@ impl BoardConfig {
     }
 }
 
-/// The result of calibration, stored in `config/camera/*.yaml`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CameraCalibration {
-    /// Size of the images the homography applies to.
-    pub image_width: i32,
-    pub image_height: i32,
-    /// `aruco` or `points`.
-    pub method: String,
-    /// Board file used (informational).
-    #[serde(default)]
-    pub board: String,
-    /// Image pixel → table cm (arm base frame).
-    pub image_to_table_cm: Homography,
-    /// Image pixel → board pixel (the `camera=` frame of game files).
-    pub image_to_board_px: Homography,
-    /// RMS distance in image pixels between the observed calibration points
-    /// and the table points projected back through the homography.
-    pub reprojection_rms_px: f64,
-    /// Largest such distance.
-    pub reprojection_max_px: f64,
-    /// Number of point correspondences used.
-    pub points: usize,
-}
-
-impl CameraCalibration {
-    /// The calibration of an ideal camera whose image *is* the board pixel frame.
-    pub fn identity(mapping: &BoardMapping, width: i32, height: i32) -> CameraCalibration {
-        let to_px = Homography(mapping.cm_to_px_matrix());
-        CameraCalibration {
-            image_width: width,
-            image_height: height,
-            method: "identity".into(),
-            board: String::new(),
-            image_to_table_cm: to_px.inverse().unwrap_or(Homography::IDENTITY),
-            image_to_board_px: Homography::IDENTITY,
-            reprojection_rms_px: 0.0,
-            reprojection_max_px: 0.0,
-            points: 0,
-        }
-    }
-
-    /// Reads a camera file.
-    pub fn load(path: impl AsRef<Path>) -> Result<CameraCalibration> {
-        let path = path.as_ref();
-        let err = |reason: String| VisionError::Config {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let text = gamebot_input::read_text(path).map_err(|e| err(e.to_string()))?;
-        Self::parse(path, &text)
-    }
-
-    /// Parses and validates a camera file's text (`path` is used in messages):
-    /// unknown keys, non-finite or absurd numbers, an unknown method, a
-    /// negative error and a board file that does not exist are refused.
-    pub fn parse(path: &Path, text: &str) -> Result<CameraCalibration> {
-        let err = |reason: String| VisionError::Config {
-            path: path.to_path_buf(),
-            reason,
-        };
-        gamebot_input::check_yaml_depth(
-            &path.display().to_string(),
-            text,
-            gamebot_input::DEPTH_LIMIT,
-        )
-        .map_err(|e| err(e.to_string()))?;
-        let c: CameraCalibration = serde_yaml::from_str(text).map_err(|e| err(e.to_string()))?;
-        if !["aruco", "points", "identity"].contains(&c.method.as_str()) {
-            return Err(err(format!(
-                "method `{}` is not one of aruco, points, identity",
-                c.method
-            )));
-        }
-        let errors_ok = [c.reprojection_rms_px, c.reprojection_max_px]
-            .iter()
-            .all(|v| v.is_finite() && (0.0..=1e6).contains(v));
-        if !errors_ok {
-            return Err(err(
-                "reprojection_rms_px and reprojection_max_px must be finite and non-negative"
-                    .into(),
-            ));
-        }
-        let entries_ok = c
-            .image_to_table_cm
-            .0
-            .iter()
-            .chain(c.image_to_board_px.0.iter())
-            .flatten()
-            .all(|v| v.is_finite() && v.abs() <= 1e12);
-        if !entries_ok {
-            return Err(err(
-                "a homography entry is not finite or beyond ±1e12".into()
-            ));
-        }
-        if !c.board.is_empty() {
-            // Relative to the working directory or to any directory above the camera file.
-            let found = Path::new(&c.board).is_file()
-                || path.ancestors().any(|dir| dir.join(&c.board).is_file());
-            if !found {
-                return Err(err(format!("board file {} does not exist", c.board)));
-            }
-        }
-        if c.image_width > 100_000 || c.image_height > 100_000 {
-            return Err(err(format!(
-                "image size {}x{} is beyond 100000 pixels",
-                c.image_width, c.image_height
-            )));
-        }
-        if c.image_width <= 0 || c.image_height <= 0 {
-            return Err(err(format!(
-                "image size {}x{} is not positive",
-                c.image_width, c.image_height
-            )));
-        }
-        if !c.image_to_board_px.is_finite() || c.image_to_board_px.inverse().is_none() {
-            return Err(err(
-                "image_to_board_px is not an invertible homography".into()
-            ));
-        }
-        Ok(c)
-    }
-
-    /// Writes the camera file (with a comment header).
-    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        let path = path.as_ref();
-        let err = |reason: String| VisionError::Config {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let body = serde_yaml::to_string(self).map_err(|e| err(e.to_string()))?;
-        let text = format!(
-            "# Camera calibration written by `gamebot calibrate`.\n\
-             # image_to_table_cm maps image pixels to the table plane (cm, arm base frame);\n\
-             # image_to_board_px maps image pixels to the game files' camera= pixel frame.\n{body}"
-        );
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
-        }
-        std::fs::write(path, text).map_err(|e| err(e.to_string()))
-    }
-}
-
 /// Estimates the homography from ≥ 4 image points to table points (cm) and
 /// packages it as a calibration. Uses all points (least squares); with more
 /// than 4 points a RANSAC pass first rejects gross outliers.
@@ -387,19 +245,11 @@ pub fn calibrate_from_points(
     image_size: (i32, i32),
     method: &str,
 ) -> Result<CameraCalibration> {
-    if image_pts.len() != table_cm.len() {
-        return Err(VisionError::Calibration(format!(
-            "{} image points but {} table points",
-            image_pts.len(),
-            table_cm.len()
-        )));
-    }
-    if image_pts.len() < 4 {
-        return Err(VisionError::Calibration(format!(
-            "need at least 4 point pairs, got {}",
-            image_pts.len()
-        )));
-    }
+    // Degenerate sets (too few, coincident, collinear in any orientation,
+    // three of four on a line) are refused by conditioning before OpenCV
+    // returns a meaningless estimate for them.
+    check_homography_points(image_pts, table_cm)
+        .map_err(|e| VisionError::Calibration(e.to_string()))?;
     let src: Vector<Point2f> = image_pts
         .iter()
         .map(|&(u, v)| Point2f::new(u as f32, v as f32))
@@ -436,7 +286,7 @@ pub fn calibrate_from_points(
         max = max.max(d);
     }
     let to_px = Homography(mapping.cm_to_px_matrix());
-    Ok(CameraCalibration {
+    let c = CameraCalibration {
         image_width: image_size.0,
         image_height: image_size.1,
         method: method.into(),
@@ -446,7 +296,12 @@ pub fn calibrate_from_points(
         reprojection_rms_px: (sq / image_pts.len() as f64).sqrt(),
         reprojection_max_px: max,
         points: image_pts.len(),
-    })
+    };
+    // Never write a file that would not load again.
+    c.validate(Path::new("")).map_err(|e| {
+        VisionError::Calibration(format!("the estimated calibration is unusable: {e}"))
+    })?;
+    Ok(c)
 }
 
 /// Converts a 3×3 CV_64F matrix to a [`Homography`]; `None` when empty or not finite.
@@ -632,18 +487,6 @@ mod tests {
     }
 
     #[test]
-    fn project_camera_files_load() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/camera");
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|e| e == "yaml") {
-                let c = CameraCalibration::load(&p).unwrap();
-                assert!(c.reprojection_max_px < 1.0, "{}", p.display());
-            }
-        }
-    }
-
-    #[test]
     fn dictionary_names() {
         assert_eq!(dictionary_id("DICT_4X4_50"), Some(0));
         assert_eq!(dictionary_id("dict_6x6_250"), Some(10));
@@ -680,19 +523,32 @@ mod tests {
 
     #[test]
     fn degenerate_points_are_rejected() {
-        let img = [(0.0, 0.0), (10.0, 0.0), (20.0, 0.0), (30.0, 0.0)];
-        let tab = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0)];
-        assert!(
-            calibrate_from_points(&img, &tab, &BoardMapping::default(), (640, 480), "p").is_err()
+        let calib = |img: &[(f64, f64)], tab: &[(f64, f64)]| {
+            calibrate_from_points(img, tab, &BoardMapping::default(), (640, 480), "p")
+                .unwrap_err()
+                .to_string()
+        };
+        let sheet = [(-14.0, 28.0), (14.0, 28.0), (14.0, 8.0), (-14.0, 8.0)];
+        // Collinear image points, horizontal or not (the issue's diagonal gave
+        // a homography with 6e17 entries and exit 0).
+        for img in [
+            [(0.0, 0.0), (10.0, 0.0), (20.0, 0.0), (30.0, 0.0)],
+            [(0.0, 0.0), (10.0, 10.0), (20.0, 20.0), (30.0, 30.0)],
+            [(100.0, 7.0), (100.0, 80.0), (100.0, 200.0), (100.0, 300.0)],
+        ] {
+            let e = calib(&img, &sheet);
+            assert!(e.contains("image points lie on one line"), "{img:?}: {e}");
+        }
+        let e = calib(
+            &[(0.0, 0.0), (600.0, 0.0), (0.0, 0.0), (0.0, 400.0)],
+            &sheet,
         );
-        assert!(calibrate_from_points(
-            &img[..3],
-            &tab[..3],
-            &BoardMapping::default(),
-            (640, 480),
-            "p"
-        )
-        .is_err());
+        assert!(
+            e.contains("image points 1 and 3 are at the same place"),
+            "{e}"
+        );
+        let e = calib(&[(0.0, 0.0), (600.0, 0.0), (600.0, 400.0)], &sheet[..3]);
+        assert!(e.contains("need at least 4 point pairs, got 3"), "{e}");
     }
 
     #[test]
@@ -705,23 +561,6 @@ mod tests {
         assert!(e.contains("3;4"), "{e}");
         let e = parse_points("1,x").unwrap_err().to_string();
         assert!(e.contains("`x`"), "{e}");
-    }
-
-    #[test]
-    fn camera_file_round_trip_and_errors() {
-        let dir = std::env::temp_dir().join(format!("gbv-calib-{}", std::process::id()));
-        let p = dir.join("cam.yaml");
-        let c = CameraCalibration::identity(&BoardMapping::default(), 640, 480);
-        c.save(&p).unwrap();
-        assert_eq!(CameraCalibration::load(&p).unwrap(), c);
-        std::fs::write(&p, "image_width: [").unwrap();
-        let e = CameraCalibration::load(&p).unwrap_err().to_string();
-        assert!(e.contains("cam.yaml"), "{e}");
-        let e = CameraCalibration::load(dir.join("missing.yaml"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("missing.yaml"), "{e}");
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -109,6 +109,74 @@ impl CameraModel {
         ))
     }
 
+    /// Checks that this camera can take a picture of the table rectangle
+    /// `lo`..`hi` (cm): finite numbers, positive focal lengths, an image of
+    /// 1 to 8192 pixels a side, and the rectangle's corners in front of the
+    /// camera and not seen so edge-on that they land beyond ±100,000 pixels.
+    /// The error describes the pose and what is wrong with it; renderers call
+    /// this before drawing, so OpenCV never sees an impossible view.
+    pub fn check_view(&self, lo: [f64; 2], hi: [f64; 2]) -> Result<(), String> {
+        let pose = format!(
+            "camera at ({}, {}, {}) cm, yaw {}°, pitch {}°, roll {}°",
+            self.position[0],
+            self.position[1],
+            self.position[2],
+            self.yaw_deg,
+            self.pitch_deg,
+            self.roll_deg
+        );
+        let numbers = [self.fx, self.fy, self.cx, self.cy]
+            .iter()
+            .chain(&self.position)
+            .chain(&[self.yaw_deg, self.pitch_deg, self.roll_deg])
+            .all(|v| v.is_finite() && v.abs() <= 1e6);
+        if !numbers {
+            return Err(format!(
+                "{pose}: every number must be finite and within ±1e6"
+            ));
+        }
+        if !(self.fx > 0.0 && self.fy > 0.0) {
+            return Err(format!(
+                "{pose}: focal lengths {} and {} px must be positive",
+                self.fx, self.fy
+            ));
+        }
+        if !(1..=8192).contains(&self.width) || !(1..=8192).contains(&self.height) {
+            return Err(format!(
+                "{pose}: image size {}x{} is not 1 to 8192 pixels a side",
+                self.width, self.height
+            ));
+        }
+        let r = self.rotation();
+        for (x, y) in [
+            (lo[0], lo[1]),
+            (hi[0], lo[1]),
+            (hi[0], hi[1]),
+            (lo[0], hi[1]),
+        ] {
+            match self.project_with(&r, [x, y, 0.0]) {
+                None => {
+                    let why = if self.position[2] <= 0.0 {
+                        "the camera is not above the table (z must be positive)"
+                    } else {
+                        "the camera faces away from it"
+                    };
+                    return Err(format!(
+                        "{pose}: the board corner ({x}, {y}) cm is behind the camera; {why}"
+                    ));
+                }
+                Some((u, v)) if u.abs() > 1e5 || v.abs() > 1e5 => {
+                    return Err(format!(
+                        "{pose}: the board is seen edge-on (corner ({x}, {y}) cm lands at pixel \
+                         ({u:.0}, {v:.0})); tilt the camera less"
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
     /// The homography from the table plane at height `z` (cm) to image pixels.
     pub fn plane_homography(&self, z: f64) -> Homography {
         let r = self.rotation();
@@ -170,6 +238,38 @@ mod tests {
             (u - 320.0).abs() < 1e-6 && (v - 240.0).abs() < 1e-6,
             "{u},{v}"
         );
+    }
+
+    #[test]
+    fn impossible_views_are_described() {
+        let (lo, hi) = ([-15.0, 3.0], [15.0, 33.0]);
+        CameraModel::default().check_view(lo, hi).unwrap();
+        let below = CameraModel {
+            position: [0.0, 18.0, -50.0],
+            ..CameraModel::default()
+        };
+        let e = below.check_view(lo, hi).unwrap_err();
+        assert!(
+            e.starts_with("camera at (0, 18, -50) cm, yaw 0°, pitch 0°, roll 0°: the board corner")
+                && e.contains("not above the table"),
+            "{e}"
+        );
+        let away = CameraModel {
+            pitch_deg: 180.0,
+            ..CameraModel::default()
+        };
+        assert!(away.check_view(lo, hi).unwrap_err().contains("faces away"));
+        let edge_on = CameraModel {
+            pitch_deg: 89.99,
+            ..CameraModel::default()
+        };
+        let e = edge_on.check_view(lo, hi).unwrap_err();
+        assert!(e.contains("edge-on") || e.contains("behind"), "{e}");
+        let nan = CameraModel {
+            fx: f64::NAN,
+            ..CameraModel::default()
+        };
+        assert!(nan.check_view(lo, hi).unwrap_err().contains("finite"));
     }
 
     #[test]

@@ -30,30 +30,45 @@
 
 #![forbid(unsafe_code)]
 
+// Without the `opencv` feature only `camera_file`, `error` and `geom` build.
+#[cfg(feature = "opencv")]
 pub mod accuracy;
+#[cfg(feature = "opencv")]
 pub mod annotate;
+#[cfg(feature = "opencv")]
 pub mod board_model;
+#[cfg(feature = "opencv")]
 pub mod calib;
+#[cfg(feature = "opencv")]
 pub mod camera;
+pub mod camera_file;
+#[cfg(feature = "opencv")]
 pub mod cc;
+#[cfg(feature = "opencv")]
 pub mod detect;
 pub mod error;
+#[cfg(feature = "opencv")]
 pub mod filter;
 pub mod geom;
+#[cfg(feature = "opencv")]
 pub mod hsv;
+#[cfg(feature = "opencv")]
 pub mod render;
+#[cfg(feature = "opencv")]
 pub mod source;
 
 pub use error::{Result, VisionError};
 
 /// Limits OpenCV's internal worker threads (1 = measure on one core).
+#[cfg(feature = "opencv")]
 pub fn set_opencv_threads(n: i32) -> Result<()> {
     use error::CvContext;
     opencv::core::set_num_threads(n).cv("setting OpenCV's thread count")
 }
+#[cfg(feature = "opencv")]
 pub use opencv::core::Mat;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "opencv"))]
 mod tests {
     /// The nodes move these into their worker threads.
     #[test]

@@ -283,12 +283,10 @@ impl Renderer {
         board_cfg: &BoardConfig,
         camera: CameraModel,
     ) -> Result<Renderer> {
-        if camera.width <= 0 || camera.height <= 0 || camera.width > 8192 || camera.height > 8192 {
-            return Err(VisionError::Board(format!(
-                "camera image size {}x{} is out of range",
-                camera.width, camera.height
-            )));
-        }
+        // An impossible view (below the table, facing away, edge-on, NaN) is
+        // refused here with the pose named, before OpenCV draws anything.
+        let (lo, hi) = board_cfg.sheet.bounds();
+        camera.check_view(lo, hi).map_err(VisionError::Board)?;
         let loc_cm: Vec<Option<(f64, f64)>> =
             locations.iter().map(|l| location_cm(l, &board)).collect();
         let loc_relevant: Vec<bool> = locations
