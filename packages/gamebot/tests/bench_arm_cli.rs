@@ -54,7 +54,10 @@ fn bench_arm_reports_three_kinds_of_transfer_on_tictactoe() {
             assert!(min <= mean && mean <= max, "{kind} {field}: {s}");
         }
         let err = k["placement_error_mm"]["max"].as_f64().unwrap();
-        assert!((0.0..=5.0).contains(&err), "{kind}: placement error {err} mm");
+        assert!(
+            (0.0..=5.0).contains(&err),
+            "{kind}: placement error {err} mm"
+        );
         let (pm, p95) = (
             k["plan_mean_us"].as_f64().unwrap(),
             k["plan_p95_us"].as_f64().unwrap(),

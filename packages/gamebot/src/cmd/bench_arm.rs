@@ -509,7 +509,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         messages,
         sim_seconds: sim,
         wall_seconds: wall,
-        per_sim_second: if sim > 0.0 { messages as f64 / sim } else { 0.0 },
+        per_sim_second: if sim > 0.0 {
+            messages as f64 / sim
+        } else {
+            0.0
+        },
         per_wall_second: if wall > 0.0 {
             messages as f64 / wall
         } else {
