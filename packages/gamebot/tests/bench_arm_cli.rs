@@ -63,6 +63,8 @@ fn bench_arm_reports_three_kinds_of_transfer_on_tictactoe() {
             k["plan_p95_us"].as_f64().unwrap(),
         );
         assert!(pm > 0.0 && p95 > 0.0, "{kind}: plan {pm} / {p95} us");
+        assert!(k["planned_arm_seconds"].as_f64().unwrap() > 0.0, "{kind}");
+        assert!(k["planned_arm_segments"].as_u64().unwrap() >= 5, "{kind}");
     }
     // Adjacent is the shortest transfer, across the board the longest.
     let dist = |i: usize| kinds[i]["distance_cm"].as_f64().unwrap();

@@ -12,7 +12,7 @@
 use anyhow::{bail, Context};
 use gamebot_interfaces::action::ExecuteMoveGoal;
 use gamebot_interfaces::sensor_msgs::JointState;
-use gamebot_nodes::arm_core::ArmPlanner;
+use gamebot_nodes::arm_core::{ArmPlanner, Motion};
 use gamebot_nodes::sim_execute::{settle, transfer_action};
 use gamebot_nodes::sim_robot::{load_arm, SimRobot};
 use gamebot_ros::action::{GoalEvent, GoalStatus};
@@ -101,6 +101,10 @@ struct KindRow {
     /// Planning time of this transfer (`ArmPlanner::plan`), microseconds.
     plan_mean_us: f64,
     plan_p95_us: f64,
+    /// Arm segments of the plan (each starts and ends at rest) and their
+    /// planned seconds in total (gripper steps not included).
+    planned_arm_segments: usize,
+    planned_arm_seconds: f64,
 }
 
 #[derive(Serialize)]
@@ -318,6 +322,13 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+struct PlanTimes {
+    mean_us: f64,
+    p95_us: f64,
+    segments: usize,
+    seconds: f64,
+}
+
 /// Wall time of `ArmPlanner::plan` for each pair, from the park pose with
 /// the gripper open: (mean, p95) in microseconds.
 fn plan_times(
@@ -328,7 +339,7 @@ fn plan_times(
     supply_piece: &BTreeMap<u16, u16>,
     repeats: usize,
     bar: &indicatif::ProgressBar,
-) -> anyhow::Result<Vec<(f64, f64)>> {
+) -> anyhow::Result<Vec<PlanTimes>> {
     let arm = load_arm(arm_name).with_context(|| format!("loading arm {arm_name}"))?;
     let start = arm.park().to_vec();
     let open = arm.config().gripper.open;
@@ -345,16 +356,33 @@ fn plan_times(
             layout.position(p.to),
         );
         let mut t = Vec::with_capacity(repeats);
+        let (mut segments, mut seconds) = (0, 0.0);
         for _ in 0..repeats {
             let t0 = Instant::now();
             let steps = planner
                 .plan(&action, &start, open)
                 .map_err(|e| anyhow::anyhow!("planning {} on {arm_name}: {e}", p.kind))?;
             t.push(t0.elapsed().as_secs_f64() * 1e6);
-            std::hint::black_box(steps);
+            let arm_moves: Vec<f64> = steps
+                .iter()
+                .filter_map(|s| match &s.motion {
+                    Motion::Arm(tr) => tr
+                        .points
+                        .last()
+                        .map(|pt| pt.time_from_start.to_std().as_secs_f64()),
+                    Motion::Gripper(_) => None,
+                })
+                .collect();
+            segments = arm_moves.len();
+            seconds = arm_moves.iter().sum();
         }
         t.sort_by(f64::total_cmp);
-        out.push((t.iter().sum::<f64>() / t.len() as f64, percentile(&t, 0.95)));
+        out.push(PlanTimes {
+            mean_us: t.iter().sum::<f64>() / t.len() as f64,
+            p95_us: percentile(&t, 0.95),
+            segments,
+            seconds,
+        });
         bar.inc(1);
     }
     Ok(out)
@@ -475,6 +503,8 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             reverse_sim_seconds: stats(&back),
             plan_mean_us: f64::NAN,
             plan_p95_us: f64::NAN,
+            planned_arm_segments: 0,
+            planned_arm_seconds: f64::NAN,
         });
     }
     // The arm stands still now: the idle rate over a window of sim time.
@@ -501,9 +531,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         &bar,
     )?;
     bar.finish_and_clear();
-    for (row, (mean, p95)) in rows.iter_mut().zip(plans) {
-        row.plan_mean_us = mean;
-        row.plan_p95_us = p95;
+    for (row, p) in rows.iter_mut().zip(plans) {
+        row.plan_mean_us = p.mean_us;
+        row.plan_p95_us = p.p95_us;
+        row.planned_arm_segments = p.segments;
+        row.planned_arm_seconds = p.seconds;
     }
     let rate = |messages: u64, sim: f64, wall: f64| Rate {
         messages,
@@ -547,19 +579,20 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         report.plan_repeats
     );
     outln!(
-        "{:<21} {:<14} {:>6} {:>22} {:>8} {:>9} {:>8} {:>15}",
+        "{:<21} {:<22} {:>5} {:>22} {:>7} {:>8} {:>7} {:>16} {:>12}",
         "kind",
         "from -> to",
         "cm",
         "sim s mean (min-max)",
         "wall s",
-        "error mm",
+        "err mm",
         "back s",
-        "plan us mean/p95"
+        "plan us mean/p95",
+        "planned arm s"
     );
     for r in &report.kinds {
         outln!(
-            "{:<21} {:<14} {:>6.1} {:>8.2} ({:>5.2}-{:>5.2}) {:>8.2} {:>9.2} {:>8.2} {:>8.0}/{:<6.0}",
+            "{:<21} {:<22} {:>5.1} {:>9.2} ({:>5.2}-{:>5.2}) {:>7.2} {:>8.2} {:>7.2} {:>9.0}/{:<6.0} {:>5.2} ({} seg)",
             r.kind,
             format!("{}->{}", r.from, r.to),
             r.distance_cm,
@@ -570,7 +603,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             r.placement_error_mm.max,
             r.reverse_sim_seconds.mean,
             r.plan_mean_us,
-            r.plan_p95_us
+            r.plan_p95_us,
+            r.planned_arm_seconds,
+            r.planned_arm_segments
         );
     }
     for (what, r) in [
