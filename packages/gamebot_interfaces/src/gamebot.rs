@@ -13,6 +13,7 @@ pub(crate) fn visit<V: TypeVisitor>(v: &mut V) {
     v.message::<ObservedPiece>();
     v.message::<BoardObservation>();
     v.message::<GameEvent>();
+    v.message::<PlanProgress>();
     v.message::<SubmitMoveRequest>();
     v.message::<SubmitMoveResponse>();
     v.service::<SubmitMove>();
@@ -197,6 +198,26 @@ pub mod msg {
         pub const ARM_FAILED: u8 = 6;
         pub const OBSERVATION_MISMATCH: u8 = 7;
         pub const INFO: u8 = 8;
+    }
+
+    ros_message! {
+        /// What the planner is thinking (`/planner/progress`): the search's
+        /// statistics while a PlanMove goal runs, and once more at its end.
+        "gamebot_interfaces/msg/PlanProgress" => pub struct PlanProgress {
+            pub game_file: String,
+            pub ply: u32,
+            pub strategy: String,
+            pub iterations: u64,
+            pub nodes: u64,
+            pub playouts: u64,
+            pub depth: u32,
+            pub value: f64,
+            pub best_move: Move,
+            pub principal_variation: Vec<String>,
+            pub seconds: f64,
+            pub nodes_per_second: f64,
+            pub done: bool,
+        }
     }
 }
 

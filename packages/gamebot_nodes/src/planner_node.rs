@@ -6,14 +6,20 @@
 //! shutdown request and the feedback heartbeat's deadline: feedback is
 //! relayed the moment the search reports it and a cancel reaches the search
 //! the moment it arrives, with no polling.
+//!
+//! Besides the action's feedback (which reaches only the goal's client), the
+//! search's progress — strategy, iterations, depth, value, best move,
+//! principal variation, speed — is published on `/planner/progress`
+//! ([`graph::PLAN_PROGRESS`]) for anyone watching (the web UI), and once
+//! more with `done` when the search has ended.
 
 use crate::planner_core::{PlanRequest, PlannerCore};
 use crate::NodeError;
 use gamebot_ai::CancelToken;
 use gamebot_interfaces::action::{PlanMove, PlanMoveFeedback, PlanMoveResult};
-use gamebot_interfaces::msg::Move as MoveMsg;
+use gamebot_interfaces::msg::{Move as MoveMsg, PlanProgress};
 use gamebot_ros::wait::{channel, TryRecvError};
-use gamebot_ros::{graph, ActiveGoal, Bus, Shutdown, Timer, WaitSet};
+use gamebot_ros::{graph, ActiveGoal, Bus, Publisher, Shutdown, Timer, WaitSet};
 use std::time::Duration;
 
 /// Feedback goes out at least this often while a search runs (the last one
@@ -32,6 +38,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         |text| gamebot_ai::strategy(text).map(|_| text.to_string()),
     )?;
     let server = bus.action_server_on(&graph::PLAN_MOVE)?;
+    let progress = bus.publisher_on(&graph::PLAN_PROGRESS)?;
     let core = PlannerCore::new(&default);
     tracing::info!(strategy = %default, "planner ready on {}", server.name());
     let mut idle = WaitSet::new();
@@ -62,7 +69,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
             seed: goal.seed,
         };
         tracing::info!(strategy = %core.strategy_text(&req), plies = req.move_history.len(), "planning");
-        serve_goal(&core, req, active, shutdown);
+        serve_goal(&core, req, active, &progress, shutdown);
     }
     Ok(())
 }
@@ -73,22 +80,19 @@ fn serve_goal(
     core: &PlannerCore,
     req: PlanRequest,
     active: ActiveGoal<PlanMove>,
+    watchers: &Publisher<PlanProgress>,
     shutdown: &Shutdown,
 ) {
     let cancel = CancelToken::new();
-    let (progress_tx, progress) = channel::<PlanMoveFeedback>(64);
+    let (progress_tx, progress) = channel::<PlanProgress>(64);
+    let strategy = core.strategy_text(&req);
     let outcome = std::thread::scope(|s| {
         let search_cancel = cancel.clone();
         let req = &req;
+        let strategy = &strategy;
         let search = s.spawn(move || {
             let report = move |st: &gamebot_ai::SearchStats| {
-                let best = st.pv.first().map(|t| move_msg(t)).unwrap_or_default();
-                progress_tx.send(PlanMoveFeedback {
-                    iterations: st.iterations.max(st.nodes).max(st.playouts),
-                    best_move: best,
-                    value: st.value,
-                    depth: st.depth,
-                });
+                progress_tx.send(progress_msg(req, strategy, st, false));
             };
             // The progress sender is dropped when the search returns, which
             // closes the channel and wakes the relay below.
@@ -101,7 +105,11 @@ fn serve_goal(
         let mut last = PlanMoveFeedback::default();
         loop {
             match progress.try_recv() {
-                Ok(fb) => {
+                Ok(p) => {
+                    let fb = feedback_of(&p);
+                    if let Err(e) = watchers.publish(&p) {
+                        tracing::debug!("planner: /planner/progress: {e}");
+                    }
                     last = fb.clone();
                     heartbeat.reset();
                     let _ = active.publish_feedback(fb);
@@ -125,6 +133,13 @@ fn serve_goal(
         search.join()
     });
     let cancelled = cancel.is_cancelled();
+    if let Ok(Ok(plan)) = &outcome {
+        // The end of the search, for watchers (a fast search may never have
+        // reported progress on its own).
+        if let Err(e) = watchers.publish(&progress_msg(&req, &strategy, &plan.stats, true)) {
+            tracing::debug!("planner: /planner/progress: {e}");
+        }
+    }
     let result = match outcome {
         Ok(Ok(plan)) => PlanMoveResult {
             success: true,
@@ -164,6 +179,44 @@ fn serve_goal(
     }
 }
 
+/// The search's statistics as a `/planner/progress` message.
+pub fn progress_msg(
+    req: &PlanRequest,
+    strategy: &str,
+    st: &gamebot_ai::SearchStats,
+    done: bool,
+) -> PlanProgress {
+    PlanProgress {
+        game_file: req.game_file.clone(),
+        ply: u32::try_from(req.move_history.len()).unwrap_or(u32::MAX),
+        strategy: if st.strategy.is_empty() {
+            strategy.to_string()
+        } else {
+            st.strategy.clone()
+        },
+        iterations: st.iterations,
+        nodes: st.nodes,
+        playouts: st.playouts,
+        depth: st.depth,
+        value: st.value,
+        best_move: st.pv.first().map(|t| move_msg(t)).unwrap_or_default(),
+        principal_variation: st.pv.clone(),
+        seconds: st.seconds,
+        nodes_per_second: st.nodes_per_second(),
+        done,
+    }
+}
+
+/// The action feedback of a progress report.
+fn feedback_of(p: &PlanProgress) -> PlanMoveFeedback {
+    PlanMoveFeedback {
+        iterations: p.iterations.max(p.nodes).max(p.playouts),
+        best_move: p.best_move.clone(),
+        value: p.value,
+        depth: p.depth,
+    }
+}
+
 /// A move message from `element:from->to` text.
 pub fn move_msg(text: &str) -> MoveMsg {
     match text
@@ -175,5 +228,63 @@ pub fn move_msg(text: &str) -> MoveMsg {
             text: text.to_string(),
             ..Default::default()
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamebot_interfaces::action::PlanMoveGoal;
+    use gamebot_ros::inproc::InProcBus;
+    use gamebot_ros::NodeOptions;
+
+    /// A third node sees the search on `/planner/progress`: live reports
+    /// while it runs, then the end with the move the client got.
+    #[test]
+    fn progress_is_published_for_watchers() {
+        // Connect four: MCTS cannot prove the root within the time, so it
+        // reports (about every 100 ms) until the time is up.
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/connect4.game");
+        let bus = InProcBus::new();
+        let planner = bus.node(NodeOptions::new("planner")).unwrap();
+        let client = bus.node(NodeOptions::new("client")).unwrap();
+        let watcher = bus.node(NodeOptions::new("watcher")).unwrap();
+        let progress = watcher.subscription_on(&graph::PLAN_PROGRESS).unwrap();
+        let plan = client.action_client_on(&graph::PLAN_MOVE).unwrap();
+        let stop = Shutdown::new();
+        std::thread::scope(|s| {
+            let st = stop.clone();
+            s.spawn(move || run(&planner, &st).unwrap());
+            let mut goal = plan
+                .send_goal(
+                    PlanMoveGoal {
+                        game_file: file.into(),
+                        move_history: vec![],
+                        strategy: "mcts:time=400ms".into(),
+                        time_budget_ms: 0,
+                        seed: 3,
+                    },
+                    Duration::from_secs(10),
+                )
+                .unwrap();
+            let outcome = goal.result(Duration::from_secs(30)).unwrap();
+            stop.request();
+            assert!(outcome.result.success, "{}", outcome.result.message);
+            let seen = progress.drain();
+            let (live, end): (Vec<_>, Vec<_>) = seen.iter().partition(|p| !p.done);
+            assert!(
+                live.iter()
+                    .any(|p| p.iterations > 0 && !p.principal_variation.is_empty()),
+                "no live report with iterations and a line of play: {live:?}"
+            );
+            assert_eq!(end.len(), 1, "one final report: {end:?}");
+            let last = end[0];
+            assert_eq!(last.ply, 0);
+            assert_eq!(last.game_file, file);
+            assert!(last.strategy.starts_with("mcts"), "{}", last.strategy);
+            assert_eq!(last.best_move.text, outcome.result.r#move.text);
+            assert_eq!(last.principal_variation[0], outcome.result.r#move.text);
+            assert!(last.nodes_per_second > 0.0 && last.seconds > 0.0);
+        });
     }
 }

@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use gamebot_interfaces::action::{ExecuteMove, PlanMove};
 use gamebot_interfaces::control_msgs::{FollowJointTrajectory, GripperCommandAction};
 use gamebot_interfaces::diagnostic_msgs::DiagnosticArray;
-use gamebot_interfaces::msg::{BoardObservation, GameEvent, GameState};
+use gamebot_interfaces::msg::{BoardObservation, GameEvent, GameState, PlanProgress};
 use gamebot_interfaces::rcl_interfaces::Log;
 use gamebot_interfaces::rosgraph_msgs::Clock;
 use gamebot_interfaces::sensor_msgs::{CameraInfo, Image, JointState};
@@ -183,3 +183,8 @@ pub const SIM_FAULT: Service<SimFault> = Service::new("/sim/fault");
 /// The detector's camera frames with what it found drawn on them (throttled; web UI, RViz).
 pub const DETECTOR_IMAGE_ANNOTATED: Topic<Image> =
     Topic::new("/detector/image_annotated", Qos::sensor_data());
+
+/// What the planner is thinking while a PlanMove goal runs, and once more when
+/// the search ends (the web UI's robot panel). The action's own feedback goes
+/// only to the client that sent the goal; this topic is for everyone else.
+pub const PLAN_PROGRESS: Topic<PlanProgress> = Topic::new("/planner/progress", Qos::reliable(10));

@@ -7,9 +7,9 @@
 use crate::camera::to_jpeg;
 use crate::layout::BoardLayout;
 use crate::protocol::{
-    move_route, Command, EventView, MoveRoute, Reply, SquareView, StateView, Xyz,
+    move_route, Command, EventView, MoveRoute, ProgressView, Reply, SquareView, StateView, Xyz,
 };
-use gamebot_interfaces::msg::{GameEvent, GameState};
+use gamebot_interfaces::msg::{GameEvent, GameState, PlanProgress};
 use gamebot_interfaces::sensor_msgs::{Image, JointState};
 use gamebot_interfaces::srv::{
     GoToPose, GoToPoseRequest, HumanMove, HumanMoveRequest, MoveTool, MoveToolRequest, NewGame,
@@ -52,8 +52,12 @@ pub struct Snapshot {
     pub robot: Option<Arc<str>>,
     pub joints: Option<Arc<str>>,
     pub events: VecDeque<Arc<str>>,
+    /// The planner's latest `/planner/progress` report of this game.
     pub thinking: Option<Arc<str>>,
     pub arm: Option<Arc<str>>,
+    /// The simulated hand is making the person's move after this many moves
+    /// of this game (the page shows `checking` until the referee has seen it).
+    hand_pending: Option<(u32, usize)>,
 }
 
 /// What the HTTP side and the bus thread share.
@@ -119,17 +123,60 @@ impl Shared {
             s.layout = Some(t);
             s.layout_file = file;
         }
-        let t = self.send_text(json!({"type": "state", "state": StateView::of(&msg)}));
         let mut s = self.lock();
         if s.state_msg.as_ref().map(|m| m.game_number) != Some(msg.game_number) {
             s.events.clear();
-        }
-        // The planner is no longer thinking once the phase changed.
-        if msg.phase != GameState::PHASE_PLANNING {
             s.thinking = None;
         }
+        // The hand's move is done once the referee has taken a move (or
+        // another game began, or it is no longer the person's turn).
+        if s.hand_pending != Some((msg.game_number, msg.move_history.len()))
+            || msg.phase != GameState::PHASE_WAITING_FOR_HUMAN
+        {
+            s.hand_pending = None;
+        }
+        let t = self.state_frame(&msg, s.hand_pending.is_some());
         s.state = Some(t);
         s.state_msg = Some(msg);
+    }
+
+    /// Broadcasts a state (under the snapshot lock, so frames stay in order).
+    fn state_frame(&self, msg: &GameState, hand_moving: bool) -> Arc<str> {
+        let mut view = StateView::of(msg);
+        if hand_moving {
+            view.phase = "checking";
+        }
+        self.send_text(json!({"type": "state", "state": view}))
+    }
+
+    /// The simulated hand accepted the person's move in `game_number` after
+    /// `ply` moves: until the referee has seen it, the phase is `checking`.
+    fn on_hand_move(&self, game_number: u32, ply: usize) {
+        let mut s = self.lock();
+        let Some(msg) = s.state_msg.clone() else {
+            return;
+        };
+        if msg.game_number == game_number
+            && msg.move_history.len() == ply
+            && msg.phase == GameState::PHASE_WAITING_FOR_HUMAN
+        {
+            s.hand_pending = Some((game_number, ply));
+            let t = self.state_frame(&msg, true);
+            s.state = Some(t);
+        }
+    }
+
+    fn on_progress(&self, p: &PlanProgress) {
+        let mut s = self.lock();
+        // Reports about another game file than the one played are stale.
+        if s.state_msg
+            .as_ref()
+            .is_some_and(|m| m.game_file != p.game_file)
+        {
+            return;
+        }
+        let t = self.send_text(json!({"type": "progress", "progress": ProgressView::of(p)}));
+        s.thinking = Some(t);
     }
 
     fn on_event(&self, e: &GameEvent) {
@@ -188,6 +235,12 @@ pub struct Clients {
 }
 
 impl Clients {
+    /// Whether the simulated world's hand serves `/sim/human_move` (the page
+    /// then offers the person's moves on the board as clicks).
+    pub fn has_sim_hand(&self) -> bool {
+        self.human_move.is_ready()
+    }
+
     pub fn new<B: Bus>(bus: &B) -> Result<Clients, BusError> {
         Ok(Clients {
             submit: bus.service_client_on(&graph::SUBMIT_MOVE)?,
@@ -205,6 +258,7 @@ pub struct Topics {
     state: Subscription<GameState>,
     events: Subscription<GameEvent>,
     joints: Subscription<JointState>,
+    progress: Subscription<PlanProgress>,
     robot: Subscription<StringMsg>,
     camera: Subscription<Image>,
     annotated: Subscription<Image>,
@@ -216,6 +270,7 @@ impl Topics {
             state: bus.subscription_on(&graph::GAME_STATE)?,
             events: bus.subscription_on(&graph::GAME_EVENTS)?,
             joints: bus.subscription_on(&graph::JOINT_STATES)?,
+            progress: bus.subscription_on(&graph::PLAN_PROGRESS)?,
             robot: bus.subscription_on(&graph::ROBOT_DESCRIPTION)?,
             camera: bus.subscription_on(&graph::CAMERA_IMAGE)?,
             annotated: bus.subscription_on(&graph::DETECTOR_IMAGE_ANNOTATED)?,
@@ -240,6 +295,7 @@ pub fn pump(topics: Topics, shared: &Shared, shutdown: &Shutdown) {
     ws.add(&topics.state);
     ws.add(&topics.events);
     ws.add(&topics.joints);
+    ws.add(&topics.progress);
     ws.add(&topics.robot);
     ws.add(&topics.camera);
     ws.add(&topics.annotated);
@@ -253,6 +309,7 @@ pub fn pump(topics: Topics, shared: &Shared, shutdown: &Shutdown) {
         let mut open = true;
         open &= drain(&topics.state, |m| shared.on_state(m));
         open &= drain(&topics.events, |m| shared.on_event(&m));
+        open &= drain(&topics.progress, |m| shared.on_progress(&m));
         open &= drain(&topics.robot, |m| shared.on_robot(&m.data));
         open &= drain(&topics.joints, |m| joints_pending = Some(m));
         for (ch, sub) in [&topics.camera, &topics.annotated].into_iter().enumerate() {
@@ -380,12 +437,15 @@ pub fn execute(clients: &Clients, shared: &Shared, cmd: Command) -> Reply {
                             },
                             ARM_TIMEOUT,
                         ) {
-                            Ok(r) if r.accepted => Reply::ok(
-                                id,
-                                format!(
-                                    "the simulated hand makes {mv}; the camera will confirm it"
-                                ),
-                            ),
+                            Ok(r) if r.accepted => {
+                                shared.on_hand_move(state.game_number, state.move_history.len());
+                                Reply::ok(
+                                    id,
+                                    format!(
+                                        "the simulated hand makes {mv}; the camera will confirm it"
+                                    ),
+                                )
+                            }
                             Ok(r) => Reply::err(id, format!("{mv}: {}", r.message)),
                             Err(e) => Reply::err(id, service_error("the simulated world", e)),
                         }

@@ -3,7 +3,7 @@
 //! one byte channel + JPEG) and the commands a page may send, each checked
 //! before anything reaches the graph. Pure: no bus, no sockets.
 
-use gamebot_interfaces::msg::{GameEvent, GameState};
+use gamebot_interfaces::msg::{GameEvent, GameState, PlanProgress};
 use serde::{Deserialize, Serialize};
 
 /// Largest command a page may send (bytes); anything longer is refused.
@@ -20,9 +20,51 @@ pub fn phase_name(state: &GameState) -> &'static str {
         GameState::PHASE_PLANNING => "thinking",
         GameState::PHASE_EXECUTING => "arm-moving",
         GameState::PHASE_GAME_OVER => "over",
-        // Any phase this node does not know yet (the referee checking the
-        // board against the camera) is shown as checking.
+        // The referee compares the camera's view with the expected board
+        // (after the arm moved, or while it waits for the person to fix it);
+        // any phase this node does not know yet is shown the same way.
         _ => "checking",
+    }
+}
+
+/// The planner's progress as the page's robot panel shows it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ProgressView {
+    pub game_file: String,
+    /// Moves played before the position searched.
+    pub ply: u32,
+    pub strategy: String,
+    pub iterations: u64,
+    pub nodes: u64,
+    pub playouts: u64,
+    pub depth: u32,
+    pub value: f64,
+    pub best_move: String,
+    pub pv: Vec<String>,
+    pub seconds: f64,
+    pub nodes_per_second: f64,
+    pub done: bool,
+}
+
+impl ProgressView {
+    pub fn of(p: &PlanProgress) -> ProgressView {
+        // JSON has no NaN or infinity: such a value is shown as 0.
+        let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
+        ProgressView {
+            game_file: p.game_file.clone(),
+            ply: p.ply,
+            strategy: p.strategy.clone(),
+            iterations: p.iterations,
+            nodes: p.nodes,
+            playouts: p.playouts,
+            depth: p.depth,
+            value: finite(p.value),
+            best_move: p.best_move.text.clone(),
+            pv: p.principal_variation.clone(),
+            seconds: finite(p.seconds),
+            nodes_per_second: finite(p.nodes_per_second),
+            done: p.done,
+        }
     }
 }
 
@@ -51,6 +93,8 @@ pub struct StateView {
     pub board: Vec<SquareView>,
     pub legal_moves: Vec<String>,
     pub phase: &'static str,
+    /// The referee waits for the person to put the board right.
+    pub help: bool,
     pub state_hash: String,
 }
 
@@ -79,6 +123,7 @@ impl StateView {
                 .collect(),
             legal_moves: s.legal_moves.clone(),
             phase: phase_name(s),
+            help: s.phase == GameState::PHASE_WAITING_FOR_HELP,
             // As text: JavaScript numbers cannot hold every u64.
             state_hash: format!("{:016x}", s.state_hash),
         }
@@ -462,7 +507,39 @@ mod tests {
         assert_eq!(phase_name(&s), "arm-moving");
         s.phase = GameState::PHASE_GAME_OVER;
         assert_eq!(phase_name(&s), "over");
+        s.phase = GameState::PHASE_CONFIRMING;
+        assert_eq!(phase_name(&s), "checking");
+        s.phase = GameState::PHASE_WAITING_FOR_HELP;
+        assert_eq!(phase_name(&s), "checking");
+        assert!(StateView::of(&s).help);
         s.phase = 42;
         assert_eq!(phase_name(&s), "checking");
+        assert!(!StateView::of(&s).help);
+    }
+
+    #[test]
+    fn progress_views_are_json_safe() {
+        let p = PlanProgress {
+            ply: 3,
+            iterations: 1200,
+            value: f64::NAN,
+            seconds: 0.5,
+            nodes_per_second: f64::INFINITY,
+            best_move: gamebot_interfaces::msg::Move {
+                text: "x(1):sx(1)->cell(1,1)".into(),
+                ..Default::default()
+            },
+            principal_variation: vec![
+                "x(1):sx(1)->cell(1,1)".into(),
+                "o(1):so(1)->cell(2,2)".into(),
+            ],
+            ..Default::default()
+        };
+        let v = serde_json::to_value(ProgressView::of(&p)).unwrap();
+        assert_eq!(v["best_move"], "x(1):sx(1)->cell(1,1)");
+        assert_eq!(v["iterations"], 1200);
+        assert_eq!(v["value"], 0.0);
+        assert_eq!(v["nodes_per_second"], 0.0);
+        assert_eq!(v["pv"].as_array().unwrap().len(), 2);
     }
 }

@@ -111,7 +111,7 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
     // Subscribe before taking the snapshot so no update falls in between.
     let mut updates = app.shared.tx.subscribe();
     let mut stop = app.stop.clone();
-    let hello = json!({"type": "hello", "games": app.games});
+    let hello = json!({"type": "hello", "games": app.games, "sim": app.clients.has_sim_hand()});
     let mut ok = sink
         .send(Message::Text(hello.to_string().into()))
         .await

@@ -129,6 +129,7 @@ fn serves_the_page_and_plays_over_the_websocket() {
         let mut ws = connect(addr, Some(&origin)).unwrap();
         let hello = next_json(&mut ws);
         assert_eq!(hello["type"], "hello");
+        assert_eq!(hello["sim"], false, "no simulated hand in this graph");
         assert!(hello["games"]
             .as_array()
             .unwrap()
@@ -218,6 +219,15 @@ fn serves_the_page_and_plays_over_the_websocket() {
         let mut ws2 = connect(addr, None).unwrap();
         let s2 = until(&mut ws2, |v| v["type"] == "state");
         assert_eq!(s2["state"]["moves"][0], centre.as_str());
+        // ... and what the planner thought of its answer (/planner/progress).
+        let p = until(&mut ws2, |v| v["type"] == "progress");
+        assert_eq!(p["progress"]["ply"], 1, "{p}");
+        assert_eq!(p["progress"]["done"], true, "{p}");
+        assert_eq!(p["progress"]["best_move"], s["state"]["moves"][1], "{p}");
+        assert!(p["progress"]["strategy"]
+            .as_str()
+            .unwrap()
+            .starts_with("random"));
     });
 }
 

@@ -15,12 +15,30 @@ export interface BoardView {
   targets: Set<string>;
   lastMove: string | null;
   pendingMove: string | null;
+  /** The piece being dragged (drawn faded where it stands). */
+  dragging: string | null;
 }
 
 function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   return e;
+}
+
+/** The piece's radius on a location of the layout. */
+export function pieceRadius(loc: { shape: string; w: number; h: number }): number {
+  return 0.7 * (loc.shape === "circle" ? loc.w : Math.min(loc.w, loc.h) / 2);
+}
+
+/** The location under a point of the page: a location's shape or a piece on it. */
+export function locationAt(x: number, y: number): string | null {
+  for (const e of document.elementsFromPoint(x, y)) {
+    const at = e.getAttribute("data-at");
+    if (at) return at;
+    const g = e.closest("[data-location]");
+    if (g) return g.getAttribute("data-location");
+  }
+  return null;
 }
 
 export function colourOf(layout: Layout, type: string, state: number): string {
@@ -47,6 +65,7 @@ export function drawBoard(
   v: BoardView,
   onLocation: (name: string) => void,
   onPiece: (element: string, location: string) => void,
+  onPieceDown: (element: string, location: string, ev: PointerEvent) => void,
 ): void {
   const [x0, y0, w, h] = v.layout.view_box;
   svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
@@ -77,10 +96,11 @@ export function drawBoard(
   for (const loc of v.layout.locations) {
     const s = at.get(loc.name);
     if (!s) continue;
-    const r = 0.7 * (loc.shape === "circle" ? loc.w : Math.min(loc.w, loc.h) / 2);
+    const r = pieceRadius(loc);
     const cls = ["piece"];
     if (v.selected === s.element) cls.push("selected");
     else if (v.movable.has(s.element)) cls.push("movable");
+    if (v.dragging === s.element) cls.push("dragging");
     const c = el("circle", {
       cx: loc.x, cy: loc.y, r,
       fill: colourOf(v.layout, s.element_type, s.element_state),
@@ -92,6 +112,7 @@ export function drawBoard(
     title.textContent = `${s.element} (${s.element_type}) on ${s.location}`;
     c.appendChild(title);
     c.addEventListener("click", (e) => { e.stopPropagation(); onPiece(s.element, s.location); });
+    c.addEventListener("pointerdown", (e) => onPieceDown(s.element, s.location, e));
     svg.appendChild(c);
   }
   for (const [text, kind] of [[v.lastMove, "last"], [v.pendingMove, "pending"]] as const) {

@@ -1,9 +1,9 @@
 // The gamebot page: board, moves, events, robot panel, 3D view, camera,
 // manual arm, new game — all fed by one WebSocket.
 import { Connection } from "./net";
-import { drawBoard, gridLayout } from "./board";
+import { colourOf, drawBoard, gridLayout, locationAt, pieceRadius } from "./board";
 import { View3D } from "./view3d";
-import type { GameEventView, GameStateView, Layout, Reply, ServerMessage, Square } from "./types";
+import type { GameEventView, GameStateView, Layout, ProgressView, Reply, ServerMessage, Square } from "./types";
 import { parseMove } from "./types";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -15,6 +15,18 @@ let pendingMove: string | null = null;
 let replay: { ply: number; board: Square[] } | null = null;
 let thinkingSince: number | null = null;
 let view3d: View3D | null = null;
+/** The planner's latest report (/planner/progress). */
+let progress: ProgressView | null = null;
+/** Whether the simulated world's hand makes the person's moves. */
+let sim = false;
+/** The game whose players the new-game form was last set from. */
+let formGame: number | null = null;
+
+/** A piece being dragged: it becomes a drag once the pointer moved a few pixels. */
+interface Drag { element: string; from: string; pointerId: number; x0: number; y0: number; moved: boolean; x: number; y: number }
+let drag: Drag | null = null;
+/** Clicks that follow a drop are not clicks. */
+let swallowClickUntil = 0;
 
 function notice(text: string, kind: "info" | "error" = "info"): void {
   const n = $("notice");
@@ -48,8 +60,137 @@ function render(): void {
     layout: lay, squares, movable, selected, targets,
     lastMove: replay ? (state.moves[replay.ply - 1] ?? null) : (state.moves[state.moves.length - 1] ?? null),
     pendingMove: replay ? null : pendingMove,
-  }, onLocation, onPiece);
+    dragging: drag?.moved ? drag.element : null,
+  }, onLocation, onPiece, onPieceDown);
+  if (drag?.moved) drawGhost(svg, lay, squares);
   view3d?.setBoard(lay, squares);
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+/** The dragged piece under the pointer (it lets the pointer through to the targets). */
+function drawGhost(svg: SVGSVGElement, lay: Layout, squares: Square[]): void {
+  if (!drag) return;
+  const sq = squares.find((q) => q.element === drag!.element);
+  const loc = lay.locations.find((l) => l.name === drag!.from);
+  if (!sq || !loc) return;
+  let g = svg.querySelector<SVGCircleElement>("circle.ghost");
+  if (!g) {
+    g = document.createElementNS(SVGNS, "circle");
+    g.setAttribute("class", "ghost");
+    g.setAttribute("data-ghost", drag.element);
+    g.setAttribute("r", String(pieceRadius(loc)));
+    g.setAttribute("fill", colourOf(lay, sq.element_type, sq.element_state));
+    svg.appendChild(g);
+  }
+  g.setAttribute("cx", String(drag.x));
+  g.setAttribute("cy", String(drag.y));
+}
+
+/** A point of the page in the board's coordinates. */
+function boardPoint(svg: SVGSVGElement, ev: PointerEvent): { x: number; y: number } {
+  const m = svg.getScreenCTM();
+  if (!m) return { x: 0, y: 0 };
+  const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+  return { x: p.x, y: p.y };
+}
+
+function onPieceDown(element: string, loc: string, ev: PointerEvent): void {
+  if (ev.button !== 0 || !state || !myTurn() || legalFor(element).length === 0) return;
+  if (selected && selected !== element) return; // a click on a target piece, not a drag
+  drag = { element, from: loc, pointerId: ev.pointerId, x0: ev.clientX, y0: ev.clientY, moved: false, x: 0, y: 0 };
+}
+
+function setupDrag(): void {
+  const svg = $("board") as unknown as SVGSVGElement;
+  svg.addEventListener("pointermove", (ev) => {
+    if (!drag || ev.pointerId !== drag.pointerId) return;
+    if (!drag.moved) {
+      if (Math.hypot(ev.clientX - drag.x0, ev.clientY - drag.y0) < 6) return;
+      if (!myTurn()) { drag = null; return; }
+      drag.moved = true;
+      svg.setPointerCapture(ev.pointerId);
+      selected = drag.element;
+      notice(`${drag.element}: drop it on a highlighted target`);
+      Object.assign(drag, boardPoint(svg, ev));
+      render();
+      return;
+    }
+    Object.assign(drag, boardPoint(svg, ev));
+    const g = svg.querySelector<SVGCircleElement>("circle.ghost");
+    g?.setAttribute("cx", String(drag.x));
+    g?.setAttribute("cy", String(drag.y));
+  });
+  const end = (ev: PointerEvent, dropped: boolean) => {
+    if (!drag || ev.pointerId !== drag.pointerId) return;
+    const d = drag;
+    drag = null;
+    if (!d.moved) return; // a plain click: the click handlers do it
+    swallowClickUntil = performance.now() + 500;
+    if (svg.hasPointerCapture(ev.pointerId)) svg.releasePointerCapture(ev.pointerId);
+    svg.querySelector("circle.ghost")?.remove();
+    const loc = dropped ? locationAt(ev.clientX, ev.clientY) : null;
+    if (loc && loc !== d.from) { onLocation(loc); return; }
+    selected = null;
+    render();
+    notice(loc ? "dropped where it was: nothing played" : "dropped off the board: nothing played");
+  };
+  svg.addEventListener("pointerup", (ev) => end(ev, true));
+  svg.addEventListener("pointercancel", (ev) => end(ev, false));
+  svg.addEventListener("click", (ev) => {
+    if (performance.now() < swallowClickUntil) { ev.stopPropagation(); ev.preventDefault(); swallowClickUntil = 0; }
+  }, true);
+}
+
+function fmtCount(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)} k` : String(n);
+}
+
+/** The robot panel: what the planner thinks (live while it searches). */
+function renderAi(): void {
+  const panel = $("ai-panel");
+  const p = progress;
+  const ply = state?.moves.length ?? -1;
+  // The planner's latest report of this game (cleared when a game starts): live
+  // while it searches the position on the board, else about its last move.
+  const relevant = p && state && p.game_file === state.game_file && p.ply <= ply ? p : null;
+  const live = !!relevant && !relevant.done && relevant.ply === ply && state?.phase === "thinking";
+  panel.dataset.live = String(live);
+  panel.dataset.ply = relevant ? String(relevant.ply) : "";
+  panel.dataset.done = relevant ? String(relevant.done) : "";
+  const set = (id: string, text: string, value?: number) => {
+    const e = $(id);
+    e.textContent = text;
+    if (value !== undefined) e.dataset.value = String(value);
+  };
+  if (!relevant) {
+    for (const id of ["ai-best", "ai-value", "ai-speed", "ai-pv", "ai-for"]) set(id, "–");
+    set("ai-iterations", "–", 0);
+    set("ai-depth", "–", 0);
+    return;
+  }
+  set("ai-for", `move ${relevant.ply + 1}${relevant.done ? " (search ended)" : live ? " (searching)" : ""}`);
+  set("ai-strategy", relevant.strategy);
+  set("ai-best", relevant.best_move || "–");
+  set("ai-value", `${relevant.value >= 0 ? "+" : ""}${relevant.value.toFixed(3)}`);
+  set("ai-iterations", `${fmtCount(relevant.iterations)}${relevant.playouts ? `, ${fmtCount(relevant.playouts)} playouts` : ""}`, relevant.iterations);
+  set("ai-depth", String(relevant.depth), relevant.depth);
+  set("ai-speed", `${fmtCount(Math.round(relevant.nodes_per_second))} nodes/s (${fmtCount(relevant.nodes)} nodes in ${relevant.seconds.toFixed(2)} s)`);
+  set("ai-pv", relevant.pv.length ? relevant.pv.join("  ") : "–");
+}
+
+/** The new-game form starts from the players of the game on the board. */
+function formFromState(s: GameStateView): void {
+  if (formGame === s.game_number) return;
+  formGame = s.game_number;
+  const person = s.player_kinds.findIndex((k) => !k.startsWith("ai"));
+  if (person >= 0) {
+    ($("ng-side") as HTMLSelectElement).value = String(person + 1);
+    const kind = s.player_kinds[person];
+    if (kind === "human" || kind === "camera") ($("ng-you") as HTMLSelectElement).value = kind;
+  }
+  const ai = s.player_kinds.find((k) => k.startsWith("ai:"));
+  if (ai) ($("ng-strategy") as HTMLInputElement).value = ai.slice(3);
 }
 
 function renderStatus(): void {
@@ -59,13 +200,16 @@ function renderStatus(): void {
   s.dataset.player = String(state.current_player);
   s.dataset.winner = String(state.winner);
   s.dataset.game = String(state.game_number);
+  s.dataset.help = String(state.help);
   const who = (p: number) => `${state!.players[p - 1] ?? "player " + p} (player ${p}, ${state!.player_kinds[p - 1] ?? "?"})`;
   let text: string;
   switch (state.phase) {
     case "your-turn": text = `${who(state.current_player)}: your move`; break;
     case "thinking": text = `${who(state.current_player)} is thinking…`; break;
     case "arm-moving": text = "the arm is moving"; break;
-    case "checking": text = "checking the board"; break;
+    case "checking": text = state.help
+      ? "the referee needs help: put the board as shown"
+      : "checking the board: the camera confirms the move"; break;
     case "over": text = state.winner === 0 ? "game over: draw" : `game over: ${who(state.winner)} wins`; break;
   }
   s.textContent = `${state.game_name} #${state.game_number} — ${text}`;
@@ -73,6 +217,7 @@ function renderStatus(): void {
   $("scores").textContent = state.players.map((p, i) => `${p}: ${state!.scores[i] ?? 0}`).join("   ");
   const ai = state.player_kinds.map((k, i) => [k, i + 1] as const).filter(([k]) => k.startsWith("ai"));
   $("ai-strategy").textContent = ai.map(([k, p]) => `player ${p}: ${k.replace(/^ai:/, "") || "planner default"}`).join("; ") || "–";
+  renderAi();
   $("ai-state").textContent = state.phase === "thinking" ? "thinking" : state.phase === "over" ? "game over" : "waiting";
 }
 
@@ -174,8 +319,18 @@ function onMessage(m: ServerMessage): void {
       const sel = $("ng-game") as HTMLSelectElement;
       sel.replaceChildren(...m.games.map((g) => { const o = document.createElement("option"); o.value = g; o.textContent = g.replace(/^.*\//, ""); return o; }));
       if (state) sel.value = state.game_file;
+      sim = m.sim;
+      document.body.dataset.sim = String(sim);
+      // In simulation the person's moves are made on the board by the simulated hand.
+      const human = document.querySelector<HTMLOptionElement>('#ng-you option[value="human"]');
+      if (human) human.disabled = sim;
+      if (sim) ($("ng-you") as HTMLSelectElement).value = "camera";
       break;
     }
+    case "progress":
+      progress = m.progress;
+      renderAi();
+      break;
     case "layout":
       layout = m.layout;
       if (m.error) notice(`board picture unavailable (${m.error}); showing a grid`, "error");
@@ -184,9 +339,12 @@ function onMessage(m: ServerMessage): void {
     case "state": {
       const newGame = !state || state.game_number !== m.state.game_number;
       if (newGame) { replay = null; $("replay-bar").hidden = true; $("events").replaceChildren(); pendingMove = null; }
+      if (newGame && state) progress = null;
       state = m.state;
+      formFromState(state);
+      if (sim) ($("ng-you") as HTMLSelectElement).value = "camera";
       if (selected && legalFor(selected).length === 0) selected = null;
-      if (state.phase !== "your-turn") selected = null;
+      if (state.phase !== "your-turn") { selected = null; drag = null; }
       if (state.phase === "thinking") thinkingSince ??= Date.now(); else thinkingSince = null;
       if (state.phase !== "arm-moving") pendingMove = null;
       (($("ng-game") as HTMLSelectElement).value = state.game_file);
@@ -237,6 +395,7 @@ async function armCommand(cmd: Record<string, unknown>): Promise<void> {
 
 function setup(): void {
   try { view3d = new View3D($("view3d")); } catch (e) { $("view3d").textContent = `3D view unavailable: ${e}`; }
+  setupDrag();
   $("camera-on").addEventListener("change", cameraChanged);
   $("camera-overlay").addEventListener("change", cameraChanged);
   $("replay-live").addEventListener("click", () => { if (state) void showPly(state.moves.length); });

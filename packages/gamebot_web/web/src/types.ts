@@ -18,7 +18,13 @@ export interface GameStateView {
   game_name: string; game_file: string; game_number: number; moves: string[];
   players: string[]; player_kinds: string[]; current_player: number; winner: number;
   scores: number[]; board: Square[]; legal_moves: string[];
-  phase: "your-turn" | "thinking" | "arm-moving" | "checking" | "over"; state_hash: string;
+  phase: "your-turn" | "thinking" | "arm-moving" | "checking" | "over"; help: boolean; state_hash: string;
+}
+/** The planner's /planner/progress report (src/protocol.rs ProgressView). */
+export interface ProgressView {
+  game_file: string; ply: number; strategy: string; iterations: number; nodes: number; playouts: number;
+  depth: number; value: number; best_move: string; pv: string[]; seconds: number; nodes_per_second: number;
+  done: boolean;
 }
 export interface GameEventView {
   kind: string; game_number: number; ply: number; player: number; move: string; winner: number; message: string;
@@ -26,7 +32,8 @@ export interface GameEventView {
 export interface Reply { type: "reply" | "error"; id: number | null; ok: boolean; message: string; data?: any }
 
 export type ServerMessage =
-  | { type: "hello"; games: string[] }
+  | { type: "hello"; games: string[]; sim: boolean }
+  | { type: "progress"; progress: ProgressView }
   | { type: "layout"; layout: Layout | null; error?: string }
   | { type: "state"; state: GameStateView }
   | { type: "event"; event: GameEventView }
