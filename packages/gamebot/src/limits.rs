@@ -148,6 +148,8 @@ pub const PASSES: Range<usize> = r(1, 10_000, "passes");
 pub const SIM_SPEED: Range<f64> = r(0.1, 200.0, "× real time");
 /// Games of one `play --sim` run.
 pub const SIM_GAMES: Range<u32> = r(1, 100_000, "games");
+/// Repetitions of a measured robot action (`gamebot bench arm --repeat`).
+pub const REPEATS: Range<usize> = r(1, 1000, "repeats");
 
 #[cfg(test)]
 mod tests {

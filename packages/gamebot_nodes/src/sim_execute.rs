@@ -17,7 +17,7 @@ use gamebot_interfaces::msg::PhysicalAction as ActionMsg;
 use gamebot_interfaces::sensor_msgs::JointState;
 use gamebot_ros::action::{GoalEvent, GoalStatus};
 use gamebot_ros::{graph, Bus, NodeOptions, Subscription};
-use gamebot_rules::{physical_actions, PhysicalAction, State};
+use gamebot_rules::{physical_actions, Game, PhysicalAction, State};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -109,6 +109,31 @@ fn joints_of(js: &JointState) -> BTreeMap<String, f64> {
         .collect()
 }
 
+/// The `ExecuteMove` action that carries `element` from location `from`
+/// (table position `from_position`) to `to` (`to_position`), as
+/// [`execute_moves`] sends it; also for tools that move pieces outside the
+/// rules (`gamebot bench arm`).
+pub fn transfer_action(
+    game: &Game,
+    element: u16,
+    from: u16,
+    to: u16,
+    from_position: [f64; 3],
+    to_position: [f64; 3],
+) -> ActionMsg {
+    ActionMsg {
+        kind: ActionMsg::TRANSFER,
+        element: game.elements[element as usize].name.clone(),
+        element_type: game.element_type_of(element).name.clone(),
+        from_location: game.locations[from as usize].name.clone(),
+        to_location: game.locations[to as usize].name.clone(),
+        from_state: 0,
+        to_state: 0,
+        from_position: point(from_position),
+        to_position: point(to_position),
+    }
+}
+
 /// Plays `moves` (rule-engine move texts, from the initial position) with the
 /// arm. Stops at the first move the rules refuse (an error); a move whose
 /// goal fails is reported (`ok: false`) and the run stops there.
@@ -172,17 +197,11 @@ pub fn execute_moves(
                     "move {text}: {fname} or {tname} has no place on the table"
                 )));
             };
-            goal.actions.push(ActionMsg {
-                kind,
-                element: game.elements[e as usize].name.clone(),
-                element_type: game.element_type_of(e).name.clone(),
-                from_location: fname.clone(),
-                to_location: tname.clone(),
-                from_state: fs,
-                to_state: ts,
-                from_position: point(fp),
-                to_position: point(tp),
-            });
+            let mut msg = transfer_action(&game, e, from, to, fp, tp);
+            msg.kind = kind;
+            msg.from_state = fs;
+            msg.to_state = ts;
+            goal.actions.push(msg);
             mr.actions.push(ActionReport {
                 kind: if kind == ActionMsg::FLIP {
                     "flip"
@@ -327,8 +346,8 @@ pub fn execute_moves(
 }
 
 /// The world once it has caught up with the clock as it is now (the end of
-/// the goal) and holds nothing.
-fn settle(robot: &SimRobot) -> crate::sim_world::WorldSnapshot {
+/// the goal) and holds nothing (gives up after 30 s wall time).
+pub fn settle(robot: &SimRobot) -> crate::sim_world::WorldSnapshot {
     let target = robot.clock().now();
     let end = Instant::now() + Duration::from_secs(30);
     loop {

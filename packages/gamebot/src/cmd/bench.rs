@@ -21,6 +21,8 @@ pub enum Kind {
     Graph(super::bench_graph::Args),
     /// Eyes: detector node frames/s and image -> observation latency; person's touch -> move played.
     Eyes(super::bench_eyes::Args),
+    /// Arm in simulation: sim seconds per transfer (adjacent, across, supply to far corner), planning time, /joint_states rate.
+    Arm(super::bench_arm::Args),
 }
 
 pub fn run(kind: Kind) -> anyhow::Result<i32> {
@@ -33,5 +35,6 @@ pub fn run(kind: Kind) -> anyhow::Result<i32> {
         Kind::Ik(a) => super::bench_ik::run(a),
         Kind::Graph(a) => super::bench_graph::run(a),
         Kind::Eyes(a) => super::bench_eyes::run(a),
+        Kind::Arm(a) => super::bench_arm::run(a),
     }
 }

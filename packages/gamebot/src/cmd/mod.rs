@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_ai;
+pub mod bench_arm;
 pub mod bench_eyes;
 pub mod bench_graph;
 pub mod bench_ik;
