@@ -22,6 +22,9 @@ use gamebot_ros::wait::{channel, TryRecvError};
 use gamebot_ros::{graph, ActiveGoal, Bus, Publisher, Shutdown, Timer, WaitSet};
 use std::time::Duration;
 
+/// `/planner/progress` goes out at most this often while a search runs.
+const WATCH_PERIOD: Duration = Duration::from_millis(100);
+
 /// Feedback goes out at least this often while a search runs (the last one
 /// again if the search reported nothing new), so that a client can tell a
 /// planner that is thinking from one that has gone away.
@@ -103,12 +106,19 @@ fn serve_goal(
         let mut stop_keys = vec![ws.add_source(active.cancel_source()), ws.add(shutdown)];
         let mut heartbeat = Timer::new(FEEDBACK_HEARTBEAT);
         let mut last = PlanMoveFeedback::default();
+        // Watchers get at most one progress message per WATCH_PERIOD: a search
+        // may report thousands of times a second, and each message costs a
+        // serialisation and a reliable DDS write on this thread.
+        let mut next_watch = std::time::Instant::now();
         loop {
             match progress.try_recv() {
                 Ok(p) => {
                     let fb = feedback_of(&p);
-                    if let Err(e) = watchers.publish(&p) {
-                        tracing::debug!("planner: /planner/progress: {e}");
+                    if std::time::Instant::now() >= next_watch {
+                        next_watch = std::time::Instant::now() + WATCH_PERIOD;
+                        if let Err(e) = watchers.publish(&p) {
+                            tracing::debug!("planner: /planner/progress: {e}");
+                        }
                     }
                     last = fb.clone();
                     heartbeat.reset();
