@@ -415,7 +415,6 @@ fn one_game(
             played = next;
         }
     }
-    let faults_seen = sim.robot().probe().snapshot().faults;
     robot_stop.request();
     let stopped = sim.stop();
     let _ = watcher.join();
@@ -435,7 +434,7 @@ fn one_game(
             summary.moves.len(),
             result_text(game, &summary)
         );
-        if !faults_seen.is_empty() {
+        if !summary.faults_injected.is_empty() {
             outln!("faults injected: {:?}", summary.faults_injected);
         }
         if let Some(b) = &summary.bag {
