@@ -24,6 +24,7 @@ from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[2]
 MSG_DIR = ROOT / "packages" / "gamebot_interfaces" / "msg"
+ACTION_DIR = ROOT / "packages" / "gamebot_interfaces" / "action"
 
 failures = []
 
@@ -41,6 +42,19 @@ def typestore():
     types = {}
     for f in sorted(MSG_DIR.glob("*.msg")):
         types.update(get_types_from_msg(f.read_text(), f"gamebot_interfaces/msg/{f.stem}"))
+    # An action's feedback topic carries `<Action>_FeedbackMessage`: the goal's
+    # UUID and the third section of the .action file (as rosidl generates them).
+    for f in sorted(ACTION_DIR.glob("*.action")):
+        sections = f.read_text().split("\n---\n")
+        name = f"gamebot_interfaces/action/{f.stem}"
+        # A bare type in a .action file is a message of the same package.
+        msgs = {m.stem for m in MSG_DIR.glob("*.msg")}
+        feedback = "\n".join(
+            f"gamebot_interfaces/msg/{line}" if line.split("[")[0].split(" ")[0] in msgs else line
+            for line in sections[2].splitlines())
+        types.update(get_types_from_msg(feedback, f"{name}_Feedback"))
+        types.update(get_types_from_msg(
+            f"unique_identifier_msgs/UUID goal_id\n{name}_Feedback feedback\n", f"{name}_FeedbackMessage"))
     store.register(types)
     return store
 

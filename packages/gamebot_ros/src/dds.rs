@@ -274,6 +274,7 @@ impl DdsContext {
         let params = Parameters::new(&options.fully_qualified_name(), options.overrides.clone());
         Ok(DdsNode {
             rt: self.rt.clone(),
+            participant: self.ctx.domain_participant(),
             node: Arc::new(Mutex::new(node)),
             options,
             params,
@@ -306,6 +307,9 @@ fn lock(n: &SharedNode) -> MutexGuard<'_, r2::Node> {
 /// A ROS 2 node over DDS.
 pub struct DdsNode {
     rt: Arc<Runtime>,
+    /// For topics whose type ros2-client cannot name (an action's
+    /// `_FeedbackMessage`, see [`DdsNode::topic`]).
+    participant: r2::dds::rustdds::DomainParticipant,
     node: SharedNode,
     options: NodeOptions,
     params: Parameters,
@@ -342,6 +346,52 @@ fn type_parts(full: &'static str, kind: &str) -> Result<(&'static str, &'static 
             format!("type {full}"),
             crate::DdsMessage(format!("expected a `{kind}` type name")),
         )),
+    }
+}
+
+impl DdsNode {
+    fn node_name(&self) -> Result<r2::NodeName, BusError> {
+        r2::NodeName::new(&self.options.namespace, &self.options.name).map_err(|e| {
+            BusError::InvalidName {
+                name: self.options.fully_qualified_name(),
+                reason: e.to_string(),
+            }
+        })
+    }
+
+    /// The DDS topic `rt/<name>` of a message type. A `pkg/msg/T` goes
+    /// through ros2-client; a `pkg/action/T` (the hidden topics of an action,
+    /// e.g. `PlanMove_FeedbackMessage` on `.../_action/feedback`, which a
+    /// recorder subscribes to) gets the type name rmw gives it,
+    /// `pkg::action::dds_::T_`, which ros2-client only builds internally.
+    fn topic(
+        &self,
+        node: &r2::Node,
+        resolved: &str,
+        type_name: &'static str,
+        profile: &r2::QosProfile,
+    ) -> Result<r2::dds::rustdds::Topic, BusError> {
+        let name = ros_name(resolved)?;
+        let what = || format!("create topic {resolved}");
+        match gamebot_interfaces::split_type_name(type_name) {
+            Some((pkg, "msg", ty)) => node
+                .create_topic(&name, r2::MessageTypeName::new(pkg, ty), profile)
+                .map_err(|e| dds_err(what(), e)),
+            Some((pkg, "action", ty)) => self
+                .participant
+                .create_topic(
+                    // `resolved` is absolute, so the node name is not used.
+                    name.to_dds_name("rt", &self.node_name()?, ""),
+                    format!("{pkg}::action::dds_::{ty}_"),
+                    &profile.into(),
+                    r2::dds::rustdds::TopicKind::NoKey,
+                )
+                .map_err(|e| dds_err(what(), e)),
+            _ => Err(dds_err(
+                format!("type {type_name}"),
+                crate::DdsMessage("expected a `msg` or `action` message type name".into()),
+            )),
+        }
     }
 }
 
@@ -409,16 +459,9 @@ impl Bus for DdsNode {
 
     fn publisher<T: RosMessage>(&self, topic: &str, qos: Qos) -> Result<Publisher<T>, BusError> {
         let resolved = self.resolve(topic)?;
-        let (pkg, ty) = type_parts(T::TYPE_NAME, "msg")?;
         let profile = qos_profile(qos);
         let mut node = lock(&self.node);
-        let t = node
-            .create_topic(
-                &ros_name(&resolved)?,
-                r2::MessageTypeName::new(pkg, ty),
-                &profile,
-            )
-            .map_err(|e| dds_err(format!("create topic {resolved}"), e))?;
+        let t = self.topic(&node, &resolved, T::TYPE_NAME, &profile)?;
         let publisher = node
             .create_publisher::<Wire<T>>(&t, Some(profile))
             .map_err(|e| dds_err(format!("create publisher on {resolved}"), e))?;
@@ -437,16 +480,9 @@ impl Bus for DdsNode {
         qos: Qos,
     ) -> Result<Subscription<T>, BusError> {
         let resolved = self.resolve(topic)?;
-        let (pkg, ty) = type_parts(T::TYPE_NAME, "msg")?;
         let profile = qos_profile(qos);
         let mut node = lock(&self.node);
-        let t = node
-            .create_topic(
-                &ros_name(&resolved)?,
-                r2::MessageTypeName::new(pkg, ty),
-                &profile,
-            )
-            .map_err(|e| dds_err(format!("create topic {resolved}"), e))?;
+        let t = self.topic(&node, &resolved, T::TYPE_NAME, &profile)?;
         let sub = Arc::new(
             node.create_subscription::<Wire<T>>(&t, Some(profile))
                 .map_err(|e| dds_err(format!("create subscription on {resolved}"), e))?,

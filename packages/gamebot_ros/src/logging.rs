@@ -10,6 +10,7 @@ use gamebot_interfaces::builtin_interfaces::Time;
 use gamebot_interfaces::rcl_interfaces::Log;
 use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Subscriber};
+use tracing_log::NormalizeEvent;
 use tracing_subscriber::layer::{Context, Layer};
 use tracing_subscriber::prelude::*;
 
@@ -55,7 +56,20 @@ pub fn logger_name(fq_node: &str) -> String {
     fq_node.trim_start_matches('/').replace('/', ".")
 }
 
-/// A `tracing` layer that forwards events to the attached rosout publisher.
+/// Whether a log record comes from the DDS transport itself (RustDDS,
+/// ros2-client and their I/O crates). Those stay on stderr only: publishing
+/// one on `/rosout` makes the transport's event loop log again (e.g.
+/// "PollEventSender.send: Resource temporarily unavailable" on another
+/// thread, out of reach of the same-thread recursion guard), which fed
+/// itself into tens of thousands of `/rosout` messages a second.
+fn is_transport(target: &str) -> bool {
+    const TRANSPORT: [&str; 5] = ["rustdds", "ros2_client", "mio", "async_io", "polling"];
+    let krate = target.split("::").next().unwrap_or(target);
+    TRANSPORT.contains(&krate)
+}
+
+/// A `tracing` layer that forwards events to the attached rosout publisher
+/// (except the transport's own records, see [`is_transport`]).
 pub struct RosoutLayer;
 
 #[derive(Default)]
@@ -87,9 +101,16 @@ impl<S: Subscriber> Layer<S> for RosoutLayer {
         if IN_ROSOUT.with(|f| f.replace(true)) {
             return;
         }
+        // Records bridged from `log` carry their real target only in the
+        // normalized metadata.
+        let normalized = event.normalized_metadata();
+        let meta = normalized.as_ref().unwrap_or_else(|| event.metadata());
+        if is_transport(meta.target()) {
+            IN_ROSOUT.with(|f| f.set(false));
+            return;
+        }
         let guard = sink().lock().unwrap_or_else(|e| e.into_inner());
         if let Some(s) = guard.as_ref() {
-            let meta = event.metadata();
             let level = rosout_level(meta.level());
             if level >= s.min_level {
                 let mut v = MessageVisitor::default();
@@ -149,6 +170,14 @@ pub fn detach_rosout() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transport_records_stay_off_rosout() {
+        assert!(is_transport("rustdds::rtps::writer"));
+        assert!(is_transport("ros2_client"));
+        assert!(!is_transport("gamebot_nodes::referee_node"));
+        assert!(!is_transport("rustdds_like_but_ours"));
+    }
 
     #[test]
     fn logger_names() {
