@@ -71,7 +71,8 @@ struct Io {
 /// Why a step sequence stopped.
 enum Stopped {
     Canceled,
-    Failed(&'static str, String),
+    /// The step at this index (of the steps run) failed, with the reason.
+    Failed(usize, &'static str, String),
 }
 
 /// Runs the arm controller for `arm` until `shutdown`.
@@ -201,7 +202,7 @@ pub fn run_with<B: Bus>(
 fn describe(s: Stopped) -> String {
     match s {
         Stopped::Canceled => "canceled".into(),
-        Stopped::Failed(step, reason) => format!("{step}: {reason}"),
+        Stopped::Failed(_, step, reason) => format!("{step}: {reason}"),
     }
 }
 
@@ -324,7 +325,7 @@ fn execute(
                 step: step.to_string(),
             });
         };
-        match run_steps(io, &steps, Some(cancel), shutdown, feedback) {
+        match run_steps_retrying(planner, io, steps, cancel, shutdown, feedback) {
             Ok(()) => done += 1,
             Err(Stopped::Canceled) => {
                 io.update(planner);
@@ -343,8 +344,19 @@ fn execute(
                 });
                 return;
             }
-            Err(Stopped::Failed(step, reason)) => {
-                let message = format!("action {i}, step {step}: {reason}");
+            Err(Stopped::Failed(_, step, reason)) => {
+                // Leave the board to the camera: a held piece goes down where
+                // the arm is (the referee's corrections put it right) and the
+                // arm parks out of the view.
+                io.update(planner);
+                let recovery = match planner.put_down_and_park(&io.q.clone(), io.holding) {
+                    Ok(steps) => match run_steps(io, &steps, None, shutdown, |_| {}) {
+                        Ok(()) => "the arm put down what it held and parked".to_string(),
+                        Err(s) => format!("parking failed too: {}", describe(s)),
+                    },
+                    Err(e) => format!("cannot park: {e}"),
+                };
+                let message = format!("action {i}, step {step}: {reason}; {recovery}");
                 tracing::warn!("{message}");
                 let _ = active.abort(ExecuteMoveResult {
                     success: false,
@@ -362,6 +374,36 @@ fn execute(
     });
 }
 
+/// Runs the steps; a step the driver fails is tried once more, re-planned
+/// from where the arm stopped (a servo blocked for a moment, a busy serial
+/// line), before the failure counts.
+fn run_steps_retrying(
+    planner: &mut ArmPlanner,
+    io: &mut Io,
+    mut steps: Vec<Step>,
+    cancel: Source,
+    shutdown: &Shutdown,
+    mut feedback: impl FnMut(&str),
+) -> Result<(), Stopped> {
+    let mut retried = false;
+    loop {
+        match run_steps(io, &steps, Some(cancel.clone()), shutdown, &mut feedback) {
+            Err(Stopped::Failed(index, step, reason)) if !retried => {
+                retried = true;
+                tracing::warn!("step {step} failed ({reason}); trying it once more");
+                steps.drain(..index);
+                io.update(planner);
+                if let Some(first) = steps.first_mut() {
+                    if let Motion::Arm(_) = first.motion {
+                        first.motion = Motion::Arm(planner.segment(&io.q, &first.end));
+                    }
+                }
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Sends the steps' goals one after another, waiting for each; a cancel
 /// (from `cancel`) or shutdown cancels the driver goal under way.
 fn run_steps(
@@ -373,12 +415,13 @@ fn run_steps(
 ) -> Result<(), Stopped> {
     if !io.fjt.wait_for_server(SEND_TIMEOUT) || !io.grip.wait_for_server(SEND_TIMEOUT) {
         return Err(Stopped::Failed(
+            0,
             steps.first().map_or("start", |s| s.name),
             "the driver's actions are not available (is ssc32_bridge running?)".into(),
         ));
     }
     let canceled = |c: &Option<Source>| c.as_ref().is_some_and(|c| c.is_ready());
-    for step in steps {
+    for (index, step) in steps.iter().enumerate() {
         if canceled(&cancel) || shutdown.is_requested() {
             return Err(Stopped::Canceled);
         }
@@ -388,7 +431,7 @@ fn run_steps(
         if let Some(c) = &cancel {
             stop_keys.push(ws.add_source(c.clone()));
         }
-        let failed = |e: String| Stopped::Failed(step.name, e);
+        let failed = |e: String| Stopped::Failed(index, step.name, e);
         let outcome = match &step.motion {
             Motion::Arm(traj) => {
                 let mut g = io

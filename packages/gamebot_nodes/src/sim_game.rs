@@ -154,6 +154,10 @@ pub struct SimGame {
     states: Subscription<GameState>,
     events: Subscription<GameEvent>,
     hand: ServiceClient<HumanMove>,
+    /// Messages of a newer game that ended the previous [`SimGame::play`]
+    /// (a new game started from the web UI): the next `play` starts with them.
+    backlog_events: Vec<GameEvent>,
+    backlog_states: Vec<GameState>,
 }
 
 impl SimGame {
@@ -211,6 +215,8 @@ impl SimGame {
             states,
             events,
             hand,
+            backlog_events: Vec::new(),
+            backlog_states: Vec::new(),
         })
     }
 
@@ -280,6 +286,8 @@ impl SimGame {
         let mut arm_goals = 0u32;
         let mut mismatches = 0u32;
         let mut game_number: Option<u32> = None;
+        // Ended by a newer game: the world now holds that game's set-up.
+        let mut replaced = false;
         loop {
             if stop.is_requested() {
                 summary.stopped = Some("shutdown requested".into());
@@ -298,7 +306,17 @@ impl SimGame {
             }
             // Wakes on a message; the bound only re-checks the nodes' health.
             ws.wait_timeout(Duration::from_millis(500));
-            for e in self.events.drain() {
+            let mut events = std::mem::take(&mut self.backlog_events);
+            events.extend(self.events.drain());
+            let mut events = events.into_iter();
+            while let Some(e) = events.next() {
+                if game_number.is_some_and(|g| e.game_number > g) {
+                    // A newer game (started from the web UI): this one ends
+                    // here; the next `play` follows the new one.
+                    self.backlog_events.push(e);
+                    self.backlog_events.extend(events.by_ref());
+                    break;
+                }
                 if game_number.is_some_and(|g| g != e.game_number) {
                     continue;
                 }
@@ -362,7 +380,13 @@ impl SimGame {
                     _ => {}
                 }
             }
-            for s in self.states.drain() {
+            let mut states = std::mem::take(&mut self.backlog_states);
+            states.extend(self.states.drain());
+            for s in states {
+                if game_number.is_some_and(|g| s.game_number > g) {
+                    self.backlog_states.push(s);
+                    continue;
+                }
                 if game_number.is_some_and(|g| g != s.game_number) {
                     continue;
                 }
@@ -373,6 +397,18 @@ impl SimGame {
                 }
                 last_phase = Some(s.phase);
                 last = Some(s);
+            }
+            if !self.backlog_events.is_empty() || !self.backlog_states.is_empty() {
+                let newer = self
+                    .backlog_events
+                    .iter()
+                    .map(|e| e.game_number)
+                    .chain(self.backlog_states.iter().map(|s| s.game_number))
+                    .max()
+                    .unwrap_or_default();
+                summary.stopped = Some(format!("game {newer} was started"));
+                replaced = true;
+                break;
             }
             let Some(st) = &last else { continue };
             if st.phase == GameState::PHASE_GAME_OVER {
@@ -427,10 +463,12 @@ impl SimGame {
             }
         }
         let snap = self.robot.probe().snapshot();
-        let diff = world_differences(&game, &rules, &snap, &places, 5.0);
-        summary.final_world_ok = diff.is_empty();
-        for d in diff {
-            summary.differences.push(format!("at the end: {d}"));
+        if !replaced {
+            let diff = world_differences(&game, &rules, &snap, &places, 5.0);
+            summary.final_world_ok = diff.is_empty();
+            for d in diff {
+                summary.differences.push(format!("at the end: {d}"));
+            }
         }
         summary.faults_injected = snap
             .faults

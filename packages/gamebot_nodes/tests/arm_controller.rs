@@ -207,3 +207,128 @@ fn tf_from_base_to_tool_equals_fk_for_random_joint_states() {
         assert_eq!(t.header.frame_id, arm.config().base_link);
     }
 }
+
+/// Runs `f` with an emulator on a clock sped up 20×, a bridge and an arm
+/// controller on one in-process bus, and an `/arm/execute` client.
+fn with_arm(
+    f: impl FnOnce(
+        &Emulator,
+        &gamebot_ros::action::ActionClient<gamebot_interfaces::action::ExecuteMove>,
+    ),
+) {
+    let clock = Clock::scaled(20.0).unwrap();
+    let emu = Emulator::start(EmulatorConfig {
+        clock: clock.clone(),
+        ..Default::default()
+    })
+    .unwrap();
+    let port = emu.path().to_string_lossy().to_string();
+    let bus = InProcBus::new();
+    let client = bus.node(NodeOptions::new("referee")).unwrap();
+    let bridge = bus.node(NodeOptions::new("ssc32_bridge")).unwrap();
+    let ctrl = bus.node(NodeOptions::new("arm_controller")).unwrap();
+    let stop = Shutdown::new();
+    std::thread::scope(|s| {
+        let st = stop.clone();
+        let mut config = BridgeConfig::new(port);
+        config.clock = clock.clone();
+        s.spawn(move || {
+            let arm = Arm::load_named("al5d").unwrap();
+            ssc32_bridge::run_with(&bridge, &st, &arm, config).unwrap()
+        });
+        let st = stop.clone();
+        s.spawn(move || {
+            let arm = Arm::load_named("al5d").unwrap();
+            arm_controller::run_with(&ctrl, &st, arm, true).unwrap()
+        });
+        let exec = client.action_client_on(&graph::EXECUTE_MOVE).unwrap();
+        assert!(exec.wait_for_server(T));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&emu, &exec)));
+        stop.request();
+        if let Err(p) = r {
+            std::panic::resume_unwind(p);
+        }
+    });
+}
+
+/// Sends one transfer and returns every step reported (in order) and the outcome.
+fn run_transfer(
+    exec: &gamebot_ros::action::ActionClient<gamebot_interfaces::action::ExecuteMove>,
+) -> (
+    Vec<String>,
+    gamebot_ros::action::GoalOutcome<gamebot_interfaces::action::ExecuteMoveResult>,
+) {
+    let mut g = exec
+        .send_goal(
+            ExecuteMoveGoal {
+                actions: vec![transfer([-0.135, 0.18], [0.0, 0.18])],
+                ..Default::default()
+            },
+            T,
+        )
+        .unwrap();
+    let mut steps = Vec::new();
+    loop {
+        match g.next_event(T).unwrap() {
+            GoalEvent::Feedback(f) => steps.push(f.step),
+            GoalEvent::Done(d) => return (steps, d.unwrap()),
+        }
+    }
+}
+
+#[test]
+fn a_move_stalled_once_is_tried_again_from_where_the_arm_stopped() {
+    with_arm(|emu, exec| {
+        // The servos stall at the start; the first STOP (the bridge's
+        // timeout) frees them, as a servo blocked for a moment would be.
+        emu.set_stall(true);
+        let log = emu.subscribe_log();
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                while let Ok(e) = log.recv_timeout(T) {
+                    if e.line.starts_with("STOP") {
+                        emu.set_stall(false);
+                        break;
+                    }
+                }
+            });
+            let (steps, outcome) = run_transfer(exec);
+            assert_eq!(
+                outcome.status,
+                GoalStatus::Succeeded,
+                "{:?}",
+                outcome.result
+            );
+            // The plan's steps, the first one twice.
+            let mut planner = ArmPlanner::new(Arm::load_named("al5d").unwrap());
+            let home = planner.arm().home().to_vec();
+            let open = planner.arm().config().gripper.open;
+            let action = transfer([-0.135, 0.18], [0.0, 0.18]);
+            let mut want: Vec<&str> = planner
+                .plan(&action, &home, open)
+                .unwrap()
+                .iter()
+                .map(|s| s.name)
+                .collect();
+            want.insert(0, want[0]);
+            assert_eq!(steps, want);
+        });
+    });
+}
+
+#[test]
+fn a_servo_that_stays_stalled_aborts_naming_the_step_after_one_retry() {
+    with_arm(|emu, exec| {
+        emu.set_stall(true);
+        let (steps, outcome) = run_transfer(exec);
+        assert_eq!(outcome.status, GoalStatus::Aborted);
+        assert!(steps.iter().all(|s| s == "approach"), "{steps:?}");
+        let m = &outcome.result.message;
+        assert!(
+            m.contains("step approach") && m.contains("not complete"),
+            "{m}"
+        );
+        assert!(m.contains("parking failed too"), "{m}");
+        assert_eq!(outcome.result.actions_done, 0);
+    });
+}

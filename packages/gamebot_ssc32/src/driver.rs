@@ -136,7 +136,9 @@ pub struct DriverConfig {
     pub poll_interval: Duration,
     /// A move may take this multiple of its planned duration...
     pub deadline_factor: f64,
-    /// ...plus this margin, before it is declared stuck.
+    /// ...plus this margin of wall time (serial and scheduling latency; on a
+    /// scaled clock it counts `rtf` times more clock time), before it is
+    /// declared stuck.
     pub deadline_margin: Duration,
     /// How many corrupt answers in a row are retried before giving up.
     pub garbage_retries: u32,
@@ -172,9 +174,12 @@ impl DriverConfig {
         self
     }
 
-    /// The longest a move planned to take `expected` may take.
+    /// The longest a move planned to take `expected` may take, on `clock`.
+    /// The margin is wall time: a simulation sped up 10× waits 10× more
+    /// clock time for the same serial round trip.
     pub fn deadline(&self, expected: Duration) -> Duration {
-        expected.mul_f64(self.deadline_factor) + self.deadline_margin
+        let rtf = self.clock.real_time_factor().unwrap_or(1.0);
+        expected.mul_f64(self.deadline_factor) + self.deadline_margin.mul_f64(rtf)
     }
 }
 

@@ -255,7 +255,10 @@ fn write_summary(path: &PathBuf, games: &[GameSummary]) -> anyhow::Result<()> {
 
 fn result_text(game: &Game, s: &GameSummary) -> String {
     match s.winner {
-        _ if !s.finished => "unfinished".to_string(),
+        _ if !s.finished => match &s.stopped {
+            Some(why) => format!("unfinished ({why})"),
+            None => "unfinished".to_string(),
+        },
         0 => "draw".to_string(),
         w => format!("{} (player {w}) wins", game.players[w as usize - 1]),
     }
@@ -395,20 +398,29 @@ fn one_game(
     };
     let mut played = sim.play(&mut opponent, &mut report);
     if browser {
-        if let Ok(s) = &played {
-            say!(
-                "game over after {} moves: {}; the web UI stays up for the next game (Ctrl-C to stop)",
-                s.moves.len(),
-                result_text(game, s)
-            );
-        }
-        // Each new game started from the page is followed like the first;
-        // the last one (cut short by Ctrl-C) is the one summarised.
-        while played.is_ok() && !stop.is_requested() && !sim.robot().any_stopped() {
+        // Each new game started from the page (which also ends the one under
+        // way) is followed like the first. The one summarised is the last
+        // game with a move, unless Ctrl-C cut short one that had none.
+        loop {
+            let ended = stop.is_requested() || sim.robot().any_stopped();
+            if let Ok(s) = &played {
+                if !ended {
+                    say!(
+                        "game over after {} moves: {}; the web UI stays up for the next game (Ctrl-C to stop)",
+                        s.moves.len(),
+                        result_text(game, s)
+                    );
+                }
+            }
+            if played.is_err() || ended {
+                break;
+            }
             let next = sim.play(&mut opponent, &mut report);
-            if next
-                .as_ref()
-                .is_ok_and(|s| s.moves.is_empty() && !s.finished)
+            let ended = stop.is_requested() || sim.robot().any_stopped();
+            if ended
+                && next
+                    .as_ref()
+                    .is_ok_and(|s| s.moves.is_empty() && !s.finished)
             {
                 break;
             }
