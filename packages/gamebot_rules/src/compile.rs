@@ -31,7 +31,7 @@
 //! calls the evaluator's helpers. `Scratch::set_reference_evaluator` switches
 //! the engine back to the reference for tests that compare the two.
 
-use crate::eval::{overflow, Ctx, EvalError, Name, MAX_CALL_DEPTH};
+use crate::eval::{overflow, Ctx, EvalError, Name};
 use crate::expr::{Builtin, Expr, FuncId, LazyItem, VarId};
 use crate::game::{Function, SrcExpr};
 use crate::lexer::Op;
@@ -1332,7 +1332,7 @@ fn run_lines_bool(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32) -> R
 }
 
 /// The checks and bookkeeping of entering a user function (`Ctx::run_body`):
-/// defined, non-empty, not nested too deeply, one budget step. Increments
+/// defined, non-empty, [`Ctx::enter_call`]. Increments
 /// the call depth; the caller decrements it.
 #[inline]
 fn enter<'g>(c: &mut Ctx<'g>, fid: FuncId) -> R<(&'g CFunc, &'g Node, u32)> {
@@ -1349,14 +1349,7 @@ fn enter<'g>(c: &mut Ctx<'g>, fid: FuncId) -> R<(&'g CFunc, &'g Node, u32)> {
             cf.name
         )));
     };
-    if c.depth >= MAX_CALL_DEPTH {
-        return Err(EvalError::new(format!(
-            "calls nested deeper than {MAX_CALL_DEPTH} (unbounded recursion in {}?)",
-            cf.name
-        )));
-    }
-    c.vars.step()?;
-    c.depth += 1;
+    c.enter_call(&cf.name)?;
     Ok((cf, last, *last_line))
 }
 

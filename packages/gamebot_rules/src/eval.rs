@@ -8,8 +8,34 @@ use crate::value::{Deferred, LazyMember, Str, Sym, Value};
 use smallvec::SmallVec;
 use std::sync::Arc;
 
-/// Nested user-function calls allowed before evaluation fails (keeps the Rust stack safe).
-pub(crate) const MAX_CALL_DEPTH: u32 = 200;
+/// Stack a nest of user-function calls may take, counted from the outermost
+/// call: the recursion limit is a budget of stack, not a number of calls, so
+/// a deep but light recursion (a function calling itself 300 times) runs,
+/// while an unbounded one fails with an error long before the thread's stack
+/// (2 MiB for a spawned thread) is gone.
+pub(crate) const CALL_STACK_BUDGET: usize = 1 << 20;
+
+/// Nested user-function calls allowed at most, whatever stack they take.
+pub(crate) const MAX_CALL_DEPTH: u32 = 100_000;
+
+/// Where the stack is now: the address of a local of the caller's frame.
+#[inline(always)]
+fn stack_mark() -> usize {
+    let probe = 0u8;
+    std::hint::black_box(&probe) as *const u8 as usize
+}
+
+/// The error of a recursion past [`CALL_STACK_BUDGET`] or [`MAX_CALL_DEPTH`].
+#[cold]
+#[inline(never)]
+fn too_deep(depth: u32, used: usize, name: &str) -> Box<EvalError> {
+    EvalError::new(format!(
+        "recursion too deep: {depth} nested calls take {} KiB of stack, more than the \
+         {} KiB (or {MAX_CALL_DEPTH} calls) a rule evaluation may (unbounded recursion in {name}?)",
+        used / 1024,
+        CALL_STACK_BUDGET / 1024
+    ))
+}
 
 /// Evaluation steps (loop iterations plus user-function calls) one engine
 /// operation may take by default: move generation, applying a move's rule
@@ -40,11 +66,27 @@ impl EvalError {
 
 impl std::error::Error for EvalError {}
 
+/// Distinct frames of the call chain shown at most; the rest are counted.
+const TRACE_SHOWN: usize = 8;
+
 impl std::fmt::Display for EvalError {
+    /// The message, then the call chain innermost first, a frame repeated
+    /// by a recursion shown once with its count.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.message)?;
-        for t in &self.trace {
-            write!(f, " (in {t})")?;
+        let mut shown = 0;
+        let mut rest = &self.trace[..];
+        while let Some(first) = rest.first() {
+            let run = rest.iter().take_while(|t| *t == first).count();
+            if shown == TRACE_SHOWN {
+                return write!(f, " (and {} more calls)", rest.len());
+            }
+            match run {
+                1 => write!(f, " (in {first})")?,
+                n => write!(f, " (in {first}, {n} times nested)")?,
+            }
+            shown += 1;
+            rest = &rest[run..];
         }
         Ok(())
     }
@@ -159,6 +201,8 @@ pub(crate) struct Ctx<'a> {
     pub st: StateRef<'a>,
     pub vars: &'a mut Vars,
     pub(crate) depth: u32,
+    /// [`stack_mark`] at the outermost user-function call under way.
+    stack_base: usize,
     /// Set by [`Ctx::call_split`]: the value of the first conjunct of the
     /// called function's last line, when its evaluation got there.
     pub first_conjunct: Option<bool>,
@@ -204,8 +248,28 @@ impl<'a> Ctx<'a> {
             st,
             vars,
             depth: 0,
+            stack_base: 0,
             first_conjunct: None,
         }
+    }
+
+    /// The checks and bookkeeping of entering a user function: one budget
+    /// step, and the recursion's stack within [`CALL_STACK_BUDGET`].
+    /// Increments the call depth; the caller decrements it.
+    #[inline]
+    pub(crate) fn enter_call(&mut self, name: &str) -> R<()> {
+        let here = stack_mark();
+        if self.depth == 0 {
+            self.stack_base = here;
+        } else {
+            let used = self.stack_base.abs_diff(here);
+            if used > CALL_STACK_BUDGET || self.depth >= MAX_CALL_DEPTH {
+                return Err(too_deep(self.depth, used, name));
+            }
+        }
+        self.vars.step()?;
+        self.depth += 1;
+        Ok(())
     }
 
     pub(crate) fn state_mut(&mut self, what: Builtin) -> R<&mut State> {
@@ -519,14 +583,7 @@ impl<'a> Ctx<'a> {
                 func.name
             )));
         }
-        if self.depth >= MAX_CALL_DEPTH {
-            return Err(EvalError::new(format!(
-                "calls nested deeper than {MAX_CALL_DEPTH} (unbounded recursion in {}?)",
-                func.name
-            )));
-        }
-        self.vars.step()?;
-        self.depth += 1;
+        self.enter_call(&func.name)?;
         let result = self.run_lines(func, split);
         self.depth -= 1;
         result
