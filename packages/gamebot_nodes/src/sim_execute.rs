@@ -161,9 +161,13 @@ pub fn execute_moves(
     let mut latest: Option<JointState> = None;
     let mut contacts_seen = robot.probe().snapshot().contacts.len();
     for text in moves {
-        let mv = game
-            .find_move(&state, text)
-            .map_err(|e| NodeError::Config(format!("move {text}: {e}")))?;
+        // Named as the rule engine would; an earlier move may have taken an
+        // equivalent piece of a supply stack in place of the one named.
+        let mv = match game.find_move(&state, text) {
+            Ok(m) => m,
+            Err(e) => crate::stack_order::find_move_or_equivalent(&game, &state, text)
+                .ok_or_else(|| NodeError::Config(format!("move {text}: {e}")))?,
+        };
         // A piece is taken from the top of its stack (an equivalent move).
         let mv = crate::stack_order::prefer_top_of_stack(&game, &state, &mv, place);
         let mut next = state.clone();
@@ -314,12 +318,14 @@ pub fn execute_moves(
                     el.name
                 ));
             }
-            if next.element_state(e as u16) != p.state {
+            // Bookkeeping states (a counter kept in a piece) have no look.
+            let want = next.element_state(e as u16);
+            if want != p.state
+                && gamebot_rules::visible_state_change(&game, e as u16, p.state, want)
+            {
                 mr.problems.push(format!(
-                    "{} shows state {}, the rules say {}",
-                    el.name,
-                    p.state,
-                    next.element_state(e as u16)
+                    "{} shows state {}, the rules say {want}",
+                    el.name, p.state
                 ));
             }
         }

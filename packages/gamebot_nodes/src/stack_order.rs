@@ -69,9 +69,64 @@ pub fn prefer_top_of_stack(
         .unwrap_or_else(|| mv.clone())
 }
 
+/// The legal move `text` (`element:from->to`) names, or, when that one is
+/// not legal because an earlier move took a different but equivalent piece
+/// of the same supply (the top of a stack instead of the one named), a legal
+/// move equivalent to it (same [`Game::equivalence_key`]: same element type
+/// and state, from and to the same places or the same kind of irrelevant
+/// place). `None` when neither exists.
+pub fn find_move_or_equivalent(game: &Game, state: &State, text: &str) -> Option<Move> {
+    if let Ok(m) = game.find_move(state, text) {
+        return Some(m);
+    }
+    let body = text.rsplit_once('@').map_or(text, |(b, _)| b);
+    let (e, rest) = body.split_once(':')?;
+    let (f, t) = rest.split_once("->")?;
+    let element = game.elements.iter().position(|x| x.name == e)?;
+    let from = game.locations.iter().position(|x| x.name == f)?;
+    let to = game.locations.iter().position(|x| x.name == t)?;
+    // Irrelevant places only: a relevant `from` must be exact.
+    if game.is_relevant(from as u16) {
+        return None;
+    }
+    let named = Move {
+        element: element as u16,
+        from: from as u16,
+        to: to as u16,
+        rule: 0,
+        followup: None,
+    };
+    let key = game.equivalence_key(state, &named);
+    game.legal_moves(state)
+        .ok()?
+        .into_iter()
+        .find(|m| game.equivalence_key(state, m) == key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_naming_a_supply_piece_already_used_finds_an_equivalent_one() {
+        let path = format!("{}/../../games/connect4.game", env!("CARGO_MANIFEST_DIR"));
+        let game = Game::load(&path).unwrap();
+        let mut st = game.initial_state();
+        for t in ["r(11):sr(11)->b(1,1)", "y(1):sy(1)->b(2,1)"] {
+            let m = game.find_move(&st, t).unwrap();
+            game.apply(&mut st, &m).unwrap();
+        }
+        // r(11) is on the board: another red disc from the supply, same target.
+        let text = "r(11):sr(11)->b(3,1)";
+        assert!(game.find_move(&st, text).is_err());
+        let m = find_move_or_equivalent(&game, &st, text).expect("an equivalent move");
+        assert_eq!(game.locations[m.to as usize].name, "b(3,1)");
+        assert!(game.elements[m.element as usize].name.starts_with("r("));
+        assert_ne!(game.elements[m.element as usize].name, "r(11)");
+        // A relevant from is exact; a target no rule allows has no equivalent.
+        assert!(find_move_or_equivalent(&game, &st, "r(11):b(1,1)->b(3,1)").is_none());
+        assert!(find_move_or_equivalent(&game, &st, "r(12):sr(12)->b(3,5)").is_none());
+    }
 
     #[test]
     fn connect_four_takes_the_top_disc_of_a_supply_stack() {

@@ -86,7 +86,7 @@ fn tictactoe_with_the_desk6() {
 }
 
 #[test]
-#[ignore = "a gripper goal on a stacked-supply pick ends Aborted without a reason (found 2026-11-24, not yet diagnosed)"]
+#[ignore = "the open fingers (32 mm jaw) touch the neighbouring discs where pieces stand 28-30 mm apart: the arm opens fully, not to the piece's width, which ExecuteMove does not carry (diagnosed 2026-11-24, session 7)"]
 fn connect4() {
     play("connect4.game", "al5d", 3, 200);
 }
@@ -98,13 +98,13 @@ fn alquerque_with_capture_chains() {
 }
 
 #[test]
-#[ignore = "not passing yet (driver stall timeout at speed 200 seen; not yet rerun at 25)"]
+#[ignore = "the open fingers (32 mm jaw) touch the neighbouring discs where pieces stand 28-30 mm apart: the arm opens fully, not to the piece's width, which ExecuteMove does not carry (diagnosed 2026-11-24, session 7)"]
 fn mill_with_removals() {
     play("mill.game", "al5d", 5, 200);
 }
 
 #[test]
-#[ignore = "not passing yet (driver stall timeout at speed 200 seen; not yet rerun at 25)"]
+#[ignore = "the open fingers (32 mm jaw) touch the neighbouring discs where pieces stand 28-30 mm apart: the arm opens fully, not to the piece's width, which ExecuteMove does not carry (diagnosed 2026-11-24, session 7)"]
 fn pentago_with_rotations() {
     play("pentago.game", "al5d", 6, 200);
 }

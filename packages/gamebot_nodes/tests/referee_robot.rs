@@ -139,7 +139,6 @@ fn set_faults(r: &SimRobot, spec: &str) {
 }
 
 #[test]
-#[ignore = "fails today: the al5d park pose leaves the gripper over cell(2,1), which the detector reads as a nought, so the board never matches (see the s4-eyes report)"]
 fn a_slipped_transfer_is_seen_corrected_and_confirmed() {
     let r = robot(10.0, "slip=1", 2);
     let mut w = watch(&r);
@@ -175,7 +174,6 @@ fn a_slipped_transfer_is_seen_corrected_and_confirmed() {
 }
 
 #[test]
-#[ignore = "fails today: the al5d park pose leaves the gripper over cell(2,1), which the detector reads as a nought, so the board never matches (see the s4-eyes report)"]
 fn an_uncorrectable_piece_asks_for_help_and_the_game_goes_on() {
     let r = robot(10.0, "slip=1", 1);
     let mut w = watch(&r);

@@ -104,7 +104,7 @@ pub fn physical_actions(
     }
     for e in 0..n as ElementId {
         let (s0, s1) = (before.element_state(e), after.element_state(e));
-        if s0 != s1 && physical(e) && visible_flip(game, e, s0, s1) {
+        if s0 != s1 && physical(e) && visible_state_change(game, e, s0, s1) {
             out.push(PhysicalAction::Flip {
                 element: e,
                 at: after.location_of(e),
@@ -116,8 +116,11 @@ pub fn physical_actions(
     Ok(out)
 }
 
-/// Whether the camera can tell the two states apart (so the piece really turns over).
-fn visible_flip(game: &Game, e: ElementId, s0: i32, s1: i32) -> bool {
+/// Whether the camera can tell the element's two states apart (so the piece
+/// really turns over): true when the game gives no colour signatures at all,
+/// otherwise only when its type has a signature for both states. A state
+/// change the camera cannot see is bookkeeping (a counter kept in a piece).
+pub fn visible_state_change(game: &Game, e: ElementId, s0: i32, s1: i32) -> bool {
     if game.realboard.is_empty() {
         return true; // no colour information: assume every state is physical
     }
