@@ -537,6 +537,11 @@ pub fn world_differences(
     let mut want: BTreeMap<String, Bag> = BTreeMap::new();
     for (e, el) in game.elements.iter().enumerate() {
         let l = rules.location_of(e as u16);
+        if !gamebot_rules::on_table(game, l) {
+            // Bookkeeping (a turn counter on a spot the camera does not
+            // watch): no body in the world.
+            continue;
+        }
         let name = game.locations[l as usize].name.as_str();
         let key = if places.contains_key(name) {
             key_of(name)

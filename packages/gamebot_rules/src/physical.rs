@@ -55,8 +55,7 @@ pub fn physical_actions(
     if n != after.element_count() || before.location_count() != after.location_count() {
         return Err(PlanError::Mismatch);
     }
-    let has_camera = game.locations.iter().any(|l| l.camera.is_some());
-    let on_table = |l: LocationId| !has_camera || game.locations[l as usize].camera.is_some();
+    let on_table = |l: LocationId| on_table(game, l);
     let physical = |e: ElementId| on_table(before.location_of(e)) || on_table(after.location_of(e));
     // Pending transfers: element -> (current physical location, target).
     let mut pending: Vec<(ElementId, LocationId, LocationId)> = (0..n as ElementId)
@@ -114,6 +113,15 @@ pub fn physical_actions(
         }
     }
     Ok(out)
+}
+
+/// Whether location `l` is a place on the table: every location when the
+/// game gives no camera positions, otherwise those with `camera=`. A piece
+/// that stays among the other places is bookkeeping (a turn counter, a phase
+/// flag) with no body on the table.
+pub fn on_table(game: &Game, l: LocationId) -> bool {
+    game.locations[l as usize].camera.is_some()
+        || !game.locations.iter().any(|l| l.camera.is_some())
 }
 
 /// Whether the camera can tell the element's two states apart (so the piece

@@ -396,6 +396,11 @@ impl World {
                 // A piece on a place without a position is bookkeeping, not a body.
                 continue;
             };
+            if !gamebot_rules::on_table(game, l) {
+                // Nor is one on a place the camera does not watch (a turn
+                // counter's spot): the arm never moves it (`physical_actions`).
+                continue;
+            }
             let et = &game.element_types[el.element_type];
             let st = state.element_state(e);
             let class = self.renderer.board().class_for(&et.name, st);
