@@ -365,6 +365,19 @@ impl Arm {
                 .checked_pulse(v, &format!(" (gripper {what})"))
                 .map_err(|e| cfg_err(e.to_string()))?;
         }
+        if let Some(r) = config.gripper.release {
+            let (lo, hi) = if config.gripper.closed <= config.gripper.open {
+                (config.gripper.closed, config.gripper.open)
+            } else {
+                (config.gripper.open, config.gripper.closed)
+            };
+            if !(lo..=hi).contains(&r) {
+                return Err(cfg_err(format!(
+                    "gripper release {r} must lie between closed ({}) and open ({})",
+                    config.gripper.closed, config.gripper.open
+                )));
+            }
+        }
         if !(config.gripper.settle_s >= 0.0 && config.gripper.settle_s.is_finite()) {
             return Err(cfg_err("gripper settle_s must be >= 0".into()));
         }

@@ -99,6 +99,20 @@ pub struct GripperConfig {
     /// Pause after the jaws reach their target, so the grip settles (s).
     #[serde(default = "default_settle")]
     pub settle_s: f64,
+    /// Joint value the jaws open to when they let go of a piece they put
+    /// down: just wide enough to free it, so on a crowded board the fingers
+    /// stay clear of the neighbouring pieces (they open fully only above the
+    /// pieces, before the next approach). Between `closed` and `open`;
+    /// absent = `open`.
+    #[serde(default)]
+    pub release: Option<f64>,
+}
+
+impl GripperConfig {
+    /// The joint value to let go of a piece at: `release`, or `open`.
+    pub fn release_opening(&self) -> f64 {
+        self.release.unwrap_or(self.open)
+    }
 }
 
 fn default_settle() -> f64 {

@@ -158,9 +158,14 @@ fn malformed_arm_files_give_named_errors() {
     assert_eq!(e, "arms/x.yaml: tool_link tcp is not a link of the URDF");
     let e = err(&|s| s.replace("channel: 4", "channel: 3"), &same);
     assert_eq!(e, "arms/x.yaml: channel 3 is used by two joints");
-    let e = err(&|s| s.replace("open: 0.016", "open: 0.03"), &same);
+    let e = err(&|s| s.replace("open: 0.014", "open: 0.03"), &same);
     assert!(
         e.contains("gripper_finger = 0.0300 is outside its limits"),
+        "{e}"
+    );
+    let e = err(&|s| s.replace("release: 0.012", "release: 0.02"), &same);
+    assert!(
+        e.contains("gripper release 0.02 must lie between closed (0.0085) and open (0.014)"),
         "{e}"
     );
     let e = err(
@@ -622,8 +627,8 @@ fn pulses_map_both_ways_and_are_range_checked() {
     // Wrist: 1722.2 + 636.62 * -1.8708
     assert!((p[3].pulse_us - (1722.2 - 636.6198 * 1.8708)).abs() < 1e-6);
     assert!(
-        (p[5].pulse_us - 1000.0).abs() < 1e-6,
-        "gripper open = 1000 us"
+        (p[5].pulse_us - 1200.0).abs() < 1e-6,
+        "gripper open (14 mm) = 2600 - 100000 us/m x 0.014 m = 1200 us"
     );
     let pairs: Vec<(u8, f64)> = p.iter().map(|s| (s.channel, s.pulse_us)).collect();
     let (q, g) = a.positions_from_pulses(&pairs, &[0.0; 5]).unwrap();

@@ -231,7 +231,7 @@ impl ArmPlanner {
                 self.arm_step(&mut steps, "place", &carry_t, &at_t, true);
                 steps.push(Step {
                     name: "release",
-                    motion: Motion::Gripper(open),
+                    motion: Motion::Gripper(cfg.gripper.release_opening()),
                     end: at_t.clone(),
                     holding: false,
                 });
@@ -272,7 +272,7 @@ impl ArmPlanner {
             self.arm_step(&mut steps, "place", current, &down, true);
             steps.push(Step {
                 name: "release",
-                motion: Motion::Gripper(cfg.gripper.open),
+                motion: Motion::Gripper(cfg.gripper.release_opening()),
                 end: down.clone(),
                 holding: false,
             });
