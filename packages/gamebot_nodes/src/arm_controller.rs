@@ -3,8 +3,10 @@
 //! ([`crate::arm_core`]) sent to the driver as `FollowJointTrajectory` and
 //! `GripperCommand` goals (`ssc32_bridge`, or the stock ros2_control
 //! controllers), with feedback per step and action index. Cancel cancels the
-//! driver goal under way, puts a held piece down where the arm is and parks;
-//! a failure aborts naming the step and the reason.
+//! driver goal under way, puts a held piece down where the arm is and parks.
+//! A step the driver fails is tried again after short pauses; when it still
+//! fails, a held piece is put down, the arm parks out of the camera's view,
+//! and the goal aborts naming the step and the reason.
 //!
 //! Also: `/robot_description` (the URDF, latched), `/tf` from `/joint_states`
 //! (every link's transform from `base_link`; parameter `publish_tf`, default
@@ -34,7 +36,7 @@ use gamebot_ros::ClientGoal;
 use gamebot_ros::{
     graph, ActionClient, ActiveGoal, Bus, Publisher, Shutdown, Subscription, WaitSet,
 };
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long to wait for the driver to accept a goal.
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
@@ -374,9 +376,17 @@ fn execute(
     });
 }
 
-/// Runs the steps; a step the driver fails is tried once more, re-planned
-/// from where the arm stopped (a servo blocked for a moment, a busy serial
-/// line), before the failure counts.
+/// Pauses (wall time) before each new try of a step the driver failed.
+const RETRY_PAUSES: [Duration; 3] = [
+    Duration::from_millis(200),
+    Duration::from_secs(1),
+    Duration::from_secs(3),
+];
+
+/// Runs the steps; a step the driver fails is tried again after each of
+/// [`RETRY_PAUSES`], re-planned from where the arm stopped (a servo blocked
+/// for a moment, a serial line that drops and comes back), before the
+/// failure counts.
 fn run_steps_retrying(
     planner: &mut ArmPlanner,
     io: &mut Io,
@@ -385,12 +395,23 @@ fn run_steps_retrying(
     shutdown: &Shutdown,
     mut feedback: impl FnMut(&str),
 ) -> Result<(), Stopped> {
-    let mut retried = false;
+    let mut pauses = RETRY_PAUSES.iter();
     loop {
         match run_steps(io, &steps, Some(cancel.clone()), shutdown, &mut feedback) {
-            Err(Stopped::Failed(index, step, reason)) if !retried => {
-                retried = true;
-                tracing::warn!("step {step} failed ({reason}); trying it once more");
+            Err(Stopped::Failed(index, step, reason)) if pauses.len() > 0 => {
+                let pause = *pauses.next().expect("a pause is left");
+                tracing::warn!("step {step} failed ({reason}); trying it again in {pause:?}");
+                // The driver may need a moment (a serial line coming back).
+                let mut ws = WaitSet::new();
+                ws.add(shutdown);
+                ws.add_source(cancel.clone());
+                let until = Instant::now() + pause;
+                while Instant::now() < until {
+                    if shutdown.is_requested() || cancel.is_ready() {
+                        return Err(Stopped::Canceled);
+                    }
+                    ws.wait_until(Some(until));
+                }
                 steps.drain(..index);
                 io.update(planner);
                 if let Some(first) = steps.first_mut() {

@@ -317,7 +317,7 @@ fn a_move_stalled_once_is_tried_again_from_where_the_arm_stopped() {
 }
 
 #[test]
-fn a_servo_that_stays_stalled_aborts_naming_the_step_after_one_retry() {
+fn a_servo_that_stays_stalled_aborts_naming_the_step_after_the_retries() {
     with_arm(|emu, exec| {
         emu.set_stall(true);
         let (steps, outcome) = run_transfer(exec);

@@ -100,7 +100,6 @@ fn tictactoe() {
 }
 
 #[test]
-#[ignore = "with slip, placement noise, nudges, serial drops and camera dropouts the game did not finish within 8 minutes of wall time (seen once, 2026-11-24, on a loaded machine; not yet diagnosed)"]
 fn tictactoe_with_faults() {
     let s = closed_loop(
         "tictactoe.game",
