@@ -330,14 +330,10 @@ fn execute(
         match run_steps_retrying(planner, io, steps, cancel, shutdown, feedback) {
             Ok(()) => done += 1,
             Err(Stopped::Canceled) => {
-                io.update(planner);
-                let recovery = planner.put_down_and_park(&io.q.clone(), io.holding);
-                let message = match recovery {
-                    Ok(steps) => match run_steps(io, &steps, None, shutdown, |_| {}) {
-                        Ok(()) => "canceled: the arm put the piece down and parked".to_string(),
-                        Err(s) => format!("canceled; parking failed: {}", describe(s)),
-                    },
-                    Err(e) => format!("canceled; cannot park: {e}"),
+                let message = match put_down_and_park(planner, io, shutdown) {
+                    Parked::Done => "canceled: the arm put the piece down and parked".to_string(),
+                    Parked::Failed(s) => format!("canceled; parking failed: {s}"),
+                    Parked::Unplanned(e) => format!("canceled; cannot park: {e}"),
                 };
                 let _ = active.canceled(ExecuteMoveResult {
                     success: false,
@@ -350,13 +346,10 @@ fn execute(
                 // Leave the board to the camera: a held piece goes down where
                 // the arm is (the referee's corrections put it right) and the
                 // arm parks out of the view.
-                io.update(planner);
-                let recovery = match planner.put_down_and_park(&io.q.clone(), io.holding) {
-                    Ok(steps) => match run_steps(io, &steps, None, shutdown, |_| {}) {
-                        Ok(()) => "the arm put down what it held and parked".to_string(),
-                        Err(s) => format!("parking failed too: {}", describe(s)),
-                    },
-                    Err(e) => format!("cannot park: {e}"),
+                let recovery = match put_down_and_park(planner, io, shutdown) {
+                    Parked::Done => "the arm put down what it held and parked".to_string(),
+                    Parked::Failed(s) => format!("parking failed too: {s}"),
+                    Parked::Unplanned(e) => format!("cannot park: {e}"),
                 };
                 let message = format!("action {i}, step {step}: {reason}; {recovery}");
                 tracing::warn!("{message}");
@@ -374,6 +367,28 @@ fn execute(
         message: String::new(),
         actions_done: done,
     });
+}
+
+/// What [`put_down_and_park`] came to.
+enum Parked {
+    Done,
+    /// The steps ran and one stopped (the reason).
+    Failed(String),
+    /// No steps could be planned from where the arm is (the reason).
+    Unplanned(String),
+}
+
+/// Puts a held piece down straight below the tool (the arm's pose from the
+/// latest `/joint_states`), opens, and parks; or just parks.
+fn put_down_and_park(planner: &mut ArmPlanner, io: &mut Io, shutdown: &Shutdown) -> Parked {
+    io.update(planner);
+    match planner.put_down_and_park(&io.q.clone(), io.holding) {
+        Ok(steps) => match run_steps(io, &steps, None, shutdown, |_| {}) {
+            Ok(()) => Parked::Done,
+            Err(s) => Parked::Failed(describe(s)),
+        },
+        Err(e) => Parked::Unplanned(e.to_string()),
+    }
 }
 
 /// Pauses (wall time) before each new try of a step the driver failed.

@@ -39,41 +39,8 @@ fn transfer(from: [f64; 2], to: [f64; 2]) -> PhysicalAction {
 
 #[test]
 fn an_execute_move_transfer_runs_end_to_end_then_parks() {
-    let clock = Clock::virtual_clock();
-    let emu = Emulator::start(EmulatorConfig {
-        clock: clock.clone(),
-        ..Default::default()
-    })
-    .unwrap();
-    let port = emu.path().to_string_lossy().to_string();
-    let bus = InProcBus::new();
-    let client = bus.node(NodeOptions::new("referee")).unwrap();
-    let bridge = bus.node(NodeOptions::new("ssc32_bridge")).unwrap();
-    let ctrl = bus.node(NodeOptions::new("arm_controller")).unwrap();
-    let stop = Shutdown::new();
-    struct StopOnDrop(Shutdown);
-    impl Drop for StopOnDrop {
-        fn drop(&mut self) {
-            self.0.request();
-        }
-    }
     let action = transfer([-0.135, 0.18], [0.0, 0.18]);
-    std::thread::scope(|s| {
-        let st = stop.clone();
-        let mut config = BridgeConfig::new(port);
-        config.clock = clock.clone();
-        s.spawn(move || {
-            let arm = Arm::load_named("al5d").unwrap();
-            ssc32_bridge::run_with(&bridge, &st, &arm, config).unwrap()
-        });
-        let st = stop.clone();
-        s.spawn(move || {
-            let arm = Arm::load_named("al5d").unwrap();
-            arm_controller::run_with(&ctrl, &st, arm, true).unwrap()
-        });
-        let _guard = StopOnDrop(stop.clone());
-        let exec = client.action_client_on(&graph::EXECUTE_MOVE).unwrap();
-        assert!(exec.wait_for_server(T));
+    with_arm(Clock::virtual_clock(), |emu, exec| {
         let mut g = exec
             .send_goal(
                 ExecuteMoveGoal {
@@ -208,15 +175,15 @@ fn tf_from_base_to_tool_equals_fk_for_random_joint_states() {
     }
 }
 
-/// Runs `f` with an emulator on a clock sped up 20×, a bridge and an arm
-/// controller on one in-process bus, and an `/arm/execute` client.
+/// Runs `f` with an emulator on `clock`, a bridge and an arm controller on
+/// one in-process bus, and an `/arm/execute` client; stops the nodes after.
 fn with_arm(
+    clock: Clock,
     f: impl FnOnce(
         &Emulator,
         &gamebot_ros::action::ActionClient<gamebot_interfaces::action::ExecuteMove>,
     ),
 ) {
-    let clock = Clock::scaled(20.0).unwrap();
     let emu = Emulator::start(EmulatorConfig {
         clock: clock.clone(),
         ..Default::default()
@@ -278,7 +245,7 @@ fn run_transfer(
 
 #[test]
 fn a_move_stalled_once_is_tried_again_from_where_the_arm_stopped() {
-    with_arm(|emu, exec| {
+    with_arm(Clock::scaled(20.0).unwrap(), |emu, exec| {
         // The servos stall at the start; the first STOP (the bridge's
         // timeout) frees them, as a servo blocked for a moment would be.
         emu.set_stall(true);
@@ -318,7 +285,7 @@ fn a_move_stalled_once_is_tried_again_from_where_the_arm_stopped() {
 
 #[test]
 fn a_servo_that_stays_stalled_aborts_naming_the_step_after_the_retries() {
-    with_arm(|emu, exec| {
+    with_arm(Clock::scaled(20.0).unwrap(), |emu, exec| {
         emu.set_stall(true);
         let (steps, outcome) = run_transfer(exec);
         assert_eq!(outcome.status, GoalStatus::Aborted);
