@@ -165,7 +165,7 @@ pub fn execute_moves(
         // equivalent piece of a supply stack in place of the one named.
         let mv = match game.find_move(&state, text) {
             Ok(m) => m,
-            Err(e) => crate::stack_order::find_move_or_equivalent(&game, &state, text)
+            Err(e) => crate::stack_order::equivalent_move(&game, &state, text)
                 .ok_or_else(|| NodeError::Config(format!("move {text}: {e}")))?,
         };
         // A piece is taken from the top of its stack (an equivalent move).

@@ -69,16 +69,14 @@ pub fn prefer_top_of_stack(
         .unwrap_or_else(|| mv.clone())
 }
 
-/// The legal move `text` (`element:from->to`) names, or, when that one is
-/// not legal because an earlier move took a different but equivalent piece
-/// of the same supply (the top of a stack instead of the one named), a legal
-/// move equivalent to it (same [`Game::equivalence_key`]: same element type
-/// and state, from and to the same places or the same kind of irrelevant
-/// place). `None` when neither exists.
-pub fn find_move_or_equivalent(game: &Game, state: &State, text: &str) -> Option<Move> {
-    if let Ok(m) = game.find_move(state, text) {
-        return Some(m);
-    }
+/// For a move `text` (`element:from->to`) that is not legal because an
+/// earlier move took a different but equivalent piece of the same supply
+/// (the top of a stack instead of the one named): a legal move equivalent to
+/// it (same [`Game::equivalence_key`]: same element type and state, from and
+/// to the same places or the same kind of irrelevant place). `None` when
+/// there is none, or `from` is a relevant place. Call it after
+/// [`Game::find_move`] refused `text`.
+pub fn equivalent_move(game: &Game, state: &State, text: &str) -> Option<Move> {
     let body = text.rsplit_once('@').map_or(text, |(b, _)| b);
     let (e, rest) = body.split_once(':')?;
     let (f, t) = rest.split_once("->")?;
@@ -119,13 +117,13 @@ mod tests {
         // r(11) is on the board: another red disc from the supply, same target.
         let text = "r(11):sr(11)->b(3,1)";
         assert!(game.find_move(&st, text).is_err());
-        let m = find_move_or_equivalent(&game, &st, text).expect("an equivalent move");
+        let m = equivalent_move(&game, &st, text).expect("an equivalent move");
         assert_eq!(game.locations[m.to as usize].name, "b(3,1)");
         assert!(game.elements[m.element as usize].name.starts_with("r("));
         assert_ne!(game.elements[m.element as usize].name, "r(11)");
         // A relevant from is exact; a target no rule allows has no equivalent.
-        assert!(find_move_or_equivalent(&game, &st, "r(11):b(1,1)->b(3,1)").is_none());
-        assert!(find_move_or_equivalent(&game, &st, "r(12):sr(12)->b(3,5)").is_none());
+        assert!(equivalent_move(&game, &st, "r(11):b(1,1)->b(3,1)").is_none());
+        assert!(equivalent_move(&game, &st, "r(12):sr(12)->b(3,5)").is_none());
     }
 
     #[test]
