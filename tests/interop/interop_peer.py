@@ -82,10 +82,11 @@ def event_to_send():
         actions=[
             PhysicalAction(kind=0, element="x2", element_type="x", from_location="supply_x", to_location="c3",
                            from_state=1, to_state=1, from_position=Point(x=0.135, y=0.09, z=0.0),
-                           to_position=Point(x=0.05, y=0.23, z=-0.0025)),
+                           to_position=Point(x=0.05, y=0.23, z=-0.0025),
+                           neighbours=[Point(x=0.16, y=0.09, z=0.0), Point(x=0.05, y=0.26, z=-0.0025)]),
             PhysicalAction(kind=1, element="o1", element_type="o", from_location="b2", to_location="b2",
                            from_state=2, to_state=1, from_position=Point(x=0.0, y=0.0, z=0.0),
-                           to_position=Point(x=0.0, y=0.0, z=0.0)),
+                           to_position=Point(x=0.0, y=0.0, z=0.0), neighbours=[]),
         ],
         winner=-1,
         message="from Python: é漢",

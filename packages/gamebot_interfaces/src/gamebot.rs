@@ -136,6 +136,7 @@ pub mod msg {
             pub to_state: i32,
             pub from_position: Point,
             pub to_position: Point,
+            pub neighbours: Vec<Point>,
         }
     }
 

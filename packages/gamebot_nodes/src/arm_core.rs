@@ -56,6 +56,92 @@ pub struct ArmPlanner {
     arm: Arm,
     /// Height of the tool centre above the board while carrying (m).
     pub carry_height_m: f64,
+    /// The joint that turns the fingers' closing axis about the tool axis
+    /// without moving the tool point, if the arm has one.
+    roll: Option<RollJoint>,
+}
+
+/// A joint that rolls the fingers about the tool axis.
+#[derive(Clone, Copy, Debug)]
+struct RollJoint {
+    index: usize,
+    /// +1 when turning the joint by +δ turns the closing axis by +δ about
+    /// the vertical (base frame), -1 when by -δ.
+    sign: f64,
+}
+
+/// Candidate closing-axis directions tried (over half a turn: the two
+/// fingers are alike).
+const AXIS_CANDIDATES: usize = 90;
+
+/// A closing axis no worse than the best by this much (m of clearance) is
+/// kept rather than rolling the wrist for nothing.
+const KEEP_AXIS_SLACK_M: f64 = 0.001;
+
+/// Direction (rad, about the vertical of the base frame) of the fingers'
+/// closing axis, i.e. the tool's x axis projected on the table.
+fn closing_angle(arm: &mut Arm, q: &[f64]) -> f64 {
+    let r = arm.fk(q).rotation.to_rotation_matrix();
+    r[(1, 0)].atan2(r[(0, 0)])
+}
+
+/// The angle in `(-π/2, π/2]` equal to `a` modulo π (the fingers are alike,
+/// so axes π apart are the same axis).
+fn axis_diff(a: f64) -> f64 {
+    use std::f64::consts::PI;
+    let r = a.rem_euclid(PI);
+    if r > PI / 2.0 {
+        r - PI
+    } else {
+        r
+    }
+}
+
+/// How far (m) the fingers stay from the nearest neighbour's centre when the
+/// jaw, centred on `centre` with fingertips `half_opening` from it, closes
+/// along `angle`: the smaller distance from a neighbour to either fingertip.
+/// Neighbours are alike, so keeping their centres far keeps their edges far.
+pub fn finger_clearance(
+    centre: [f64; 2],
+    neighbours: &[[f64; 2]],
+    half_opening: f64,
+    angle: f64,
+) -> f64 {
+    let (s, c) = angle.sin_cos();
+    let tips = [
+        [centre[0] + half_opening * c, centre[1] + half_opening * s],
+        [centre[0] - half_opening * c, centre[1] - half_opening * s],
+    ];
+    neighbours
+        .iter()
+        .flat_map(|n| tips.iter().map(move |t| (n[0] - t[0]).hypot(n[1] - t[1])))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The closing axis (rad) that keeps the fingers farthest from the
+/// neighbours, or `current` when it is within [`KEEP_AXIS_SLACK_M`] of that
+/// (or there are no neighbours).
+pub fn best_closing_angle(
+    centre: [f64; 2],
+    neighbours: &[[f64; 2]],
+    half_opening: f64,
+    current: f64,
+) -> f64 {
+    if neighbours.is_empty() {
+        return current;
+    }
+    let keep = finger_clearance(centre, neighbours, half_opening, current);
+    let (best, clearance) = (0..AXIS_CANDIDATES)
+        .map(|k| {
+            let a = std::f64::consts::PI * k as f64 / AXIS_CANDIDATES as f64;
+            (a, finger_clearance(centre, neighbours, half_opening, a))
+        })
+        .fold((current, keep), |b, c| if c.1 > b.1 { c } else { b });
+    if clearance - keep <= KEEP_AXIS_SLACK_M {
+        current
+    } else {
+        best
+    }
 }
 
 impl ArmPlanner {
@@ -64,10 +150,54 @@ impl ArmPlanner {
     /// above stacks of up to four 1 cm pieces.
     pub fn new(arm: Arm) -> ArmPlanner {
         let carry = arm.config().approach_height_m + 0.03;
+        let mut arm = arm;
+        let roll = find_roll_joint(&mut arm);
         ArmPlanner {
             arm,
             carry_height_m: carry,
+            roll,
         }
+    }
+
+    /// `q` (the tool above or at `centre`) with the roll joint turned so the
+    /// fingers close along the axis clearest of `neighbours`, the jaw opened
+    /// to `half_opening`. Unchanged when the arm has no roll joint, nothing
+    /// is near, or no turn within the joint's range does better.
+    fn turn_fingers(
+        &mut self,
+        q: &[f64],
+        centre: &gamebot_interfaces::geometry_msgs::Point,
+        neighbours: &[[f64; 2]],
+        half_opening: f64,
+    ) -> Vec<f64> {
+        let Some(roll) = self.roll else {
+            return q.to_vec();
+        };
+        let c = [centre.x, centre.y];
+        let near: Vec<[f64; 2]> = neighbours
+            .iter()
+            .copied()
+            .filter(|n| (n[0] - c[0]).hypot(n[1] - c[1]) < 0.06)
+            .collect();
+        let now = closing_angle(&mut self.arm, q);
+        let want = best_closing_angle(c, &near, half_opening, now);
+        let delta = axis_diff(want - now);
+        if delta.abs() < 1e-6 {
+            return q.to_vec();
+        }
+        let j = &self.arm.joints()[roll.index];
+        let from = q[roll.index];
+        // The same axis half a turn either way; the nearest value the servo reaches.
+        let best = [0.0, std::f64::consts::PI, -std::f64::consts::PI]
+            .iter()
+            .map(|k| from + roll.sign * (delta + k))
+            .filter(|v| j.checked_pulse(*v, "").is_ok())
+            .min_by(|a, b| (a - from).abs().total_cmp(&(b - from).abs()));
+        let mut out = q.to_vec();
+        if let Some(v) = best {
+            out[roll.index] = v;
+        }
+        out
     }
 
     /// The arm.
@@ -202,10 +332,16 @@ impl ArmPlanner {
                     [pt.x, pt.y, pt.z + h]
                 };
                 let (f, t) = (&action.from_position, &action.to_position);
+                let near: Vec<[f64; 2]> = action.neighbours.iter().map(|n| [n.x, n.y]).collect();
                 let above_f = self.ik(p(f, cfg.approach_height_m), start, "approach")?;
+                // The fingers descend open around the piece and let go at the
+                // release opening: each end's roll keeps them clear of the neighbours.
+                let above_f = self.turn_fingers(&above_f, f, &near, open);
                 let at_f = self.ik(p(f, cfg.grasp_height_m), &above_f, "approach")?;
                 let carry_f = self.ik(p(f, self.carry_height_m), &above_f, "lift")?;
                 let carry_t = self.ik(p(t, self.carry_height_m), &carry_f, "carry")?;
+                let carry_t =
+                    self.turn_fingers(&carry_t, t, &near, cfg.gripper.release_opening());
                 let at_t = self.ik(p(t, cfg.grasp_height_m), &carry_t, "place")?;
                 let above_t = self.ik(p(t, cfg.approach_height_m), &at_t, "retreat")?;
                 self.check(start, Some(open), "release")?;
@@ -284,6 +420,25 @@ impl ArmPlanner {
         self.arm_step(&mut steps, "park", &q, &park, false);
         Ok(steps)
     }
+}
+
+/// The joint nearest the tool that turns the tool's x axis about the tool
+/// axis without moving the tool point (checked at the home pose), and which
+/// way it turns it.
+fn find_roll_joint(arm: &mut Arm) -> Option<RollJoint> {
+    let home = arm.home().to_vec();
+    let (p0, _) = arm.tool_point_axis(&home);
+    let a0 = closing_angle(arm, &home);
+    (0..arm.dof()).rev().find_map(|index| {
+        let mut q = home.clone();
+        q[index] += 0.2;
+        let (p, _) = arm.tool_point_axis(&q);
+        let turn = axis_diff(closing_angle(arm, &q) - a0);
+        ((p - p0).norm() < 5e-4 && turn.abs() > 0.1).then_some(RollJoint {
+            index,
+            sign: turn.signum(),
+        })
+    })
 }
 
 #[cfg(test)]
@@ -370,5 +525,89 @@ mod tests {
         let s = p.plan(&park, &home, 0.016).unwrap();
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].end, p.arm().park());
+    }
+
+    fn near_pi(a: f64, b: f64) -> bool {
+        axis_diff(a - b).abs() < 0.05
+    }
+
+    #[test]
+    fn the_closing_axis_turns_across_a_row_and_diagonally_in_a_grid() {
+        use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
+        // A supply row along x, 22.5 mm pitch: close across it.
+        let row = [[-0.0225, 0.0], [0.0225, 0.0], [0.045, 0.0]];
+        let a = best_closing_angle([0.0, 0.0], &row, 0.014, 0.0);
+        assert!(near_pi(a, FRAC_PI_2), "{a}");
+        assert!(
+            finger_clearance([0.0, 0.0], &row, 0.014, a)
+                > finger_clearance([0.0, 0.0], &row, 0.014, 0.0) + 0.015
+        );
+        // A full 26 mm grid: one of the diagonals.
+        let mut grid = vec![];
+        for i in -1i32..=1 {
+            for j in -1i32..=1 {
+                if (i, j) != (0, 0) {
+                    grid.push([0.026 * i as f64, 0.026 * j as f64]);
+                }
+            }
+        }
+        let a = best_closing_angle([0.0, 0.0], &grid, 0.014, 0.0);
+        assert!(near_pi(a, FRAC_PI_4) || near_pi(a, -FRAC_PI_4), "{a}");
+        // Nothing near, or the current axis already as good: no turn.
+        assert_eq!(best_closing_angle([0.0, 0.0], &[], 0.014, 0.3), 0.3);
+        let a = best_closing_angle([0.0, 0.0], &row, 0.014, FRAC_PI_2 + 0.01);
+        assert_eq!(a, FRAC_PI_2 + 0.01);
+    }
+
+    #[test]
+    fn the_wrist_rolls_the_fingers_clear_of_the_neighbours_at_both_ends() {
+        for arm in ["al5d", "desk6"] {
+            let mut p = ArmPlanner::new(Arm::load_named(arm).unwrap());
+            assert!(p.roll.is_some(), "{arm}: no roll joint found");
+            let home = p.arm().home().to_vec();
+            let open = p.arm().config().gripper.open;
+            let (f, t) = ([-0.10, 0.20], [0.05, 0.22]);
+            let mut a = transfer(f, t);
+            // A row along the line to the base at the pick, along x at the place.
+            let radial = [f[0] / 0.2236, f[1] / 0.2236];
+            for k in [-1.0, 1.0] {
+                let d = 0.0225 * k;
+                a.neighbours.push(Point {
+                    x: f[0] + d * radial[0],
+                    y: f[1] + d * radial[1],
+                    z: 0.0,
+                });
+                a.neighbours.push(Point {
+                    x: t[0] + d,
+                    y: t[1],
+                    z: 0.0,
+                });
+            }
+            let steps = p.plan(&a, &home, open).unwrap();
+            let grip = steps.iter().find(|s| s.name == "grip").unwrap().end.clone();
+            let release = steps
+                .iter()
+                .find(|s| s.name == "release")
+                .unwrap()
+                .end
+                .clone();
+            let across_f = radial[1].atan2(radial[0]) + std::f64::consts::FRAC_PI_2;
+            let g = closing_angle(p.arm_mut(), &grip);
+            assert!(
+                near_pi(g, across_f),
+                "{arm}: grip axis {g}, want {across_f}"
+            );
+            let r = closing_angle(p.arm_mut(), &release);
+            assert!(
+                near_pi(r, std::f64::consts::FRAC_PI_2),
+                "{arm}: release axis {r}"
+            );
+            // Turning the wrist did not move the tool off the pick or the place.
+            for (q, at) in [(&grip, f), (&release, t)] {
+                let (tip, axis) = p.arm_mut().tool_point_axis(q);
+                assert!((tip.x - at[0]).hypot(tip.y - at[1]) < 2e-3, "{arm}: {tip}");
+                assert!(axis.z < -0.99);
+            }
+        }
     }
 }

@@ -96,7 +96,14 @@ pub struct ActionInfo {
     /// `robot=` coordinates (cm, arm base frame) of the locations, when given as x,y,z.
     pub from_position: Option<[f64; 3]>,
     pub to_position: Option<[f64; 3]>,
+    /// `robot=` coordinates (cm) of the pieces standing near either end when
+    /// the action starts ([`NEIGHBOUR_RADIUS_CM`]), for the gripper to keep clear of.
+    pub neighbours: Vec<[f64; 3]>,
 }
+
+/// How far from an action's ends (cm) a piece counts as a neighbour the
+/// gripper's fingers must keep clear of: beyond any jaw's reach.
+pub const NEIGHBOUR_RADIUS_CM: f64 = 6.0;
 
 /// What happened when a move was played.
 #[derive(Clone, Debug)]
@@ -253,12 +260,12 @@ impl RefereeCore {
         let mut next = self.state.clone();
         self.game.apply(&mut next, &mv)?;
         let actions = physical_actions(&self.game, &self.state, &next)?;
+        let actions = self.describe_all(&self.state, actions);
         let player = self.state.player();
         let text = self.game.move_text(&mv);
         self.state = next;
         self.history.push(text.clone());
         self.refresh()?;
-        let actions = actions.into_iter().map(|a| self.describe(a)).collect();
         Ok(Played {
             player,
             ply: self.history.len(),
@@ -280,10 +287,7 @@ impl RefereeCore {
         let actions = physical_actions(&self.game, &self.state, &next)?;
         let legal = self.game.legal_moves(&next)?;
         self.game.settle(&mut next, &legal);
-        Ok((
-            next,
-            actions.into_iter().map(|a| self.describe(a)).collect(),
-        ))
+        Ok((next, self.describe_all(&self.state, actions)))
     }
 
     /// Finds a legal move given as text (no change).
@@ -294,12 +298,32 @@ impl RefereeCore {
         Ok(self.game.find_move(&self.state, text.trim())?)
     }
 
-    fn describe(&self, a: PhysicalAction) -> ActionInfo {
-        let g = &self.game;
-        let pos = |l: u16| match g.locations[l as usize].robot {
+    /// The actions with names, positions and neighbours, carried out from `before`.
+    fn describe_all(&self, before: &State, actions: Vec<PhysicalAction>) -> Vec<ActionInfo> {
+        let m = |l: u16| self.robot_point(l).map(|p| p.map(|v| v / 100.0));
+        let near =
+            gamebot_rules::neighbours(&self.game, before, &actions, m, NEIGHBOUR_RADIUS_CM / 100.0);
+        actions
+            .into_iter()
+            .zip(near)
+            .map(|(a, n)| ActionInfo {
+                neighbours: n.into_iter().map(|p| p.map(|v| v * 100.0)).collect(),
+                ..self.describe(a)
+            })
+            .collect()
+    }
+
+    /// The `robot=` coordinates (cm) of a location, when given as x,y,z.
+    fn robot_point(&self, l: u16) -> Option<[f64; 3]> {
+        match self.game.locations[l as usize].robot {
             Some(RobotSpec::Cartesian(p)) => Some(p),
             _ => None,
-        };
+        }
+    }
+
+    fn describe(&self, a: PhysicalAction) -> ActionInfo {
+        let g = &self.game;
+        let pos = |l: u16| self.robot_point(l);
         let (e, from, to) = match a {
             PhysicalAction::Transfer { element, from, to } => (element, from, to),
             PhysicalAction::Flip { element, at, .. } => (element, at, at),
@@ -311,6 +335,7 @@ impl RefereeCore {
             to_location: g.locations[to as usize].name.clone(),
             from_position: pos(from),
             to_position: pos(to),
+            neighbours: Vec::new(),
             action: a,
         }
     }

@@ -391,6 +391,7 @@ fn action_msg(a: &ActionInfo) -> ActionMsg {
         to_state,
         from_position: point(a.from_position),
         to_position: point(a.to_position),
+        neighbours: a.neighbours.iter().map(|&p| point(Some(p))).collect(),
     }
 }
 
@@ -718,6 +719,8 @@ fn correction_msg(c: &Correction) -> ActionMsg {
         to_state: 0,
         from_position: point(Some([c.from_cm[0], c.from_cm[1], 0.0])),
         to_position: point(c.to_cm),
+        // The camera sees where the piece lies, not a plan: no neighbours known.
+        neighbours: Vec::new(),
     }
 }
 

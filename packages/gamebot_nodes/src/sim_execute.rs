@@ -131,6 +131,7 @@ pub fn transfer_action(
         to_state: 0,
         from_position: point(from_position),
         to_position: point(to_position),
+        neighbours: Vec::new(),
     }
 }
 
@@ -179,8 +180,15 @@ pub fn execute_moves(
             text: game.move_text(&mv),
             ..Default::default()
         };
+        let near = gamebot_rules::neighbours(
+            &game,
+            &state,
+            &acts,
+            place,
+            crate::referee_core::NEIGHBOUR_RADIUS_CM / 100.0,
+        );
         let mut goal = ExecuteMoveGoal::default();
-        for a in &acts {
+        for (a, near) in acts.iter().zip(near) {
             let (kind, e, from, to, fs, ts) = match *a {
                 PhysicalAction::Transfer { element, from, to } => {
                     (ActionMsg::TRANSFER, element, from, to, 0, 0)
@@ -205,6 +213,7 @@ pub fn execute_moves(
             msg.kind = kind;
             msg.from_state = fs;
             msg.to_state = ts;
+            msg.neighbours = near.into_iter().map(point).collect();
             goal.actions.push(msg);
             mr.actions.push(ActionReport {
                 kind: if kind == ActionMsg::FLIP {

@@ -46,6 +46,8 @@ pub use error::{Diagnostic, LoadError, RuleError};
 pub use eval::{EvalError, DEFAULT_STEP_BUDGET};
 pub use game::{EndCondition, Evaluation, Function, Game, Rule, Scoring};
 pub use model::*;
-pub use physical::{on_table, physical_actions, visible_state_change, PhysicalAction, PlanError};
+pub use physical::{
+    neighbours, on_table, physical_actions, visible_state_change, PhysicalAction, PlanError,
+};
 pub use state::{Attr, ElementAttrs, Outcome, State, StateError};
 pub use value::{Deferred, Value};

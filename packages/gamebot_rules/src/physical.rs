@@ -115,6 +115,59 @@ pub fn physical_actions(
     Ok(out)
 }
 
+/// Pieces closer than this (m, horizontally) to an action's end stand on the
+/// same spot: under it in a stack, not beside it.
+const SAME_SPOT_M: f64 = 0.002;
+
+/// For each action of `plan` (carried out in order from `before`), the table
+/// positions of the pieces standing within `radius_m` (horizontally) of either
+/// end when the action starts: the pieces the gripper's fingers must keep
+/// clear of. The moving element and the pieces stacked on the same spot are
+/// left out, and so are pieces without a table position (`place` gives the
+/// position of a location, metres, in the arm's frame).
+pub fn neighbours(
+    game: &Game,
+    before: &State,
+    plan: &[PhysicalAction],
+    place: impl Fn(LocationId) -> Option<[f64; 3]>,
+    radius_m: f64,
+) -> Vec<Vec<[f64; 3]>> {
+    let mut occupant: Vec<Option<ElementId>> = (0..before.location_count() as LocationId)
+        .map(|l| before.content(l))
+        .collect();
+    let places: Vec<Option<[f64; 3]>> = (0..occupant.len() as LocationId)
+        .map(|l| if on_table(game, l) { place(l) } else { None })
+        .collect();
+    let flat = |a: [f64; 3], b: [f64; 3]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    plan.iter()
+        .map(|a| {
+            let (element, from, to) = match *a {
+                PhysicalAction::Transfer { element, from, to } => (element, from, to),
+                PhysicalAction::Flip { element, at, .. } => (element, at, at),
+            };
+            let ends: Vec<[f64; 3]> = [from, to]
+                .iter()
+                .filter_map(|&l| places[l as usize])
+                .collect();
+            let near: Vec<[f64; 3]> = occupant
+                .iter()
+                .zip(&places)
+                .filter(|(o, _)| matches!(o, Some(e) if *e != element))
+                .filter_map(|(_, p)| *p)
+                .filter(|&p| {
+                    ends.iter().any(|&c| flat(p, c) < radius_m)
+                        && ends.iter().all(|&c| flat(p, c) >= SAME_SPOT_M)
+                })
+                .collect();
+            if let PhysicalAction::Transfer { element, from, to } = *a {
+                occupant[from as usize] = None;
+                occupant[to as usize] = Some(element);
+            }
+            near
+        })
+        .collect()
+}
+
 /// Whether location `l` is a place on the table: every location when the
 /// game gives no camera positions, otherwise those with `camera=`. A piece
 /// that stays among the other places is bookkeeping (a turn counter, a phase
@@ -201,5 +254,47 @@ mod tests {
             .unwrap();
         let plan = physical_actions(&g, &before, &after).unwrap();
         assert_eq!(plan.len(), 4, "{plan:?}"); // three moves plus one detour through a free location
+    }
+
+    #[test]
+    fn neighbours_are_the_pieces_near_either_end_as_the_plan_proceeds() {
+        let g = Game::parse("ring.game", RING).unwrap();
+        let before = g.initial_state();
+        let mut after = before.clone();
+        let mv = g.find_move(&before, "d(1):c(1)->c(4)").unwrap();
+        g.apply(&mut after, &mv).unwrap();
+        let plan = physical_actions(&g, &before, &after).unwrap();
+        // c(n) stand 3 cm apart on a line, s(1) at the end, 3 cm past c(4).
+        let place = |l: LocationId| Some([0.03 * l as f64, 0.2, 0.0]);
+        let near = neighbours(&g, &before, &plan, place, 0.035);
+        assert_eq!(near.len(), plan.len());
+        // d(1) c(1)->c(4): d(2) stands beside c(1); c(3) (d(3)) beside c(4).
+        assert_eq!(
+            plan[0],
+            PhysicalAction::Transfer {
+                element: 0,
+                from: 0,
+                to: 3
+            }
+        );
+        let xs = |v: &[[f64; 3]]| {
+            v.iter()
+                .map(|p| (p[0] * 100.0).round() as i32)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(xs(&near[0]), vec![3, 6]);
+        // Later actions see c(1) empty: d(1) stands at c(4) (x = 9 cm) from then on.
+        for n in &near[1..] {
+            assert!(!xs(n).contains(&0), "{near:?}");
+        }
+        assert!(near[1..].iter().any(|n| xs(n).contains(&9)), "{near:?}");
+        // Nothing within 1 mm: no neighbours; a piece on the same spot is under, not beside.
+        assert!(neighbours(&g, &before, &plan, place, 0.001)
+            .iter()
+            .all(|n| n.is_empty()));
+        let stacked = |_: LocationId| Some([0.0, 0.2, 0.0]);
+        assert!(neighbours(&g, &before, &plan, stacked, 1.0)
+            .iter()
+            .all(|n| n.is_empty()));
     }
 }

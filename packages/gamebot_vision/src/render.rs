@@ -299,14 +299,22 @@ impl Renderer {
             .collect();
 
         // A piece may not be wider than its neighbourhood allows: cap its
-        // radius at 0.42 × the distance to the nearest other location.
+        // radius at 0.42 × the distance to the nearest other location on the
+        // table. When the game gives camera positions, locations without one
+        // hold bookkeeping (a turn clock, a phase flag) and take no room.
+        let any_camera = locations.iter().any(|l| l.camera.is_some());
+        let table_cm: Vec<(f64, f64)> = loc_cm
+            .iter()
+            .zip(locations)
+            .filter(|(_, l)| l.camera.is_some() || !any_camera)
+            .filter_map(|(p, _)| *p)
+            .collect();
         let loc_nn_cm: Vec<f64> = loc_cm
             .iter()
             .map(|p| {
                 let Some(a) = p else { return f64::INFINITY };
-                loc_cm
+                table_cm
                     .iter()
-                    .flatten()
                     .map(|b| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt())
                     .filter(|d| *d > 0.05)
                     .fold(f64::INFINITY, f64::min)
@@ -1245,5 +1253,28 @@ mod tests {
             }
         }
         assert!(occluded >= 10, "{occluded}");
+    }
+
+    #[test]
+    fn bookkeeping_spots_off_the_table_take_no_room_from_a_piece() {
+        // Alquerque's clock spot (no camera=) lies 2 cm from p(5,1); the pieces
+        // on p(5,1) and on p(3,3) are the same size all the same.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/alquerque.game");
+        let game = Game::load(path).unwrap();
+        let r =
+            Renderer::from_game(&game, &BoardConfig::default(), CameraModel::default()).unwrap();
+        let class = r.board().class_for("redman", 1);
+        assert!(class.is_some());
+        let at = |n: &str| {
+            let l = game.locations.iter().position(|l| l.name == n).unwrap();
+            r.piece_radius_cm(class, l as LocationId)
+        };
+        assert!(
+            (at("p(5,1)") - at("p(3,3)")).abs() < 1e-9,
+            "{} vs {}",
+            at("p(5,1)"),
+            at("p(3,3)")
+        );
+        assert!(at("p(5,1)") > 0.9, "{}", at("p(5,1)"));
     }
 }

@@ -398,6 +398,18 @@ fn known_event() -> GameEvent {
                     y: 0.23,
                     z: -0.0025,
                 },
+                neighbours: vec![
+                    Point {
+                        x: 0.16,
+                        y: 0.09,
+                        z: 0.0,
+                    },
+                    Point {
+                        x: 0.05,
+                        y: 0.26,
+                        z: -0.0025,
+                    },
+                ],
             },
             PhysicalAction {
                 kind: PhysicalAction::FLIP,
