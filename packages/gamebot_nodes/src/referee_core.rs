@@ -313,6 +313,14 @@ impl RefereeCore {
             .collect()
     }
 
+    /// `mv`, or the equivalent move (another piece of the same supply) whose
+    /// pieces lie on top of their stacks: the one an arm can take.
+    pub fn top_of_stack(&self, mv: &Move) -> Move {
+        crate::stack_order::prefer_top_of_stack(&self.game, &self.state, mv, |l| {
+            self.robot_point(l).map(|p| p.map(|v| v / 100.0))
+        })
+    }
+
     /// The `robot=` coordinates (cm) of a location, when given as x,y,z.
     fn robot_point(&self, l: u16) -> Option<[f64; 3]> {
         match self.game.locations[l as usize].robot {
@@ -443,5 +451,33 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("`mtcs`") && e.contains("available"), "{e}");
+    }
+
+    #[test]
+    fn the_arm_takes_the_top_piece_of_a_supply_stack_and_keeps_clear_of_neighbours() {
+        let path = games_dir().join("connect4.game");
+        let r = RefereeCore::load(
+            path.to_str().unwrap(),
+            &["ai:random".to_string(), "human".to_string()],
+        )
+        .unwrap();
+        // sr(1) is the bottom of the first supply stack.
+        let bottom = r.find("r(1):sr(1)->b(1,1)").unwrap();
+        let mv = r.top_of_stack(&bottom);
+        let (_, actions) = r.preview(&mv).unwrap();
+        assert_eq!(actions.len(), 1);
+        let a = &actions[0];
+        assert_ne!(a.from_location, "sr(1)");
+        let z = a.from_position.unwrap()[2];
+        assert!(z > 0.0, "{a:?}");
+        // The stack below and the first move's empty board: the only
+        // neighbours are the other supply stacks' pieces, none on the same spot.
+        let [fx, fy, _] = a.from_position.unwrap();
+        for n in &a.neighbours {
+            let d = (n[0] - fx).hypot(n[1] - fy);
+            assert!(d > 0.2 && d < NEIGHBOUR_RADIUS_CM, "{n:?}");
+        }
+        // A move from the top is kept as it is.
+        assert_eq!(r.top_of_stack(&mv), mv);
     }
 }

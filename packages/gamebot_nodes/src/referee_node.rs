@@ -742,7 +742,8 @@ impl<B: Bus> Referee<B> {
     /// The computer's move goes to the arm; it counts when the arm (and, with
     /// a camera, the camera) says it happened.
     fn start_robot(&mut self, text: &str) -> Result<(), crate::referee_core::RefereeError> {
-        let mv = self.core.find(text)?;
+        // The planner does not know which supply piece lies on top.
+        let mv = self.core.top_of_stack(&self.core.find(text)?);
         let (expected, actions) = self.core.preview(&mv)?;
         self.robot = Some(RobotTurn {
             text: self.core.game().move_text(&mv),
