@@ -110,3 +110,20 @@ fn tictactoe_with_faults() {
     let injected: u32 = s.faults_injected.values().sum();
     assert_eq!(s.faults_recovered, injected);
 }
+
+/// Stacked supplies: the arm takes the top disc of a stack, the camera
+/// counts a disc dropped into a column.
+#[test]
+fn connect_four() {
+    let s = closed_loop("connect4.game", 7, "");
+    // The referee sent the arm to pieces it could take: no move needed a
+    // second goal.
+    assert!(s.moves.iter().all(|m| m.corrections == 0), "{:?}", s.moves);
+}
+
+/// Removals into bins that lie on the supply spots, a placing phase and a
+/// moving phase.
+#[test]
+fn mill() {
+    closed_loop("mill.game", 7, "");
+}
