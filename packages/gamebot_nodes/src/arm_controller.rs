@@ -16,6 +16,7 @@
 use crate::arm_core::{ArmPlanner, Motion, Step};
 use crate::NodeError;
 use gamebot_interfaces::action::{ExecuteMove, ExecuteMoveFeedback, ExecuteMoveResult};
+use gamebot_interfaces::builtin_interfaces::Time;
 use gamebot_interfaces::control_msgs::{
     FollowJointTrajectory, FollowJointTrajectoryGoal, GripperCommand, GripperCommandAction,
     GripperCommandGoal,
@@ -36,7 +37,8 @@ use gamebot_ros::ClientGoal;
 use gamebot_ros::{
     graph, ActionClient, ActiveGoal, Bus, Publisher, Shutdown, Subscription, WaitSet,
 };
-use std::time::{Duration, Instant};
+use gamebot_ssc32::Clock;
+use std::time::Duration;
 
 /// How long to wait for the driver to accept a goal.
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
@@ -55,8 +57,9 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         true,
         "publish /tf from /joint_states (false when robot_state_publisher does it)",
     )?;
+    let clock = crate::node_clock::node_clock(bus, Clock::real())?;
     let arm = crate::ssc32_bridge::load_arm(&arm_name)?;
-    run_with(bus, shutdown, arm, publish_tf)
+    serve(bus, shutdown, arm, publish_tf, clock)
 }
 
 struct Io {
@@ -68,6 +71,8 @@ struct Io {
     q: Vec<f64>,
     gripper: f64,
     holding: bool,
+    /// The node's clock (retry pauses).
+    clock: Clock,
 }
 
 /// Why a step sequence stopped.
@@ -77,12 +82,22 @@ enum Stopped {
     Failed(usize, &'static str, String),
 }
 
-/// Runs the arm controller for `arm` until `shutdown`.
+/// Runs the arm controller for `arm` on the system clock until `shutdown`.
 pub fn run_with<B: Bus>(
     bus: &B,
     shutdown: &Shutdown,
     arm: Arm,
     publish_tf: bool,
+) -> Result<(), NodeError> {
+    serve(bus, shutdown, arm, publish_tf, Clock::real())
+}
+
+fn serve<B: Bus>(
+    bus: &B,
+    shutdown: &Shutdown,
+    arm: Arm,
+    publish_tf: bool,
+    clock: Clock,
 ) -> Result<(), NodeError> {
     let description: Publisher<StringMsg> = bus.publisher_on(&graph::ROBOT_DESCRIPTION)?;
     description.publish(&StringMsg {
@@ -104,6 +119,7 @@ pub fn run_with<B: Bus>(
         q: arm.home().to_vec(),
         gripper: arm.config().gripper.open,
         holding: false,
+        clock,
     };
     let mut planner = ArmPlanner::new(arm);
     tracing::info!(
@@ -229,15 +245,22 @@ impl Io {
             }
         }
         if let Some(tf) = &self.tf {
-            let _ = tf.publish(&tf_message(planner.arm_mut(), &self.q, self.gripper));
+            // Stamped as the joint states were, as robot_state_publisher does
+            // (sim time under `use_sim_time`).
+            let stamp = js.header.stamp.clone();
+            let _ = tf.publish(&tf_message(planner.arm_mut(), &self.q, self.gripper, stamp));
         }
     }
 }
 
-/// Every link's transform from the base link, for arm joints `q` and the gripper.
-pub fn tf_message(arm: &mut Arm, q: &[f64], gripper: f64) -> TFMessage {
+/// Every link's transform from the base link, for arm joints `q` and the
+/// gripper, stamped `stamp`.
+pub fn tf_message(arm: &mut Arm, q: &[f64], gripper: f64, stamp: Time) -> TFMessage {
     let base = arm.config().base_link.clone();
-    let stamp = Header::now(&base);
+    let stamp = Header {
+        stamp,
+        frame_id: base.clone(),
+    };
     let transforms = arm
         .link_transforms(q, gripper)
         .into_iter()
@@ -420,12 +443,12 @@ fn run_steps_retrying(
                 let mut ws = WaitSet::new();
                 ws.add(shutdown);
                 ws.add_source(cancel.clone());
-                let until = Instant::now() + pause;
-                while Instant::now() < until {
+                let until = io.clock.now() + pause;
+                while io.clock.now() < until {
                     if shutdown.is_requested() || cancel.is_ready() {
                         return Err(Stopped::Canceled);
                     }
-                    ws.wait_until(Some(until));
+                    ws.wait_until(Some(io.clock.wall_deadline(until)));
                 }
                 steps.drain(..index);
                 io.update(planner);

@@ -13,13 +13,12 @@
 use crate::camera_core::{CameraCore, CameraSpec, Tick};
 use crate::detector_node::mat_to_image;
 use crate::NodeError;
-use gamebot_interfaces::builtin_interfaces::Time;
 use gamebot_interfaces::msg::GameEvent;
 use gamebot_interfaces::sensor_msgs::CameraInfo;
 use gamebot_interfaces::std_msgs::Header;
 use gamebot_ros::{graph, Bus, Shutdown, WaitSet};
 use gamebot_vision::source::CaptureSettings;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// `camera_info` for an image size: no intrinsics known (K = 0 means
 /// uncalibrated in ROS); the table homography lives in the calibration file.
@@ -31,16 +30,6 @@ pub fn camera_info(width: u32, height: u32, header: Header) -> CameraInfo {
         distortion_model: "plumb_bob".into(),
         d: vec![0.0; 5],
         ..Default::default()
-    }
-}
-
-fn now_stamp() -> Time {
-    let d = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    Time {
-        sec: d.as_secs() as i32,
-        nanosec: d.subsec_nanos(),
     }
 }
 
@@ -62,6 +51,9 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         "camera calibration (config/camera/*.yaml) for camera_info; empty = frame size",
     )?;
     let frame_id = p.declare_string("frame_id", "camera", "frame id of the images")?;
+    // Frames are taken at the device's pace (wall time); stamped on the node
+    // clock (simulation time under `use_sim_time`).
+    let clock = crate::node_clock::node_clock(bus, gamebot_ssc32::Clock::real())?;
     let calib = if calibration.is_empty() {
         None
     } else {
@@ -100,7 +92,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         match core.next(now) {
             Tick::Frame(frame) => {
                 let header = Header {
-                    stamp: now_stamp(),
+                    stamp: crate::node_clock::stamp(&clock),
                     frame_id: frame_id.clone(),
                 };
                 match mat_to_image(&frame, header.clone()) {

@@ -103,6 +103,8 @@ pub fn observation_msg(core: &DetectorCore, seen: &Seen, header: Header) -> Boar
 /// Runs the detector until `shutdown` is requested.
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
     let p = bus.parameters();
+    // Observations carry their image's stamp: no clock of its own.
+    crate::node_clock::declare_use_sim_time(bus)?;
     let game_file = p.declare_string(
         "game_file",
         "games/tictactoe.game",

@@ -34,6 +34,8 @@ pub const FEEDBACK_HEARTBEAT: Duration = Duration::from_millis(250);
 /// `strategy` (default strategy when a goal names none; a value that is not
 /// a strategy fails as a parameter error naming node, parameter and value).
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
+    // Its time budget is thinking time (wall), also under `use_sim_time`.
+    crate::node_clock::declare_use_sim_time(bus)?;
     let default = bus.parameters().declare_parsed(
         "strategy",
         "mcts:time=1s",

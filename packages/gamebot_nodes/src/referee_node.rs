@@ -22,6 +22,7 @@ use gamebot_ros::{
 };
 use gamebot_rules::PhysicalAction;
 use gamebot_rules::{Move, State};
+use gamebot_ssc32::Clock;
 use gamebot_vision::board_model::VisionBoard;
 use std::time::{Duration, Instant};
 
@@ -167,12 +168,14 @@ struct Referee<B: Bus> {
     /// Judgement of a `camera` player's turn.
     person: PersonWatch,
     /// The latest stable observation, and when it arrived.
-    seen: Option<(SeenBoard, Instant)>,
+    seen: Option<(SeenBoard, Duration)>,
     /// When the last observation of any kind arrived; whether its absence was reported.
-    camera_heard: Instant,
+    camera_heard: Duration,
     camera_lost_reported: bool,
     /// When the referee started (for the flicker filter's clock).
-    epoch: Instant,
+    epoch: Duration,
+    /// Game time: the system clock, or `/clock` under `use_sim_time`.
+    clock: Clock,
     inference: InferenceConfig,
     /// RViz markers of the position (`/visualization_marker_array`).
     markers: crate::referee_markers::MarkerPublisher,
@@ -197,19 +200,19 @@ enum RobotStage {
     Executing {
         goal: gamebot_ros::ClientGoal<ExecuteMove>,
         key: WaitKey,
-        deadline: Instant,
+        deadline: Duration,
     },
     /// Waiting for `/arm/execute` to be served.
-    WaitingForArm { next_try: Instant },
+    WaitingForArm { next_try: Duration },
     /// The arm is done; waiting for a stable observation that shows the expected board.
     Confirming {
-        since: Instant,
+        since: Duration,
         /// A mismatch seen, and since when (it must stay `illegal_after_s`).
-        mismatch: Option<(Vec<Option<usize>>, Instant)>,
-        report_at: Instant,
+        mismatch: Option<(Vec<Option<usize>>, Duration)>,
+        report_at: Duration,
     },
     /// Asked the person for help; waiting until the board matches.
-    WaitingForHelp { remind_at: Instant },
+    WaitingForHelp { remind_at: Duration },
 }
 
 /// A goal without feedback for this long (the planner sends some every
@@ -225,6 +228,7 @@ const PLANNER_RETRY: Duration = Duration::from_millis(100);
 /// until the game ends).
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result<(), NodeError> {
     let params = RefereeParams::declare(bus)?;
+    let clock = crate::node_clock::node_clock(bus, Clock::real())?;
     let core = RefereeCore::load(&params.game_file, &params.player_kinds)?;
     let submit = bus.service_server_on(&graph::SUBMIT_MOVE)?;
     let new_game = bus.service_server_on(&graph::NEW_GAME)?;
@@ -268,9 +272,10 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
         robot: None,
         person: PersonWatch::default(),
         seen: None,
-        camera_heard: Instant::now(),
+        camera_heard: clock.now(),
         camera_lost_reported: false,
-        epoch: Instant::now(),
+        epoch: clock.now(),
+        clock,
         inference: InferenceConfig::default(),
         markers: crate::referee_markers::MarkerPublisher::new(bus)?,
         _bus: std::marker::PhantomData,
@@ -278,7 +283,8 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
     tracing::info!(game = %r.game_file, "referee started");
     r.event(GameEvent::GAME_STARTED, None, "game started".into());
     r.publish_state();
-    let mut over_since: Option<Instant> = None;
+    // Game time (the node clock: /clock under `use_sim_time`).
+    let mut over_since: Option<Duration> = None;
     while !shutdown.is_requested() {
         // Human moves and new games.
         loop {
@@ -318,10 +324,10 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
             if stop_when_over {
                 break;
             }
-            let since = *over_since.get_or_insert_with(Instant::now);
+            let since = *over_since.get_or_insert_with(|| r.clock.now());
             if r.params.restart_after_s >= 0.0 {
                 let at = since + Duration::from_secs_f64(r.params.restart_after_s);
-                if Instant::now() >= at {
+                if r.clock.now() >= at {
                     let kinds = r.params.player_kinds.clone();
                     r.new_game("", &kinds);
                     over_since = None;
@@ -332,11 +338,14 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
         } else {
             over_since = None;
         }
+        // The planner's deadlines are wall time (thinking, liveness); the
+        // rest is game time on the node clock.
+        let wall = |t: Option<Duration>| t.map(|t| r.clock.wall_deadline(t));
         r.ws.wait_until(earliest([
             planner_deadline,
-            restart_at,
-            camera_deadline,
-            robot_deadline,
+            wall(restart_at),
+            wall(camera_deadline),
+            wall(robot_deadline),
         ]));
     }
     // A goal still in flight to the arm is cancelled, not left running.
@@ -751,7 +760,7 @@ impl<B: Bus> Referee<B> {
             expected,
             actions,
             stage: RobotStage::WaitingForArm {
-                next_try: Instant::now(),
+                next_try: self.clock.now(),
             },
             corrections: 0,
         });
@@ -778,11 +787,11 @@ impl<B: Bus> Referee<B> {
     }
 
     /// Sends a goal to the arm: the move's actions, or corrective transfers.
-    fn send_execute(&mut self, actions: Vec<ActionMsg>, what: &str) -> Option<Instant> {
+    fn send_execute(&mut self, actions: Vec<ActionMsg>, what: &str) -> Option<Duration> {
         let Some(exec) = &self.executor else {
             return None;
         };
-        let now = Instant::now();
+        let now = self.clock.now();
         if !exec.is_ready() {
             if let Some(t) = self.robot.as_mut() {
                 t.stage = RobotStage::WaitingForArm {
@@ -838,8 +847,8 @@ impl<B: Bus> Referee<B> {
     }
 
     /// The robot's move: send, wait for the arm, then confirm (with a camera) or play.
-    fn drive_robot(&mut self) -> Option<Instant> {
-        let now = Instant::now();
+    fn drive_robot(&mut self) -> Option<Duration> {
+        let now = self.clock.now();
         let t = self.robot.as_mut()?;
         match &mut t.stage {
             RobotStage::WaitingForArm { next_try } => {
@@ -962,9 +971,9 @@ impl<B: Bus> Referee<B> {
     }
 
     /// Reads observations; judges the latest stable one.
-    fn drive_camera(&mut self) -> Option<Instant> {
+    fn drive_camera(&mut self) -> Option<Duration> {
         let sub = self.observations.as_ref()?;
-        let now = Instant::now();
+        let now = self.clock.now();
         let mut latest = None;
         loop {
             match sub.try_recv() {
@@ -1023,7 +1032,7 @@ impl<B: Bus> Referee<B> {
     }
 
     /// Judges the latest stable observation for the turn under way.
-    fn judge(&mut self, now: Instant) -> Option<Instant> {
+    fn judge(&mut self, now: Duration) -> Option<Duration> {
         let (seen, seen_at) = self.seen.clone()?;
         let board = self.board.clone()?;
         let game = self.core.game().clone();
@@ -1116,7 +1125,7 @@ impl<B: Bus> Referee<B> {
         if self.core.is_over() || self.core.kind_to_move() != &PlayerKind::Camera {
             return None;
         }
-        let t = now.saturating_duration_since(self.epoch);
+        let t = now.saturating_sub(self.epoch);
         let verdict = self.person.observe(
             &game,
             &board,

@@ -181,6 +181,9 @@ pub fn build_world(game_file: &str, config: WorldConfig) -> Result<(Arc<Game>, W
 /// Runs the node with its parameters until `shutdown`.
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
     let params = SimWorldParams::declare(bus)?;
+    // The time source itself: everything it publishes is stamped with
+    // simulation time whatever `use_sim_time` says.
+    crate::node_clock::declare_use_sim_time(bus)?;
     let (game, world) = build_world(&params.game_file, params.world)?;
     tracing::info!(
         serial = %world.serial_path().display(),

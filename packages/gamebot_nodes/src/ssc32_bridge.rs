@@ -88,7 +88,7 @@ impl BridgeConfig {
 
 /// Runs the node with its parameters `port` (default `/dev/ttyUSB0`), `baud`
 /// (9600) and `arm` (`al5d`, a name under `config/arms/` or a YAML path) on the
-/// real clock, until `shutdown`.
+/// system clock, or on `/clock` with `use_sim_time`, until `shutdown`.
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
     let p = bus.parameters();
     let port = p.declare_string("port", "/dev/ttyUSB0", "serial device of the SSC-32U")?;
@@ -104,9 +104,11 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         "al5d",
         "arm configuration: a name under config/arms/ or a YAML path",
     )?;
+    let clock = crate::node_clock::node_clock(bus, Clock::real())?;
     let arm = load_arm(&arm_name)?;
     let mut config = BridgeConfig::new(port);
     config.baud = baud as u32;
+    config.clock = clock;
     run_with(bus, shutdown, &arm, config)
 }
 
@@ -599,7 +601,10 @@ impl Bridge<'_> {
         }
         let (position, velocity) = self.model.state_at(now, &self.fallback);
         let msg = JointState {
-            header: Header::now(""),
+            header: Header {
+                stamp: crate::node_clock::stamp(&self.config.clock),
+                frame_id: String::new(),
+            },
             name: self.names.clone(),
             position: position.clone(),
             velocity: velocity.clone(),

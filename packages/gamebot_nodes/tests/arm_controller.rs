@@ -155,7 +155,7 @@ fn tf_from_base_to_tool_equals_fk_for_random_joint_states() {
             .iter()
             .map(|j| j.lower + rnd() * (j.upper - j.lower))
             .collect();
-        let msg = tf_message(&mut arm, &q, 0.01);
+        let msg = tf_message(&mut arm, &q, 0.01, Default::default());
         let t = msg
             .transforms
             .iter()

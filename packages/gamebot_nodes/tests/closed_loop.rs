@@ -11,7 +11,7 @@
 
 use gamebot_nodes::referee_core::replay;
 use gamebot_nodes::sim_game::{
-    world_differences, GameSummary, OpponentTurn, SimGame, SimGameConfig,
+    world_differences, GameSummary, OpponentTurn, SimGame, SimGameConfig, ON_LOCATION_MM,
 };
 use gamebot_rules::{Game, Outcome};
 use gamebot_sim::WorldConfig;
@@ -63,7 +63,13 @@ fn closed_loop(file: &str, seed: u64, faults: &str) -> GameSummary {
         .iter()
         .filter_map(|(n, p)| p.map(|p| (n.clone(), p)))
         .collect();
-    let diff = world_differences(&game, &end, &sim.robot().probe().snapshot(), &places, 5.0);
+    let diff = world_differences(
+        &game,
+        &end,
+        &sim.robot().probe().snapshot(),
+        &places,
+        ON_LOCATION_MM,
+    );
     sim.stop().unwrap();
     assert!(
         summary.finished,
@@ -126,4 +132,18 @@ fn connect_four() {
 #[test]
 fn mill() {
     closed_loop("mill.game", 7, "");
+}
+
+/// Capture chains: several rule moves in one turn, captured pieces to the
+/// bins.
+#[test]
+fn alquerque() {
+    closed_loop("alquerque.game", 7, "");
+}
+
+/// Place, then twist a quadrant: a turn of two rule moves, the twist a
+/// cycle of transfers through a buffer.
+#[test]
+fn pentago() {
+    closed_loop("pentago.game", 7, "");
 }

@@ -13,7 +13,7 @@ use gamebot_kinematics::Arm;
 use gamebot_nodes::ssc32_bridge::{run_with, BridgeConfig};
 use gamebot_ros::action::{GoalEvent, GoalStatus};
 use gamebot_ros::inproc::{InProcBus, InProcNode};
-use gamebot_ros::{graph, ActionClient, Bus, NodeOptions, Qos, Shutdown};
+use gamebot_ros::{graph, ActionClient, Bus, NodeOptions, ParamValue, Qos, Shutdown};
 use gamebot_ssc32::emulator::Outcome;
 use gamebot_ssc32::{Clock, Command, Emulator, EmulatorConfig};
 use std::path::PathBuf;
@@ -340,5 +340,100 @@ fn the_gripper_action_moves_the_finger_servo() {
             .result(T)
             .unwrap();
         assert_eq!(out.status, GoalStatus::Aborted);
+    });
+}
+
+/// `use_sim_time`: the bridge's node clock is `/clock`. The emulated board
+/// runs 5× faster than the wall; `/clock` carries its time (offset by 1000 s,
+/// as a simulation's time line starts where it likes): a trajectory's
+/// timing and the joint-state stamps are on that time line, and the arm
+/// controller's `/tf` carries the joint states' stamps.
+#[test]
+fn with_use_sim_time_the_bridge_and_tf_run_on_the_clock_topic() {
+    let clock = Clock::scaled(5.0).unwrap();
+    let emu = Emulator::start(EmulatorConfig {
+        clock: clock.clone(),
+        ..Default::default()
+    })
+    .unwrap();
+    let arm = arm();
+    let port = emu.path().to_string_lossy().to_string();
+    let bus = InProcBus::new();
+    let client = bus.node(NodeOptions::new("client")).unwrap();
+    let sim_time = |name: &str| {
+        NodeOptions::new(name)
+            .param("use_sim_time", ParamValue::Bool(true))
+            .param("port", ParamValue::String(port.clone()))
+    };
+    let bridge = bus.node(sim_time("ssc32_bridge")).unwrap();
+    let ctrl = bus
+        .node(NodeOptions::new("arm_controller").param("use_sim_time", ParamValue::Bool(true)))
+        .unwrap();
+    let clock_pub = client.publisher_on(&graph::CLOCK).unwrap();
+    let stop = Shutdown::new();
+    let offset = Duration::from_secs(1000);
+    let sim_ns = |d: Duration| (offset + d).as_nanos() as i64;
+    std::thread::scope(|s| {
+        let st = stop.clone();
+        s.spawn(move || gamebot_nodes::ssc32_bridge::run(&bridge, &st).unwrap());
+        let st = stop.clone();
+        s.spawn(move || gamebot_nodes::arm_controller::run(&ctrl, &st).unwrap());
+        // The time source: the board's clock on /clock every 10 ms of its time.
+        let st = stop.clone();
+        let c = clock.clone();
+        let clock_pub = &clock_pub;
+        s.spawn(move || {
+            while !st.is_requested() {
+                let _ = clock_pub.publish(&gamebot_interfaces::rosgraph_msgs::Clock {
+                    clock: gamebot_interfaces::builtin_interfaces::Time::from_nanos(sim_ns(
+                        c.now(),
+                    )),
+                });
+                c.sleep(Duration::from_millis(10));
+            }
+        });
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let states = client
+                .subscription::<gamebot_interfaces::sensor_msgs::JointState>(
+                    graph::JOINT_STATES.name,
+                    Qos::reliable(10_000),
+                )
+                .unwrap();
+            let tf = client.subscription_on(&graph::TF).unwrap();
+            let c = fjt(&client);
+            let home = arm.home().to_vec();
+            let mut a = home.clone();
+            a[0] = 0.4;
+            let t0 = clock.now();
+            let out = c
+                .send_goal(goal(&arm, vec![point(&home, 0), point(&a, 2000)]), T)
+                .unwrap()
+                .result(T)
+                .unwrap();
+            assert_eq!(out.status, GoalStatus::Succeeded, "{:?}", out.result);
+            // 2 s of board time (0.4 s of wall time at 5×).
+            assert!(clock.now() - t0 >= Duration::from_millis(2000));
+            let js = states.drain();
+            assert!(!js.is_empty());
+            let now = sim_ns(clock.now());
+            for m in &js {
+                let t = m.header.stamp.as_nanos();
+                assert!(
+                    t >= sim_ns(Duration::ZERO) && t <= now,
+                    "a joint state stamped {t}, not on /clock's time line (now {now})"
+                );
+            }
+            // /tf is stamped as the joint states it came from.
+            let tfm = tf.recv_timeout(T).expect("/tf");
+            let t = tfm.transforms[0].header.stamp.as_nanos();
+            assert!(
+                t >= sim_ns(Duration::ZERO) && t <= sim_ns(clock.now()),
+                "{t}"
+            );
+        }));
+        stop.request();
+        if let Err(p) = r {
+            std::panic::resume_unwind(p);
+        }
     });
 }

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use gamebot_interfaces::action::PlanMoveFeedback;
 use gamebot_interfaces::action_msgs::GoalStatusArray;
 use gamebot_interfaces::msg::{GameEvent, GameState};
+use gamebot_interfaces::rosgraph_msgs::Clock as ClockMsg;
 use gamebot_interfaces::sensor_msgs::CompressedImage;
 use gamebot_interfaces::unique_identifier_msgs::UUID;
 use gamebot_interfaces::RosMessage;
@@ -97,6 +98,9 @@ pub struct RecorderConfig {
     /// How often buffered messages are written out (game messages are
     /// written at once).
     pub flush_period: Duration,
+    /// Bag times from `/clock` instead of the receive time (the standard
+    /// `use_sim_time` parameter).
+    pub use_sim_time: bool,
 }
 
 /// `$XDG_DATA_HOME/gamebot/bags` (`~/.local/share/gamebot/bags`).
@@ -118,6 +122,7 @@ impl Default for RecorderConfig {
             image_rate_hz: 2.0,
             compressed_images: false,
             flush_period: Duration::from_secs(1),
+            use_sim_time: false,
         }
     }
 }
@@ -222,7 +227,13 @@ impl RecorderConfig {
             3600.0,
             "how often buffered messages are written out",
         )?;
+        let use_sim_time = p.declare_bool(
+            "use_sim_time",
+            false,
+            "bag times from /clock (rosgraph_msgs/msg/Clock) instead of the receive time",
+        )?;
         Ok(RecorderConfig {
+            use_sim_time,
             dir: path_or_none(dir),
             split,
             db: path_or_none(db),
@@ -249,7 +260,11 @@ pub struct RecorderSummary {
 /// A message taken from a subscription.
 struct Taken {
     tap: usize,
+    /// When it was received (wall clock, ns since the epoch).
     time_ns: u64,
+    /// Its time in the bag: `time_ns`, or under `use_sim_time` the latest
+    /// `/clock` received before it (as `ros2 bag record --use-sim-time`).
+    log_ns: u64,
     cdr: Vec<u8>,
     seen: Option<Seen>,
 }
@@ -257,6 +272,8 @@ struct Taken {
 enum Seen {
     State(Box<GameState>),
     Event(Box<GameEvent>),
+    /// A `/clock` tick (ns of simulation time).
+    Clock(u64),
 }
 
 /// A subscription of any type, as the recorder sees it.
@@ -298,9 +315,11 @@ impl<T: RosMessage> AnyTap for Tap<T> {
                         }
                     }
                     self.last = Some(now);
+                    let time_ns = now_ns();
                     out.push(Taken {
                         tap: idx,
-                        time_ns: now_ns(),
+                        time_ns,
+                        log_ns: time_ns,
                         cdr: cdr::encode(&msg, &self.topic)?,
                         seen: (self.seen)(&msg),
                     });
@@ -360,7 +379,9 @@ fn taps<B: Bus>(
         tap(bus, ws, graph::TF_STATIC, None, nothing)?,
         tap(bus, ws, graph::ROBOT_DESCRIPTION, None, nothing)?,
         tap(bus, ws, graph::ROSOUT, None, nothing)?,
-        tap(bus, ws, graph::CLOCK, None, nothing)?,
+        tap(bus, ws, graph::CLOCK, None, |c: &ClockMsg| {
+            Some(Seen::Clock(c.clock.as_nanos().max(0) as u64))
+        })?,
     ];
     if config.image_rate_hz > 0.0 {
         let period = Some(Duration::from_secs_f64(1.0 / config.image_rate_hz));
@@ -466,7 +487,7 @@ impl Recorder<'_> {
                 id
             }
         };
-        bag.write(id, t.time_ns, &t.cdr)
+        bag.write(id, t.log_ns, &t.cdr)
     }
 
     /// Writes a message into the open bag; on failure the bag is dropped.
@@ -543,9 +564,10 @@ impl Recorder<'_> {
                             .enumerate()
                             .filter(|(i, _)| *i != t.tap)
                             .filter_map(|(i, l)| {
-                                l.as_ref().map(|(time_ns, cdr)| Taken {
+                                l.as_ref().map(|(log_ns, cdr)| Taken {
                                     tap: i,
-                                    time_ns: *time_ns,
+                                    time_ns: *log_ns,
+                                    log_ns: *log_ns,
                                     cdr: cdr.clone(),
                                     seen: None,
                                 })
@@ -586,10 +608,10 @@ impl Recorder<'_> {
                 }
                 flush_now = true;
             }
-            None => {}
+            Some(Seen::Clock(_)) | None => {}
         }
         if self.topics[t.tap].2.durability == gamebot_ros::Durability::TransientLocal {
-            self.latched[t.tap] = Some((t.time_ns, t.cdr.clone()));
+            self.latched[t.tap] = Some((t.log_ns, t.cdr.clone()));
         }
         if self.bag.is_none() && self.game.is_none() && self.config.split == Split::PerGame {
             if self.pending.len() < MAX_PENDING {
@@ -654,6 +676,8 @@ pub fn run<B: Bus>(
     );
     let mut batch = vec![];
     let mut next_flush: Option<Instant> = None;
+    // Simulation time: 0 until the first /clock, as in ROS 2.
+    let mut sim_now = 0u64;
     loop {
         let stopping = shutdown.is_requested();
         let mut open = 0;
@@ -664,6 +688,14 @@ pub fn run<B: Bus>(
         }
         // Keep the bag in receive order across topics.
         batch.sort_by_key(|t| t.time_ns);
+        if config.use_sim_time {
+            for t in batch.iter_mut() {
+                if let Some(Seen::Clock(ns)) = t.seen {
+                    sim_now = ns;
+                }
+                t.log_ns = sim_now;
+            }
+        }
         for t in batch.drain(..) {
             r.handle(t);
         }

@@ -353,3 +353,79 @@ fn an_unwritable_bag_directory_is_logged_and_the_game_still_lands_in_the_databas
     assert_eq!(db.game_count().unwrap(), 1);
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// `use_sim_time`: a message's time in the bag is the latest `/clock`
+/// received before it, as `ros2 bag record --use-sim-time` writes it.
+#[test]
+fn with_use_sim_time_bag_times_are_the_clock() {
+    let out = scratch("simtime");
+    let bags = out.join("bags");
+    let bus = InProcBus::new();
+    let rec_node = bus
+        .node(NodeOptions::new("recorder").param("use_sim_time", ParamValue::Bool(true)))
+        .unwrap();
+    let sensors = bus.node(NodeOptions::new("sensors")).unwrap();
+    let mut config = RecorderConfig::declare(&rec_node).unwrap();
+    assert!(config.use_sim_time);
+    config = config
+        .dir(&bags)
+        .db(None)
+        .split(Split::Session)
+        .flush_period(Duration::from_millis(20));
+    let clock_pub = sensors.publisher_on(&graph::CLOCK).unwrap();
+    let joint_pub = sensors.publisher_on(&graph::JOINT_STATES).unwrap();
+    let stop = Shutdown::new();
+    std::thread::scope(|s| {
+        let st = stop.clone();
+        let recorder = s.spawn(move || recorder_node::run(&rec_node, &st, config));
+        assert!(joint_pub.wait_for_subscribers(1, T), "recorder subscribed");
+        assert!(clock_pub.wait_for_subscribers(1, T), "recorder subscribed");
+        let tick = |secs: i32| {
+            clock_pub
+                .publish(&Clock {
+                    clock: Time {
+                        sec: secs,
+                        nanosec: 500,
+                    },
+                })
+                .unwrap();
+            // One message at a time, so receive order is publish order.
+            std::thread::sleep(Duration::from_millis(150));
+        };
+        let joints = |p: f64| {
+            joint_pub
+                .publish(&JointState {
+                    name: vec!["base".into()],
+                    position: vec![p],
+                    ..Default::default()
+                })
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(150));
+        };
+        tick(100);
+        joints(0.1);
+        tick(250);
+        joints(0.2);
+        joints(0.3);
+        stop.request();
+        recorder.join().unwrap().unwrap();
+    });
+    let bag = read_bag(&only_subdir(&bags)).unwrap();
+    let times: Vec<(String, u64)> = bag
+        .messages
+        .iter()
+        .map(|m| (m.topic.clone(), m.log_time))
+        .collect();
+    let s = |secs: u64| secs * 1_000_000_000 + 500;
+    assert_eq!(
+        times,
+        [
+            ("/clock".to_string(), s(100)),
+            ("/joint_states".to_string(), s(100)),
+            ("/clock".to_string(), s(250)),
+            ("/joint_states".to_string(), s(250)),
+            ("/joint_states".to_string(), s(250)),
+        ]
+    );
+    std::fs::remove_dir_all(&out).ok();
+}

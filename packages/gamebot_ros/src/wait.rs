@@ -236,7 +236,7 @@ impl WaitSet {
 }
 
 /// The earliest of some optional deadlines (`None` if there is none).
-pub fn earliest(deadlines: impl IntoIterator<Item = Option<Instant>>) -> Option<Instant> {
+pub fn earliest<T: Ord>(deadlines: impl IntoIterator<Item = Option<T>>) -> Option<T> {
     deadlines.into_iter().flatten().min()
 }
 
@@ -506,7 +506,7 @@ mod tests {
         assert!(!t.fire());
         assert!(t.deadline() > Instant::now());
         assert_eq!(earliest([None, Some(t.deadline())]), Some(t.deadline()));
-        assert_eq!(earliest([None, None]), None);
+        assert_eq!(earliest::<Instant>([None, None]), None);
     }
 
     proptest::proptest! {

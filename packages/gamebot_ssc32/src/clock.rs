@@ -4,10 +4,11 @@
 //! simulation (one time line shared by the emulator, the driver and the
 //! nodes, running `rtf` times faster than the wall clock); a virtual clock for
 //! tests, so they can check "the move took 1000 ms" on the emulator's own time
-//! line without depending on how busy the machine is.
+//! line without depending on how busy the machine is; an external clock set
+//! from outside (a ROS node with `use_sim_time` sets it from `/clock`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// A monotonic clock: the wall clock, the wall clock sped up by a real-time
@@ -22,7 +23,36 @@ enum Inner {
     /// Wall time since the origin × the real-time factor.
     Scaled(Instant, f64),
     Virtual(Arc<AtomicU64>),
+    External(Arc<External>),
 }
+
+/// The time line of an external clock: the latest time it was set to, and the
+/// rate at which it has been advancing against the wall clock.
+#[derive(Debug)]
+struct External {
+    state: Mutex<ExternalState>,
+    ticked: Condvar,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct ExternalState {
+    now: Duration,
+    /// Wall time of the latest tick.
+    at: Instant,
+    /// Clock seconds per wall second, smoothed over the ticks (1 until two
+    /// ticks were seen).
+    rate: f64,
+    ticks: u64,
+}
+
+/// How long (wall time) a sleep on an external clock waits for the clock to
+/// tick at all before it gives up and returns: a time source that stopped
+/// does not freeze its callers.
+const EXTERNAL_STALL: Duration = Duration::from_secs(1);
+
+/// The longest a wall deadline computed for an external clock lies ahead:
+/// its rate is an estimate, so waits are re-checked at least this often.
+const EXTERNAL_RECHECK: Duration = Duration::from_millis(100);
 
 /// Why a real-time factor was refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -48,10 +78,86 @@ impl Clock {
     /// The real-time factor: 1 for the wall clock, `rtf` for a scaled one,
     /// `None` for a virtual clock (it has no relation to the wall clock).
     pub fn real_time_factor(&self) -> Option<f64> {
-        match self.0 {
+        match &self.0 {
             Inner::Real(_) => Some(1.0),
-            Inner::Scaled(_, rtf) => Some(rtf),
+            Inner::Scaled(_, rtf) => Some(*rtf),
             Inner::Virtual(_) => None,
+            Inner::External(x) => Some(x.state.lock().unwrap_or_else(|e| e.into_inner()).rate),
+        }
+    }
+
+    /// A clock set from outside through [`Clock::set`] (the latest `/clock`
+    /// message of a ROS node with `use_sim_time`); at zero until the first
+    /// tick. Its real-time factor is estimated from the ticks.
+    pub fn external() -> Clock {
+        Clock(Inner::External(Arc::new(External {
+            state: Mutex::new(ExternalState {
+                now: Duration::ZERO,
+                at: Instant::now(),
+                rate: 1.0,
+                ticks: 0,
+            }),
+            ticked: Condvar::new(),
+        })))
+    }
+
+    /// A handle that sets this external clock without keeping it alive
+    /// (`None` for the other kinds): a thread feeding it can tell when the
+    /// last user dropped the clock.
+    pub fn setter(&self) -> Option<ClockSetter> {
+        match &self.0 {
+            Inner::External(x) => Some(ClockSetter(Arc::downgrade(x))),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an external clock.
+    pub fn is_external(&self) -> bool {
+        matches!(self.0, Inner::External(_))
+    }
+
+    /// Sets an external clock to `t` and wakes its sleepers; a time earlier
+    /// than the clock's is ignored (the clock is monotonic). No effect on the
+    /// other kinds.
+    pub fn set(&self, t: Duration) {
+        let Inner::External(x) = &self.0 else {
+            return;
+        };
+        let mut st = x.state.lock().unwrap_or_else(|e| e.into_inner());
+        if t < st.now {
+            return;
+        }
+        let wall = st.at.elapsed().as_secs_f64();
+        if st.ticks > 0 && wall > 1e-3 {
+            let inst = (t - st.now).as_secs_f64() / wall;
+            st.rate = if st.ticks == 1 {
+                inst
+            } else {
+                0.8 * st.rate + 0.2 * inst
+            }
+            .clamp(1e-3, 1e4);
+        }
+        st.now = t;
+        st.at = Instant::now();
+        st.ticks += 1;
+        drop(st);
+        x.ticked.notify_all();
+    }
+
+    /// The wall-clock instant by which this clock will probably have reached
+    /// `t` (now when it already has; for an external clock an estimate from
+    /// its rate, never more than 100 ms ahead, so the caller looks again).
+    pub fn wall_deadline(&self, t: Duration) -> Instant {
+        let left = t.saturating_sub(self.now());
+        let wall = Instant::now();
+        match &self.0 {
+            Inner::Real(_) => wall + left,
+            Inner::Scaled(_, rtf) => wall + left.div_f64(*rtf),
+            Inner::Virtual(_) => wall,
+            Inner::External(_) => {
+                let rate = self.real_time_factor().unwrap_or(1.0);
+                wall + left.div_f64(rate).min(EXTERNAL_RECHECK)
+            }
         }
     }
 
@@ -72,6 +178,7 @@ impl Clock {
             Inner::Real(origin) => origin.elapsed(),
             Inner::Scaled(origin, rtf) => origin.elapsed().mul_f64(*rtf),
             Inner::Virtual(ns) => Duration::from_nanos(ns.load(Ordering::SeqCst)),
+            Inner::External(x) => x.state.lock().unwrap_or_else(|e| e.into_inner()).now,
         }
     }
 
@@ -83,13 +190,49 @@ impl Clock {
     }
 
     /// Waits `d` on this clock: sleeps `d` on the real clock, `d / rtf` on a
-    /// scaled one, advances a virtual one.
+    /// scaled one, advances a virtual one; on an external clock waits until it
+    /// was set `d` later, or until it has not ticked for a second of wall time
+    /// (a stopped time source does not freeze the caller).
     pub fn sleep(&self, d: Duration) {
         match &self.0 {
             Inner::Real(_) => std::thread::sleep(d),
             Inner::Scaled(_, rtf) => std::thread::sleep(d.div_f64(*rtf)),
             Inner::Virtual(_) => self.advance(d),
+            Inner::External(x) => {
+                let mut st = x.state.lock().unwrap_or_else(|e| e.into_inner());
+                let until = st.now + d;
+                while st.now < until && st.at.elapsed() < EXTERNAL_STALL {
+                    st = x
+                        .ticked
+                        .wait_timeout(st, EXTERNAL_RECHECK)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+            }
         }
+    }
+}
+
+/// Sets an external clock while the clock is in use (see [`Clock::setter`]).
+#[derive(Debug, Clone)]
+pub struct ClockSetter(std::sync::Weak<External>);
+
+impl ClockSetter {
+    /// Sets the clock to `t` (as [`Clock::set`]); false once every clone of
+    /// the clock was dropped.
+    pub fn set(&self, t: Duration) -> bool {
+        match self.0.upgrade() {
+            Some(x) => {
+                Clock(Inner::External(x)).set(t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the clock is still in use.
+    pub fn alive(&self) -> bool {
+        self.0.strong_count() > 0
     }
 }
 
@@ -152,6 +295,48 @@ mod tests {
             c.now() < Duration::from_secs(3600),
             "advance does not move it"
         );
+    }
+
+    #[test]
+    fn external_clock_follows_its_ticks_and_wakes_sleepers() {
+        let c = Clock::external();
+        assert!(c.is_external() && !c.is_virtual());
+        assert_eq!(c.now(), Duration::ZERO);
+        c.set(Duration::from_secs(5));
+        assert_eq!(c.now(), Duration::from_secs(5));
+        // Monotonic: an earlier time is ignored; advance does nothing.
+        c.set(Duration::from_secs(4));
+        c.advance(Duration::from_secs(9));
+        assert_eq!(c.now(), Duration::from_secs(5));
+        // A sleeper wakes when another thread moves the clock past its target.
+        let ticker = c.clone();
+        let t = std::thread::spawn(move || {
+            for i in 1..=40u64 {
+                std::thread::sleep(Duration::from_millis(5));
+                ticker.set(Duration::from_secs(5) + Duration::from_millis(50 * i));
+            }
+        });
+        c.sleep(Duration::from_millis(500));
+        assert!(c.now() >= Duration::from_millis(5500), "{:?}", c.now());
+        t.join().unwrap();
+        // Ten times faster than the wall, give or take a loaded machine.
+        let rate = c.real_time_factor().unwrap();
+        let setter = c.setter().unwrap();
+        assert!(setter.set(Duration::from_secs(60)) && c.now() == Duration::from_secs(60));
+        drop(c.clone());
+        assert!(setter.alive());
+        assert!(rate > 0.2 && rate <= 10.5, "{rate}");
+        assert!(c.wall_deadline(c.now()) <= Instant::now());
+        drop(c);
+        assert!(!setter.alive() && !setter.set(Duration::from_secs(61)));
+    }
+
+    #[test]
+    fn a_sleep_on_a_stopped_external_clock_returns() {
+        let c = Clock::external();
+        c.set(Duration::from_secs(1));
+        c.sleep(Duration::from_secs(3600));
+        assert_eq!(c.now(), Duration::from_secs(1));
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub mod driver;
 pub mod emulator;
 pub mod protocol;
 
-pub use clock::{Clock, RtfError};
+pub use clock::{Clock, ClockSetter, RtfError};
 pub use driver::{Driver, DriverConfig, DriverError, TrajectoryPoint};
 pub use emulator::{Emulator, EmulatorConfig, EmulatorError, MotionUpdate, PulseFrame};
 pub use protocol::{Channel, Command, GroupMove, MoveTime, Movement, Pulse, ServoTarget, Speed};
