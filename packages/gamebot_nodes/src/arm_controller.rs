@@ -57,7 +57,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         true,
         "publish /tf from /joint_states (false when robot_state_publisher does it)",
     )?;
-    let clock = crate::node_clock::node_clock(bus, Clock::real())?;
+    let clock = crate::node_clock::node_clock(bus, Clock::real(), shutdown)?;
     let arm = crate::ssc32_bridge::load_arm(&arm_name)?;
     serve(bus, shutdown, arm, publish_tf, clock)
 }

@@ -53,7 +53,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
     let frame_id = p.declare_string("frame_id", "camera", "frame id of the images")?;
     // Frames are taken at the device's pace (wall time); stamped on the node
     // clock (simulation time under `use_sim_time`).
-    let clock = crate::node_clock::node_clock(bus, gamebot_ssc32::Clock::real())?;
+    let clock = crate::node_clock::node_clock(bus, gamebot_ssc32::Clock::real(), shutdown)?;
     let calib = if calibration.is_empty() {
         None
     } else {

@@ -13,7 +13,7 @@
 
 use crate::NodeError;
 use gamebot_interfaces::builtin_interfaces::Time;
-use gamebot_ros::{graph, Bus, RecvTimeoutError};
+use gamebot_ros::{graph, Bus, RecvTimeoutError, Shutdown};
 use gamebot_ssc32::Clock;
 use std::time::Duration;
 
@@ -34,7 +34,9 @@ pub fn declare_use_sim_time<B: Bus>(bus: &B) -> Result<bool, NodeError> {
 
 /// Declares `use_sim_time` on `bus` and returns the node's clock: `wall` when
 /// false, else an external clock following `/clock`.
-pub fn node_clock<B: Bus>(bus: &B, wall: Clock) -> Result<Clock, NodeError> {
+/// With `use_sim_time` it returns once the first `/clock` arrived (or fails
+/// when `shutdown` is requested meanwhile).
+pub fn node_clock<B: Bus>(bus: &B, wall: Clock, shutdown: &Shutdown) -> Result<Clock, NodeError> {
     if !declare_use_sim_time(bus)? {
         return Ok(wall);
     }
@@ -57,6 +59,21 @@ pub fn node_clock<B: Bus>(bus: &B, wall: Clock) -> Result<Clock, NodeError> {
             }
         })
         .map_err(|e| NodeError::Config(format!("cannot start the /clock thread: {e}")))?;
+    // As a ROS 2 node's clock, time has not started before the first
+    // /clock: a node that ran meanwhile would take the jump from 0 to the
+    // simulation's time for time passing (a trajectory "already late").
+    let mut waited = 0u32;
+    while !clock.wait_started(Duration::from_millis(250)) {
+        if shutdown.is_requested() {
+            return Err(NodeError::Config(
+                "stopped while waiting for the first /clock (use_sim_time)".into(),
+            ));
+        }
+        waited += 1;
+        if waited % 20 == 1 {
+            tracing::info!("use_sim_time: waiting for the first message on /clock");
+        }
+    }
     tracing::info!("use_sim_time: the node's time is /clock");
     Ok(clock)
 }

@@ -228,7 +228,7 @@ const PLANNER_RETRY: Duration = Duration::from_millis(100);
 /// until the game ends).
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result<(), NodeError> {
     let params = RefereeParams::declare(bus)?;
-    let clock = crate::node_clock::node_clock(bus, Clock::real())?;
+    let clock = crate::node_clock::node_clock(bus, Clock::real(), shutdown)?;
     let core = RefereeCore::load(&params.game_file, &params.player_kinds)?;
     let submit = bus.service_server_on(&graph::SUBMIT_MOVE)?;
     let new_game = bus.service_server_on(&graph::NEW_GAME)?;

@@ -104,7 +104,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         "al5d",
         "arm configuration: a name under config/arms/ or a YAML path",
     )?;
-    let clock = crate::node_clock::node_clock(bus, Clock::real())?;
+    let clock = crate::node_clock::node_clock(bus, Clock::real(), shutdown)?;
     let arm = load_arm(&arm_name)?;
     let mut config = BridgeConfig::new(port);
     config.baud = baud as u32;

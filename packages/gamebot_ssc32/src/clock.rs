@@ -111,6 +111,21 @@ impl Clock {
         }
     }
 
+    /// Waits up to `timeout` (wall time) for an external clock's first tick;
+    /// true once it has ticked (and at once for the other kinds, which are
+    /// always running).
+    pub fn wait_started(&self, timeout: Duration) -> bool {
+        let Inner::External(x) = &self.0 else {
+            return true;
+        };
+        let st = x.state.lock().unwrap_or_else(|e| e.into_inner());
+        let (st, _) = x
+            .ticked
+            .wait_timeout_while(st, timeout, |st| st.ticks == 0)
+            .unwrap_or_else(|e| e.into_inner());
+        st.ticks > 0
+    }
+
     /// Whether this is an external clock.
     pub fn is_external(&self) -> bool {
         matches!(self.0, Inner::External(_))
@@ -302,7 +317,9 @@ mod tests {
         let c = Clock::external();
         assert!(c.is_external() && !c.is_virtual());
         assert_eq!(c.now(), Duration::ZERO);
+        assert!(!c.wait_started(Duration::from_millis(20)));
         c.set(Duration::from_secs(5));
+        assert!(c.wait_started(Duration::ZERO));
         assert_eq!(c.now(), Duration::from_secs(5));
         // Monotonic: an earlier time is ignored; advance does nothing.
         c.set(Duration::from_secs(4));
