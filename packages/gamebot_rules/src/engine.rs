@@ -41,6 +41,11 @@ impl PartialEq for Move {
 pub struct Scratch {
     pub(crate) vars: Vars,
     targets: Vec<(LocationId, Option<Arc<Deferred>>)>,
+    /// The targets of a [`Rule::share_call_targets`] rule for the elements
+    /// whose first conjunct is true, once one such element was tried in the
+    /// current position (`shared_valid`).
+    shared: Vec<(LocationId, Option<Arc<Deferred>>)>,
+    shared_valid: bool,
 }
 
 /// What a position's move equivalence class is made of (§7.5): from (or its type
@@ -160,6 +165,8 @@ impl Game {
         Scratch {
             vars: Vars::new(self.var_names.len()),
             targets: Vec::new(),
+            shared: Vec::new(),
+            shared_valid: false,
         }
     }
 
@@ -201,6 +208,7 @@ impl Game {
                 }
             }
             let mut have_targets = false;
+            sc.shared_valid = false;
             for (e, eb) in &r.elem_matches {
                 let es = st.element_state(*e);
                 if let Filter::Literal(x) = r.state {
@@ -353,6 +361,13 @@ impl Game {
                         // The call's first conjunct is false for every target of this element.
                         break;
                     }
+                    if first == Some(true) && sc.shared_valid {
+                        // Its first conjunct is true: the targets are those of
+                        // the first such element (`Rule::share_call_targets`).
+                        sc.targets.clear();
+                        sc.targets.extend(sc.shared.iter().cloned());
+                        return Ok(());
+                    }
                     let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
                     let v = ctx.run_call_split(c).map_err(|e| {
                         self.eval_error(c, format!("rule `{}` condition", r.name), e)
@@ -367,6 +382,11 @@ impl Game {
             if ok {
                 sc.targets.push((*l, None));
             }
+        }
+        if r.share_call_targets && first == Some(true) && !sc.shared_valid {
+            sc.shared.clear();
+            sc.shared.extend(sc.targets.iter().cloned());
+            sc.shared_valid = true;
         }
         Ok(())
     }

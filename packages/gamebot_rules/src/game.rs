@@ -90,6 +90,11 @@ pub struct Rule {
     /// element (see `loader/independence.rs`): generation then stops trying
     /// that element's targets.
     pub(crate) hoist_call: bool,
+    /// True when [`Rule::hoist_call`] holds and the rest `B` of the called
+    /// function's last line cannot depend on the element (see
+    /// `loader/independence.rs`): every element whose `A` is true gets the
+    /// same targets, so generation computes them once per rule and position.
+    pub(crate) share_call_targets: bool,
 }
 
 impl Rule {

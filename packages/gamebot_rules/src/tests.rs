@@ -493,6 +493,60 @@ fn called_first_conjuncts_are_hoisted_only_when_target_independent() {
     }
 }
 
+/// A called condition whose rest `B` cannot depend on the element: the
+/// elements whose first conjunct is true share one target list
+/// (`Rule::share_call_targets`), and the moves are those of the unsplit
+/// evaluation (`... OR false` is no call, so nothing is split or shared).
+#[test]
+fn called_condition_targets_are_shared_only_when_element_independent() {
+    let game = |defs: &str, cond: &str| {
+        let text = format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\nname=c(4)\ntype=cell\nname=c(5)\ntype=cell\nname=c(6)\ntype=cell\n\
+             [ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n2=other\n\
+             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nplayer=1\n\
+             name=p(2)\ntype=pin\nlocation=c(2)\nplayer=2\n\
+             name=p(3)\ntype=pin\nlocation=c(4)\nplayer=1\n\
+             [EXPRESSIONS]\n{defs}[GAME RULES]\nname=go\nelement=p($E)\nplayer=$P\nfrom=c($A)\nto=c($B)\n\
+             condition={cond}\n"
+        );
+        Game::parse("share.game", &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let run = |defs: &str, call: &str| {
+        let g = game(defs, call);
+        let plain = game(defs, &format!("{call} OR false"));
+        assert!(!plain.rules[0].hoist_call && !plain.rules[0].share_call_targets);
+        let moves = legal(&g, &g.initial_state());
+        assert_eq!(moves, legal(&plain, &plain.initial_state()), "{defs}");
+        (g.rules[0].hoist_call, g.rules[0].share_call_targets, moves)
+    };
+    // B reads the target's parameter and what a guard wrote from it, and the board.
+    let shared = "Chk($Q,$O,$T)\n$G = $T - 1\n(OWNER(\"p($Q)\") == $O) AND ($G > 1) AND EMPTY(\"c($G)\")\nEND\n";
+    let (hoist, share, moves) = run(shared, "Chk($E,$P,$B)");
+    assert!(hoist && share);
+    assert_eq!(moves, ["p(1):c(1)->c(6)", "p(3):c(4)->c(6)"]);
+    // B reads a parameter bound from the element: not shared.
+    let by_elem = "Chk($Q,$O,$T,$R)\n$G = $T - 1\n(OWNER(\"p($Q)\") == $O) AND ($G > $R)\nEND\n";
+    let (hoist, share, moves) = run(by_elem, "Chk($E,$P,$B,$E)");
+    assert!(hoist && !share);
+    // (and here the two elements really have different targets)
+    assert_eq!(moves.len(), 5, "{moves:?}");
+    // B reads a guard's variable written from such a parameter: not shared.
+    let by_guard = "Chk($Q,$O,$T,$R)\n$G = $R\n(OWNER(\"p($Q)\") == $O) AND ($T > $G + 1)\nEND\n";
+    let (hoist, share, _) = run(by_guard, "Chk($E,$P,$B,$E)");
+    assert!(hoist && !share);
+    // B reads a variable bound from the source location: not shared.
+    let by_from = "Chk($Q,$O,$T)\n$G = $T - 1\n(OWNER(\"p($Q)\") == $O) AND ($G > $A)\nEND\n";
+    let (hoist, share, _) = run(by_from, "Chk($E,$P,$B)");
+    assert!(hoist && !share);
+    // The original-style tic-tac-toe and connect four fixtures' rules are the case this is for.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/bench");
+    for f in ["tictactoe-orig.game", "connect4-orig.game"] {
+        let g = Game::load(root.join(f)).unwrap();
+        assert!(g.rules.iter().any(|r| r.share_call_targets), "{f}");
+    }
+}
+
 /// Loads a one-pin game with the extra functions `defs` and rule condition
 /// `cond`; gives the rule's two split flags (first conjunct, call) and its
 /// moves — which must be those of the plain evaluation whatever the split.
