@@ -589,6 +589,13 @@ impl Compiler<'_> {
             }
             Expr::Assign(v, x) => {
                 let v = *v;
+                if let Expr::Binary(Op::Union, l, r) = &**x {
+                    if let (&Expr::Var(w), Expr::Set(items)) = (&**l, &**r) {
+                        if w == v {
+                            return Node::Bool(self.union_into(v, items));
+                        }
+                    }
+                }
                 let x = self.opnd(x);
                 Node::Bool(f(move |c| {
                     x.set(c, v)?;
@@ -908,6 +915,49 @@ impl Compiler<'_> {
                 }
             },
         )
+    }
+
+    /// `$V = $V UNION {a, b, ...}`: the members `a, b, ...` first, then those
+    /// of `$V` that are none of them (`Ctx::binary_values`), computed in place
+    /// when `$V` holds the only reference to its set (no other value can
+    /// observe the change, and the old set is dropped by the assignment
+    /// anyway); otherwise, or when an operand is no Set, as the general
+    /// `UNION` and assignment. The operands are evaluated in the same order
+    /// (`$V` read first, its "not bound" error before the members run).
+    fn union_into(&self, v: VarId, items: &[Expr]) -> CBool {
+        let xs: Vec<Opnd> = items.iter().map(|x| self.opnd(x)).collect();
+        f(move |c| {
+            let old = match c.vars.get(v) {
+                Some(x) => x.clone(),
+                None => return Err(unbound(c, v)),
+            };
+            let mut new: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
+            for x in &xs {
+                new.push(x.get(c)?);
+            }
+            // In place only when the slot still holds the set read above
+            // (the members' evaluation may have assigned `$V`) and nothing
+            // but the slot and `old` refers to it.
+            if let (Value::Set(o), Some(Value::Set(slot))) = (&old, c.vars.get_mut(v)) {
+                if Arc::ptr_eq(o, slot) {
+                    drop(old);
+                    if let Some(vec) = Arc::get_mut(slot) {
+                        vec.retain(|m| !new.iter().any(|n| n == m));
+                        vec.splice(0..0, new);
+                        return Ok(true);
+                    }
+                    let l = c.vars.get(v).cloned().expect("bound above");
+                    let r = Value::Set(Arc::new(new.into_vec()));
+                    let u = c.binary_values(Op::Union, l, r)?;
+                    c.vars.set(v, u);
+                    return Ok(true);
+                }
+            }
+            let r = Value::Set(Arc::new(new.into_vec()));
+            let u = c.binary_values(Op::Union, old, r)?;
+            c.vars.set(v, u);
+            Ok(true)
+        })
     }
 
     fn run_loop(&self, all: bool, var: VarId, from: &Expr, to: &Expr, body: &Expr) -> CBool {

@@ -468,8 +468,15 @@ impl Game {
         vars.start_operation();
         // 1. Choose the rule.
         let mut chosen: Option<usize> = None;
+        // A rule whose `element=` does not match the moved element is skipped
+        // without clearing the namespace (it would bind nothing, and the next
+        // rule tried clears first).
+        let elem = mv.element as usize;
         if !self.has_bonuses {
             for (ri, r) in self.rules.iter().enumerate() {
+                if r.elem_index[elem] == u32::MAX {
+                    continue;
+                }
                 vars.clear();
                 if self.rule_matches(r, st, mv, vars)? {
                     chosen = Some(ri);
@@ -479,6 +486,9 @@ impl Game {
         } else {
             let mut best: Option<(usize, Option<i32>)> = None;
             for (ri, r) in self.rules.iter().enumerate() {
+                if r.elem_index[elem] == u32::MAX {
+                    continue;
+                }
                 vars.clear();
                 if !self.rule_matches(r, st, mv, vars)? {
                     continue;

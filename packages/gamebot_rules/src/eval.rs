@@ -174,6 +174,11 @@ impl Vars {
             slot => *slot = Some(Value::Int(i)),
         }
     }
+    /// The slot of a bound variable, for in-place updates.
+    #[inline]
+    pub(crate) fn get_mut(&mut self, v: VarId) -> Option<&mut Value> {
+        self.slots[v as usize].as_mut()
+    }
     #[inline]
     pub fn get(&self, v: VarId) -> Option<&Value> {
         self.slots[v as usize].as_ref()

@@ -123,6 +123,58 @@ fn set_vectors() {
     assert!(run("", &["1 IN 2"]).is_err());
 }
 
+/// `$V = $V UNION {...}` is computed in place when `$V` holds the only
+/// reference to its set: same members and order as the general `UNION`, and
+/// no other value (a copy in another variable, a set containing it, an older
+/// value the members' evaluation replaced) sees the change.
+#[test]
+fn in_place_union_vectors() {
+    let t = |defs: &str, lines: &[&str]| boolean(run(defs, lines));
+    assert!(t(
+        "",
+        &[
+            "$A = {1,2}",
+            "$B = $A",
+            "$A = $A UNION {3,1}",
+            "($A == {3,1,2}) AND ($B == {1,2})"
+        ]
+    ));
+    assert!(t(
+        "",
+        &[
+            "$A = {}",
+            "FORALL($I,1,4,$A = $A UNION {$I % 3})",
+            "$A == {1,0,2}"
+        ]
+    ));
+    assert!(t(
+        "",
+        &["$A = {1,2}", "$A = $A UNION {2,2}", "$A == {2,2,1}"]
+    ));
+    assert!(t(
+        "",
+        &[
+            "$A = {1}",
+            "$C = {$A}",
+            "$A = $A UNION {2}",
+            "($C == {{1}}) AND ($A == {2,1})"
+        ]
+    ));
+    // (A body line that is a lone number is not an expression line: `1 + 6`.)
+    let sneak = "Sneak\n$A = {9}\n1 + 6\nEND\n";
+    assert!(t(
+        sneak,
+        &["$A = {1}", "$A = $A UNION {Sneak}", "$A == {7,1}"]
+    ));
+    assert!(t(
+        sneak,
+        &["$A = {1}", "$A = $A UNION {Sneak, 1}", "$A == {7,1}"]
+    ));
+    assert!(run("", &["$A = $A UNION {1}"]).is_err());
+    assert!(run("", &["$A = 1", "$A = $A UNION {1}"]).is_err());
+    assert!(run(sneak, &["$A = 1", "$A = $A UNION {Sneak}"]).is_err());
+}
+
 #[test]
 fn loop_and_logic_vectors() {
     assert_eq!(int(run("", &["FORALL($I,1,0,true)", "$I"])), 0);
