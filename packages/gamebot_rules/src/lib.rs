@@ -32,6 +32,7 @@ mod expr;
 mod game;
 mod lexer;
 mod loader;
+mod memo;
 pub mod model;
 mod pattern;
 pub mod physical;

@@ -175,6 +175,103 @@ fn in_place_union_vectors() {
     assert!(run(sneak, &["$A = 1", "$A = $A UNION {Sneak}"]).is_err());
 }
 
+/// Memoized calls (`memo.rs`): a heavy, pure, closed function called again
+/// with the same parameters gives the same value and leaves the same
+/// variables as the reference evaluator — also when the position changed in
+/// between, when it writes a variable only on some paths, and when it reads a
+/// variable it has not written yet (the memoized run fails, the plain one runs).
+#[test]
+fn memoized_calls_agree_with_the_reference() {
+    // Heavy enough to be memoized: a loop over a long condition.
+    let heavy = "FORALL($hi, 1, 2, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND ($hq > 0) AND ($hq < 100) AND ($hq != 7) AND ($hq != 8))";
+    let defs = format!(
+        "Look($la)\n{heavy}\nIF($la > 1, $lw = 5, true)\n$lc = CONTENT(\"s(3,4)\")\nIF($lc == \"\", $la, $la + 10)\nEND\n\
+         Early($ea)\n{heavy}\n$er = $ew\n$ew = $ea\n$er\nEND\n"
+    );
+    let g = Game::parse(
+        "m.game",
+        &format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=s(3,4)\ntype=cell\nname=t(1)\ntype=cell\n\
+             [ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n[MOVABLE ELEMENTS]\nname=p(1)\n\
+             type=peg\nlocation=t(1)\n[EXPRESSIONS]\n{defs}"
+        ),
+    )
+    .unwrap();
+    let memoized = |n: &str| {
+        let f = g.func_names.iter().position(|x| x == n).unwrap();
+        g.memo_info[f].is_some()
+    };
+    assert!(memoized("Look") && memoized("Early"));
+    let lines = [
+        "$lw = 1",
+        "$a1 = Look(1)",
+        "$w1 = $lw",
+        "$a2 = Look(1)",
+        "$a3 = Look(2)",
+        "$lw = 1",
+        "$a4 = Look(1)",
+        "$w4 = $lw",
+        "MOVE(\"p(1)\", \"t(1)\", \"s(3,4)\")",
+        "$a5 = Look(1)",
+        "$a6 = Look(2)",
+        "$ew = 4",
+        "$e1 = Early(7)",
+        "$e2 = Early(7)",
+        "$e3 = Early(8)",
+        "{$a1,$w1,$a2,$a3,$a4,$w4,$a5,$a6,$e1,$e2,$e3}",
+    ];
+    let v = run(&defs, &lines).unwrap();
+    let mut want = format!("{v:?}");
+    want.retain(|c| c.is_ascii_digit() || c == ',');
+    assert_eq!(want, "1,1,1,2,1,1,11,12,4,7,7", "{v:?}");
+    // Called with nothing bound yet, `Early` fails in both.
+    assert!(run(&defs, &["Early(1)"]).is_err());
+}
+
+/// The functions the original-style fixtures' end checks and targets spend
+/// their time in are memoized (so the digest test plays through the memo),
+/// the small helpers and the functions reading variables they do not write
+/// are not, and one scratch serves two games without mixing their tables.
+#[test]
+fn memoized_functions_of_the_fixtures() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let memoized = |g: &Game, n: &str| {
+        let f = g.func_names.iter().position(|x| x == n).unwrap();
+        g.memo_info[f].is_some()
+    };
+    let c4 = Game::load(root.join("bench/connect4-orig.game")).unwrap();
+    assert!(memoized(&c4, "Four") && memoized(&c4, "HasFour"));
+    assert!(!memoized(&c4, "IsValid") && !memoized(&c4, "Disc"));
+    let r6 = Game::load(root.join("bench/reversi6-orig.game")).unwrap();
+    assert!(memoized(&r6, "CanFlip") && memoized(&r6, "Run"));
+    // `Place` changes the state.
+    assert!(!memoized(&r6, "Place") && !memoized(&r6, "FlipDir"));
+    // `Legal` reads $X and $Y, which it does not write.
+    let r8 = Game::load(root.join("reversi8.game")).unwrap();
+    assert!(!memoized(&r8, "Legal") && !memoized(&r8, "Flanks"));
+    // One scratch, two games in turn: the same moves as with a scratch each.
+    let ttt = Game::load(root.join("bench/tictactoe-orig.game")).unwrap();
+    let mut shared = c4.scratch();
+    let (mut s1, mut s2) = (c4.scratch(), ttt.scratch());
+    let (mut a, mut b) = (c4.initial_state(), ttt.initial_state());
+    let (mut m1, mut m2) = (Vec::new(), Vec::new());
+    for i in 0..12 {
+        for (g, st, own) in [(&c4, &mut a, &mut s1), (&ttt, &mut b, &mut s2)] {
+            g.legal_moves_into(st, own, &mut m1).unwrap();
+            g.legal_moves_into(st, &mut shared, &mut m2).unwrap();
+            assert_eq!(m1, m2);
+            if g.settle(st, &m1) {
+                continue;
+            }
+            let mv = m1[(i * 7) % m1.len()].clone();
+            let mut st2 = st.clone();
+            g.apply_with(st, &mv, own).unwrap();
+            g.apply_with(&mut st2, &mv, &mut shared).unwrap();
+            assert!(*st == st2 && st.outcome() == st2.outcome());
+        }
+    }
+}
+
 #[test]
 fn loop_and_logic_vectors() {
     assert_eq!(int(run("", &["FORALL($I,1,0,true)", "$I"])), 0);

@@ -1,0 +1,380 @@
+//! Memoized calls of pure, closed user functions (issue 18, deliverable 2:
+//! cheaper end-of-game checks and conditions where provably equivalent).
+//!
+//! A user function qualifies ([`analyse`]) when everything it can run,
+//! following calls, only reads the position (no `MOVE`/`SET…`/`NEXTPLAYER`,
+//! only the built-ins whose state reads are recorded below, no lazy sets), and
+//! it reads no variable it could not have written itself (its parameters and
+//! those of the functions it calls, its assignments, its loop variables): it
+//! is a function of its parameters and of the position. It must also be worth
+//! it (a loop, or two or more calls in its own body) and have parameters.
+//!
+//! A call of such a function in the compiled form (`compile.rs`,
+//! `run_memo`) binds the parameters as always, then looks up the parameter
+//! values in the function's table. An entry holds what one earlier evaluation
+//! read from the position (each read with the value it gave, in order), the
+//! values it left in the variables it wrote, and its value. When every
+//! recorded read gives the same value in the current position, the
+//! evaluation would take the same path again — it is deterministic given the
+//! parameters and what it reads, and it reads no other variable — so the
+//! entry's variables are written and its value returned without running it.
+//!
+//! On a miss the function runs with every variable it may write, other than
+//! its own parameters, unbound first (their old values saved), while its
+//! position reads are recorded. A success proves that every variable it read
+//! had been written earlier in the same evaluation (otherwise it would have
+//! failed with "not bound", and errors always propagate), so the run is the
+//! same as with the old values bound; variables it did not write get their
+//! old values back, and the entry is stored. On an error the variables and
+//! the evaluation budget are put back as they were and the call runs again
+//! unmemoized, which gives exactly the original error (or, if the first run
+//! failed only because a variable was unbound, the original value; such a
+//! call is not stored).
+//!
+//! Entries are only an acceleration: values, variables, state changes and
+//! errors are those of the plain evaluation. As with the other shared
+//! evaluations of move generation (docs/ARCHITECTURE.md), an entry that is
+//! used saves the steps of the evaluation budget the call would have taken.
+//! A function whose entries are rarely valid (fewer than a quarter of the
+//! first 1,024 calls) is no longer memoized in that scratch.
+
+use crate::expr::{Builtin, Expr, FuncId, VarId};
+use crate::game::{Function, Template, TemplatePiece};
+use crate::lexer::Op;
+use crate::state::{State, NO_ELEMENT};
+use crate::value::{Str, Value};
+use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+
+/// Per memoized function: its parameters and the variables it may write.
+#[derive(Debug)]
+pub(crate) struct MemoInfo {
+    pub params: Vec<VarId>,
+    /// Every variable an evaluation may write (the parameters included).
+    pub writes: Vec<VarId>,
+    /// `writes` without the function's own parameters: unbound on a miss.
+    pub locals: Vec<VarId>,
+}
+
+/// Which functions are memoized (see the module documentation).
+pub(crate) fn analyse(funcs: &[Option<Function>], templates: &[Template]) -> Vec<Option<MemoInfo>> {
+    (0..funcs.len())
+        .map(|f| analyse_one(funcs, templates, f as FuncId))
+        .collect()
+}
+
+fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) -> Option<MemoInfo> {
+    let def = funcs.get(f as usize)?.as_ref()?;
+    if def.params.is_empty() || def.body.is_empty() {
+        return None;
+    }
+    let mut reads: FxHashSet<VarId> = FxHashSet::default();
+    let mut writes: FxHashSet<VarId> = FxHashSet::default();
+    let mut seen: FxHashSet<FuncId> = FxHashSet::default();
+    let mut todo = vec![f];
+    let mut pure = true;
+    seen.insert(f);
+    while let Some(g) = todo.pop() {
+        let gd = funcs.get(g as usize).and_then(Option::as_ref)?;
+        if gd.body.is_empty() {
+            return None;
+        }
+        writes.extend(gd.params.iter().copied());
+        for line in &gd.body {
+            line.expr.walk(&mut |e| match e {
+                Expr::Var(v) => {
+                    reads.insert(*v);
+                }
+                Expr::Assign(v, _) => {
+                    writes.insert(*v);
+                }
+                Expr::Loop { var, .. } => {
+                    writes.insert(*var);
+                }
+                Expr::Interp(t) => match templates.get(*t as usize) {
+                    Some(tpl) => {
+                        for p in &tpl.pieces {
+                            if let TemplatePiece::Var(v) = p {
+                                reads.insert(*v);
+                            }
+                        }
+                    }
+                    None => pure = false,
+                },
+                Expr::Call(h, args) => match funcs.get(*h as usize).and_then(Option::as_ref) {
+                    Some(hd) if hd.params.len() == args.len() => {
+                        if seen.insert(*h) {
+                            todo.push(*h);
+                        }
+                    }
+                    _ => pure = false,
+                },
+                // Lazy sets carry deferred calls: not memoized.
+                Expr::Lazy(_) => pure = false,
+                // Shapes the compiled form leaves to the reference evaluator.
+                Expr::Binary(Op::Assign | Op::Not | Op::Abs, ..) => pure = false,
+                Expr::Builtin(b, _)
+                    if !matches!(
+                        b,
+                        Builtin::If
+                            | Builtin::Content
+                            | Builtin::Empty
+                            | Builtin::ElType
+                            | Builtin::State
+                            | Builtin::Owner
+                            | Builtin::Player
+                            | Builtin::Location
+                            | Builtin::LocType
+                            | Builtin::Score
+                    ) =>
+                {
+                    pure = false
+                }
+                _ => {}
+            });
+        }
+    }
+    if !pure || !reads.is_subset(&writes) {
+        return None;
+    }
+    if weight(funcs, f, &mut Vec::new()) < MIN_WEIGHT {
+        return None;
+    }
+    let mut all: Vec<VarId> = writes.into_iter().collect();
+    all.sort_unstable();
+    let locals = all
+        .iter()
+        .copied()
+        .filter(|v| !def.params.contains(v))
+        .collect();
+    Some(MemoInfo {
+        params: def.params.clone(),
+        writes: all,
+        locals,
+    })
+}
+
+/// The static weight a function must have to be memoized: below it, looking
+/// an entry up and checking it costs about as much as evaluating.
+const MIN_WEIGHT: u32 = 64;
+
+/// A function's static weight: the nodes of its body, plus the weight of the
+/// function at every call site, a loop body counting four times (a recursion
+/// counts once).
+fn weight(funcs: &[Option<Function>], f: FuncId, stack: &mut Vec<FuncId>) -> u32 {
+    let Some(def) = funcs.get(f as usize).and_then(Option::as_ref) else {
+        return 0;
+    };
+    if stack.contains(&f) {
+        return 0;
+    }
+    stack.push(f);
+    let w = def
+        .body
+        .iter()
+        .map(|l| expr_weight(funcs, &l.expr, stack))
+        .fold(0u32, u32::saturating_add);
+    stack.pop();
+    w
+}
+
+fn expr_weight(funcs: &[Option<Function>], e: &Expr, stack: &mut Vec<FuncId>) -> u32 {
+    let sub = |xs: &[Expr], stack: &mut Vec<FuncId>| {
+        xs.iter()
+            .map(|x| expr_weight(funcs, x, stack))
+            .fold(0u32, u32::saturating_add)
+    };
+    1u32.saturating_add(match e {
+        Expr::Call(g, xs) => sub(xs, stack).saturating_add(weight(funcs, *g, stack)),
+        Expr::Set(xs) | Expr::Builtin(_, xs) => sub(xs, stack),
+        Expr::Loop { from, to, body, .. } => expr_weight(funcs, from, stack)
+            .saturating_add(expr_weight(funcs, to, stack))
+            .saturating_add(expr_weight(funcs, body, stack).saturating_mul(4)),
+        Expr::Unary(_, x) | Expr::Assign(_, x) => expr_weight(funcs, x, stack),
+        Expr::Binary(_, a, b) => {
+            expr_weight(funcs, a, stack).saturating_add(expr_weight(funcs, b, stack))
+        }
+        _ => 0,
+    })
+}
+
+/// One read of the position by a memoized evaluation, with what it gave.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Read {
+    /// The occupant of a location ([`NO_ELEMENT`] when empty).
+    Content(u16, u16),
+    State(u16, i32),
+    Owner(u16, i32),
+    Location(u16, u16),
+    Player(i32),
+    /// A player's score (index from 0).
+    Score(u16, i32),
+}
+
+impl Read {
+    /// Whether the read gives the same value in `st`.
+    #[inline]
+    fn holds(&self, st: &State) -> bool {
+        match *self {
+            Read::Content(l, x) => st.content(l).unwrap_or(NO_ELEMENT) == x,
+            Read::State(e, x) => st.element_state(e) == x,
+            Read::Owner(e, x) => st.owner(e) == x,
+            Read::Location(e, x) => st.location_of(e) == x,
+            Read::Player(x) => st.player() == x,
+            Read::Score(p, x) => st.scores()[p as usize] == x,
+        }
+    }
+}
+
+/// The key of a parameter value; `None` for sets (not memoized).
+#[inline]
+pub(crate) fn key_of(v: &Value) -> Option<u64> {
+    match v {
+        Value::Int(i) => Some(*i as u32 as u64),
+        Value::Bool(b) => Some(1 << 32 | *b as u64),
+        Value::Str(Str::Sym(s)) => Some(2 << 32 | *s as u64),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    reads: Vec<Read>,
+    writes: Vec<(VarId, Value)>,
+    result: Value,
+}
+
+type Key = SmallVec<[u64; 6]>;
+
+#[derive(Clone, Debug, Default)]
+struct Table {
+    map: FxHashMap<Key, Entry>,
+    /// Calls that found an entry, and those whose entry was still valid.
+    tries: u32,
+    hits: u32,
+    off: bool,
+}
+
+impl Table {
+    fn turn_off(&mut self) {
+        self.off = true;
+        self.map = FxHashMap::default();
+    }
+}
+
+/// Entries per function at most (the table is emptied when it is full).
+const CAPACITY: usize = 4096;
+/// Calls that found an entry (evaluations run) after which a function's
+/// hit rate (cost) is judged.
+const TRIAL: u32 = 64;
+
+/// The memo tables of one scratch (they live in [`crate::eval::Vars`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Memo {
+    /// The game the tables belong to (`Game::id`).
+    game: u64,
+    tables: Vec<Table>,
+    /// Memoized evaluations under way: reads are recorded when non-zero.
+    pub depth: u32,
+    /// The reads of the evaluations under way, outermost first.
+    pub buf: Vec<Read>,
+}
+
+impl Memo {
+    /// Makes the tables those of game `id` with `n` functions.
+    #[inline]
+    pub fn for_game(&mut self, id: u64, n: usize) {
+        if self.game != id || self.tables.len() != n {
+            self.game = id;
+            self.tables = vec![Table::default(); n];
+            self.depth = 0;
+            self.buf.clear();
+        }
+    }
+
+    #[inline]
+    pub fn is_off(&self, f: FuncId) -> bool {
+        self.tables[f as usize].off
+    }
+
+    /// Records a read when a memoized evaluation is under way.
+    #[inline(always)]
+    pub fn note(&mut self, r: Read) {
+        if self.depth != 0 {
+            self.buf.push(r);
+        }
+    }
+
+    /// A valid entry for the call of `f` with parameter values `key` in `st`:
+    /// writes its variables into `slots` and gives its value.
+    pub fn hit(
+        &mut self,
+        slots: &mut [Option<Value>],
+        f: FuncId,
+        key: &[u64],
+        st: &State,
+    ) -> Option<Value> {
+        let t = &mut self.tables[f as usize];
+        let e = t.map.get(key)?;
+        // Judged on the calls that found an entry (a cold table misses anyway).
+        t.tries += 1;
+        if !e.reads.iter().all(|r| r.holds(st)) {
+            if t.tries >= TRIAL && t.hits < t.tries / 2 {
+                t.turn_off();
+            }
+            return None;
+        }
+        t.hits = t.hits.saturating_add(1);
+        for (v, x) in &e.writes {
+            slots[*v as usize] = Some(x.clone());
+        }
+        if self.depth != 0 {
+            self.buf.extend_from_slice(&e.reads);
+        }
+        Some(e.result.clone())
+    }
+
+    /// Stores the evaluation whose reads start at `start` in [`Memo::buf`]
+    /// and which left the variables `vars` (those bound) in `slots`.
+    pub fn store(
+        &mut self,
+        f: FuncId,
+        key: Key,
+        start: usize,
+        slots: &[Option<Value>],
+        vars: &[VarId],
+        result: Value,
+    ) {
+        let t = &mut self.tables[f as usize];
+        {
+            let fill = |e: &mut Entry| {
+                e.reads.clear();
+                e.reads.extend_from_slice(&self.buf[start..]);
+                e.writes.clear();
+                e.writes.extend(
+                    vars.iter()
+                        .filter_map(|&v| slots[v as usize].clone().map(|x| (v, x))),
+                );
+                e.result = result;
+            };
+            match t.map.get_mut(&key) {
+                Some(e) => fill(e),
+                None => {
+                    if t.map.len() >= CAPACITY {
+                        t.map.clear();
+                    }
+                    let mut e = Entry {
+                        reads: Vec::new(),
+                        writes: Vec::new(),
+                        result: Value::Bool(false),
+                    };
+                    fill(&mut e);
+                    t.map.insert(key, e);
+                }
+            }
+        }
+        if self.depth == 0 {
+            self.buf.clear();
+        }
+    }
+}
