@@ -326,7 +326,11 @@ impl Memo {
         }
         t.hits = t.hits.saturating_add(1);
         for (v, x) in &e.writes {
-            slots[*v as usize] = Some(x.clone());
+            match (&mut slots[*v as usize], x) {
+                // The usual case: an Int over an Int, no clone or drop.
+                (Some(Value::Int(old)), Value::Int(new)) => *old = *new,
+                (slot, x) => *slot = Some(x.clone()),
+            }
         }
         if self.depth != 0 {
             self.buf.extend_from_slice(&e.reads);
