@@ -1416,15 +1416,15 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
         return run_func(c, fid, false);
     };
     c.vars.memo.for_game(g.id, g.funcs.len());
+    if c.vars.memo.is_off(fid) {
+        return run_func(c, fid, false);
+    }
     let mut key: smallvec::SmallVec<[u64; 6]> = smallvec::SmallVec::new();
-    for p in &info.params {
+    for p in &info.inputs {
         match c.vars.get(*p).and_then(crate::memo::key_of) {
             Some(k) => key.push(k),
             None => return run_func(c, fid, false),
         }
-    }
-    if c.vars.memo.is_off(fid) {
-        return run_func(c, fid, false);
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();

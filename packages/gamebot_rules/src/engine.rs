@@ -330,6 +330,13 @@ impl Game {
             if st.content(*l).is_some() {
                 continue;
             }
+            if r.condition.is_none() {
+                // Nothing reads the target's variables: every empty target.
+                // (The namespace is cleared before anything evaluates in it
+                // again, so leaving them unbound changes nothing.)
+                sc.targets.push((*l, None));
+                continue;
+            }
             bind(&mut sc.vars, tb);
             let ok = match &r.condition {
                 None => true,

@@ -1,32 +1,36 @@
-//! Memoized calls of pure, closed user functions (issue 18, deliverable 2:
-//! cheaper end-of-game checks and conditions where provably equivalent).
+//! Memoized calls of pure user functions (issue 18, deliverable 2: cheaper
+//! end-of-game checks and conditions where provably equivalent).
 //!
 //! A user function qualifies ([`analyse`]) when everything it can run,
 //! following calls, only reads the position (no `MOVE`/`SET…`/`NEXTPLAYER`,
-//! only the built-ins whose state reads are recorded below, no lazy sets), and
-//! it reads no variable it could not have written itself (its parameters and
-//! those of the functions it calls, its assignments, its loop variables): it
-//! is a function of its parameters and of the position. It must also be worth
-//! it (a loop, or two or more calls in its own body) and have parameters.
+//! only the built-ins whose position reads are recorded, no lazy sets). Its
+//! *inputs* are its parameters and the variables it reads but never writes
+//! (following calls; `$X`, `$Y` bound from a rule's `to=` pattern, say): an
+//! evaluation reads no other variable before writing it in the same
+//! evaluation (checked at run time, below), so it is a function of its
+//! inputs and of the position. It must have inputs (a function without any
+//! is in practice a whole-board end check, stale after every move) and be
+//! heavy enough ([`MIN_WEIGHT`]) for an entry to cost less than evaluating.
 //!
 //! A call of such a function in the compiled form (`compile.rs`,
-//! `run_memo`) binds the parameters as always, then looks up the parameter
+//! `run_memo`) binds the parameters as always, then looks up the input
 //! values in the function's table. An entry holds what one earlier evaluation
 //! read from the position (each read with the value it gave, in order), the
 //! values it left in the variables it wrote, and its value. When every
 //! recorded read gives the same value in the current position, the
-//! evaluation would take the same path again — it is deterministic given the
-//! parameters and what it reads, and it reads no other variable — so the
-//! entry's variables are written and its value returned without running it.
+//! evaluation would take the same path again (it is deterministic given its
+//! inputs and what it reads), so the entry's variables are written and its
+//! value returned without running it.
 //!
 //! On a miss the function runs with every variable it may write, other than
 //! its own parameters, unbound first (their old values saved), while its
-//! position reads are recorded. A success proves that every variable it read
-//! had been written earlier in the same evaluation (otherwise it would have
-//! failed with "not bound", and errors always propagate), so the run is the
-//! same as with the old values bound; variables it did not write get their
-//! old values back, and the entry is stored. On an error the variables and
-//! the evaluation budget are put back as they were and the call runs again
+//! position reads are recorded. A success proves that every such variable it
+//! read had been written earlier in the same evaluation (otherwise it would
+//! have failed with "not bound", and errors always propagate), so the run is
+//! the same as with the old values bound, and the same for any later call
+//! with the same inputs and reads; variables it did not write get their old
+//! values back, and the entry is stored. On an error the variables and the
+//! evaluation budget are put back as they were and the call runs again
 //! unmemoized, which gives exactly the original error (or, if the first run
 //! failed only because a variable was unbound, the original value; such a
 //! call is not stored).
@@ -34,9 +38,10 @@
 //! Entries are only an acceleration: values, variables, state changes and
 //! errors are those of the plain evaluation. As with the other shared
 //! evaluations of move generation (docs/ARCHITECTURE.md), an entry that is
-//! used saves the steps of the evaluation budget the call would have taken.
-//! A function whose entries are rarely valid (fewer than a quarter of the
-//! first 1,024 calls) is no longer memoized in that scratch.
+//! used saves the evaluation-budget steps (and the call-depth checks) the
+//! call would have taken. A function whose entries are often stale (in half
+//! of the calls that found one, judged after 32 such calls) is no longer
+//! memoized in that scratch.
 
 use crate::expr::{Builtin, Expr, FuncId, VarId};
 use crate::game::{Function, Template, TemplatePiece};
@@ -49,7 +54,9 @@ use smallvec::SmallVec;
 /// Per memoized function: its parameters and the variables it may write.
 #[derive(Debug)]
 pub(crate) struct MemoInfo {
-    pub params: Vec<VarId>,
+    /// What an evaluation depends on besides the position: the parameters,
+    /// then the variables it reads but never writes (following calls).
+    pub inputs: Vec<VarId>,
     /// Every variable an evaluation may write (the parameters included).
     pub writes: Vec<VarId>,
     /// `writes` without the function's own parameters: unbound on a miss.
@@ -65,7 +72,7 @@ pub(crate) fn analyse(funcs: &[Option<Function>], templates: &[Template]) -> Vec
 
 fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) -> Option<MemoInfo> {
     let def = funcs.get(f as usize)?.as_ref()?;
-    if def.params.is_empty() || def.body.is_empty() {
+    if def.body.is_empty() {
         return None;
     }
     let mut reads: FxHashSet<VarId> = FxHashSet::default();
@@ -134,9 +141,12 @@ fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) ->
             });
         }
     }
-    if !pure || !reads.is_subset(&writes) {
+    if !pure {
         return None;
     }
+    // The variables it reads but never writes: inputs like the parameters.
+    let mut free: Vec<VarId> = reads.difference(&writes).copied().collect();
+    free.sort_unstable();
     if weight(funcs, f, &mut Vec::new()) < MIN_WEIGHT {
         return None;
     }
@@ -147,20 +157,31 @@ fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) ->
         .copied()
         .filter(|v| !def.params.contains(v))
         .collect();
+    let mut inputs = def.params.clone();
+    inputs.extend(free);
+    if inputs.is_empty() {
+        // One entry for all calls: in practice a whole-board scan (an end
+        // check), which every move makes stale.
+        return None;
+    }
     Some(MemoInfo {
-        params: def.params.clone(),
+        inputs,
         writes: all,
         locals,
     })
 }
 
-/// The static weight a function must have to be memoized: below it, looking
+/// The static weight ([`weight`]) a function must have to be memoized: below it, looking
 /// an entry up and checking it costs about as much as evaluating.
 const MIN_WEIGHT: u32 = 64;
 
 /// A function's static weight: the nodes of its body, plus the weight of the
-/// function at every call site, a loop body counting four times (a recursion
-/// counts once).
+/// function at every call site (a recursion counts once). A loop body counts
+/// once, unless the body cannot stop the loop (a `FORALL` body that is always
+/// true, a `FORSOME` body always false): then once per iteration of a
+/// constant range (at most 64), else four times. Loops that may stop early
+/// often stop at their first iterations, and counting them more memoized
+/// cheap scans whose entries cost more to check than to evaluate.
 fn weight(funcs: &[Option<Function>], f: FuncId, stack: &mut Vec<FuncId>) -> u32 {
     let Some(def) = funcs.get(f as usize).and_then(Option::as_ref) else {
         return 0;
@@ -187,15 +208,57 @@ fn expr_weight(funcs: &[Option<Function>], e: &Expr, stack: &mut Vec<FuncId>) ->
     1u32.saturating_add(match e {
         Expr::Call(g, xs) => sub(xs, stack).saturating_add(weight(funcs, *g, stack)),
         Expr::Set(xs) | Expr::Builtin(_, xs) => sub(xs, stack),
-        Expr::Loop { from, to, body, .. } => expr_weight(funcs, from, stack)
-            .saturating_add(expr_weight(funcs, to, stack))
-            .saturating_add(expr_weight(funcs, body, stack).saturating_mul(4)),
+        Expr::Loop {
+            all,
+            from,
+            to,
+            body,
+            ..
+        } => {
+            // A loop whose body cannot stop it runs its whole range.
+            let times = if always(body, *all) {
+                match (&**from, &**to) {
+                    (Expr::Int(a), Expr::Int(b)) => (a.abs_diff(*b) + 1).min(64),
+                    _ => 4,
+                }
+            } else {
+                1
+            };
+            expr_weight(funcs, from, stack)
+                .saturating_add(expr_weight(funcs, to, stack))
+                .saturating_add(expr_weight(funcs, body, stack).saturating_mul(times))
+        }
         Expr::Unary(_, x) | Expr::Assign(_, x) => expr_weight(funcs, x, stack),
         Expr::Binary(_, a, b) => {
             expr_weight(funcs, a, stack).saturating_add(expr_weight(funcs, b, stack))
         }
         _ => 0,
     })
+}
+
+/// Whether `e` certainly gives `b` when it gives a value (assignments give
+/// `true`; `X OR true`, `IF(c, true, true)`, ...).
+fn always(e: &Expr, b: bool) -> bool {
+    match e {
+        Expr::Bool(x) => *x == b,
+        Expr::Assign(..) => b,
+        Expr::Binary(Op::Or, x, y) => {
+            if b {
+                always(x, true) || always(y, true)
+            } else {
+                always(x, false) && always(y, false)
+            }
+        }
+        Expr::Binary(Op::And, x, y) => {
+            if b {
+                always(x, true) && always(y, true)
+            } else {
+                always(x, false) || always(y, false)
+            }
+        }
+        Expr::Builtin(Builtin::If, a) => always(&a[1], b) && a.get(2).is_some_and(|e| always(e, b)),
+        _ => false,
+    }
 }
 
 /// One read of the position by a memoized evaluation, with what it gave.
@@ -266,7 +329,7 @@ impl Table {
 const CAPACITY: usize = 4096;
 /// Calls that found an entry (evaluations run) after which a function's
 /// hit rate (cost) is judged.
-const TRIAL: u32 = 64;
+const TRIAL: u32 = 32;
 
 /// The memo tables of one scratch (they live in [`crate::eval::Vars`]).
 #[derive(Clone, Debug, Default)]
@@ -301,8 +364,13 @@ impl Memo {
     #[inline(always)]
     pub fn note(&mut self, r: Read) {
         if self.depth != 0 {
-            self.buf.push(r);
+            self.record(r);
         }
+    }
+
+    #[inline(never)]
+    fn record(&mut self, r: Read) {
+        self.buf.push(r);
     }
 
     /// A valid entry for the call of `f` with parameter values `key` in `st`:
@@ -350,7 +418,7 @@ impl Memo {
         result: Value,
     ) {
         let t = &mut self.tables[f as usize];
-        {
+        if !t.off {
             let fill = |e: &mut Entry| {
                 e.reads.clear();
                 e.reads.extend_from_slice(&self.buf[start..]);
