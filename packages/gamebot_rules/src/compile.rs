@@ -1419,10 +1419,10 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     if c.vars.memo.is_off(fid) {
         return run_func(c, fid, false);
     }
-    let mut key: smallvec::SmallVec<[u64; 6]> = smallvec::SmallVec::new();
-    for p in &info.inputs {
+    let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
+    for (k, p) in key.iter_mut().zip(&info.inputs) {
         match c.vars.get(*p).and_then(crate::memo::key_of) {
-            Some(k) => key.push(k),
+            Some(x) => *k = x,
             None => return run_func(c, fid, false),
         }
     }

@@ -49,7 +49,6 @@ use crate::lexer::Op;
 use crate::state::{State, NO_ELEMENT};
 use crate::value::{Str, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
-use smallvec::SmallVec;
 
 /// Per memoized function: its parameters and the variables it may write.
 #[derive(Debug)]
@@ -159,9 +158,9 @@ fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) ->
         .collect();
     let mut inputs = def.params.clone();
     inputs.extend(free);
-    if inputs.is_empty() {
-        // One entry for all calls: in practice a whole-board scan (an end
-        // check), which every move makes stale.
+    if inputs.is_empty() || inputs.len() > MAX_INPUTS {
+        // Without inputs, one entry for all calls: in practice a whole-board
+        // scan (an end check), which every move makes stale.
         return None;
     }
     Some(MemoInfo {
@@ -303,11 +302,18 @@ pub(crate) fn key_of(v: &Value) -> Option<u64> {
 #[derive(Clone, Debug)]
 struct Entry {
     reads: Vec<Read>,
-    writes: Vec<(VarId, Value)>,
+    /// The variables left holding Ints, and those holding anything else.
+    ints: Vec<(VarId, i32)>,
+    others: Vec<(VarId, Value)>,
     result: Value,
 }
 
-type Key = SmallVec<[u64; 6]>;
+/// Input values of a call, [`NO_INPUT`] after the last (at most [`MAX_INPUTS`]).
+pub(crate) type Key = [u64; MAX_INPUTS];
+/// Inputs a memoized function may have.
+pub(crate) const MAX_INPUTS: usize = 8;
+/// Fills the unused places of a [`Key`] (no [`key_of`] gives it).
+pub(crate) const NO_INPUT: u64 = u64::MAX;
 
 #[derive(Clone, Debug, Default)]
 struct Table {
@@ -379,7 +385,7 @@ impl Memo {
         &mut self,
         slots: &mut [Option<Value>],
         f: FuncId,
-        key: &[u64],
+        key: &Key,
         st: &State,
     ) -> Option<Value> {
         let t = &mut self.tables[f as usize];
@@ -393,12 +399,15 @@ impl Memo {
             return None;
         }
         t.hits = t.hits.saturating_add(1);
-        for (v, x) in &e.writes {
-            match (&mut slots[*v as usize], x) {
-                // The usual case: an Int over an Int, no clone or drop.
-                (Some(Value::Int(old)), Value::Int(new)) => *old = *new,
-                (slot, x) => *slot = Some(x.clone()),
+        for &(v, i) in &e.ints {
+            match &mut slots[v as usize] {
+                // The usual case: an Int over an Int, no drop.
+                Some(Value::Int(old)) => *old = i,
+                slot => *slot = Some(Value::Int(i)),
             }
+        }
+        for (v, x) in &e.others {
+            slots[*v as usize] = Some(x.clone());
         }
         if self.depth != 0 {
             self.buf.extend_from_slice(&e.reads);
@@ -422,11 +431,15 @@ impl Memo {
             let fill = |e: &mut Entry| {
                 e.reads.clear();
                 e.reads.extend_from_slice(&self.buf[start..]);
-                e.writes.clear();
-                e.writes.extend(
-                    vars.iter()
-                        .filter_map(|&v| slots[v as usize].clone().map(|x| (v, x))),
-                );
+                e.ints.clear();
+                e.others.clear();
+                for &v in vars {
+                    match &slots[v as usize] {
+                        Some(Value::Int(i)) => e.ints.push((v, *i)),
+                        Some(x) => e.others.push((v, x.clone())),
+                        None => {}
+                    }
+                }
                 e.result = result;
             };
             match t.map.get_mut(&key) {
@@ -436,8 +449,9 @@ impl Memo {
                         t.map.clear();
                     }
                     let mut e = Entry {
-                        reads: Vec::new(),
-                        writes: Vec::new(),
+                        reads: Vec::with_capacity(self.buf.len() - start),
+                        ints: Vec::with_capacity(vars.len()),
+                        others: Vec::new(),
                         result: Value::Bool(false),
                     };
                     fill(&mut e);
