@@ -234,15 +234,13 @@ impl Game {
                     self.targets(r, st, sc)?;
                     have_targets = true;
                 }
-                for (t, f) in &sc.targets {
-                    out.push(Move {
-                        element: *e,
-                        from,
-                        to: *t,
-                        rule: ri as u16,
-                        followup: f.clone(),
-                    });
-                }
+                out.extend(sc.targets.iter().map(|(t, f)| Move {
+                    element: *e,
+                    from,
+                    to: *t,
+                    rule: ri as u16,
+                    followup: f.clone(),
+                }));
             }
         }
         Ok(())
