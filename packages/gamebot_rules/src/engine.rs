@@ -839,9 +839,9 @@ impl Game {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn bind(vars: &mut Vars, b: &Bindings) {
-    for (v, x) in b {
-        vars.set_int(*v, *x);
+    for &(v, x) in b.as_slice() {
+        vars.set_int(v, x);
     }
 }
