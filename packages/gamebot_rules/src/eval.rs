@@ -162,7 +162,9 @@ impl Vars {
     /// Empties the namespace (a fresh one per engine operation, §5.4).
     pub fn clear(&mut self) {
         for s in &mut self.slots {
-            *s = None;
+            if s.is_some() {
+                *s = None;
+            }
         }
     }
     #[inline]
