@@ -1457,14 +1457,30 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
             }
             Ok(value)
         }
-        Err(_) => {
-            // Back to the variables and budget before the call, and run it plainly.
+        Err(e) => {
+            // Back to the variables and budget before the call, and run it
+            // plainly — from the outermost memoized attempt under way, which
+            // reruns this call too.
             for (v, old) in saved {
                 slots[v as usize] = old;
             }
             memo.buf.truncate(start);
+            let culprit = *memo.failed.get_or_insert(fid);
+            if memo.depth != 0 {
+                return Err(e);
+            }
+            memo.failed = None;
+            memo.bypass += 1;
             c.vars.set_steps_left(steps);
-            run_func(c, fid, false)
+            let plain = run_func(c, fid, false);
+            c.vars.memo.bypass -= 1;
+            if plain.is_ok() {
+                // The attempt failed only because it ran with variables
+                // unbound: the innermost failing function reads one before
+                // writing it, and is not memoized any more.
+                c.vars.memo.turn_off(culprit);
+            }
+            plain
         }
     }
 }

@@ -31,9 +31,19 @@
 //! with the same inputs and reads; variables it did not write get their old
 //! values back, and the entry is stored. On an error the variables and the
 //! evaluation budget are put back as they were and the call runs again
-//! unmemoized, which gives exactly the original error (or, if the first run
-//! failed only because a variable was unbound, the original value; such a
-//! call is not stored).
+//! unmemoized, with no memoized calls below it either ([`Memo::bypass`]),
+//! which gives exactly the original error (or, if the first run failed only
+//! because a variable was unbound, the original value; such a call is not
+//! stored). A failed attempt nested in another attempt does not rerun itself:
+//! it passes the error up, and the outermost attempt reruns everything below
+//! it plainly (its saved variables and budget cover the inner ones). So an
+//! unbounded recursion through a memoized function costs one attempt and one
+//! plain run before its "recursion too deep" error — rerunning at every level
+//! would be quadratic, and with memoized calls inside the reruns exponential.
+//! When the plain run succeeds, the attempt failed only because of the
+//! unbound variables: the innermost function whose attempt failed reads a
+//! variable before writing it (a helper adding to its caller's `$res`, say),
+//! and is no longer memoized in that scratch.
 //!
 //! Entries are only an acceleration: values, variables, state changes and
 //! errors are those of the plain evaluation. As with the other shared
@@ -347,6 +357,12 @@ pub(crate) struct Memo {
     pub depth: u32,
     /// The reads of the evaluations under way, outermost first.
     pub buf: Vec<Read>,
+    /// Plain reruns under way (after a failed memoized attempt): calls below
+    /// them are not memoized.
+    pub bypass: u32,
+    /// The innermost memoized attempt that failed, while the failure goes up
+    /// to the outermost attempt.
+    pub failed: Option<FuncId>,
 }
 
 impl Memo {
@@ -358,12 +374,20 @@ impl Memo {
             self.tables = vec![Table::default(); n];
             self.depth = 0;
             self.buf.clear();
+            self.bypass = 0;
+            self.failed = None;
         }
     }
 
+    /// Stops memoizing `f` in this scratch.
+    pub fn turn_off(&mut self, f: FuncId) {
+        self.tables[f as usize].turn_off();
+    }
+
+    /// Whether calls of `f` are not memoized now.
     #[inline]
     pub fn is_off(&self, f: FuncId) -> bool {
-        self.tables[f as usize].off
+        self.bypass != 0 || self.tables[f as usize].off
     }
 
     /// Records a read when a memoized evaluation is under way.

@@ -226,6 +226,24 @@ fn memoized_calls_agree_with_the_reference() {
     assert_eq!(want, "1,1,1,2,1,1,11,12,4,7,7", "{v:?}");
     // Called with nothing bound yet, `Early` fails in both.
     assert!(run(&defs, &["Early(1)"]).is_err());
+    // A memoized helper adding to its memoized caller's variable: its attempt
+    // inside the caller's fails, the caller reruns plainly, the helper is no
+    // longer memoized, and the caller's later attempts succeed.
+    let nested = format!(
+        "Outer($oa)\n{heavy}\n$acc = $oa\nAcc($oa)\nAcc($oa)\n$acc\nEND\n\
+         Acc($cx)\n{heavy}\n$acc = $acc + $cx\nEND\n"
+    );
+    let lines = [
+        "$r1 = Outer(1)",
+        "$r2 = Outer(1)",
+        "$r3 = Outer(2)",
+        "$r4 = Outer(1)",
+        "{$r1,$r2,$r3,$r4}",
+    ];
+    let v = run(&nested, &lines).unwrap();
+    let mut got = format!("{v:?}");
+    got.retain(|c| c.is_ascii_digit() || c == ',');
+    assert_eq!(got, "3,3,6,3", "{v:?}");
 }
 
 /// The functions the original-style fixtures' end checks and targets spend
@@ -578,6 +596,45 @@ fn recursion_is_limited_by_its_stack_not_by_a_call_count() {
                 );
                 assert_eq!(e.matches("(in function Down line").count(), 1, "{how}: {e}");
                 assert!(e.contains("times nested)") && e.len() < 400, "{how}: {e}");
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// A memoized function in an unbounded recursion: the memoized attempts fail
+/// at the bottom, and only the outermost one reruns the call plainly, with
+/// no memoized calls below (`memo.rs`): one attempt and one plain run, not a
+/// rerun per level (and per level below it), which did not finish.
+#[test]
+fn memoized_recursion_fails_like_the_plain_one() {
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let defs = format!("DownM($n)\n{heavy}\nIF($n <= 0, 0, 1 + DownM($n - 1))\nEND\n");
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let g = Game::parse(
+                "d.game",
+                &format!(
+                    "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=t(1)\ntype=cell\n[ELEMENT TYPES]\n\
+                     name=peg\nstates=1\n[PLAYER NAMES]\n1=a\n[MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\n\
+                     location=t(1)\n[EXPRESSIONS]\n{defs}"
+                ),
+            )
+            .unwrap();
+            let f = g.func_names.iter().position(|x| x == "DownM").unwrap();
+            assert!(g.memo_info[f].is_some());
+            assert_eq!(int(run(&defs, &["DownM(200)", "DownM(200)"])), 200);
+            for (out, how) in run_each(&defs, &["DownM(1000000)"], 10_000_000)
+                .iter()
+                .zip(["compiled", "reference"])
+            {
+                let e = out.0.clone().expect_err("unbounded");
+                assert!(
+                    e.contains("recursion too deep") && e.contains("DownM?"),
+                    "{how}: {e}"
+                );
             }
         })
         .unwrap()
