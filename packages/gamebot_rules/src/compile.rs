@@ -35,6 +35,7 @@ use crate::eval::{overflow, Ctx, EvalError, Name};
 use crate::expr::{Builtin, Expr, FuncId, LazyItem, VarId};
 use crate::game::{Function, SrcExpr};
 use crate::lexer::Op;
+use crate::memo::Read;
 use crate::state::Attr;
 use crate::value::{Deferred, LazyMember, Str, Sym, Value};
 use std::sync::Arc;
@@ -47,6 +48,21 @@ type CSym = F<Sym>;
 type CVal = F<Value>;
 /// A location or element id; `None` when the name is not one.
 type CId = F<Option<u16>>;
+
+/// `$body` compiled with the constant `REC` true when the game has memoized
+/// functions (the position reads are recorded, `memo.rs`), false otherwise
+/// (no recording code at all).
+macro_rules! rec {
+    ($compiler:expr, $body:expr) => {
+        if $compiler.record {
+            const REC: bool = true;
+            $body
+        } else {
+            const REC: bool = false;
+            $body
+        }
+    };
+}
 
 /// Boxes a closure as a compiled node (the bound fixes the closure's
 /// higher-ranked signature).
@@ -345,6 +361,11 @@ pub(crate) struct Compiler<'a> {
     /// gives a Bool (a false guard line gives `false` too) and its calls are
     /// Bool nodes. Empty in the first round (see [`Compiler::bool_funcs`]).
     pub bool_funcs: Vec<bool>,
+    /// Per function: whether its calls are memoized (`memo.rs`).
+    pub memo_funcs: Vec<bool>,
+    /// Whether any function is memoized: then the built-ins record their
+    /// reads of the position while a memoized call runs.
+    pub record: bool,
 }
 
 /// In an id table of a template: the table cannot decide, ask `Ctx::template`.
@@ -589,6 +610,13 @@ impl Compiler<'_> {
             }
             Expr::Assign(v, x) => {
                 let v = *v;
+                if let Expr::Binary(Op::Union, l, r) = &**x {
+                    if let (&Expr::Var(w), Expr::Set(items)) = (&**l, &**r) {
+                        if w == v {
+                            return Node::Bool(self.union_into(v, items));
+                        }
+                    }
+                }
                 let x = self.opnd(x);
                 Node::Bool(f(move |c| {
                     x.set(c, v)?;
@@ -832,16 +860,19 @@ impl Compiler<'_> {
             // `ELTYPE(CONTENT(..))` and friends: the occupant itself (as `eval.rs`).
             Expr::Builtin(Builtin::Content, a) => {
                 let l = self.loc(&a[0], "the argument of CONTENT");
-                f(move |c| {
-                    let g = c.g;
-                    Ok(match l(c)? {
-                        Some(l) => match c.st.get().content(l) {
-                            Some(occupant) => Some(occupant),
+                rec!(
+                    self,
+                    f(move |c| {
+                        let g = c.g;
+                        Ok(match l(c)? {
+                            Some(l) => match c.rd_content::<REC>(l) {
+                                Some(occupant) => Some(occupant),
+                                None => g.sym_element(g.empty_sym),
+                            },
                             None => g.sym_element(g.empty_sym),
-                        },
-                        None => g.sym_element(g.empty_sym),
+                        })
                     })
-                })
+                )
             }
             &Expr::Str(s) => {
                 let el = known(self.sym_elem, s);
@@ -890,6 +921,28 @@ impl Compiler<'_> {
                 Some(func) => {
                     let params = func.params.clone();
                     let args: Vec<Arg> = args.iter().map(|a| self.arg(a)).collect();
+                    if self.memo_funcs.get(fid as usize) == Some(&true) {
+                        if self.bool_funcs.get(fid as usize) == Some(&true) {
+                            return Node::Bool(f(move |c| {
+                                for (p, a) in params.iter().zip(&args) {
+                                    a.set(c, *p)?;
+                                }
+                                match run_memo(c, fid)? {
+                                    Value::Bool(b) => Ok(b),
+                                    other => Err(EvalError::new(format!(
+                                        "internal: a Bool function gave {}",
+                                        other.kind()
+                                    ))),
+                                }
+                            }));
+                        }
+                        return Node::Val(f(move |c| {
+                            for (p, a) in params.iter().zip(&args) {
+                                a.set(c, *p)?;
+                            }
+                            run_memo(c, fid)
+                        }));
+                    }
                     if self.bool_funcs.get(fid as usize) == Some(&true) {
                         return Node::Bool(f(move |c| {
                             for (p, a) in params.iter().zip(&args) {
@@ -908,6 +961,49 @@ impl Compiler<'_> {
                 }
             },
         )
+    }
+
+    /// `$V = $V UNION {a, b, ...}`: the members `a, b, ...` first, then those
+    /// of `$V` that are none of them (`Ctx::binary_values`), computed in place
+    /// when `$V` holds the only reference to its set (no other value can
+    /// observe the change, and the old set is dropped by the assignment
+    /// anyway); otherwise, or when an operand is no Set, as the general
+    /// `UNION` and assignment. The operands are evaluated in the same order
+    /// (`$V` read first, its "not bound" error before the members run).
+    fn union_into(&self, v: VarId, items: &[Expr]) -> CBool {
+        let xs: Vec<Opnd> = items.iter().map(|x| self.opnd(x)).collect();
+        f(move |c| {
+            let old = match c.vars.get(v) {
+                Some(x) => x.clone(),
+                None => return Err(unbound(c, v)),
+            };
+            let mut new: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
+            for x in &xs {
+                new.push(x.get(c)?);
+            }
+            // In place only when the slot still holds the set read above
+            // (the members' evaluation may have assigned `$V`) and nothing
+            // but the slot and `old` refers to it.
+            if let (Value::Set(o), Some(Value::Set(slot))) = (&old, c.vars.get_mut(v)) {
+                if Arc::ptr_eq(o, slot) {
+                    drop(old);
+                    if let Some(vec) = Arc::get_mut(slot) {
+                        vec.retain(|m| !new.iter().any(|n| n == m));
+                        vec.splice(0..0, new);
+                        return Ok(true);
+                    }
+                    let l = c.vars.get(v).cloned().expect("bound above");
+                    let r = Value::Set(Arc::new(new.into_vec()));
+                    let u = c.binary_values(Op::Union, l, r)?;
+                    c.vars.set(v, u);
+                    return Ok(true);
+                }
+            }
+            let r = Value::Set(Arc::new(new.into_vec()));
+            let u = c.binary_values(Op::Union, old, r)?;
+            c.vars.set(v, u);
+            Ok(true)
+        })
     }
 
     fn run_loop(&self, all: bool, var: VarId, from: &Expr, to: &Expr, body: &Expr) -> CBool {
@@ -1081,25 +1177,31 @@ impl Compiler<'_> {
             }
             Builtin::Content => {
                 let l = self.loc(&a[0], "the argument of CONTENT");
-                Node::Sym(f(move |c| {
-                    let g = c.g;
-                    Ok(match l(c)? {
-                        Some(l) => match c.st.get().content(l) {
-                            Some(e) => g.elem_sym[e as usize],
+                rec!(
+                    self,
+                    Node::Sym(f(move |c| {
+                        let g = c.g;
+                        Ok(match l(c)? {
+                            Some(l) => match c.rd_content::<REC>(l) {
+                                Some(e) => g.elem_sym[e as usize],
+                                None => g.empty_sym,
+                            },
                             None => g.empty_sym,
-                        },
-                        None => g.empty_sym,
-                    })
-                }))
+                        })
+                    }))
+                )
             }
             Builtin::Empty => {
                 let l = self.loc(&a[0], "the argument of EMPTY");
-                Node::Bool(f(move |c| {
-                    Ok(match l(c)? {
-                        Some(l) => c.st.get().content(l).is_none(),
-                        None => true,
-                    })
-                }))
+                rec!(
+                    self,
+                    Node::Bool(f(move |c| {
+                        Ok(match l(c)? {
+                            Some(l) => c.rd_content::<REC>(l).is_none(),
+                            None => true,
+                        })
+                    }))
+                )
             }
             Builtin::ElType => {
                 let e = self.elem(&a[0], "the argument of ELTYPE");
@@ -1113,32 +1215,41 @@ impl Compiler<'_> {
             }
             Builtin::State => {
                 let e = self.elem(&a[0], "the argument of STATE");
-                Node::Int(f(move |c| {
-                    Ok(match e(c)? {
-                        Some(e) => c.st.get().element_state(e),
-                        None => -1,
-                    })
-                }))
+                rec!(
+                    self,
+                    Node::Int(f(move |c| {
+                        Ok(match e(c)? {
+                            Some(e) => c.rd_state::<REC>(e),
+                            None => -1,
+                        })
+                    }))
+                )
             }
             Builtin::Owner => {
                 let e = self.elem(&a[0], "the argument of OWNER");
-                Node::Int(f(move |c| {
-                    Ok(match e(c)? {
-                        Some(e) => c.st.get().owner(e),
-                        None => -1,
-                    })
-                }))
+                rec!(
+                    self,
+                    Node::Int(f(move |c| {
+                        Ok(match e(c)? {
+                            Some(e) => c.rd_owner::<REC>(e),
+                            None => -1,
+                        })
+                    }))
+                )
             }
-            Builtin::Player => Node::Int(f(|c| Ok(c.st.get().player()))),
+            Builtin::Player => rec!(self, Node::Int(f(|c| Ok(c.rd_player::<REC>())))),
             Builtin::Location => {
                 let e = self.elem(&a[0], "the argument of LOCATION");
-                Node::Sym(f(move |c| {
-                    let g = c.g;
-                    Ok(match e(c)? {
-                        Some(e) => g.loc_sym[c.st.get().location_of(e) as usize],
-                        None => g.empty_sym,
-                    })
-                }))
+                rec!(
+                    self,
+                    Node::Sym(f(move |c| {
+                        let g = c.g;
+                        Ok(match e(c)? {
+                            Some(e) => g.loc_sym[c.rd_location::<REC>(e) as usize],
+                            None => g.empty_sym,
+                        })
+                    }))
+                )
             }
             Builtin::LocType => {
                 let l = self.loc(&a[0], "the argument of LOCTYPE");
@@ -1188,16 +1299,19 @@ impl Compiler<'_> {
             }
             Builtin::Score => {
                 let p = self.int(&a[0], "the argument of SCORE");
-                Node::Int(f(move |c| {
-                    let p = p(c)?;
-                    let n = c.g.players.len() as i32;
-                    if p < 1 || p > n {
-                        return Err(EvalError::new(format!(
-                            "SCORE: player {p} does not exist (1..{n})"
-                        )));
-                    }
-                    Ok(c.st.get().scores()[p as usize - 1])
-                }))
+                rec!(
+                    self,
+                    Node::Int(f(move |c| {
+                        let p = p(c)?;
+                        let n = c.g.players.len() as i32;
+                        if p < 1 || p > n {
+                            return Err(EvalError::new(format!(
+                                "SCORE: player {p} does not exist (1..{n})"
+                            )));
+                        }
+                        Ok(c.rd_score::<REC>(p as usize - 1))
+                    }))
+                )
             }
             Builtin::Move => {
                 let es = self.str_arg(&a[0], "the element of MOVE");
@@ -1294,6 +1408,83 @@ fn run_func(c: &mut Ctx<'_>, fid: FuncId, split: bool) -> R<Value> {
     result
 }
 
+/// [`run_func`] of a memoized function (`memo.rs`, where the equivalence
+/// with the plain call is argued), its parameters bound.
+fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
+    let g = c.g;
+    let Some(info) = g.memo_info.get(fid as usize).and_then(Option::as_ref) else {
+        return run_func(c, fid, false);
+    };
+    c.vars.memo.for_game(g.id, g.funcs.len());
+    if c.vars.memo.is_off(fid) {
+        return run_func(c, fid, false);
+    }
+    let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
+    for (k, p) in key.iter_mut().zip(&info.inputs) {
+        match c.vars.get(*p).and_then(crate::memo::key_of) {
+            Some(x) => *k = x,
+            None => return run_func(c, fid, false),
+        }
+    }
+    let st = c.st.get();
+    let (slots, memo) = c.vars.slots_and_memo();
+    if let Some(v) = memo.hit(slots, fid, &key, st) {
+        return Ok(v);
+    }
+    // A miss: run it with the variables it may write (but its parameters) unbound.
+    let saved: smallvec::SmallVec<[(VarId, Option<Value>); 16]> = info
+        .writes
+        .iter()
+        .map(|&v| (v, slots[v as usize].clone()))
+        .collect();
+    for &v in &info.locals {
+        slots[v as usize] = None;
+    }
+    let start = memo.buf.len();
+    memo.depth += 1;
+    let steps = c.vars.steps_left();
+    let result = run_func(c, fid, false);
+    c.vars.memo.depth -= 1;
+    let (slots, memo) = c.vars.slots_and_memo();
+    match result {
+        Ok(value) => {
+            memo.store(fid, key, start, slots, &info.writes, value.clone());
+            let (slots, _) = c.vars.slots_and_memo();
+            for (v, old) in saved {
+                if slots[v as usize].is_none() {
+                    slots[v as usize] = old;
+                }
+            }
+            Ok(value)
+        }
+        Err(e) => {
+            // Back to the variables and budget before the call, and run it
+            // plainly — from the outermost memoized attempt under way, which
+            // reruns this call too.
+            for (v, old) in saved {
+                slots[v as usize] = old;
+            }
+            memo.buf.truncate(start);
+            let culprit = *memo.failed.get_or_insert(fid);
+            if memo.depth != 0 {
+                return Err(e);
+            }
+            memo.failed = None;
+            memo.bypass += 1;
+            c.vars.set_steps_left(steps);
+            let plain = run_func(c, fid, false);
+            c.vars.memo.bypass -= 1;
+            if plain.is_ok() {
+                // The attempt failed only because it ran with variables
+                // unbound: the innermost failing function reads one before
+                // writing it, and is not memoized any more.
+                c.vars.memo.turn_off(culprit);
+            }
+            plain
+        }
+    }
+}
+
 /// [`run_func`] of a function whose last line is a Bool node.
 fn run_func_bool(c: &mut Ctx<'_>, fid: FuncId) -> R<bool> {
     let (cf, last, last_line) = enter(c, fid)?;
@@ -1381,6 +1572,61 @@ fn run_lines(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32, split: bo
         }
     }
     last.value(c).map_err(|e| traced(e, last_line))
+}
+
+/// Reads of the position by the compiled built-ins that memoized functions
+/// may use, recorded while a memoized call is evaluated (`memo.rs`).
+impl Ctx<'_> {
+    #[inline(always)]
+    fn rd_content<const R: bool>(&mut self, l: u16) -> Option<u16> {
+        let x = self.st.get().content(l);
+        if R {
+            self.vars
+                .memo
+                .note(Read::Content(l, x.unwrap_or(crate::state::NO_ELEMENT)));
+        }
+        x
+    }
+    #[inline(always)]
+    fn rd_state<const R: bool>(&mut self, e: u16) -> i32 {
+        let x = self.st.get().element_state(e);
+        if R {
+            self.vars.memo.note(Read::State(e, x));
+        }
+        x
+    }
+    #[inline(always)]
+    fn rd_owner<const R: bool>(&mut self, e: u16) -> i32 {
+        let x = self.st.get().owner(e);
+        if R {
+            self.vars.memo.note(Read::Owner(e, x));
+        }
+        x
+    }
+    #[inline(always)]
+    fn rd_location<const R: bool>(&mut self, e: u16) -> u16 {
+        let x = self.st.get().location_of(e);
+        if R {
+            self.vars.memo.note(Read::Location(e, x));
+        }
+        x
+    }
+    #[inline(always)]
+    fn rd_player<const R: bool>(&mut self) -> i32 {
+        let x = self.st.get().player();
+        if R {
+            self.vars.memo.note(Read::Player(x));
+        }
+        x
+    }
+    #[inline(always)]
+    fn rd_score<const R: bool>(&mut self, p: usize) -> i32 {
+        let x = self.st.get().scores()[p];
+        if R {
+            self.vars.memo.note(Read::Score(p as u16, x));
+        }
+        x
+    }
 }
 
 impl Ctx<'_> {

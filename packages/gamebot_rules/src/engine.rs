@@ -41,6 +41,11 @@ impl PartialEq for Move {
 pub struct Scratch {
     pub(crate) vars: Vars,
     targets: Vec<(LocationId, Option<Arc<Deferred>>)>,
+    /// The targets of a [`Rule::share_call_targets`] rule for the elements
+    /// whose first conjunct is true, once one such element was tried in the
+    /// current position (`shared_valid`).
+    shared: Vec<(LocationId, Option<Arc<Deferred>>)>,
+    shared_valid: bool,
 }
 
 /// What a position's move equivalence class is made of (§7.5): from (or its type
@@ -160,6 +165,8 @@ impl Game {
         Scratch {
             vars: Vars::new(self.var_names.len()),
             targets: Vec::new(),
+            shared: Vec::new(),
+            shared_valid: false,
         }
     }
 
@@ -201,6 +208,7 @@ impl Game {
                 }
             }
             let mut have_targets = false;
+            sc.shared_valid = false;
             for (e, eb) in &r.elem_matches {
                 let es = st.element_state(*e);
                 if let Filter::Literal(x) = r.state {
@@ -226,15 +234,13 @@ impl Game {
                     self.targets(r, st, sc)?;
                     have_targets = true;
                 }
-                for (t, f) in &sc.targets {
-                    out.push(Move {
-                        element: *e,
-                        from,
-                        to: *t,
-                        rule: ri as u16,
-                        followup: f.clone(),
-                    });
-                }
+                out.extend(sc.targets.iter().map(|(t, f)| Move {
+                    element: *e,
+                    from,
+                    to: *t,
+                    rule: ri as u16,
+                    followup: f.clone(),
+                }));
             }
         }
         Ok(())
@@ -322,6 +328,13 @@ impl Game {
             if st.content(*l).is_some() {
                 continue;
             }
+            if r.condition.is_none() {
+                // Nothing reads the target's variables: every empty target.
+                // (The namespace is cleared before anything evaluates in it
+                // again, so leaving them unbound changes nothing.)
+                sc.targets.push((*l, None));
+                continue;
+            }
             bind(&mut sc.vars, tb);
             let ok = match &r.condition {
                 None => true,
@@ -353,6 +366,13 @@ impl Game {
                         // The call's first conjunct is false for every target of this element.
                         break;
                     }
+                    if first == Some(true) && sc.shared_valid {
+                        // Its first conjunct is true: the targets are those of
+                        // the first such element (`Rule::share_call_targets`).
+                        sc.targets.clear();
+                        sc.targets.extend(sc.shared.iter().cloned());
+                        return Ok(());
+                    }
                     let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
                     let v = ctx.run_call_split(c).map_err(|e| {
                         self.eval_error(c, format!("rule `{}` condition", r.name), e)
@@ -367,6 +387,11 @@ impl Game {
             if ok {
                 sc.targets.push((*l, None));
             }
+        }
+        if r.share_call_targets && first == Some(true) && !sc.shared_valid {
+            sc.shared.clear();
+            sc.shared.extend(sc.targets.iter().cloned());
+            sc.shared_valid = true;
         }
         Ok(())
     }
@@ -448,8 +473,15 @@ impl Game {
         vars.start_operation();
         // 1. Choose the rule.
         let mut chosen: Option<usize> = None;
+        // A rule whose `element=` does not match the moved element is skipped
+        // without clearing the namespace (it would bind nothing, and the next
+        // rule tried clears first).
+        let elem = mv.element as usize;
         if !self.has_bonuses {
             for (ri, r) in self.rules.iter().enumerate() {
+                if r.elem_index[elem] == u32::MAX {
+                    continue;
+                }
                 vars.clear();
                 if self.rule_matches(r, st, mv, vars)? {
                     chosen = Some(ri);
@@ -459,6 +491,9 @@ impl Game {
         } else {
             let mut best: Option<(usize, Option<i32>)> = None;
             for (ri, r) in self.rules.iter().enumerate() {
+                if r.elem_index[elem] == u32::MAX {
+                    continue;
+                }
                 vars.clear();
                 if !self.rule_matches(r, st, mv, vars)? {
                     continue;
@@ -804,9 +839,9 @@ impl Game {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn bind(vars: &mut Vars, b: &Bindings) {
-    for (v, x) in b {
-        vars.set_int(*v, *x);
+    for &(v, x) in b.as_slice() {
+        vars.set_int(v, x);
     }
 }

@@ -106,6 +106,8 @@ pub struct Vars {
     /// Evaluate with the tree-walking reference evaluator instead of the
     /// compiled form (see `compile.rs`); for tests that compare the two.
     pub(crate) reference: bool,
+    /// Memoized calls of pure functions (`memo.rs`); used by the compiled form.
+    pub(crate) memo: crate::memo::Memo,
 }
 
 impl Default for Vars {
@@ -121,6 +123,7 @@ impl Vars {
             budget: DEFAULT_STEP_BUDGET,
             steps_left: DEFAULT_STEP_BUDGET,
             reference: false,
+            memo: crate::memo::Memo::default(),
         }
     }
     /// Sets the steps per operation (takes effect at the next operation).
@@ -159,7 +162,9 @@ impl Vars {
     /// Empties the namespace (a fresh one per engine operation, §5.4).
     pub fn clear(&mut self) {
         for s in &mut self.slots {
-            *s = None;
+            if s.is_some() {
+                *s = None;
+            }
         }
     }
     #[inline]
@@ -173,6 +178,24 @@ impl Vars {
             Some(Value::Int(x)) => *x = i,
             slot => *slot = Some(Value::Int(i)),
         }
+    }
+    /// The variable slots and the memo tables, borrowed together.
+    #[inline]
+    pub(crate) fn slots_and_memo(&mut self) -> (&mut [Option<Value>], &mut crate::memo::Memo) {
+        (&mut self.slots, &mut self.memo)
+    }
+    /// Steps left in the current operation.
+    pub(crate) fn steps_left(&self) -> u64 {
+        self.steps_left
+    }
+    /// Puts the steps left back (a memoized call that is run again).
+    pub(crate) fn set_steps_left(&mut self, steps: u64) {
+        self.steps_left = steps;
+    }
+    /// The slot of a bound variable, for in-place updates.
+    #[inline]
+    pub(crate) fn get_mut(&mut self, v: VarId) -> Option<&mut Value> {
+        self.slots[v as usize].as_mut()
     }
     #[inline]
     pub fn get(&self, v: VarId) -> Option<&Value> {

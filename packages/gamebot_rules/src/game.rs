@@ -90,6 +90,11 @@ pub struct Rule {
     /// element (see `loader/independence.rs`): generation then stops trying
     /// that element's targets.
     pub(crate) hoist_call: bool,
+    /// True when [`Rule::hoist_call`] holds and the rest `B` of the called
+    /// function's last line cannot depend on the element (see
+    /// `loader/independence.rs`): every element whose `A` is true gets the
+    /// same targets, so generation computes them once per rule and position.
+    pub(crate) share_call_targets: bool,
 }
 
 impl Rule {
@@ -285,6 +290,10 @@ pub struct Game {
     pub(crate) funcs: Vec<Option<Function>>,
     /// Per function name: the compiled body of its definition (`compile.rs`).
     pub(crate) cfuncs: Vec<Option<crate::compile::CFunc>>,
+    /// Per function name: whether and how its calls are memoized (`memo.rs`).
+    pub(crate) memo_info: Vec<Option<crate::memo::MemoInfo>>,
+    /// Distinguishes games (and so their memo tables) in a shared scratch.
+    pub(crate) id: u64,
     pub(crate) templates: Vec<Template>,
     /// Per symbol: its indexed-name reading, `None` when it is not one.
     pub(crate) sym_indexed: Vec<Option<Indexed>>,
@@ -467,7 +476,10 @@ impl Game {
         // Compile every expression once (issue 18): see `compile.rs`.
         let (mut rules, mut scorings, mut ends, mut evaluations) =
             (rules, scorings, ends, evaluations);
+        let memo_info = crate::memo::analyse(&funcs, &templates);
         let mut compiler = crate::compile::Compiler {
+            memo_funcs: memo_info.iter().map(Option::is_some).collect(),
+            record: memo_info.iter().any(Option::is_some),
             funcs: &funcs,
             func_names: &func_names,
             sym_loc: &sym_loc,
@@ -547,6 +559,11 @@ impl Game {
             func_names,
             funcs,
             cfuncs,
+            memo_info,
+            id: {
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
             templates,
             sym_indexed,
             meta,

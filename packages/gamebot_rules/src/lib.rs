@@ -11,8 +11,10 @@
 //! variable slots and then compiled into typed closures (`compile.rs`; the
 //! tree-walking evaluator of `eval.rs` stays as the reference), interpolated
 //! names are looked up through per-template tables straight to location and
-//! element ids, and a rule whose targets do not depend on the moved element
-//! (the usual case for supply stacks) computes its targets once per position.
+//! element ids, a rule whose targets do not depend on the moved element
+//! (the usual case for supply stacks) computes its targets once per position,
+//! and calls of pure user functions are memoized, each entry checked against
+//! the position reads it recorded (`memo.rs`).
 //!
 //! ```no_run
 //! let game = gamebot_rules::Game::load("games/tictactoe.game")?;
@@ -32,6 +34,7 @@ mod expr;
 mod game;
 mod lexer;
 mod loader;
+mod memo;
 pub mod model;
 mod pattern;
 pub mod physical;

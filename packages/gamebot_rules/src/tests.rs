@@ -123,6 +123,190 @@ fn set_vectors() {
     assert!(run("", &["1 IN 2"]).is_err());
 }
 
+/// `$V = $V UNION {...}` is computed in place when `$V` holds the only
+/// reference to its set: same members and order as the general `UNION`, and
+/// no other value (a copy in another variable, a set containing it, an older
+/// value the members' evaluation replaced) sees the change.
+#[test]
+fn in_place_union_vectors() {
+    let t = |defs: &str, lines: &[&str]| boolean(run(defs, lines));
+    assert!(t(
+        "",
+        &[
+            "$A = {1,2}",
+            "$B = $A",
+            "$A = $A UNION {3,1}",
+            "($A == {3,1,2}) AND ($B == {1,2})"
+        ]
+    ));
+    assert!(t(
+        "",
+        &[
+            "$A = {}",
+            "FORALL($I,1,4,$A = $A UNION {$I % 3})",
+            "$A == {1,0,2}"
+        ]
+    ));
+    assert!(t(
+        "",
+        &["$A = {1,2}", "$A = $A UNION {2,2}", "$A == {2,2,1}"]
+    ));
+    assert!(t(
+        "",
+        &[
+            "$A = {1}",
+            "$C = {$A}",
+            "$A = $A UNION {2}",
+            "($C == {{1}}) AND ($A == {2,1})"
+        ]
+    ));
+    // (A body line that is a lone number is not an expression line: `1 + 6`.)
+    let sneak = "Sneak\n$A = {9}\n1 + 6\nEND\n";
+    assert!(t(
+        sneak,
+        &["$A = {1}", "$A = $A UNION {Sneak}", "$A == {7,1}"]
+    ));
+    assert!(t(
+        sneak,
+        &["$A = {1}", "$A = $A UNION {Sneak, 1}", "$A == {7,1}"]
+    ));
+    assert!(run("", &["$A = $A UNION {1}"]).is_err());
+    assert!(run("", &["$A = 1", "$A = $A UNION {1}"]).is_err());
+    assert!(run(sneak, &["$A = 1", "$A = $A UNION {Sneak}"]).is_err());
+}
+
+/// Memoized calls (`memo.rs`): a heavy, pure, closed function called again
+/// with the same parameters gives the same value and leaves the same
+/// variables as the reference evaluator — also when the position changed in
+/// between, when it writes a variable only on some paths, and when it reads a
+/// variable it has not written yet (the memoized run fails, the plain one runs).
+#[test]
+fn memoized_calls_agree_with_the_reference() {
+    // Heavy enough to be memoized: a loop that runs its whole range.
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let defs = format!(
+        "Look($la)\n{heavy}\nIF($la > 1, $lw = 5, true)\n$lc = CONTENT(\"s(3,4)\")\nIF($lc == \"\", $la, $la + 10)\nEND\n\
+         Early($ea)\n{heavy}\n$er = $ew\n$ew = $ea\n$er\nEND\n"
+    );
+    let g = Game::parse(
+        "m.game",
+        &format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=s(3,4)\ntype=cell\nname=t(1)\ntype=cell\n\
+             [ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n[MOVABLE ELEMENTS]\nname=p(1)\n\
+             type=peg\nlocation=t(1)\n[EXPRESSIONS]\n{defs}"
+        ),
+    )
+    .unwrap();
+    let memoized = |n: &str| {
+        let f = g.func_names.iter().position(|x| x == n).unwrap();
+        g.memo_info[f].is_some()
+    };
+    assert!(memoized("Look") && memoized("Early"));
+    let lines = [
+        "$lw = 1",
+        "$a1 = Look(1)",
+        "$w1 = $lw",
+        "$a2 = Look(1)",
+        "$a3 = Look(2)",
+        "$lw = 1",
+        "$a4 = Look(1)",
+        "$w4 = $lw",
+        "MOVE(\"p(1)\", \"t(1)\", \"s(3,4)\")",
+        "$a5 = Look(1)",
+        "$a6 = Look(2)",
+        "$ew = 4",
+        "$e1 = Early(7)",
+        "$e2 = Early(7)",
+        "$e3 = Early(8)",
+        "{$a1,$w1,$a2,$a3,$a4,$w4,$a5,$a6,$e1,$e2,$e3}",
+    ];
+    let v = run(&defs, &lines).unwrap();
+    let mut want = format!("{v:?}");
+    want.retain(|c| c.is_ascii_digit() || c == ',');
+    assert_eq!(want, "1,1,1,2,1,1,11,12,4,7,7", "{v:?}");
+    // Called with nothing bound yet, `Early` fails in both.
+    assert!(run(&defs, &["Early(1)"]).is_err());
+    // A memoized helper adding to its memoized caller's variable: its attempt
+    // inside the caller's fails, the caller reruns plainly, the helper is no
+    // longer memoized, and the caller's later attempts succeed.
+    let nested = format!(
+        "Outer($oa)\n{heavy}\n$acc = $oa\nAcc($oa)\nAcc($oa)\n$acc\nEND\n\
+         Acc($cx)\n{heavy}\n$acc = $acc + $cx\nEND\n"
+    );
+    let lines = [
+        "$r1 = Outer(1)",
+        "$r2 = Outer(1)",
+        "$r3 = Outer(2)",
+        "$r4 = Outer(1)",
+        "{$r1,$r2,$r3,$r4}",
+    ];
+    let v = run(&nested, &lines).unwrap();
+    let mut got = format!("{v:?}");
+    got.retain(|c| c.is_ascii_digit() || c == ',');
+    assert_eq!(got, "3,3,6,3", "{v:?}");
+}
+
+/// The functions the original-style fixtures' end checks and targets spend
+/// their time in are memoized (so the digest test plays through the memo),
+/// the small helpers and the functions reading variables they do not write
+/// are not, and one scratch serves two games without mixing their tables.
+#[test]
+fn memoized_functions_of_the_fixtures() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let memoized = |g: &Game, n: &str| {
+        let f = g.func_names.iter().position(|x| x == n).unwrap();
+        g.memo_info[f].is_some()
+    };
+    let c4 = Game::load(root.join("bench/connect4-orig.game")).unwrap();
+    assert!(memoized(&c4, "Four") && memoized(&c4, "HasFour"));
+    assert!(!memoized(&c4, "IsValid") && !memoized(&c4, "Disc"));
+    let r6 = Game::load(root.join("bench/reversi6-orig.game")).unwrap();
+    assert!(memoized(&r6, "CanFlip") && memoized(&r6, "Run"));
+    // `Place` changes the state.
+    assert!(!memoized(&r6, "Place") && !memoized(&r6, "FlipDir"));
+    // `Legal` reads $X and $Y, which it does not write: they are inputs,
+    // like its parameter. `Flanks` is too light (its loop may stop at once).
+    let r8 = Game::load(root.join("reversi8.game")).unwrap();
+    assert!(memoized(&r8, "Legal") && !memoized(&r8, "Flanks"));
+    let info = |g: &Game, n: &str| {
+        let f = g.func_names.iter().position(|x| x == n).unwrap();
+        let names = |vs: &[u16]| -> Vec<String> {
+            vs.iter()
+                .map(|v| g.var_names[*v as usize].clone())
+                .collect()
+        };
+        let i = g.memo_info[f].as_ref().unwrap();
+        (names(&i.inputs), names(&i.locals))
+    };
+    let (inputs, locals) = info(&r8, "Legal");
+    assert_eq!(inputs, ["lc", "X", "Y"]);
+    assert!(locals.contains(&"me".to_string()) && locals.contains(&"k".to_string()));
+    // Whole-board scans without inputs are not memoized (every move makes them stale).
+    let ttt = Game::load(root.join("tictactoe.game")).unwrap();
+    assert!(!memoized(&ttt, "Full"));
+    // One scratch, two games in turn: the same moves as with a scratch each.
+    let ttt = Game::load(root.join("bench/tictactoe-orig.game")).unwrap();
+    let mut shared = c4.scratch();
+    let (mut s1, mut s2) = (c4.scratch(), ttt.scratch());
+    let (mut a, mut b) = (c4.initial_state(), ttt.initial_state());
+    let (mut m1, mut m2) = (Vec::new(), Vec::new());
+    for i in 0..12 {
+        for (g, st, own) in [(&c4, &mut a, &mut s1), (&ttt, &mut b, &mut s2)] {
+            g.legal_moves_into(st, own, &mut m1).unwrap();
+            g.legal_moves_into(st, &mut shared, &mut m2).unwrap();
+            assert_eq!(m1, m2);
+            if g.settle(st, &m1) {
+                continue;
+            }
+            let mv = m1[(i * 7) % m1.len()].clone();
+            let mut st2 = st.clone();
+            g.apply_with(st, &mv, own).unwrap();
+            g.apply_with(&mut st2, &mv, &mut shared).unwrap();
+            assert!(*st == st2 && st.outcome() == st2.outcome());
+        }
+    }
+}
+
 #[test]
 fn loop_and_logic_vectors() {
     assert_eq!(int(run("", &["FORALL($I,1,0,true)", "$I"])), 0);
@@ -419,6 +603,45 @@ fn recursion_is_limited_by_its_stack_not_by_a_call_count() {
         .unwrap();
 }
 
+/// A memoized function in an unbounded recursion: the memoized attempts fail
+/// at the bottom, and only the outermost one reruns the call plainly, with
+/// no memoized calls below (`memo.rs`): one attempt and one plain run, not a
+/// rerun per level (and per level below it), which did not finish.
+#[test]
+fn memoized_recursion_fails_like_the_plain_one() {
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let defs = format!("DownM($n)\n{heavy}\nIF($n <= 0, 0, 1 + DownM($n - 1))\nEND\n");
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let g = Game::parse(
+                "d.game",
+                &format!(
+                    "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=t(1)\ntype=cell\n[ELEMENT TYPES]\n\
+                     name=peg\nstates=1\n[PLAYER NAMES]\n1=a\n[MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\n\
+                     location=t(1)\n[EXPRESSIONS]\n{defs}"
+                ),
+            )
+            .unwrap();
+            let f = g.func_names.iter().position(|x| x == "DownM").unwrap();
+            assert!(g.memo_info[f].is_some());
+            assert_eq!(int(run(&defs, &["DownM(200)", "DownM(200)"])), 200);
+            for (out, how) in run_each(&defs, &["DownM(1000000)"], 10_000_000)
+                .iter()
+                .zip(["compiled", "reference"])
+            {
+                let e = out.0.clone().expect_err("unbounded");
+                assert!(
+                    e.contains("recursion too deep") && e.contains("DownM?"),
+                    "{how}: {e}"
+                );
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
 /// Which conditions move generation splits (`A` once per element): only when
 /// `A` shares no variable with `B` or `to=` and writes none bound before the targets.
 #[test]
@@ -490,6 +713,60 @@ fn called_first_conjuncts_are_hoisted_only_when_target_independent() {
     for f in ["tictactoe-orig.game", "connect4-orig.game"] {
         let g = Game::load(root.join(f)).unwrap();
         assert!(g.rules.iter().any(|r| r.hoist_call), "{f}");
+    }
+}
+
+/// A called condition whose rest `B` cannot depend on the element: the
+/// elements whose first conjunct is true share one target list
+/// (`Rule::share_call_targets`), and the moves are those of the unsplit
+/// evaluation (`... OR false` is no call, so nothing is split or shared).
+#[test]
+fn called_condition_targets_are_shared_only_when_element_independent() {
+    let game = |defs: &str, cond: &str| {
+        let text = format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\nname=c(4)\ntype=cell\nname=c(5)\ntype=cell\nname=c(6)\ntype=cell\n\
+             [ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n2=other\n\
+             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nplayer=1\n\
+             name=p(2)\ntype=pin\nlocation=c(2)\nplayer=2\n\
+             name=p(3)\ntype=pin\nlocation=c(4)\nplayer=1\n\
+             [EXPRESSIONS]\n{defs}[GAME RULES]\nname=go\nelement=p($E)\nplayer=$P\nfrom=c($A)\nto=c($B)\n\
+             condition={cond}\n"
+        );
+        Game::parse("share.game", &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let run = |defs: &str, call: &str| {
+        let g = game(defs, call);
+        let plain = game(defs, &format!("{call} OR false"));
+        assert!(!plain.rules[0].hoist_call && !plain.rules[0].share_call_targets);
+        let moves = legal(&g, &g.initial_state());
+        assert_eq!(moves, legal(&plain, &plain.initial_state()), "{defs}");
+        (g.rules[0].hoist_call, g.rules[0].share_call_targets, moves)
+    };
+    // B reads the target's parameter and what a guard wrote from it, and the board.
+    let shared = "Chk($Q,$O,$T)\n$G = $T - 1\n(OWNER(\"p($Q)\") == $O) AND ($G > 1) AND EMPTY(\"c($G)\")\nEND\n";
+    let (hoist, share, moves) = run(shared, "Chk($E,$P,$B)");
+    assert!(hoist && share);
+    assert_eq!(moves, ["p(1):c(1)->c(6)", "p(3):c(4)->c(6)"]);
+    // B reads a parameter bound from the element: not shared.
+    let by_elem = "Chk($Q,$O,$T,$R)\n$G = $T - 1\n(OWNER(\"p($Q)\") == $O) AND ($G > $R)\nEND\n";
+    let (hoist, share, moves) = run(by_elem, "Chk($E,$P,$B,$E)");
+    assert!(hoist && !share);
+    // (and here the two elements really have different targets)
+    assert_eq!(moves.len(), 5, "{moves:?}");
+    // B reads a guard's variable written from such a parameter: not shared.
+    let by_guard = "Chk($Q,$O,$T,$R)\n$G = $R\n(OWNER(\"p($Q)\") == $O) AND ($T > $G + 1)\nEND\n";
+    let (hoist, share, _) = run(by_guard, "Chk($E,$P,$B,$E)");
+    assert!(hoist && !share);
+    // B reads a variable bound from the source location: not shared.
+    let by_from = "Chk($Q,$O,$T)\n$G = $T - 1\n(OWNER(\"p($Q)\") == $O) AND ($G > $A)\nEND\n";
+    let (hoist, share, _) = run(by_from, "Chk($E,$P,$B)");
+    assert!(hoist && !share);
+    // The original-style tic-tac-toe and connect four fixtures' rules are the case this is for.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/bench");
+    for f in ["tictactoe-orig.game", "connect4-orig.game"] {
+        let g = Game::load(root.join(f)).unwrap();
+        assert!(g.rules.iter().any(|r| r.share_call_targets), "{f}");
     }
 }
 

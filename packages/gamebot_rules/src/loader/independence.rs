@@ -104,7 +104,13 @@ pub(super) fn mark_hoistable_conditions(
         r.hoist_first_conjunct = reads.writes_of(a).is_disjoint(&bound);
     }
     for r in rules.iter_mut() {
-        r.hoist_call = !r.hoist_first_conjunct && call_hoistable(r, funcs, names, &reads);
+        let (hoist, share) = if r.hoist_first_conjunct {
+            (false, false)
+        } else {
+            call_hoistable(r, funcs, names, &reads)
+        };
+        r.hoist_call = hoist;
+        r.share_call_targets = hoist && share;
     }
 }
 
@@ -169,30 +175,45 @@ fn pattern_range(r: &Rule, v: VarId) -> Option<(i32, i32)> {
 /// as at the first target (same argument as for
 /// [`mark_hoistable_conditions`]); so a false `A` at the first target means a
 /// false condition, without error, at all of them.
+///
+/// The second result, [`Rule::share_call_targets`]: moreover `B` touches no
+/// variable that can differ between elements — none bound before the targets
+/// (`element=`, `from=`, `state=`, `player=`), no parameter bound from one of
+/// those, no variable a guard line writes from such a parameter. Then, for two
+/// elements whose `A` is true, every variable `B` touches holds the same value
+/// before `B` runs at each target (by induction over the targets in order:
+/// all start unbound, as the namespace is cleared per element; the target's
+/// bindings, the parameters bound from target variables or literals and the
+/// guard lines that `B` may read write the same values for both; `A` writes
+/// nothing `B` touches; and `B`'s own earlier evaluations were the same), and
+/// the state is the same (generation cannot change it): so `B`, which is the
+/// condition's value when `A` is true, gives the same value (or error) at
+/// every target, and both elements get the same target list.
 fn call_hoistable(
     r: &Rule,
     funcs: &[Option<Function>],
     names: &Names,
     reads: &FunctionReads,
-) -> bool {
+) -> (bool, bool) {
+    const NO: (bool, bool) = (false, false);
     if r.to_locations.is_some() {
-        return false;
+        return NO;
     }
     let Some(Expr::Call(f, args)) = r.condition.as_ref().map(|c| &c.expr) else {
-        return false;
+        return NO;
     };
     let Some(def) = &funcs[*f as usize] else {
-        return false;
+        return NO;
     };
     let params: FxHashSet<VarId> = def.params.iter().copied().collect();
     if def.params.len() != args.len() || params.len() != args.len() {
-        return false;
+        return NO;
     }
     let Some((last, guards)) = def.body.split_last() else {
-        return false;
+        return NO;
     };
     let Expr::Binary(crate::lexer::Op::And, a, b) = &last.expr else {
-        return false;
+        return NO;
     };
     let bound = bound_before_targets(r);
     let mut to_vars: FxHashSet<VarId> = FxHashSet::default();
@@ -217,7 +238,7 @@ fn call_hoistable(
                     sources.insert(*v);
                 }
             }
-            _ => return false,
+            _ => return NO,
         }
     }
     let range_of_param = |p: VarId| -> Option<(i32, i32)> {
@@ -229,13 +250,20 @@ fn call_hoistable(
             },
         })
     };
+    // Variables that may hold different values for different elements.
+    let mut differing = bound.clone();
+    for (p, from) in &param_arg {
+        if from.is_some_and(|v| !to_vars.contains(&v)) {
+            differing.insert(*p);
+        }
+    }
     let mut written_elsewhere = reads.writes_of(b);
     for g in guards {
         let Expr::Assign(w, x) = &g.expr else {
-            return false;
+            return NO;
         };
         if params.contains(w) {
-            return false;
+            return NO;
         }
         let safe = match &**x {
             Expr::Int(_) => true,
@@ -256,7 +284,14 @@ fn call_hoistable(
             _ => false,
         };
         if !safe {
-            return false;
+            return NO;
+        }
+        if reads
+            .of_expr(x, names)
+            .iter()
+            .any(|v| differing.contains(v))
+        {
+            differing.insert(*w);
         }
         others.extend(reads.of_expr(&g.expr, names));
         written_elsewhere.extend(reads.writes_of(&g.expr));
@@ -264,10 +299,11 @@ fn call_hoistable(
     others.extend(reads.of_expr(b, names));
     let touched_a = reads.of_expr(a, names);
     if !touched_a.is_disjoint(&others) || !sources.is_disjoint(&written_elsewhere) {
-        return false;
+        return NO;
     }
     let writes_a = reads.writes_of(a);
-    writes_a.is_disjoint(&bound) && writes_a.is_disjoint(&params)
+    let hoist = writes_a.is_disjoint(&bound) && writes_a.is_disjoint(&params);
+    (hoist, reads.of_expr(b, names).is_disjoint(&differing))
 }
 
 /// Which variables an expression may touch, following calls into functions.

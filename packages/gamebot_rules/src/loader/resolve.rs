@@ -298,6 +298,7 @@ impl Loader<'_> {
             element_independent: false,
             hoist_first_conjunct: false,
             hoist_call: false,
+            share_call_targets: false,
         })
     }
 }

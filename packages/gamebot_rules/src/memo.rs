@@ -1,0 +1,490 @@
+//! Memoized calls of pure user functions (issue 18, deliverable 2: cheaper
+//! end-of-game checks and conditions where provably equivalent).
+//!
+//! A user function qualifies ([`analyse`]) when everything it can run,
+//! following calls, only reads the position (no `MOVE`/`SET…`/`NEXTPLAYER`,
+//! only the built-ins whose position reads are recorded, no lazy sets). Its
+//! *inputs* are its parameters and the variables it reads but never writes
+//! (following calls; `$X`, `$Y` bound from a rule's `to=` pattern, say): an
+//! evaluation reads no other variable before writing it in the same
+//! evaluation (checked at run time, below), so it is a function of its
+//! inputs and of the position. It must have inputs (a function without any
+//! is in practice a whole-board end check, stale after every move) and be
+//! heavy enough ([`MIN_WEIGHT`]) for an entry to cost less than evaluating.
+//!
+//! A call of such a function in the compiled form (`compile.rs`,
+//! `run_memo`) binds the parameters as always, then looks up the input
+//! values in the function's table. An entry holds what one earlier evaluation
+//! read from the position (each read with the value it gave, in order), the
+//! values it left in the variables it wrote, and its value. When every
+//! recorded read gives the same value in the current position, the
+//! evaluation would take the same path again (it is deterministic given its
+//! inputs and what it reads), so the entry's variables are written and its
+//! value returned without running it.
+//!
+//! On a miss the function runs with every variable it may write, other than
+//! its own parameters, unbound first (their old values saved), while its
+//! position reads are recorded. A success proves that every such variable it
+//! read had been written earlier in the same evaluation (otherwise it would
+//! have failed with "not bound", and errors always propagate), so the run is
+//! the same as with the old values bound, and the same for any later call
+//! with the same inputs and reads; variables it did not write get their old
+//! values back, and the entry is stored. On an error the variables and the
+//! evaluation budget are put back as they were and the call runs again
+//! unmemoized, with no memoized calls below it either ([`Memo::bypass`]),
+//! which gives exactly the original error (or, if the first run failed only
+//! because a variable was unbound, the original value; such a call is not
+//! stored). A failed attempt nested in another attempt does not rerun itself:
+//! it passes the error up, and the outermost attempt reruns everything below
+//! it plainly (its saved variables and budget cover the inner ones). So an
+//! unbounded recursion through a memoized function costs one attempt and one
+//! plain run before its "recursion too deep" error — rerunning at every level
+//! would be quadratic, and with memoized calls inside the reruns exponential.
+//! When the plain run succeeds, the attempt failed only because of the
+//! unbound variables: the innermost function whose attempt failed reads a
+//! variable before writing it (a helper adding to its caller's `$res`, say),
+//! and is no longer memoized in that scratch.
+//!
+//! Entries are only an acceleration: values, variables, state changes and
+//! errors are those of the plain evaluation. As with the other shared
+//! evaluations of move generation (docs/ARCHITECTURE.md), an entry that is
+//! used saves the evaluation-budget steps (and the call-depth checks) the
+//! call would have taken. A function whose entries are often stale (in half
+//! of the calls that found one, judged after 32 such calls) is no longer
+//! memoized in that scratch.
+
+use crate::expr::{Builtin, Expr, FuncId, VarId};
+use crate::game::{Function, Template, TemplatePiece};
+use crate::lexer::Op;
+use crate::state::{State, NO_ELEMENT};
+use crate::value::{Str, Value};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Per memoized function: its parameters and the variables it may write.
+#[derive(Debug)]
+pub(crate) struct MemoInfo {
+    /// What an evaluation depends on besides the position: the parameters,
+    /// then the variables it reads but never writes (following calls).
+    pub inputs: Vec<VarId>,
+    /// Every variable an evaluation may write (the parameters included).
+    pub writes: Vec<VarId>,
+    /// `writes` without the function's own parameters: unbound on a miss.
+    pub locals: Vec<VarId>,
+}
+
+/// Which functions are memoized (see the module documentation).
+pub(crate) fn analyse(funcs: &[Option<Function>], templates: &[Template]) -> Vec<Option<MemoInfo>> {
+    (0..funcs.len())
+        .map(|f| analyse_one(funcs, templates, f as FuncId))
+        .collect()
+}
+
+fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) -> Option<MemoInfo> {
+    let def = funcs.get(f as usize)?.as_ref()?;
+    if def.body.is_empty() {
+        return None;
+    }
+    let mut reads: FxHashSet<VarId> = FxHashSet::default();
+    let mut writes: FxHashSet<VarId> = FxHashSet::default();
+    let mut seen: FxHashSet<FuncId> = FxHashSet::default();
+    let mut todo = vec![f];
+    let mut pure = true;
+    seen.insert(f);
+    while let Some(g) = todo.pop() {
+        let gd = funcs.get(g as usize).and_then(Option::as_ref)?;
+        if gd.body.is_empty() {
+            return None;
+        }
+        writes.extend(gd.params.iter().copied());
+        for line in &gd.body {
+            line.expr.walk(&mut |e| match e {
+                Expr::Var(v) => {
+                    reads.insert(*v);
+                }
+                Expr::Assign(v, _) => {
+                    writes.insert(*v);
+                }
+                Expr::Loop { var, .. } => {
+                    writes.insert(*var);
+                }
+                Expr::Interp(t) => match templates.get(*t as usize) {
+                    Some(tpl) => {
+                        for p in &tpl.pieces {
+                            if let TemplatePiece::Var(v) = p {
+                                reads.insert(*v);
+                            }
+                        }
+                    }
+                    None => pure = false,
+                },
+                Expr::Call(h, args) => match funcs.get(*h as usize).and_then(Option::as_ref) {
+                    Some(hd) if hd.params.len() == args.len() => {
+                        if seen.insert(*h) {
+                            todo.push(*h);
+                        }
+                    }
+                    _ => pure = false,
+                },
+                // Lazy sets carry deferred calls: not memoized.
+                Expr::Lazy(_) => pure = false,
+                // Shapes the compiled form leaves to the reference evaluator.
+                Expr::Binary(Op::Assign | Op::Not | Op::Abs, ..) => pure = false,
+                Expr::Builtin(b, _)
+                    if !matches!(
+                        b,
+                        Builtin::If
+                            | Builtin::Content
+                            | Builtin::Empty
+                            | Builtin::ElType
+                            | Builtin::State
+                            | Builtin::Owner
+                            | Builtin::Player
+                            | Builtin::Location
+                            | Builtin::LocType
+                            | Builtin::Score
+                    ) =>
+                {
+                    pure = false
+                }
+                _ => {}
+            });
+        }
+    }
+    if !pure {
+        return None;
+    }
+    // The variables it reads but never writes: inputs like the parameters.
+    let mut free: Vec<VarId> = reads.difference(&writes).copied().collect();
+    free.sort_unstable();
+    if weight(funcs, f, &mut Vec::new()) < MIN_WEIGHT {
+        return None;
+    }
+    let mut all: Vec<VarId> = writes.into_iter().collect();
+    all.sort_unstable();
+    let locals = all
+        .iter()
+        .copied()
+        .filter(|v| !def.params.contains(v))
+        .collect();
+    let mut inputs = def.params.clone();
+    inputs.extend(free);
+    if inputs.is_empty() || inputs.len() > MAX_INPUTS {
+        // Without inputs, one entry for all calls: in practice a whole-board
+        // scan (an end check), which every move makes stale.
+        return None;
+    }
+    Some(MemoInfo {
+        inputs,
+        writes: all,
+        locals,
+    })
+}
+
+/// The static weight ([`weight`]) a function must have to be memoized: below it, looking
+/// an entry up and checking it costs about as much as evaluating.
+const MIN_WEIGHT: u32 = 64;
+
+/// A function's static weight: the nodes of its body, plus the weight of the
+/// function at every call site (a recursion counts once). A loop body counts
+/// once, unless the body cannot stop the loop (a `FORALL` body that is always
+/// true, a `FORSOME` body always false): then once per iteration of a
+/// constant range (at most 64), else four times. Loops that may stop early
+/// often stop at their first iterations, and counting them more memoized
+/// cheap scans whose entries cost more to check than to evaluate.
+fn weight(funcs: &[Option<Function>], f: FuncId, stack: &mut Vec<FuncId>) -> u32 {
+    let Some(def) = funcs.get(f as usize).and_then(Option::as_ref) else {
+        return 0;
+    };
+    if stack.contains(&f) {
+        return 0;
+    }
+    stack.push(f);
+    let w = def
+        .body
+        .iter()
+        .map(|l| expr_weight(funcs, &l.expr, stack))
+        .fold(0u32, u32::saturating_add);
+    stack.pop();
+    w
+}
+
+fn expr_weight(funcs: &[Option<Function>], e: &Expr, stack: &mut Vec<FuncId>) -> u32 {
+    let sub = |xs: &[Expr], stack: &mut Vec<FuncId>| {
+        xs.iter()
+            .map(|x| expr_weight(funcs, x, stack))
+            .fold(0u32, u32::saturating_add)
+    };
+    1u32.saturating_add(match e {
+        Expr::Call(g, xs) => sub(xs, stack).saturating_add(weight(funcs, *g, stack)),
+        Expr::Set(xs) | Expr::Builtin(_, xs) => sub(xs, stack),
+        Expr::Loop {
+            all,
+            from,
+            to,
+            body,
+            ..
+        } => {
+            // A loop whose body cannot stop it runs its whole range.
+            let times = if always(body, *all) {
+                match (&**from, &**to) {
+                    (Expr::Int(a), Expr::Int(b)) => (a.abs_diff(*b) + 1).min(64),
+                    _ => 4,
+                }
+            } else {
+                1
+            };
+            expr_weight(funcs, from, stack)
+                .saturating_add(expr_weight(funcs, to, stack))
+                .saturating_add(expr_weight(funcs, body, stack).saturating_mul(times))
+        }
+        Expr::Unary(_, x) | Expr::Assign(_, x) => expr_weight(funcs, x, stack),
+        Expr::Binary(_, a, b) => {
+            expr_weight(funcs, a, stack).saturating_add(expr_weight(funcs, b, stack))
+        }
+        _ => 0,
+    })
+}
+
+/// Whether `e` certainly gives `b` when it gives a value (assignments give
+/// `true`; `X OR true`, `IF(c, true, true)`, ...).
+fn always(e: &Expr, b: bool) -> bool {
+    match e {
+        Expr::Bool(x) => *x == b,
+        Expr::Assign(..) => b,
+        Expr::Binary(Op::Or, x, y) => {
+            if b {
+                always(x, true) || always(y, true)
+            } else {
+                always(x, false) && always(y, false)
+            }
+        }
+        Expr::Binary(Op::And, x, y) => {
+            if b {
+                always(x, true) && always(y, true)
+            } else {
+                always(x, false) || always(y, false)
+            }
+        }
+        Expr::Builtin(Builtin::If, a) => always(&a[1], b) && a.get(2).is_some_and(|e| always(e, b)),
+        _ => false,
+    }
+}
+
+/// One read of the position by a memoized evaluation, with what it gave.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Read {
+    /// The occupant of a location ([`NO_ELEMENT`] when empty).
+    Content(u16, u16),
+    State(u16, i32),
+    Owner(u16, i32),
+    Location(u16, u16),
+    Player(i32),
+    /// A player's score (index from 0).
+    Score(u16, i32),
+}
+
+impl Read {
+    /// Whether the read gives the same value in `st`.
+    #[inline]
+    fn holds(&self, st: &State) -> bool {
+        match *self {
+            Read::Content(l, x) => st.content(l).unwrap_or(NO_ELEMENT) == x,
+            Read::State(e, x) => st.element_state(e) == x,
+            Read::Owner(e, x) => st.owner(e) == x,
+            Read::Location(e, x) => st.location_of(e) == x,
+            Read::Player(x) => st.player() == x,
+            Read::Score(p, x) => st.scores()[p as usize] == x,
+        }
+    }
+}
+
+/// The key of a parameter value; `None` for sets (not memoized).
+#[inline]
+pub(crate) fn key_of(v: &Value) -> Option<u64> {
+    match v {
+        Value::Int(i) => Some(*i as u32 as u64),
+        Value::Bool(b) => Some(1 << 32 | *b as u64),
+        Value::Str(Str::Sym(s)) => Some(2 << 32 | *s as u64),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    reads: Vec<Read>,
+    /// The variables left holding Ints, and those holding anything else.
+    ints: Vec<(VarId, i32)>,
+    others: Vec<(VarId, Value)>,
+    result: Value,
+}
+
+/// Input values of a call, [`NO_INPUT`] after the last (at most [`MAX_INPUTS`]).
+pub(crate) type Key = [u64; MAX_INPUTS];
+/// Inputs a memoized function may have.
+pub(crate) const MAX_INPUTS: usize = 8;
+/// Fills the unused places of a [`Key`] (no [`key_of`] gives it).
+pub(crate) const NO_INPUT: u64 = u64::MAX;
+
+#[derive(Clone, Debug, Default)]
+struct Table {
+    map: FxHashMap<Key, Entry>,
+    /// Calls that found an entry, and those whose entry was still valid.
+    tries: u32,
+    hits: u32,
+    off: bool,
+}
+
+impl Table {
+    fn turn_off(&mut self) {
+        self.off = true;
+        self.map = FxHashMap::default();
+    }
+}
+
+/// Entries per function at most (the table is emptied when it is full).
+const CAPACITY: usize = 4096;
+/// Calls that found an entry (evaluations run) after which a function's
+/// hit rate (cost) is judged.
+const TRIAL: u32 = 32;
+
+/// The memo tables of one scratch (they live in [`crate::eval::Vars`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Memo {
+    /// The game the tables belong to (`Game::id`).
+    game: u64,
+    tables: Vec<Table>,
+    /// Memoized evaluations under way: reads are recorded when non-zero.
+    pub depth: u32,
+    /// The reads of the evaluations under way, outermost first.
+    pub buf: Vec<Read>,
+    /// Plain reruns under way (after a failed memoized attempt): calls below
+    /// them are not memoized.
+    pub bypass: u32,
+    /// The innermost memoized attempt that failed, while the failure goes up
+    /// to the outermost attempt.
+    pub failed: Option<FuncId>,
+}
+
+impl Memo {
+    /// Makes the tables those of game `id` with `n` functions.
+    #[inline]
+    pub fn for_game(&mut self, id: u64, n: usize) {
+        if self.game != id || self.tables.len() != n {
+            self.game = id;
+            self.tables = vec![Table::default(); n];
+            self.depth = 0;
+            self.buf.clear();
+            self.bypass = 0;
+            self.failed = None;
+        }
+    }
+
+    /// Stops memoizing `f` in this scratch.
+    pub fn turn_off(&mut self, f: FuncId) {
+        self.tables[f as usize].turn_off();
+    }
+
+    /// Whether calls of `f` are not memoized now.
+    #[inline]
+    pub fn is_off(&self, f: FuncId) -> bool {
+        self.bypass != 0 || self.tables[f as usize].off
+    }
+
+    /// Records a read when a memoized evaluation is under way.
+    #[inline(always)]
+    pub fn note(&mut self, r: Read) {
+        if self.depth != 0 {
+            self.record(r);
+        }
+    }
+
+    #[inline(never)]
+    fn record(&mut self, r: Read) {
+        self.buf.push(r);
+    }
+
+    /// A valid entry for the call of `f` with parameter values `key` in `st`:
+    /// writes its variables into `slots` and gives its value.
+    pub fn hit(
+        &mut self,
+        slots: &mut [Option<Value>],
+        f: FuncId,
+        key: &Key,
+        st: &State,
+    ) -> Option<Value> {
+        let t = &mut self.tables[f as usize];
+        let e = t.map.get(key)?;
+        // Judged on the calls that found an entry (a cold table misses anyway).
+        t.tries += 1;
+        if !e.reads.iter().all(|r| r.holds(st)) {
+            if t.tries >= TRIAL && t.hits < t.tries / 2 {
+                t.turn_off();
+            }
+            return None;
+        }
+        t.hits = t.hits.saturating_add(1);
+        for &(v, i) in &e.ints {
+            match &mut slots[v as usize] {
+                // The usual case: an Int over an Int, no drop.
+                Some(Value::Int(old)) => *old = i,
+                slot => *slot = Some(Value::Int(i)),
+            }
+        }
+        for (v, x) in &e.others {
+            slots[*v as usize] = Some(x.clone());
+        }
+        if self.depth != 0 {
+            self.buf.extend_from_slice(&e.reads);
+        }
+        Some(e.result.clone())
+    }
+
+    /// Stores the evaluation whose reads start at `start` in [`Memo::buf`]
+    /// and which left the variables `vars` (those bound) in `slots`.
+    pub fn store(
+        &mut self,
+        f: FuncId,
+        key: Key,
+        start: usize,
+        slots: &[Option<Value>],
+        vars: &[VarId],
+        result: Value,
+    ) {
+        let t = &mut self.tables[f as usize];
+        if !t.off {
+            let fill = |e: &mut Entry| {
+                e.reads.clear();
+                e.reads.extend_from_slice(&self.buf[start..]);
+                e.ints.clear();
+                e.others.clear();
+                for &v in vars {
+                    match &slots[v as usize] {
+                        Some(Value::Int(i)) => e.ints.push((v, *i)),
+                        Some(x) => e.others.push((v, x.clone())),
+                        None => {}
+                    }
+                }
+                e.result = result;
+            };
+            match t.map.get_mut(&key) {
+                Some(e) => fill(e),
+                None => {
+                    if t.map.len() >= CAPACITY {
+                        t.map.clear();
+                    }
+                    let mut e = Entry {
+                        reads: Vec::with_capacity(self.buf.len() - start),
+                        ints: Vec::with_capacity(vars.len()),
+                        others: Vec::new(),
+                        result: Value::Bool(false),
+                    };
+                    fill(&mut e);
+                    t.map.insert(key, e);
+                }
+            }
+        }
+        if self.depth == 0 {
+            self.buf.clear();
+        }
+    }
+}
