@@ -299,10 +299,8 @@ pub fn run_with<B: Bus>(
             ws.wait_until(Some(until));
             b.config.clock.advance(start.elapsed().min(clock_wait));
         } else {
-            // A scaled clock runs `rtf` times faster than the wall.
-            let rtf = b.config.clock.real_time_factor().unwrap_or(1.0);
-            let wall_wait = clock_wait.div_f64(rtf.max(1e-6));
-            ws.wait_until(Some(wall_deadline.min(Instant::now() + wall_wait)));
+            // Real, scaled (`rtf` times faster than the wall) or `/clock`.
+            ws.wait_until(Some(wall_deadline.min(b.config.clock.wall_deadline(next))));
         }
     }
     Ok(())

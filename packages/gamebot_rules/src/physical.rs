@@ -201,13 +201,20 @@ mod tests {
         [EXPRESSIONS]\nRotate\nMOVE(\"d(3)\", \"c(3)\", \"s(1)\")\nMOVE(\"d(2)\", \"c(2)\", \"c(3)\")\nMOVE(\"d(3)\", \"s(1)\", \"c(2)\")\nSETSTATE(\"d(2)\", 2)\nEND\n\
         [GAME RULES]\nname=spin\nelement=d($N)\nfrom=c($F)\nto=c($T)\ncondition=$F == 1\nfollowup=Rotate\n";
 
-    #[test]
-    fn a_cycle_is_broken_through_a_free_location_and_flips_come_last() {
+    /// The ring game before and after `d(1):c(1)->c(4)`, whose followup
+    /// swaps d(2) and d(3) through s(1) and flips d(2).
+    fn ring_move() -> (Game, State, State) {
         let g = Game::parse("ring.game", RING).unwrap();
         let before = g.initial_state();
         let mut after = before.clone();
         let mv = g.find_move(&before, "d(1):c(1)->c(4)").unwrap();
         g.apply(&mut after, &mv).unwrap();
+        (g, before, after)
+    }
+
+    #[test]
+    fn a_cycle_is_broken_through_a_free_location_and_flips_come_last() {
+        let (g, before, after) = ring_move();
         // d(1) went c1->c4 by the move; the followup then swapped d(2) and d(3) through s(1).
         let plan = physical_actions(&g, &before, &after).unwrap();
         // Replaying the plan on a physical board must end in `after`, each step onto a free place.
@@ -258,11 +265,7 @@ mod tests {
 
     #[test]
     fn neighbours_are_the_pieces_near_either_end_as_the_plan_proceeds() {
-        let g = Game::parse("ring.game", RING).unwrap();
-        let before = g.initial_state();
-        let mut after = before.clone();
-        let mv = g.find_move(&before, "d(1):c(1)->c(4)").unwrap();
-        g.apply(&mut after, &mv).unwrap();
+        let (g, before, after) = ring_move();
         let plan = physical_actions(&g, &before, &after).unwrap();
         // c(n) stand 3 cm apart on a line, s(1) at the end, 3 cm past c(4).
         let place = |l: LocationId| Some([0.03 * l as f64, 0.2, 0.0]);
