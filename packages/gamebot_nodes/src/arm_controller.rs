@@ -6,7 +6,12 @@
 //! driver goal under way, puts a held piece down where the arm is and parks.
 //! A step the driver fails is tried again after short pauses; when it still
 //! fails, a held piece is put down, the arm parks out of the camera's view,
-//! and the goal aborts naming the step and the reason.
+//! and the goal aborts naming the step and the reason. A step that fails
+//! because the driver's serial line went away (its reason, or its status on
+//! `/diagnostics`, says so) does not use up those tries: the controller waits
+//! for the driver's status to say the line is back (at most [`LINE_WAIT`] of
+//! wall time each time, at most [`MAX_LINE_WAITS`] times per action) and
+//! goes on from where the arm stopped.
 //!
 //! Also: `/robot_description` (the URDF, latched), `/tf` from `/joint_states`
 //! (every link's transform from `base_link`; parameter `publish_tf`, default
@@ -14,6 +19,7 @@
 //! `/arm/set_gripper`, `/arm/go_to_pose` (`home` / `park`).
 
 use crate::arm_core::{ArmPlanner, Motion, Step};
+use crate::bridge_core;
 use crate::NodeError;
 use gamebot_interfaces::action::{ExecuteMove, ExecuteMoveFeedback, ExecuteMoveResult};
 use gamebot_interfaces::builtin_interfaces::Time;
@@ -21,6 +27,7 @@ use gamebot_interfaces::control_msgs::{
     FollowJointTrajectory, FollowJointTrajectoryGoal, GripperCommand, GripperCommandAction,
     GripperCommandGoal,
 };
+use gamebot_interfaces::diagnostic_msgs::{DiagnosticArray, DiagnosticStatus};
 use gamebot_interfaces::geometry_msgs::{
     Quaternion, Transform, TransformStamped, Vector3 as VecMsg,
 };
@@ -38,7 +45,7 @@ use gamebot_ros::{
     graph, ActionClient, ActiveGoal, Bus, Publisher, Shutdown, Subscription, WaitSet,
 };
 use gamebot_ssc32::Clock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long to wait for the driver to accept a goal.
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
@@ -73,6 +80,20 @@ struct Io {
     holding: bool,
     /// The node's clock (retry pauses).
     clock: Clock,
+    /// `/diagnostics`, for the driver's serial line.
+    diagnostics: Subscription<DiagnosticArray>,
+    /// The driver's serial line as its last status said.
+    line: Line,
+}
+
+/// The driver's serial line, as its `/diagnostics` status last said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// No status seen (a driver that publishes none, such as the stock
+    /// ros2_control controllers).
+    Unknown,
+    Up,
+    Down,
 }
 
 /// Why a step sequence stopped.
@@ -120,6 +141,8 @@ fn serve<B: Bus>(
         gripper: arm.config().gripper.open,
         holding: false,
         clock,
+        diagnostics: bus.subscription_on(&graph::DIAGNOSTICS)?,
+        line: Line::Unknown,
     };
     let mut planner = ArmPlanner::new(arm);
     tracing::info!(
@@ -225,6 +248,25 @@ fn describe(s: Stopped) -> String {
 }
 
 impl Io {
+    /// Reads the driver statuses that came in; the serial line as the last
+    /// one said.
+    fn line(&mut self) -> Line {
+        for array in self.diagnostics.drain() {
+            for status in array
+                .status
+                .iter()
+                .filter(|s| s.name == bridge_core::DIAGNOSTIC_NAME)
+            {
+                self.line = if status.level == DiagnosticStatus::ERROR {
+                    Line::Down
+                } else {
+                    Line::Up
+                };
+            }
+        }
+        self.line
+    }
+
     /// Takes the joint states that came in; publishes TF for the newest.
     fn update(&mut self, planner: &mut ArmPlanner) {
         let Some(js) = self.states.drain().pop() else {
@@ -414,17 +456,24 @@ fn put_down_and_park(planner: &mut ArmPlanner, io: &mut Io, shutdown: &Shutdown)
     }
 }
 
-/// Pauses (wall time) before each new try of a step the driver failed.
+/// Pauses (clock time) before each new try of a step the driver failed.
 const RETRY_PAUSES: [Duration; 3] = [
     Duration::from_millis(200),
     Duration::from_secs(1),
     Duration::from_secs(3),
 ];
 
+/// How long (wall time: a device coming back and the driver's reconnect
+/// back-off are wall-time events) to wait for a lost serial line.
+pub const LINE_WAIT: Duration = Duration::from_secs(30);
+/// How many times one action may wait for a lost serial line.
+pub const MAX_LINE_WAITS: usize = 20;
+
 /// Runs the steps; a step the driver fails is tried again after each of
-/// [`RETRY_PAUSES`], re-planned from where the arm stopped (a servo blocked
-/// for a moment, a serial line that drops and comes back), before the
-/// failure counts.
+/// [`RETRY_PAUSES`] (a servo blocked for a moment), re-planned from where
+/// the arm stopped, before the failure counts. A failure because the serial
+/// line went away waits for the line instead ([`wait_for_line`]) and does
+/// not count against the pauses.
 fn run_steps_retrying(
     planner: &mut ArmPlanner,
     io: &mut Io,
@@ -434,32 +483,89 @@ fn run_steps_retrying(
     mut feedback: impl FnMut(&str),
 ) -> Result<(), Stopped> {
     let mut pauses = RETRY_PAUSES.iter();
+    let mut line_waits = 0;
     loop {
-        match run_steps(io, &steps, Some(cancel.clone()), shutdown, &mut feedback) {
-            Err(Stopped::Failed(index, step, reason)) if pauses.len() > 0 => {
-                let pause = *pauses.next().expect("a pause is left");
-                tracing::warn!("step {step} failed ({reason}); trying it again in {pause:?}");
-                // The driver may need a moment (a serial line coming back).
-                let mut ws = WaitSet::new();
-                ws.add(shutdown);
-                ws.add_source(cancel.clone());
-                let until = io.clock.now() + pause;
-                while io.clock.now() < until {
-                    if shutdown.is_requested() || cancel.is_ready() {
-                        return Err(Stopped::Canceled);
-                    }
-                    ws.wait_until(Some(io.clock.wall_deadline(until)));
-                }
-                steps.drain(..index);
-                io.update(planner);
-                if let Some(first) = steps.first_mut() {
-                    if let Motion::Arm(_) = first.motion {
-                        first.motion = Motion::Arm(planner.segment(&io.q, &first.end));
-                    }
-                }
+        let (index, step, reason) =
+            match run_steps(io, &steps, Some(cancel.clone()), shutdown, &mut feedback) {
+                Err(Stopped::Failed(index, step, reason)) => (index, step, reason),
+                other => return other,
+            };
+        let line_down = bridge_core::is_line_fault(&reason) || io.line() == Line::Down;
+        if line_down && line_waits < MAX_LINE_WAITS {
+            line_waits += 1;
+            tracing::warn!("step {step} failed ({reason}); waiting for the serial line");
+            if !wait_for_line(io, &cancel, shutdown)? {
+                return Err(Stopped::Failed(
+                    index,
+                    step,
+                    format!(
+                        "{reason}; the serial line was not back within {} s",
+                        LINE_WAIT.as_secs()
+                    ),
+                ));
             }
-            other => return other,
+        } else if let Some(pause) = pauses.next() {
+            tracing::warn!("step {step} failed ({reason}); trying it again in {pause:?}");
+            pause_for(io, *pause, &cancel, shutdown)?;
+        } else {
+            return Err(Stopped::Failed(index, step, reason));
         }
+        steps.drain(..index);
+        io.update(planner);
+        if let Some(first) = steps.first_mut() {
+            if let Motion::Arm(_) = first.motion {
+                first.motion = Motion::Arm(planner.segment(&io.q, &first.end));
+            }
+        }
+    }
+}
+
+/// Waits `pause` of clock time; cancel and shutdown end the wait.
+fn pause_for(
+    io: &Io,
+    pause: Duration,
+    cancel: &Source,
+    shutdown: &Shutdown,
+) -> Result<(), Stopped> {
+    let mut ws = WaitSet::new();
+    ws.add(shutdown);
+    ws.add_source(cancel.clone());
+    let until = io.clock.now() + pause;
+    while io.clock.now() < until {
+        if shutdown.is_requested() || cancel.is_ready() {
+            return Err(Stopped::Canceled);
+        }
+        ws.wait_until(Some(io.clock.wall_deadline(until)));
+    }
+    Ok(())
+}
+
+/// Blocks on the driver's `/diagnostics` until its status says the serial
+/// line is up again (`Ok(true)`), or [`LINE_WAIT`] of wall time passed
+/// (`Ok(false)`); cancel and shutdown end the wait. A driver that publishes
+/// no status gets one short pause instead (its reason said the line was
+/// lost; nothing else will say it is back).
+fn wait_for_line(io: &mut Io, cancel: &Source, shutdown: &Shutdown) -> Result<bool, Stopped> {
+    if io.line() == Line::Unknown {
+        pause_for(io, RETRY_PAUSES[1], cancel, shutdown)?;
+        return Ok(true);
+    }
+    let mut ws = WaitSet::new();
+    ws.add(shutdown);
+    ws.add_source(cancel.clone());
+    ws.add(&io.diagnostics);
+    let until = Instant::now() + LINE_WAIT;
+    loop {
+        if shutdown.is_requested() || cancel.is_ready() {
+            return Err(Stopped::Canceled);
+        }
+        if io.line() == Line::Up {
+            return Ok(true);
+        }
+        if Instant::now() >= until {
+            return Ok(false);
+        }
+        ws.wait_until(Some(until));
     }
 }
 
@@ -546,7 +652,9 @@ fn run_steps(
 }
 
 /// Waits for a driver goal's outcome. On cancel or shutdown, cancels it,
-/// stops watching those two, and waits for its end (then `Ok(None)`).
+/// stops watching those two, and waits for its end (then `Ok(None)`), at
+/// most [`SEND_TIMEOUT`]: a driver that is gone (shut down first) never
+/// answers.
 fn wait_goal<A: RosAction>(
     ws: &mut WaitSet,
     stop_keys: &mut Vec<WaitKey>,
@@ -554,19 +662,19 @@ fn wait_goal<A: RosAction>(
     shutdown: &Shutdown,
     g: &mut ClientGoal<A>,
 ) -> Result<Option<GoalOutcome<A::Result>>, String> {
-    let mut canceled = false;
+    let mut canceled: Option<Instant> = None;
     loop {
         if let Some(r) = g.try_result() {
             return match r {
-                Ok(o) if !canceled => Ok(Some(o)),
+                Ok(o) if canceled.is_none() => Ok(Some(o)),
                 Ok(_) => Ok(None),
-                Err(_) if canceled => Ok(None),
+                Err(_) if canceled.is_some() => Ok(None),
                 Err(e) => Err(format!("the driver goal was lost: {e}")),
             };
         }
         let stop = cancel.as_ref().is_some_and(|c| c.is_ready()) || shutdown.is_requested();
-        if stop && !canceled {
-            canceled = true;
+        if stop && canceled.is_none() {
+            canceled = Some(Instant::now() + SEND_TIMEOUT);
             for k in stop_keys.drain(..) {
                 ws.remove(k);
             }
@@ -574,6 +682,10 @@ fn wait_goal<A: RosAction>(
                 tracing::warn!("could not cancel the driver goal: {e}");
             }
         }
-        ws.wait_until(None);
+        if canceled.is_some_and(|until| Instant::now() >= until) {
+            tracing::warn!("the driver did not end a canceled goal; giving up on it");
+            return Ok(None);
+        }
+        ws.wait_until(canceled);
     }
 }

@@ -22,6 +22,21 @@ pub const START_TOLERANCE: f64 = 0.03;
 /// times to whole milliseconds).
 pub const SPEED_MARGIN: f64 = 1.05;
 
+/// The name of the bridge's status in `/diagnostics` (level `ERROR` while
+/// the serial line is down, `OK` or `WARN` while it is up).
+pub const DIAGNOSTIC_NAME: &str = "ssc32_bridge: SSC-32U";
+/// How a goal the bridge ends because the serial line went away begins.
+pub const LINE_LOST: &str = "serial line lost";
+/// How a goal refused while the serial line is down begins.
+pub const NOT_CONNECTED: &str = "not connected to the SSC-32U";
+
+/// Whether a driver's reason for ending or refusing a goal says that its
+/// serial line is down (a line the bridge reopens on its own), rather than
+/// something wrong with the goal or the arm.
+pub fn is_line_fault(reason: &str) -> bool {
+    reason.contains(LINE_LOST) || reason.contains(NOT_CONNECTED)
+}
+
 /// Why a goal is refused: a standard `error_code` and the reason.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{reason}")]

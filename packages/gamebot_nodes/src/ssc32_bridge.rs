@@ -28,7 +28,9 @@
 //! to the next deadline while a goal runs (so simulated motion takes no wall
 //! time) and lets it follow wall time while idle.
 
-use crate::bridge_core::{GoalRefusal, MotionModel, ServoJoints};
+use crate::bridge_core::{
+    GoalRefusal, MotionModel, ServoJoints, DIAGNOSTIC_NAME, LINE_LOST, NOT_CONNECTED,
+};
 use crate::NodeError;
 use gamebot_interfaces::control_msgs::{
     FollowJointTrajectory, FollowJointTrajectoryFeedback, FollowJointTrajectoryResult as FjtResult,
@@ -346,11 +348,13 @@ impl Bridge<'_> {
         self.state = "disconnected";
         self.next_connect = Instant::now() + self.backoff;
         self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
+        // The status first, then the goal's end: a client that looks at
+        // `/diagnostics` when its goal fails finds the line already down.
+        self.publish_diagnostics();
         if self.running.is_some() {
-            let reason = format!("serial line lost: {}", self.last_fault);
+            let reason = format!("{LINE_LOST}: {}", self.last_fault);
             self.finish(End::Failed(FjtResult::PATH_TOLERANCE_VIOLATED, reason));
         }
-        self.publish_diagnostics();
     }
 
     fn current(&self) -> Vec<f64> {
@@ -370,7 +374,7 @@ impl Bridge<'_> {
             return Some(GoalRefusal {
                 code: FjtResult::INVALID_GOAL,
                 reason: format!(
-                    "not connected to the SSC-32U on {}: {}",
+                    "{NOT_CONNECTED} on {}: {}",
                     self.config.port, self.last_fault
                 ),
             });
@@ -649,7 +653,7 @@ impl Bridge<'_> {
             header: Header::now(""),
             status: vec![DiagnosticStatus {
                 level,
-                name: "ssc32_bridge: SSC-32U".into(),
+                name: DIAGNOSTIC_NAME.into(),
                 message: self.state.into(),
                 hardware_id: self.config.port.clone(),
                 values: vec![

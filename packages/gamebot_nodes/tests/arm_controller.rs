@@ -12,6 +12,8 @@ use gamebot_ros::action::{GoalEvent, GoalStatus};
 use gamebot_ros::inproc::InProcBus;
 use gamebot_ros::{graph, Bus, NodeOptions, Shutdown};
 use gamebot_ssc32::{Clock, Emulator, EmulatorConfig};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 const T: Duration = Duration::from_secs(30);
@@ -80,7 +82,7 @@ fn an_execute_move_transfer_runs_end_to_end_then_parks() {
         let open = planner.arm().config().gripper.open;
         let plan = planner.plan(&action, &home, open).unwrap();
         let retreat = &plan.last().unwrap().end;
-        let frame = emu.pulses();
+        let frame = emu.lock().unwrap().pulses();
         for (j, v) in planner.arm().joints().iter().zip(retreat) {
             let want = j.pulse_unchecked(*v).round() as i32;
             let got = frame.pulses[j.servo.channel as usize] as i32;
@@ -107,13 +109,13 @@ fn an_execute_move_transfer_runs_end_to_end_then_parks() {
             .result(T)
             .unwrap();
         assert_eq!(out.status, GoalStatus::Succeeded, "{:?}", out.result);
-        let frame = emu.pulses();
+        let frame = emu.lock().unwrap().pulses();
         for (j, v) in planner.arm().joints().iter().zip(planner.arm().park()) {
             let want = j.pulse_unchecked(*v).round() as i32;
             assert!((want - frame.pulses[j.servo.channel as usize] as i32).abs() <= 1);
         }
         // An unreachable target fails naming the step, before anything moves.
-        let before = emu.last_move();
+        let before = emu.lock().unwrap().last_move();
         let out = exec
             .send_goal(
                 ExecuteMoveGoal {
@@ -132,7 +134,7 @@ fn an_execute_move_transfer_runs_end_to_end_then_parks() {
             out.result.message
         );
         assert_eq!(
-            emu.last_move().map(|m| m.started),
+            emu.lock().unwrap().last_move().map(|m| m.started),
             before.map(|m| m.started)
         );
     });
@@ -180,16 +182,26 @@ fn tf_from_base_to_tool_equals_fk_for_random_joint_states() {
 fn with_arm(
     clock: Clock,
     f: impl FnOnce(
-        &Emulator,
+        &Mutex<Emulator>,
         &gamebot_ros::action::ActionClient<gamebot_interfaces::action::ExecuteMove>,
     ),
 ) {
+    // A stable link, as udev gives a real board, so the bridge finds the
+    // device again after a reconnect.
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let link = std::env::temp_dir().join(format!(
+        "gamebot-arm-controller-test-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
     let emu = Emulator::start(EmulatorConfig {
         clock: clock.clone(),
+        link: Some(link),
         ..Default::default()
     })
     .unwrap();
     let port = emu.path().to_string_lossy().to_string();
+    let emu = Mutex::new(emu);
     let bus = InProcBus::new();
     let client = bus.node(NodeOptions::new("referee")).unwrap();
     let bridge = bus.node(NodeOptions::new("ssc32_bridge")).unwrap();
@@ -248,13 +260,13 @@ fn a_move_stalled_once_is_tried_again_from_where_the_arm_stopped() {
     with_arm(Clock::scaled(20.0).unwrap(), |emu, exec| {
         // The servos stall at the start; the first STOP (the bridge's
         // timeout) frees them, as a servo blocked for a moment would be.
-        emu.set_stall(true);
-        let log = emu.subscribe_log();
+        emu.lock().unwrap().set_stall(true);
+        let log = emu.lock().unwrap().subscribe_log();
         std::thread::scope(|s| {
             s.spawn(move || {
                 while let Ok(e) = log.recv_timeout(T) {
                     if e.line.starts_with("STOP") {
-                        emu.set_stall(false);
+                        emu.lock().unwrap().set_stall(false);
                         break;
                     }
                 }
@@ -286,7 +298,7 @@ fn a_move_stalled_once_is_tried_again_from_where_the_arm_stopped() {
 #[test]
 fn a_servo_that_stays_stalled_aborts_naming_the_step_after_the_retries() {
     with_arm(Clock::scaled(20.0).unwrap(), |emu, exec| {
-        emu.set_stall(true);
+        emu.lock().unwrap().set_stall(true);
         let (steps, outcome) = run_transfer(exec);
         assert_eq!(outcome.status, GoalStatus::Aborted);
         assert!(steps.iter().all(|s| s == "approach"), "{steps:?}");
@@ -297,5 +309,65 @@ fn a_servo_that_stays_stalled_aborts_naming_the_step_after_the_retries() {
         );
         assert!(m.contains("parking failed too"), "{m}");
         assert_eq!(outcome.result.actions_done, 0);
+    });
+}
+
+#[test]
+fn a_serial_line_lost_again_and_again_is_waited_out_without_using_up_the_retries() {
+    // More losses than the controller has paused retries (three): each one
+    // must be waited out until the bridge's status says the line is back.
+    const LOSSES: usize = 6;
+    with_arm(Clock::scaled(20.0).unwrap(), |emu, exec| {
+        let log = emu.lock().unwrap().subscribe_log();
+        let done = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let done = &done;
+            let losses = s.spawn(move || {
+                let mut n = 0;
+                while n < LOSSES && !done.load(Ordering::SeqCst) {
+                    let Ok(e) = log.recv_timeout(Duration::from_millis(200)) else {
+                        continue;
+                    };
+                    if !e.line.starts_with('#') {
+                        continue;
+                    }
+                    // The cable is pulled during a move and plugged in again
+                    // a moment later (wall time, as a person would).
+                    emu.lock().unwrap().disconnect();
+                    n += 1;
+                    std::thread::sleep(Duration::from_millis(150));
+                    emu.lock().unwrap().reconnect().unwrap();
+                }
+                n
+            });
+            let (steps, outcome) = run_transfer(exec);
+            done.store(true, Ordering::SeqCst);
+            let n = losses.join().unwrap();
+            assert_eq!(n, LOSSES, "the line was lost {n} times");
+            assert_eq!(
+                outcome.status,
+                GoalStatus::Succeeded,
+                "{:?}",
+                outcome.result
+            );
+            assert_eq!(outcome.result.actions_done, 1);
+            // Every step of the plan was reported, in order (some again
+            // after a loss).
+            let mut planner = ArmPlanner::new(Arm::load_named("al5d").unwrap());
+            let home = planner.arm().home().to_vec();
+            let open = planner.arm().config().gripper.open;
+            let action = transfer([-0.135, 0.18], [0.0, 0.18]);
+            let want: Vec<&str> = planner
+                .plan(&action, &home, open)
+                .unwrap()
+                .iter()
+                .map(|s| s.name)
+                .collect();
+            assert!(steps.len() >= want.len() + LOSSES, "{steps:?}");
+            let (mut got, mut want) = (steps.clone(), want);
+            got.dedup();
+            want.dedup();
+            assert_eq!(got, want, "{steps:?}");
+        });
     });
 }
