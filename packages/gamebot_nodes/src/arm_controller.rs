@@ -269,9 +269,27 @@ impl Io {
 
     /// Takes the joint states that came in; publishes TF for the newest.
     fn update(&mut self, planner: &mut ArmPlanner) {
-        let Some(js) = self.states.drain().pop() else {
-            return;
-        };
+        if let Some(js) = self.states.drain().pop() {
+            self.take_state(planner, js);
+        }
+    }
+
+    /// Waits (at most [`SEND_TIMEOUT`]) for a joint state published after
+    /// this call and takes it: where the arm is after a failed step. A
+    /// state already queued may predate the driver's re-reading of the
+    /// servos (a line that came back) and would put a re-planned step's
+    /// start where the arm no longer is.
+    fn fresh_update(&mut self, planner: &mut ArmPlanner) {
+        self.states.drain();
+        match self.states.recv_timeout(SEND_TIMEOUT) {
+            Ok(js) => self.take_state(planner, js),
+            Err(_) => {
+                tracing::warn!("no joint state within {SEND_TIMEOUT:?}; planning from the last one")
+            }
+        }
+    }
+
+    fn take_state(&mut self, planner: &mut ArmPlanner, js: JointState) {
         let arm = planner.arm();
         for (i, j) in arm.joints().iter().enumerate() {
             if let Some(k) = js.name.iter().position(|n| *n == j.name) {
@@ -511,7 +529,7 @@ fn run_steps_retrying(
             return Err(Stopped::Failed(index, step, reason));
         }
         steps.drain(..index);
-        io.update(planner);
+        io.fresh_update(planner);
         if let Some(first) = steps.first_mut() {
             if let Motion::Arm(_) = first.motion {
                 first.motion = Motion::Arm(planner.segment(&io.q, &first.end));
