@@ -447,6 +447,8 @@ pub mod action {
 
     impl crate::RosAction for PlanMove {
         const TYPE_NAME: &'static str = "gamebot_interfaces/action/PlanMove";
+        const FEEDBACK_MESSAGE_TYPE_NAME: &'static str =
+            "gamebot_interfaces/action/PlanMove_FeedbackMessage";
         type Goal = PlanMoveGoal;
         type Result = PlanMoveResult;
         type Feedback = PlanMoveFeedback;
@@ -483,6 +485,8 @@ pub mod action {
 
     impl crate::RosAction for ExecuteMove {
         const TYPE_NAME: &'static str = "gamebot_interfaces/action/ExecuteMove";
+        const FEEDBACK_MESSAGE_TYPE_NAME: &'static str =
+            "gamebot_interfaces/action/ExecuteMove_FeedbackMessage";
         type Goal = ExecuteMoveGoal;
         type Result = ExecuteMoveResult;
         type Feedback = ExecuteMoveFeedback;

@@ -56,6 +56,62 @@ pub trait RosAction: Send + Sync + 'static {
     type Result: RosMessage;
     /// `Name_Feedback`.
     type Feedback: RosMessage;
+    /// `package/action/Name_FeedbackMessage`, the type of
+    /// [`FeedbackMessage<Self>`].
+    const FEEDBACK_MESSAGE_TYPE_NAME: &'static str;
+}
+
+/// An action's feedback as it travels on `<action>/_action/feedback`
+/// (`package/action/Name_FeedbackMessage`, a type ROS 2 generates for every
+/// action): the goal's id and the feedback. Anyone may subscribe to it (a
+/// recorder, a UI), not only the goal's client.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(bound = "")]
+pub struct FeedbackMessage<A: RosAction> {
+    /// The goal.
+    pub goal_id: unique_identifier_msgs::UUID,
+    /// Its feedback.
+    pub feedback: A::Feedback,
+}
+
+impl<A: RosAction> Clone for FeedbackMessage<A> {
+    fn clone(&self) -> Self {
+        FeedbackMessage {
+            goal_id: self.goal_id.clone(),
+            feedback: self.feedback.clone(),
+        }
+    }
+}
+
+impl<A: RosAction> Default for FeedbackMessage<A> {
+    fn default() -> Self {
+        FeedbackMessage {
+            goal_id: Default::default(),
+            feedback: Default::default(),
+        }
+    }
+}
+
+impl<A: RosAction> std::fmt::Debug for FeedbackMessage<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FeedbackMessage")
+            .field("goal_id", &self.goal_id)
+            .field("feedback", &self.feedback)
+            .finish()
+    }
+}
+
+impl<A: RosAction> PartialEq for FeedbackMessage<A>
+where
+    A::Feedback: PartialEq,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.goal_id == other.goal_id && self.feedback == other.feedback
+    }
+}
+
+impl<A: RosAction> RosMessage for FeedbackMessage<A> {
+    const TYPE_NAME: &'static str = A::FEEDBACK_MESSAGE_TYPE_NAME;
 }
 
 /// Splits a full ROS type name `package/kind/Name` into its three parts.

@@ -481,6 +481,8 @@ pub mod control_msgs {
 
     impl crate::RosAction for FollowJointTrajectory {
         const TYPE_NAME: &'static str = "control_msgs/action/FollowJointTrajectory";
+        const FEEDBACK_MESSAGE_TYPE_NAME: &'static str =
+            "control_msgs/action/FollowJointTrajectory_FeedbackMessage";
         type Goal = FollowJointTrajectoryGoal;
         type Result = FollowJointTrajectoryResult;
         type Feedback = FollowJointTrajectoryFeedback;
@@ -519,6 +521,8 @@ pub mod control_msgs {
 
     impl crate::RosAction for GripperCommandAction {
         const TYPE_NAME: &'static str = "control_msgs/action/GripperCommand";
+        const FEEDBACK_MESSAGE_TYPE_NAME: &'static str =
+            "control_msgs/action/GripperCommand_FeedbackMessage";
         type Goal = GripperCommandGoal;
         type Result = GripperCommandResult;
         type Feedback = GripperCommandFeedback;

@@ -13,15 +13,14 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use gamebot_interfaces::action::PlanMoveFeedback;
+use gamebot_interfaces::action::PlanMove;
 use gamebot_interfaces::action_msgs::GoalStatusArray;
 use gamebot_interfaces::msg::{GameEvent, GameState};
 use gamebot_interfaces::rosgraph_msgs::Clock as ClockMsg;
 use gamebot_interfaces::sensor_msgs::CompressedImage;
-use gamebot_interfaces::unique_identifier_msgs::UUID;
-use gamebot_interfaces::RosMessage;
+
+use gamebot_interfaces::{FeedbackMessage, RosMessage};
 use gamebot_ros::{graph, Bus, Qos, Shutdown, Subscription, TryRecvError, WaitSet};
-use serde::{Deserialize, Serialize};
 
 use crate::bag::BagWriter;
 use crate::db::{GameDb, GameRecord};
@@ -29,20 +28,8 @@ use crate::tracker::{game_key, GameTracker};
 use crate::{cdr, now_ns, RecordError};
 
 /// The planner's action feedback as it travels on
-/// `/planner/plan_move/_action/feedback` (a type ROS 2 generates for every
-/// action: the goal's id and the feedback).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename = "gamebot_interfaces/action/PlanMove_FeedbackMessage")]
-pub struct PlanMoveFeedbackMessage {
-    /// The goal.
-    pub goal_id: UUID,
-    /// Its feedback.
-    pub feedback: PlanMoveFeedback,
-}
-
-impl RosMessage for PlanMoveFeedbackMessage {
-    const TYPE_NAME: &'static str = "gamebot_interfaces/action/PlanMove_FeedbackMessage";
-}
+/// `/planner/plan_move/_action/feedback` (both buses publish it there).
+pub type PlanMoveFeedbackMessage = FeedbackMessage<PlanMove>;
 
 /// The planner action's feedback topic.
 pub const PLAN_MOVE_FEEDBACK: graph::Topic<PlanMoveFeedbackMessage> = graph::Topic::new(

@@ -22,7 +22,67 @@ use crate::handles::{
 use crate::queue::{Queue, Slot};
 use crate::{names, Bus, BusError, Parameters, Qos, RosAction, RosMessage, RosService};
 
+use gamebot_interfaces::action_msgs::{GoalInfo, GoalStatus as StatusMsg, GoalStatusArray};
+use gamebot_interfaces::builtin_interfaces::Time;
+use gamebot_interfaces::unique_identifier_msgs::UUID;
+use gamebot_interfaces::FeedbackMessage;
+
 type AnyArc = Arc<dyn Any + Send + Sync>;
+
+/// What an in-process action server shares with its clients: the goal queue
+/// and the action's two observable topics.
+struct ActionEndpoint<A: RosAction> {
+    queue: Arc<Queue<IncomingGoal<A>>>,
+    topics: Arc<ActionTopics<A>>,
+}
+
+/// How many finished goals the status list keeps (rcl keeps them until
+/// their results expire).
+const FINISHED_KEPT: usize = 16;
+
+/// `<action>/_action/feedback` and `<action>/_action/status`, published as a
+/// ROS 2 action server publishes them, so that any node can watch an action
+/// (the recorder, a UI), as over DDS, not only the goal's client.
+struct ActionTopics<A: RosAction> {
+    feedback: Publisher<FeedbackMessage<A>>,
+    status: Publisher<GoalStatusArray>,
+    goals: Mutex<Vec<StatusMsg>>,
+}
+
+impl<A: RosAction> ActionTopics<A> {
+    /// Records the goal's new status and publishes the status list.
+    fn set(&self, id: GoalId, status: GoalStatus) {
+        let finished = |g: &StatusMsg| g.status >= GoalStatus::Succeeded.code();
+        let msg = {
+            let mut goals = self.goals.lock().unwrap_or_else(|e| e.into_inner());
+            match goals.iter_mut().find(|g| g.goal_info.goal_id.uuid == id.0) {
+                Some(g) => g.status = status.code(),
+                None => goals.push(StatusMsg {
+                    goal_info: GoalInfo {
+                        goal_id: UUID { uuid: id.0 },
+                        stamp: Time::now(),
+                    },
+                    status: status.code(),
+                }),
+            }
+            while goals.iter().filter(|g| finished(g)).count() > FINISHED_KEPT {
+                let oldest = goals.iter().position(finished).expect("counted above");
+                goals.remove(oldest);
+            }
+            GoalStatusArray {
+                status_list: goals.clone(),
+            }
+        };
+        let _ = self.status.publish(&msg);
+    }
+
+    fn feedback(&self, id: GoalId, feedback: &A::Feedback) {
+        let _ = self.feedback.publish(&FeedbackMessage {
+            goal_id: UUID { uuid: id.0 },
+            feedback: feedback.clone(),
+        });
+    }
+}
 type Sink = Arc<dyn Fn(&(dyn Any + Send + Sync)) + Send + Sync>;
 
 struct PubEntry {
@@ -280,6 +340,16 @@ impl Bus for InProcNode {
     fn action_server<A: RosAction>(&self, name: &str) -> Result<ActionServer<A>, BusError> {
         let name = self.resolve(name)?;
         let queue = Arc::new(Queue::<IncomingGoal<A>>::new(1000));
+        let topics = Arc::new(ActionTopics::<A> {
+            feedback: self
+                .publisher(&format!("{name}/_action/feedback"), Qos::default_profile())?,
+            status: self.publisher(&format!("{name}/_action/status"), Qos::latched(1))?,
+            goals: Mutex::new(Vec::new()),
+        });
+        let endpoint = Arc::new(ActionEndpoint {
+            queue: queue.clone(),
+            topics,
+        });
         let id = self.hub.id();
         {
             let mut s = self.hub.lock();
@@ -293,7 +363,7 @@ impl Bus for InProcNode {
                 Endpoint {
                     id,
                     type_name: A::TYPE_NAME,
-                    queue: queue.clone(),
+                    queue: endpoint,
                 },
             );
         }
@@ -433,10 +503,15 @@ impl Drop for EndpointGuard {
         } else {
             &mut s.services
         };
-        if map.get(&self.name).is_some_and(|e| e.id == self.id) {
-            map.remove(&self.name);
-        }
+        // Dropped after the lock is released: an action's endpoint owns
+        // publishers, whose own drop takes the lock.
+        let removed = if map.get(&self.name).is_some_and(|e| e.id == self.id) {
+            map.remove(&self.name)
+        } else {
+            None
+        };
         drop(s);
+        drop(removed);
         self.hub.changed.notify_all();
     }
 }
@@ -540,12 +615,15 @@ struct SharedGoal {
 }
 
 struct InProcActiveGoal<A: RosAction> {
+    id: GoalId,
     events: Arc<Queue<GoalEvent<A>>>,
     shared: Arc<SharedGoal>,
+    topics: Arc<ActionTopics<A>>,
 }
 
 impl<A: RosAction> ActiveGoalImpl<A> for InProcActiveGoal<A> {
     fn feedback(&self, f: A::Feedback) -> Result<(), BusError> {
+        self.topics.feedback(self.id, &f);
         self.events.push(GoalEvent::Feedback(f));
         Ok(())
     }
@@ -560,6 +638,7 @@ impl<A: RosAction> ActiveGoalImpl<A> for InProcActiveGoal<A> {
 
     fn finish(&mut self, status: GoalStatus, result: A::Result) -> Result<(), BusError> {
         self.shared.finished.store(true, Ordering::SeqCst);
+        self.topics.set(self.id, status);
         self.events
             .push(GoalEvent::Done(Ok(GoalOutcome { status, result })));
         Ok(())
@@ -575,13 +654,10 @@ struct InProcActionClient<A> {
 impl<A: RosAction> ActionClientImpl<A> for InProcActionClient<A> {
     fn send_goal(&self, goal: A::Goal, timeout: Duration) -> Result<GoalParts<A>, BusError> {
         let start = Instant::now();
-        let queue = find_endpoint::<Queue<IncomingGoal<A>>>(
-            &self.hub,
-            &self.name,
-            A::TYPE_NAME,
-            true,
-            timeout,
-        )?;
+        let endpoint =
+            find_endpoint::<ActionEndpoint<A>>(&self.hub, &self.name, A::TYPE_NAME, true, timeout)?;
+        let (queue, topics) = (endpoint.queue.clone(), endpoint.topics.clone());
+        drop(endpoint);
         // Deterministic ids: the hub's counter in the last eight bytes.
         let mut id = [0u8; 16];
         id[8..].copy_from_slice(&self.hub.id().to_be_bytes());
@@ -604,9 +680,12 @@ impl<A: RosAction> ActionClientImpl<A> for InProcActionClient<A> {
             Box::new(move |accept| {
                 reply.slot.set(Ok(accept));
                 if accept {
+                    topics.set(id, GoalStatus::Executing);
                     Ok(Some(Box::new(InProcActiveGoal::<A> {
+                        id,
                         events: ev,
                         shared: sh,
+                        topics,
                     }) as Box<dyn ActiveGoalImpl<A>>))
                 } else {
                     Ok(None)

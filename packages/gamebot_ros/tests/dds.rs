@@ -103,6 +103,13 @@ fn action_goal_feedback_cancel() {
 
 #[test]
 #[ignore = "creates DDS participants: run through scripts/netns-run"]
+fn action_is_observable() {
+    let (_ca, _cb, a, b) = pair(19, false);
+    common::action_is_observable(&a, &b);
+}
+
+#[test]
+#[ignore = "creates DDS participants: run through scripts/netns-run"]
 fn parameters_apply() {
     require_private_netns();
     let ctx = DdsContext::new(DdsConfig {

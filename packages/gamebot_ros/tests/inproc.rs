@@ -60,6 +60,12 @@ fn action_goal_feedback_cancel() {
 }
 
 #[test]
+fn action_is_observable() {
+    let (a, b) = pair();
+    common::action_is_observable(&a, &b);
+}
+
+#[test]
 fn parameters_from_ros_args() {
     let args = RosArgs::parse([
         "--ros-args",

@@ -382,3 +382,59 @@ pub fn parameters_apply<B: Bus>(node: &B) {
         "{e}"
     );
 }
+
+/// An action's feedback and goal statuses are topics any node can watch
+/// (`<action>/_action/feedback`, `<action>/_action/status`), as rosbag2 and
+/// the ROS 2 command-line tools see them — not only the goal's client.
+pub fn action_is_observable<B: Bus>(a: &B, b: &B) {
+    use gamebot_interfaces::action_msgs::GoalStatusArray;
+    use gamebot_interfaces::FeedbackMessage;
+    let feedback = b
+        .subscription::<FeedbackMessage<PlanMove>>(
+            "/planner/plan_move/_action/feedback",
+            Qos::default_profile(),
+        )
+        .unwrap();
+    let status = b
+        .subscription::<GoalStatusArray>("/planner/plan_move/_action/status", Qos::latched(1))
+        .unwrap();
+    let client = b.action_client::<PlanMove>("/planner/plan_move").unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| planner_server(a, &stop));
+        assert!(client.wait_for_server(T));
+        assert!(feedback.wait_for_publishers(1, T), "a feedback publisher");
+        let goal = PlanMoveGoal {
+            game_file: "games/tictactoe.txt".into(),
+            time_budget_ms: 5,
+            ..Default::default()
+        };
+        let mut g = client.send_goal(goal, T).unwrap();
+        let id = g.id;
+        let outcome = g.result(T).unwrap();
+        assert_eq!(outcome.status, GoalStatus::Succeeded);
+        // Every feedback the server sent, with the goal's id, in order.
+        let mut seen = Vec::new();
+        while seen.len() < 5 {
+            let Ok(m) = feedback.recv_timeout(T) else {
+                break;
+            };
+            assert_eq!(m.goal_id.uuid, id.0, "the goal's id");
+            seen.push(m.feedback.iterations);
+        }
+        assert_eq!(seen, vec![1, 2, 3, 4, 5]);
+        // The status list ends with the goal succeeded.
+        let succeeded = loop {
+            let Ok(list) = status.recv_timeout(T) else {
+                break false;
+            };
+            if list.status_list.iter().any(|s| {
+                s.goal_info.goal_id.uuid == id.0 && s.status == GoalStatus::Succeeded.code()
+            }) {
+                break true;
+            }
+        };
+        assert!(succeeded, "a status list with the goal succeeded");
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+}
