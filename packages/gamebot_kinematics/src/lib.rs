@@ -30,7 +30,7 @@ pub use error::{
 pub use ik::{IkSolution, SolverChoice, SolverKind};
 pub use locations::{LocationInput, PoseSource, ResolvedLocation, RobotPosition};
 pub use placement::{Board, PlaneMapping};
-pub use registration::{fit, Fit, FitError, Mark, Placement, PointPair};
+pub use registration::{fit, Fit, FitError, Mark, Placement, PointPair, Session};
 pub use reach::{render_map, write_map_png, Marker, Reach, ReachMap};
 pub use trajectory::{Action, Trajectory, Waypoint};
 

@@ -317,6 +317,77 @@ pub fn fit(pairs: &[PointPair], centre_mm: [f64; 2]) -> Result<Fit, FitError> {
     })
 }
 
+/// A registration in progress: the board's marks, asked for in order, and
+/// the tool tips recorded for them so far. Pure bookkeeping (the CLI and the
+/// web wizard drive the arm around it).
+#[derive(Clone, Debug)]
+pub struct Session {
+    marks: Vec<Mark>,
+    centre_mm: [f64; 2],
+    /// Measured tool tips (mm), one per mark, in the marks' order.
+    recorded: Vec<[f64; 3]>,
+}
+
+impl Session {
+    /// A session for `board`'s marks ([`Board::marks`]).
+    pub fn new(board: &Board) -> Session {
+        let c = board.sheet_centre_cm();
+        Session {
+            marks: board.marks(),
+            centre_mm: [c[0] * 10.0, c[1] * 10.0],
+            recorded: Vec::new(),
+        }
+    }
+
+    /// Every mark, in the order they are asked for.
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+
+    /// The mark to record next (0-based index), if any is left.
+    pub fn next_mark(&self) -> Option<(usize, &Mark)> {
+        let i = self.recorded.len();
+        self.marks.get(i).map(|m| (i, m))
+    }
+
+    /// The measured tool tips so far (mm), one per mark in order.
+    pub fn recorded(&self) -> &[[f64; 3]] {
+        &self.recorded
+    }
+
+    /// Records the tool tip (mm) for the next mark; returns its index, or
+    /// `None` when every mark is recorded already.
+    pub fn record(&mut self, measured_mm: [f64; 3]) -> Option<usize> {
+        if self.recorded.len() >= self.marks.len() {
+            return None;
+        }
+        self.recorded.push(measured_mm);
+        Some(self.recorded.len() - 1)
+    }
+
+    /// Forgets the last recorded point; returns its mark's index.
+    pub fn undo(&mut self) -> Option<usize> {
+        self.recorded.pop().map(|_| self.recorded.len())
+    }
+
+    /// The recorded points with their marks' nominal positions (mm).
+    pub fn pairs(&self) -> Vec<PointPair> {
+        self.marks
+            .iter()
+            .zip(&self.recorded)
+            .map(|(m, r)| PointPair {
+                nominal_mm: m.nominal_cm.map(|v| v * 10.0),
+                measured_mm: *r,
+            })
+            .collect()
+    }
+
+    /// The placement fitted to the points so far.
+    pub fn fit(&self) -> Result<Fit, FitError> {
+        fit(&self.pairs(), self.centre_mm)
+    }
+}
+
 /// Saving a placement into a board file failed.
 #[derive(Debug, thiserror::Error)]
 pub enum WritePlacementError {
@@ -417,44 +488,46 @@ pub fn replace_placement_section(text: &str, section: &str) -> String {
     s
 }
 
-/// Writes `placement` into the board file at `path`: only the `placement:`
-/// section changes (see [`replace_placement_section`]); the new text is
-/// parsed before it replaces the file (through a temporary file in the same
-/// directory, renamed over it), so a failed save leaves the file as it was.
+/// Writes the board file `from` with `placement` to `to` (the same path to
+/// update it in place): only the `placement:` section changes (see
+/// [`replace_placement_section`]); the new text is parsed before anything is
+/// written, and goes through a temporary file in `to`'s directory renamed
+/// over `to`, so a failed save leaves `to` as it was.
 pub fn write_placement(
-    path: &Path,
+    from: &Path,
+    to: &Path,
     placement: &Placement,
     fit: Option<&Fit>,
 ) -> Result<Board, WritePlacementError> {
-    let text = crate::arm::read(path).map_err(|source| WritePlacementError::Read {
-        path: path.to_path_buf(),
+    let text = crate::arm::read(from).map_err(|source| WritePlacementError::Read {
+        path: from.to_path_buf(),
         source,
     })?;
     let new = replace_placement_section(&text, &placement_section(placement, fit));
-    let board = Board::parse(path, &new).map_err(|source| WritePlacementError::Invalid {
-        path: path.to_path_buf(),
+    let board = Board::parse(to, &new).map_err(|source| WritePlacementError::Invalid {
+        path: to.to_path_buf(),
         source,
     })?;
     let write_err = |source| WritePlacementError::Write {
-        path: path.to_path_buf(),
+        path: to.to_path_buf(),
         source,
     };
-    let dir = path
+    let dir = to
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let name = to.file_name().map(|n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         name.as_deref().unwrap_or("board"),
         std::process::id()
     ));
     std::fs::write(&tmp, new.as_bytes()).map_err(write_err)?;
-    if let Err(e) = std::fs::rename(&tmp, path) {
+    if let Err(e) = std::fs::rename(&tmp, to) {
         let _ = std::fs::remove_file(&tmp);
         return Err(write_err(e));
     }
-    tracing::info!(path = %path.display(), ?placement, "board placement saved");
+    tracing::info!(path = %to.display(), ?placement, "board placement saved");
     Ok(board)
 }
 
@@ -562,6 +635,31 @@ mod tests {
     }
 
     #[test]
+    fn a_session_asks_for_the_marks_in_order_and_fits_from_three() {
+        let b = Board::load_named("a4").unwrap();
+        let mut s = Session::new(&b);
+        assert_eq!(s.next_mark().unwrap().0, 0);
+        let truth = Placement {
+            offset_mm: [3.0, 2.0],
+            rotation_deg: -0.5,
+            surface_offset_mm: 0.0,
+        };
+        let at = |m: &Mark| truth.apply_cm([0.0, 18.0], m.nominal_cm).map(|v| v * 10.0);
+        let marks = s.marks().to_vec();
+        assert_eq!(s.record(at(&marks[0])), Some(0));
+        assert_eq!(s.record(at(&marks[1])), Some(1));
+        assert_eq!(s.fit().unwrap_err(), FitError::TooFewPoints { given: 2 });
+        // A wrong point, taken back.
+        assert_eq!(s.record([0.0, 0.0, 0.0]), Some(2));
+        assert_eq!(s.undo(), Some(2));
+        s.record(at(&marks[2]));
+        s.record(at(&marks[3]));
+        assert_eq!(s.record([1.0, 1.0, 0.0]), None, "only four marks");
+        let f = s.fit().unwrap();
+        assert!((f.placement.rotation_deg + 0.5).abs() < 1e-9 && f.rms_mm < 1e-9, "{f:?}");
+    }
+
+    #[test]
     fn marks_are_the_grid_corners_or_the_sheet_corners() {
         let b = Board::load_named("a4").unwrap();
         let m = b.marks();
@@ -622,14 +720,18 @@ mod tests {
             rotation_deg: 1.5,
             surface_offset_mm: 0.0,
         };
-        let b = write_placement(&path, &p, None).unwrap();
+        let b = write_placement(&path, &path, &p, None).unwrap();
         assert_eq!(b.placement, Some(p));
         let back = Board::load(&path).unwrap();
         assert_eq!(back.placement, Some(p));
         assert!(std::fs::read_to_string(&path).unwrap().starts_with(a4.trim_end()));
         let missing = dir.join("nope.yaml");
-        let e = write_placement(&missing, &p, None).unwrap_err();
+        let e = write_placement(&missing, &missing, &p, None).unwrap_err();
         assert!(matches!(e, WritePlacementError::Read { .. }) && e.to_string().contains("nope.yaml"), "{e}");
+        // A place that cannot be written (no such directory, even for root).
+        let nowhere = dir.join("no-dir").join("a4.yaml");
+        let e = write_placement(&path, &nowhere, &p, None).unwrap_err();
+        assert!(matches!(e, WritePlacementError::Write { .. }) && e.to_string().contains("no-dir/a4.yaml: cannot write"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
