@@ -122,7 +122,15 @@ fn registration_recovers_a_misplaced_sheet_in_the_simulator() {
     // Saved: the file has the placement, and every location resolves where
     // the world really has it.
     let saved = Board::load(&path).unwrap();
-    assert_eq!(saved.placement, Some(p));
+    // Written to 0.01 mm and 0.001°.
+    let q = saved.placement.unwrap();
+    assert!(
+        (q.offset_mm[0] - p.offset_mm[0]).abs() <= 0.005
+            && (q.offset_mm[1] - p.offset_mm[1]).abs() <= 0.005
+            && (q.rotation_deg - p.rotation_deg).abs() <= 0.0005
+            && (q.surface_offset_mm - p.surface_offset_mm).abs() <= 0.005,
+        "{q:?} vs {p:?}"
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     let original = std::fs::read_to_string(gamebot_kinematics::find_board_config("a4")).unwrap();
     assert!(text.starts_with(original.trim_end()), "comments kept:\n{text}");
@@ -152,7 +160,8 @@ fn registration_recovers_a_misplaced_sheet_in_the_simulator() {
     }
     eprintln!("{n} locations resolved within {worst:.3} mm of the world's");
     assert!(n >= 9 && worst < 1.5, "worst {worst} mm over {n}");
-    // Without registration they would be off by the misplacement (~7 mm or more).
+    // Without registration every location would be off by millimetres
+    // (4.6 mm at least with this misplacement: the turn undoes part of the shift).
     let plain = Board::load_named("a4").unwrap();
     let far = game
         .locations
@@ -164,7 +173,7 @@ fn registration_recovers_a_misplaced_sheet_in_the_simulator() {
         })
         .map(|(l, c)| dist(c.map(|v| v * 10.0), w.location_position(l as _).unwrap().map(|v| v * 1000.0)))
         .fold(f64::INFINITY, f64::min);
-    assert!(far > 5.0, "{far}");
+    assert!(far > 4.0, "{far}");
     // A world laid out from the saved file agrees with the misplaced one.
     let again = build_world(
         &tictactoe(),
