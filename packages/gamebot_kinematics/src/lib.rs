@@ -30,8 +30,8 @@ pub use error::{
 pub use ik::{IkSolution, SolverChoice, SolverKind};
 pub use locations::{LocationInput, PoseSource, ResolvedLocation, RobotPosition};
 pub use placement::{Board, PlaneMapping};
-pub use registration::{fit, Fit, FitError, Mark, Placement, PointPair, Session};
 pub use reach::{render_map, write_map_png, Marker, Reach, ReachMap};
+pub use registration::{fit, Fit, FitError, Mark, Placement, PointPair, Session};
 pub use trajectory::{Action, Trajectory, Waypoint};
 
 #[cfg(test)]

@@ -276,10 +276,7 @@ mod tests {
             let r = arm.resolve_location(loc, Some(&moved), &home).unwrap();
             // (-10, 28) is 10 cm left of and 10 cm beyond the centre (0, 18).
             let (s, c) = 1.5f64.to_radians().sin_cos();
-            let want = [
-                -10.0 * c - 10.0 * s + 0.7,
-                18.0 - 10.0 * s + 10.0 * c - 0.4,
-            ];
+            let want = [-10.0 * c - 10.0 * s + 0.7, 18.0 - 10.0 * s + 10.0 * c - 0.4];
             assert!(
                 (r.point_m[0] * 100.0 - want[0]).abs() < 1e-9
                     && (r.point_m[1] * 100.0 - want[1]).abs() < 1e-9,

@@ -281,15 +281,34 @@ mod tests {
         );
         let base = "name: x\nsheet: {centre_cm: [0, 0], width_cm: 1, depth_cm: 1}\npixels: {width_px: 1, height_px: 1, scale_px_per_cm: 2, origin_cm: [0, 0]}\n";
         for (section, key) in [
-            ("placement: {offset_mm: [1, 2], rotation_deg: 45}", "placement.rotation_deg"),
-            ("placement: {offset_mm: [1, .nan], rotation_deg: 0}", "placement.offset_mm[1]"),
-            ("placement: {offset_mm: [1, 2], rotation_deg: 0, surface_offset_mm: -31}", "placement.surface_offset_mm"),
-            ("placement: {offset_mm: [1, 2], rotation_deg: 0, shift: 1}", "unknown field `shift`"),
+            (
+                "placement: {offset_mm: [1, 2], rotation_deg: 45}",
+                "placement.rotation_deg",
+            ),
+            (
+                "placement: {offset_mm: [1, .nan], rotation_deg: 0}",
+                "placement.offset_mm[1]",
+            ),
+            (
+                "placement: {offset_mm: [1, 2], rotation_deg: 0, surface_offset_mm: -31}",
+                "placement.surface_offset_mm",
+            ),
+            (
+                "placement: {offset_mm: [1, 2], rotation_deg: 0, shift: 1}",
+                "unknown field `shift`",
+            ),
         ] {
             let e = Board::parse(Path::new("b.yaml"), &format!("{base}{section}\n")).unwrap_err();
-            assert!(e.to_string().contains("b.yaml") && e.to_string().contains(key), "{e}");
+            assert!(
+                e.to_string().contains("b.yaml") && e.to_string().contains(key),
+                "{e}"
+            );
         }
-        let ok = Board::parse(Path::new("b.yaml"), &format!("{base}placement: {{offset_mm: [1, 2], rotation_deg: -3}}\n")).unwrap();
+        let ok = Board::parse(
+            Path::new("b.yaml"),
+            &format!("{base}placement: {{offset_mm: [1, 2], rotation_deg: -3}}\n"),
+        )
+        .unwrap();
         assert_eq!(ok.placement.unwrap().rotation_deg, -3.0);
         let e =
             Board::parse(Path::new("b.yaml"), "name: x\nsheet: {centre_cm: [0, 0]}\n").unwrap_err();

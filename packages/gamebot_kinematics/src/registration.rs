@@ -261,9 +261,10 @@ pub fn fit(pairs: &[PointPair], centre_mm: [f64; 2]) -> Result<Fit, FitError> {
     }
     let nf = n as f64;
     let mean = |f: &dyn Fn(&PointPair) -> [f64; 3]| {
-        let s = pairs.iter().map(f).fold([0.0; 3], |s, p| {
-            [s[0] + p[0], s[1] + p[1], s[2] + p[2]]
-        });
+        let s = pairs
+            .iter()
+            .map(f)
+            .fold([0.0; 3], |s, p| [s[0] + p[0], s[1] + p[1], s[2] + p[2]]);
         [s[0] / nf, s[1] / nf, s[2] / nf]
     };
     let an = mean(&|p| p.nominal_mm);
@@ -433,9 +434,8 @@ const SECTION_COMMENT: &str = "# Board-to-arm registration";
 
 /// The `placement:` section's text (with a comment saying how it was made).
 pub fn placement_section(p: &Placement, fit: Option<&Fit>) -> String {
-    let mut s = format!(
-        "{SECTION_COMMENT} (gamebot calibrate board-to-arm): where the real sheet lies\n"
-    );
+    let mut s =
+        format!("{SECTION_COMMENT} (gamebot calibrate board-to-arm): where the real sheet lies\n");
     match fit {
         Some(f) => s.push_str(&format!(
             "# relative to the nominal one; fitted from {} points, residual rms {:.2} mm, max {:.2} mm.\n",
@@ -602,7 +602,10 @@ mod tests {
         let c = [1.0, 18.0];
         let q = [-7.0, 25.0, 0.3];
         let r = p.invert_cm(c, p.apply_cm(c, q));
-        assert!(q.iter().zip(&r).all(|(a, b)| (a - b).abs() < 1e-12), "{r:?}");
+        assert!(
+            q.iter().zip(&r).all(|(a, b)| (a - b).abs() < 1e-12),
+            "{r:?}"
+        );
         assert_eq!(Placement::IDENTITY.apply_cm(c, q), q);
     }
 
@@ -616,12 +619,23 @@ mod tests {
         );
         let line = [[-100.0, 180.0, 0.0], [0.0, 181.0, 0.0], [100.0, 182.0, 0.0]];
         let e = fit(&pairs_for(&t, &line, &[]), CENTRE_MM).unwrap_err();
-        assert!(matches!(e, FitError::Collinear { spread_mm } if spread_mm < 1.0), "{e}");
+        assert!(
+            matches!(e, FitError::Collinear { spread_mm } if spread_mm < 1.0),
+            "{e}"
+        );
         assert!(e.to_string().contains("on a line"), "{e}");
         let twice = [GRID[0], GRID[1], [GRID[0][0] + 1.0, GRID[0][1], 0.0]];
         let e = fit(&pairs_for(&t, &twice, &[]), CENTRE_MM).unwrap_err();
         assert!(
-            matches!(e, FitError::Coincident { a: 1, b: 3, which: "nominal", .. }),
+            matches!(
+                e,
+                FitError::Coincident {
+                    a: 1,
+                    b: 3,
+                    which: "nominal",
+                    ..
+                }
+            ),
             "{e}"
         );
         // The tool did not move between two marks.
@@ -629,7 +643,15 @@ mod tests {
         stuck[2].measured_mm = stuck[1].measured_mm;
         let e = fit(&stuck, CENTRE_MM).unwrap_err();
         assert!(
-            matches!(e, FitError::Coincident { a: 2, b: 3, which: "measured", .. }),
+            matches!(
+                e,
+                FitError::Coincident {
+                    a: 2,
+                    b: 3,
+                    which: "measured",
+                    ..
+                }
+            ),
             "{e}"
         );
         let mut nan = pairs_for(&t, &GRID, &[]);
@@ -683,7 +705,10 @@ mod tests {
         s.record(at(&marks[3]));
         assert_eq!(s.record([1.0, 1.0, 0.0]), None, "only four marks");
         let f = s.fit().unwrap();
-        assert!((f.placement.rotation_deg + 0.5).abs() < 1e-9 && f.rms_mm < 1e-9, "{f:?}");
+        assert!(
+            (f.placement.rotation_deg + 0.5).abs() < 1e-9 && f.rms_mm < 1e-9,
+            "{f:?}"
+        );
     }
 
     #[test]
@@ -751,25 +776,34 @@ mod tests {
         assert_eq!(b.placement, Some(p));
         let back = Board::load(&path).unwrap();
         assert_eq!(back.placement, Some(p));
-        assert!(std::fs::read_to_string(&path).unwrap().starts_with(a4.trim_end()));
+        assert!(std::fs::read_to_string(&path)
+            .unwrap()
+            .starts_with(a4.trim_end()));
         let missing = dir.join("nope.yaml");
         let e = write_placement(&missing, &missing, &p, None).unwrap_err();
-        assert!(matches!(e, WritePlacementError::Read { .. }) && e.to_string().contains("nope.yaml"), "{e}");
+        assert!(
+            matches!(e, WritePlacementError::Read { .. }) && e.to_string().contains("nope.yaml"),
+            "{e}"
+        );
         // A place that cannot be written (no such directory, even for root).
         let nowhere = dir.join("no-dir").join("a4.yaml");
         let e = write_placement(&path, &nowhere, &p, None).unwrap_err();
-        assert!(matches!(e, WritePlacementError::Write { .. }) && e.to_string().contains("no-dir/a4.yaml: cannot write"), "{e}");
+        assert!(
+            matches!(e, WritePlacementError::Write { .. })
+                && e.to_string().contains("no-dir/a4.yaml: cannot write"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn placement() -> impl Strategy<Value = Placement> {
-        (-30.0..30.0f64, -30.0..30.0f64, -10.0..10.0f64, -3.0..3.0f64).prop_map(
-            |(x, y, r, z)| Placement {
+        (-30.0..30.0f64, -30.0..30.0f64, -10.0..10.0f64, -3.0..3.0f64).prop_map(|(x, y, r, z)| {
+            Placement {
                 offset_mm: [x, y],
                 rotation_deg: r,
                 surface_offset_mm: z,
-            },
-        )
+            }
+        })
     }
 
     /// Spread (mm) of points across their best line, as `fit` measures it.
@@ -796,7 +830,13 @@ mod tests {
         // spread at least 30 mm across any line, as marks a person is given are.
         proptest::sample::subsequence(
             (0..24)
-                .map(|k| [-120.0 + 48.0 * (k % 6) as f64, 90.0 + 60.0 * (k / 6) as f64, 0.0])
+                .map(|k| {
+                    [
+                        -120.0 + 48.0 * (k % 6) as f64,
+                        90.0 + 60.0 * (k / 6) as f64,
+                        0.0,
+                    ]
+                })
                 .collect::<Vec<_>>(),
             3..=8,
         )

@@ -199,7 +199,12 @@ pub struct Registrar {
 
 impl Registrar {
     /// A session for `board` on the rig's bus; the result is saved to `out`.
-    pub fn new(rig: &Rig, arm: Arm, board: Board, out: PathBuf) -> Result<Registrar, RegistrationError> {
+    pub fn new(
+        rig: &Rig,
+        arm: Arm,
+        board: Board,
+        out: PathBuf,
+    ) -> Result<Registrar, RegistrationError> {
         let node = rig
             .bus()
             .node(NodeOptions::new("board_registration"))
@@ -310,13 +315,12 @@ impl Registrar {
     pub fn tip_mm(&mut self) -> Result<[f64; 3], RegistrationError> {
         // States published before now may show the arm still moving.
         self.states.drain();
-        let js = self
-            .states
-            .recv_timeout(START_TIMEOUT)
-            .map_err(|_| RegistrationError::NoJointStates {
+        let js = self.states.recv_timeout(START_TIMEOUT).map_err(|_| {
+            RegistrationError::NoJointStates {
                 port: self.port.clone(),
                 timeout: START_TIMEOUT,
-            })?;
+            }
+        })?;
         let mut q = self.arm.home().to_vec();
         for (i, j) in self.arm.joints().iter().enumerate() {
             if let Some(k) = js.name.iter().position(|n| *n == j.name) {
@@ -496,7 +500,10 @@ pub fn apply(
         Command::Jog(d) => {
             reg.jog(*d)?;
             let t = reg.target_mm;
-            w(out, &format!("tool at ({:.1}, {:.1}, {:.1}) mm", t[0], t[1], t[2]));
+            w(
+                out,
+                &format!("tool at ({:.1}, {:.1}, {:.1}) mm", t[0], t[1], t[2]),
+            );
         }
         Command::Record => match reg.record()? {
             None => w(out, "every mark is recorded: fit, save or undo"),
@@ -537,7 +544,10 @@ pub fn apply(
         Command::Save => {
             let f = reg.save()?;
             w(out, describe_fit(&f, reg.session()).trim_end());
-            w(out, &format!("saved the placement to {}", reg.out().display()));
+            w(
+                out,
+                &format!("saved the placement to {}", reg.out().display()),
+            );
             outcome.saved = Some(f);
         }
         Command::Quit => return Ok(false),

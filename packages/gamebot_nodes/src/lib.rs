@@ -24,8 +24,8 @@
 #![forbid(unsafe_code)]
 
 pub mod arm_controller;
-pub mod board_registration;
 pub mod arm_core;
+pub mod board_registration;
 pub mod bridge_core;
 pub mod camera_core;
 pub mod camera_node;

@@ -419,8 +419,14 @@ mod tests {
         r.set_board(Some(moved));
         assert_eq!(r.new_game(None, &[]).unwrap(), 2);
         let (_, shifted) = r.preview(&mv).unwrap();
-        let (a, b) = (plain[0].to_position.unwrap(), shifted[0].to_position.unwrap());
-        assert!((b[0] - a[0] - 0.7).abs() < 1e-9 && (b[1] - a[1] + 0.4).abs() < 1e-9, "{a:?} {b:?}");
+        let (a, b) = (
+            plain[0].to_position.unwrap(),
+            shifted[0].to_position.unwrap(),
+        );
+        assert!(
+            (b[0] - a[0] - 0.7).abs() < 1e-9 && (b[1] - a[1] + 0.4).abs() < 1e-9,
+            "{a:?} {b:?}"
+        );
     }
 
     #[test]

@@ -133,7 +133,10 @@ fn registration_recovers_a_misplaced_sheet_in_the_simulator() {
     );
     let text = std::fs::read_to_string(&path).unwrap();
     let original = std::fs::read_to_string(gamebot_kinematics::find_board_config("a4")).unwrap();
-    assert!(text.starts_with(original.trim_end()), "comments kept:\n{text}");
+    assert!(
+        text.starts_with(original.trim_end()),
+        "comments kept:\n{text}"
+    );
     let game = gamebot_rules::Game::load(tictactoe()).unwrap();
     let mut arm = Arm::load_named("al5d").unwrap();
     let mut worst: f64 = 0.0;
@@ -171,7 +174,12 @@ fn registration_recovers_a_misplaced_sheet_in_the_simulator() {
             Some(RobotSpec::Cartesian(c)) => Some((l, plain.to_arm_cm(c))),
             _ => None,
         })
-        .map(|(l, c)| dist(c.map(|v| v * 10.0), w.location_position(l as _).unwrap().map(|v| v * 1000.0)))
+        .map(|(l, c)| {
+            dist(
+                c.map(|v| v * 10.0),
+                w.location_position(l as _).unwrap().map(|v| v * 1000.0),
+            )
+        })
         .fold(f64::INFINITY, f64::min);
     assert!(far > 4.0, "{far}");
     // A world laid out from the saved file agrees with the misplaced one.
@@ -213,7 +221,10 @@ fn bad_input_gives_the_named_error() {
         text.contains("2 point(s) recorded: at least 3 are needed"),
         "{text}"
     );
-    assert!(text.contains("next: point 3 of 4: the grid's near-right corner (x=10.0, y=8.0 cm)"), "{text}");
+    assert!(
+        text.contains("next: point 3 of 4: the grid's near-right corner (x=10.0, y=8.0 cm)"),
+        "{text}"
+    );
     assert_eq!(reg.session().recorded().len(), 2, "quit stops reading");
     assert!(Board::load(&path).unwrap().placement.is_none());
     // The same mark recorded twice (the tool did not move): refused, named.
@@ -223,13 +234,19 @@ fn bad_input_gives_the_named_error() {
     reg.record().unwrap();
     reg.record().unwrap();
     match reg.fit() {
-        Err(RegistrationError::Fit(FitError::Coincident { a: 1, b: 2, which: "measured", .. })) => {}
+        Err(RegistrationError::Fit(FitError::Coincident {
+            a: 1,
+            b: 2,
+            which: "measured",
+            ..
+        })) => {}
         other => panic!("{other:?}"),
     }
     // An unreachable jog names the target and the point.
     let e = reg.jog([0.0, 400.0, 0.0]).unwrap_err();
     assert!(
-        matches!(&e, RegistrationError::Move { .. }) && e.to_string().contains("jog for point 4 of 4"),
+        matches!(&e, RegistrationError::Move { .. })
+            && e.to_string().contains("jog for point 4 of 4"),
         "{e}"
     );
     drop(reg);
@@ -256,4 +273,3 @@ fn bad_input_gives_the_named_error() {
     assert!(!nowhere.exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
-

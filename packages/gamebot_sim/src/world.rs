@@ -1297,13 +1297,14 @@ impl World {
             .map(|p| {
                 let [x, y, z] = cm(p.pos);
                 TablePiece {
-                element_type: p.element_type.clone(),
-                state: p.state,
-                centre_cm: (x, y),
-                base_z_cm: z,
-                radius_cm: p.radius * 100.0,
-                height_cm: p.height * 100.0,
-            }})
+                    element_type: p.element_type.clone(),
+                    state: p.state,
+                    centre_cm: (x, y),
+                    base_z_cm: z,
+                    radius_cm: p.radius * 100.0,
+                    height_cm: p.height * 100.0,
+                }
+            })
             .collect();
         let (q, g) = (self.arm.joints.clone(), self.arm.gripper);
         let mut solids: Vec<Solid> = self

@@ -477,7 +477,10 @@ mod tests {
                 "not a valid command",
             ),
             (r#"{"cmd":"pose","pose":"dance"}"#, "expected home or park"),
-            (r#"{"cmd":"register","step":"fly"}"#, "unknown variant `fly`"),
+            (
+                r#"{"cmd":"register","step":"fly"}"#,
+                "unknown variant `fly`",
+            ),
             (r#"{"cmd":"register"}"#, "missing field `step`"),
             (
                 r#"{"cmd":"register","step":"save","board":"/etc/passwd"}"#,

@@ -64,9 +64,8 @@ fn the_wizard_records_marks_fits_and_saves() {
     let (tx, rx) = std::sync::mpsc::channel();
     robot
         .spawn(NodeOptions::new("web"), move |n, s| {
-            let server = gamebot_web::start(n, s, cfg).map_err(|e| {
-                gamebot_nodes::NodeError::Config(e.to_string())
-            })?;
+            let server = gamebot_web::start(n, s, cfg)
+                .map_err(|e| gamebot_nodes::NodeError::Config(e.to_string()))?;
             tx.send(server.addr()).unwrap();
             server.join();
             Ok(())
@@ -80,7 +79,10 @@ fn the_wizard_records_marks_fits_and_saves() {
     // Not started yet: refused with the reason.
     let r = ask(&mut ws, 1, json!({"cmd": "register", "step": "record"}));
     assert_eq!(r["ok"], false);
-    assert!(r["message"].as_str().unwrap().contains("not started"), "{r}");
+    assert!(
+        r["message"].as_str().unwrap().contains("not started"),
+        "{r}"
+    );
     let r = ask(&mut ws, 2, json!({"cmd": "register", "step": "start"}));
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
@@ -91,14 +93,26 @@ fn the_wizard_records_marks_fits_and_saves() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| [m["x_cm"].as_f64().unwrap(), m["y_cm"].as_f64().unwrap(), 0.0])
+        .map(|m| {
+            [
+                m["x_cm"].as_f64().unwrap(),
+                m["y_cm"].as_f64().unwrap(),
+                0.0,
+            ]
+        })
         .collect();
     assert_eq!(marks.len(), 4);
     // After home the tool's position is not known: recording is refused.
     let r = ask(&mut ws, 3, json!({"cmd": "pose", "pose": "home"}));
     assert_eq!(r["ok"], true, "{r}");
     let r = ask(&mut ws, 4, json!({"cmd": "register", "step": "record"}));
-    assert!(r["message"].as_str().unwrap().contains("jog the tool onto the mark first"), "{r}");
+    assert!(
+        r["message"]
+            .as_str()
+            .unwrap()
+            .contains("jog the tool onto the mark first"),
+        "{r}"
+    );
     let mut id = 10;
     for (k, m) in marks.iter().enumerate() {
         // The person puts the tip on the true mark (an absolute move here;
@@ -110,7 +124,11 @@ fn the_wizard_records_marks_fits_and_saves() {
             json!({"cmd": "move_tool", "target": {"x": t[0] / 100.0, "y": t[1] / 100.0, "z": t[2] / 100.0}}),
         );
         assert_eq!(r["ok"], true, "{r}");
-        let r = ask(&mut ws, id + 1, json!({"cmd": "register", "step": "record"}));
+        let r = ask(
+            &mut ws,
+            id + 1,
+            json!({"cmd": "register", "step": "record"}),
+        );
         assert_eq!(r["ok"], true, "{r}");
         assert_eq!(r["data"]["recorded"], k + 1);
         assert_eq!(r["data"]["fit"].is_null(), k < 2, "{r}");
@@ -128,7 +146,11 @@ fn the_wizard_records_marks_fits_and_saves() {
             && (saved.rotation_deg - 1.5).abs() < 0.1,
         "{saved:?}"
     );
-    let r = ask(&mut ws, id + 1, json!({"cmd": "register", "step": "cancel"}));
+    let r = ask(
+        &mut ws,
+        id + 1,
+        json!({"cmd": "register", "step": "cancel"}),
+    );
     assert_eq!(r["data"]["active"], false, "{r}");
     drop(ws);
     robot.stop().unwrap();
