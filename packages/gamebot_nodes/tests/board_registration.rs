@@ -139,6 +139,7 @@ fn registration_recovers_a_misplaced_sheet_in_the_simulator() {
     );
     let game = gamebot_rules::Game::load(tictactoe()).unwrap();
     let mut arm = Arm::load_named("al5d").unwrap();
+    let home = arm.home().to_vec();
     let mut worst: f64 = 0.0;
     let mut n = 0;
     for (l, loc) in game.locations.iter().enumerate() {
@@ -154,7 +155,7 @@ fn registration_recovers_a_misplaced_sheet_in_the_simulator() {
                     point: None,
                 },
                 Some(&saved),
-                &arm.home().to_vec(),
+                &home,
             )
             .unwrap();
         let d = dist(resolved.point_m.map(|v| v * 1000.0), truth);

@@ -195,10 +195,7 @@ fn keyboard(reg: &mut Registrar) -> Result<LinesOutcome> {
     )?;
     reg.go_to_next_mark()?;
     writeln!(out, "jog the tool tip onto {}", reg.describe_next())?;
-    loop {
-        let Some(key) = read_key(&mut input)? else {
-            break;
-        };
+    while let Some(key) = read_key(&mut input)? {
         let cmd = match key {
             Key::Move(d) => Command::Jog(d.map(|v| v * STEPS_MM[step])),
             Key::Coarser | Key::Finer => {
