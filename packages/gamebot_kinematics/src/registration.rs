@@ -445,9 +445,14 @@ pub fn placement_section(p: &Placement, fit: Option<&Fit>) -> String {
         )),
         None => s.push_str("# relative to the nominal one.\n"),
     }
+    // Rounded as written, without a "-0.00" (-0 + 0 is +0).
+    let r = |v: f64, k: f64| (v * k).round() / k + 0.0;
     s.push_str(&format!(
         "placement:\n  offset_mm: [{:.2}, {:.2}]   # shift along x, y\n  rotation_deg: {:.3}        # counter-clockwise, about the sheet centre\n  surface_offset_mm: {:.2}   # real surface above the nominal one\n",
-        p.offset_mm[0], p.offset_mm[1], p.rotation_deg, p.surface_offset_mm
+        r(p.offset_mm[0], 100.0),
+        r(p.offset_mm[1], 100.0),
+        r(p.rotation_deg, 1000.0),
+        r(p.surface_offset_mm, 100.0)
     ));
     s
 }
@@ -736,6 +741,11 @@ mod tests {
         };
         let once = replace_placement_section(text, &placement_section(&p, None));
         assert!(once.starts_with(text), "{once}");
+        let tiny = Placement {
+            surface_offset_mm: -0.001,
+            ..p
+        };
+        assert!(placement_section(&tiny, None).contains("surface_offset_mm: 0.00 "));
         let b = Board::parse(Path::new("x.yaml"), &once).unwrap();
         assert_eq!(b.placement, Some(p));
         // Again, with another placement: one section, the rest unchanged.
