@@ -1208,6 +1208,12 @@ impl World {
             .map(|(_, p)| p.name.clone())
     }
 
+    /// The board placement the world was laid out from (with the sheet's
+    /// placement in effect: the board file's, or `sheet_placement`).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// Centre of the board sheet on the table (m).
     pub fn board_centre(&self) -> [f64; 2] {
         let (lo, hi) = self.board_cfg.sheet.bounds();
