@@ -73,11 +73,7 @@ impl Wizard {
             }
             RegisterStep::Cancel => {
                 self.active = None;
-                return Ok(StepResult {
-                    message: "registration cancelled".into(),
-                    data: json!({"active": false}),
-                    moves: Vec::new(),
-                });
+                return Ok(cancelled());
             }
             _ => {}
         }
@@ -127,7 +123,8 @@ impl Wizard {
                 saved = Some(path.clone());
                 format!("placement saved to {}", path.display())
             }
-            RegisterStep::Cancel => unreachable!("handled above"),
+            // Ended above; kept whole here so no step is left out.
+            RegisterStep::Cancel => return Ok(cancelled()),
         };
         let data = view(board, session, saved);
         Ok(StepResult {
@@ -135,6 +132,14 @@ impl Wizard {
             data,
             moves,
         })
+    }
+}
+
+fn cancelled() -> StepResult {
+    StepResult {
+        message: "registration cancelled".into(),
+        data: json!({"active": false}),
+        moves: Vec::new(),
     }
 }
 
@@ -176,4 +181,58 @@ fn view(board: &Board, s: &Session, saved: Option<PathBuf>) -> Value {
         "fit_error": fit_error,
         "saved": saved.map(|p| p.display().to_string()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wizard_follows_the_tool_and_refuses_out_of_order_steps() {
+        let dir = std::env::temp_dir().join(format!("gamebot-wizard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a4.yaml");
+        std::fs::copy(gamebot_kinematics::find_board_config("a4"), &path).unwrap();
+        let file = path.to_string_lossy().to_string();
+        let mut w = Wizard::default();
+        let e = w.step(RegisterStep::Record, &file).err().unwrap();
+        assert!(e.contains("not started"), "{e}");
+        let e = w.step(RegisterStep::Start, "no-such-board").err().unwrap();
+        assert!(e.contains("board no-such-board"), "{e}");
+        let r = w.step(RegisterStep::Start, &file).unwrap();
+        // Above the first mark, the grid's far-left corner.
+        assert_eq!(r.moves.len(), 1);
+        let m = r.moves[0];
+        assert!(
+            (m[0] + 0.10).abs() < 1e-12
+                && (m[1] - 0.28).abs() < 1e-12
+                && (m[2] - HOVER_M).abs() < 1e-12
+        );
+        // Where the tool is, is not known until a move reached somewhere.
+        let e = w.step(RegisterStep::Record, &file).err().unwrap();
+        assert!(e.contains("jog the tool onto the mark first"), "{e}");
+        let marks = [[-0.10, 0.28], [0.10, 0.28], [0.10, 0.08], [-0.10, 0.08]];
+        for (k, [x, y]) in marks.into_iter().enumerate() {
+            // 2 mm off along x on every mark: a pure shift.
+            w.tool_moved(Some([x + 0.002, y, 0.0]));
+            let r = w.step(RegisterStep::Record, &file).unwrap();
+            assert_eq!(r.data["recorded"], k + 1);
+            assert_eq!(r.data["fit"].is_null(), k < 2, "{}", r.data);
+            // Up off the sheet, then above the next mark (none after the last).
+            assert_eq!(r.moves.len(), if k < 3 { 2 } else { 0 });
+        }
+        let e = w.step(RegisterStep::Record, &file).err().unwrap();
+        assert!(e.contains("every mark is recorded"), "{e}");
+        let r = w.step(RegisterStep::Save, &file).unwrap();
+        assert_eq!(r.data["saved"], file.as_str());
+        let p = Board::load(&path).unwrap().placement.unwrap();
+        assert!(
+            (p.offset_mm[0] - 2.0).abs() < 1e-6 && p.offset_mm[1].abs() < 1e-6,
+            "{p:?}"
+        );
+        let r = w.step(RegisterStep::Cancel, &file).unwrap();
+        assert_eq!(r.data["active"], false);
+        assert!(w.step(RegisterStep::Undo, &file).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
