@@ -118,7 +118,14 @@ impl Shared {
         };
         if let Some(file) = layout {
             let v = match BoardLayout::load(&file) {
-                Ok(l) => json!({"type": "layout", "layout": l}),
+                Ok(mut l) => {
+                    // The 3D view shows the locations where the arm finds them.
+                    match crate::registration::load_board(&self.board_file) {
+                        Ok(b) => l.place_on(&b),
+                        Err(e) => tracing::warn!("web: 3D positions without a placement: {e}"),
+                    }
+                    json!({"type": "layout", "layout": l})
+                }
                 Err(e) => {
                     tracing::warn!("web: cannot load the board layout of {file}: {e}");
                     json!({"type": "layout", "layout": null, "error": format!("{file}: {e}")})

@@ -62,12 +62,7 @@ impl Wizard {
     pub fn step(&mut self, step: RegisterStep, board_file: &str) -> Result<StepResult, String> {
         match step {
             RegisterStep::Start => {
-                let board = if board_file.ends_with(".yaml") || board_file.contains('/') {
-                    Board::load(board_file)
-                } else {
-                    Board::load_named(board_file)
-                }
-                .map_err(|e| format!("registration: board {board_file}: {e}"))?;
+                let board = load_board(board_file).map_err(|e| format!("registration: {e}"))?;
                 let session = Session::new(&board);
                 self.active = Some((board, session));
             }
@@ -133,6 +128,16 @@ impl Wizard {
             moves,
         })
     }
+}
+
+/// The board file `name` (a name under `config/boards/` or a path).
+pub fn load_board(name: &str) -> Result<Board, String> {
+    if name.ends_with(".yaml") || name.contains('/') {
+        Board::load(name)
+    } else {
+        Board::load_named(name)
+    }
+    .map_err(|e| format!("board {name}: {e}"))
 }
 
 fn cancelled() -> StepResult {
