@@ -477,11 +477,17 @@ impl TableWorld {
             });
         }
         let (lo, hi) = board.sheet.bounds();
+        // The sheet's box follows a registered placement's shift (its turn,
+        // a few degrees at most, is not drawn); the marks and pieces come
+        // from the world, which applies the whole placement.
+        let c = sim
+            .board()
+            .to_arm_cm([(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0, 0.0]);
         Ok(TableWorld {
             game: game.name.clone(),
             arm: sim.arm().name().to_string(),
             gripper_link,
-            sheet_centre: [(lo[0] + hi[0]) / 200.0, (lo[1] + hi[1]) / 200.0],
+            sheet_centre: [c[0] / 100.0, c[1] / 100.0],
             sheet_size: [(hi[0] - lo[0]) / 100.0, (hi[1] - lo[1]) / 100.0],
             marks,
             pieces,

@@ -18,6 +18,7 @@ pub mod ik;
 pub mod locations;
 pub mod placement;
 pub mod reach;
+pub mod registration;
 pub mod trajectory;
 mod urdf_locate;
 
@@ -30,6 +31,7 @@ pub use ik::{IkSolution, SolverChoice, SolverKind};
 pub use locations::{LocationInput, PoseSource, ResolvedLocation, RobotPosition};
 pub use placement::{Board, PlaneMapping};
 pub use reach::{render_map, write_map_png, Marker, Reach, ReachMap};
+pub use registration::{fit, Fit, FitError, Mark, Placement, PointPair, Session};
 pub use trajectory::{Action, Trajectory, Waypoint};
 
 #[cfg(test)]

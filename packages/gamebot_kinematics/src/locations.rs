@@ -5,6 +5,9 @@
 //! or, when `robot=` is missing, by its `point=` pixel mapped onto the table through a
 //! board placement. Cartesian positions are the board surface at the location's centre:
 //! the arm goes to `approach_height_m` above it, then down to `grasp_height_m`.
+//! With a board, Cartesian and `point=` positions go through its placement
+//! ([`Board::to_arm_cm`]): they are given where the board file puts the sheet,
+//! and the board's registration says where that is for the arm.
 
 use crate::arm::Arm;
 use crate::error::LocationError;
@@ -89,6 +92,12 @@ impl Arm {
             (Some(RobotPosition::Cartesian(p)), _, _) => (PoseSource::Cartesian, p),
             (None, Some([u, v]), Some(b)) => (PoseSource::Board, b.pixel_to_table_cm(u, v)),
             _ => return Err(LocationError::NoPosition { name }),
+        };
+        // Both are given where the board file puts the sheet: its
+        // registration says where that is for the arm.
+        let point_cm = match board {
+            Some(b) => b.to_arm_cm(point_cm),
+            None => point_cm,
         };
         if !point_cm.iter().all(|v| v.is_finite()) {
             return Err(LocationError::NonFinite { name });
@@ -240,6 +249,44 @@ mod tests {
         assert!((r.point_m[0] + 0.05).abs() < 1e-12 && (r.point_m[1] - 0.12).abs() < 1e-12);
         let e = arm.resolve_location(&loc, None, &home).unwrap_err();
         assert_eq!(e, LocationError::NoPosition { name: "p".into() });
+    }
+
+    #[test]
+    fn a_registered_board_moves_robot_and_point_locations_alike() {
+        let mut arm = al5d();
+        let plain = Board::load_named("a4").unwrap();
+        let text = std::fs::read_to_string(plain.path()).unwrap()
+            + "placement: {offset_mm: [7, -4], rotation_deg: 1.5}\n";
+        let moved = Board::parse(plain.path(), &text).unwrap();
+        let home = arm.home().to_vec();
+        let cart = LocationInput {
+            name: "c".into(),
+            robot: Some(RobotPosition::Cartesian([-10.0, 28.0, 0.0])),
+            point: None,
+        };
+        let px = LocationInput {
+            name: "p".into(),
+            robot: None,
+            point: Some([320.0 - 200.0, 480.0 - 20.0 * 22.0]),
+        };
+        // Without a placement, exactly the old positions.
+        let r = arm.resolve_location(&cart, Some(&plain), &home).unwrap();
+        assert_eq!(r.point_m, [-0.10, 0.28, 0.0]);
+        for loc in [&cart, &px] {
+            let r = arm.resolve_location(loc, Some(&moved), &home).unwrap();
+            // (-10, 28) is 10 cm left of and 10 cm beyond the centre (0, 18).
+            let (s, c) = 1.5f64.to_radians().sin_cos();
+            let want = [-10.0 * c - 10.0 * s + 0.7, 18.0 - 10.0 * s + 10.0 * c - 0.4];
+            assert!(
+                (r.point_m[0] * 100.0 - want[0]).abs() < 1e-9
+                    && (r.point_m[1] * 100.0 - want[1]).abs() < 1e-9,
+                "{}: {:?} vs {want:?}",
+                loc.name,
+                r.point_m
+            );
+            let (tip, _) = arm.tool_point_axis(&r.at);
+            assert!((tip.x - r.point_m[0]).hypot(tip.y - r.point_m[1]) < 1e-4);
+        }
     }
 
     #[test]

@@ -142,6 +142,11 @@ pub struct Board {
     pub columns: Vec<Column>,
     /// Pixel mapping.
     pub pixels: PixelMapping,
+    /// Where the real sheet lies relative to the nominal one (written by
+    /// board-to-arm registration, [`crate::registration`]); none = exactly
+    /// where the numbers above say.
+    #[serde(default)]
+    pub placement: Option<crate::registration::Placement>,
     #[serde(skip)]
     path: PathBuf,
 }
@@ -190,6 +195,12 @@ impl Board {
                 path: path.to_path_buf(),
                 message: "board sizes and scale must be positive and finite".into(),
             });
+        }
+        if let Some(p) = &b.placement {
+            p.check().map_err(|e| LoadError::Config {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
         }
         Ok(b)
     }
@@ -268,6 +279,37 @@ mod tests {
             e.to_string().contains("b.yaml") && e.to_string().contains("`y_flip`"),
             "{e}"
         );
+        let base = "name: x\nsheet: {centre_cm: [0, 0], width_cm: 1, depth_cm: 1}\npixels: {width_px: 1, height_px: 1, scale_px_per_cm: 2, origin_cm: [0, 0]}\n";
+        for (section, key) in [
+            (
+                "placement: {offset_mm: [1, 2], rotation_deg: 45}",
+                "placement.rotation_deg",
+            ),
+            (
+                "placement: {offset_mm: [1, .nan], rotation_deg: 0}",
+                "placement.offset_mm[1]",
+            ),
+            (
+                "placement: {offset_mm: [1, 2], rotation_deg: 0, surface_offset_mm: -31}",
+                "placement.surface_offset_mm",
+            ),
+            (
+                "placement: {offset_mm: [1, 2], rotation_deg: 0, shift: 1}",
+                "unknown field `shift`",
+            ),
+        ] {
+            let e = Board::parse(Path::new("b.yaml"), &format!("{base}{section}\n")).unwrap_err();
+            assert!(
+                e.to_string().contains("b.yaml") && e.to_string().contains(key),
+                "{e}"
+            );
+        }
+        let ok = Board::parse(
+            Path::new("b.yaml"),
+            &format!("{base}placement: {{offset_mm: [1, 2], rotation_deg: -3}}\n"),
+        )
+        .unwrap();
+        assert_eq!(ok.placement.unwrap().rotation_deg, -3.0);
         let e =
             Board::parse(Path::new("b.yaml"), "name: x\nsheet: {centre_cm: [0, 0]}\n").unwrap_err();
         assert!(matches!(e, LoadError::Yaml { .. }), "{e}");

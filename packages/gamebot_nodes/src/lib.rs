@@ -14,6 +14,8 @@
 //! - [`bridge_core`] / [`ssc32_bridge`]: the SSC-32U driver node serving the
 //!   standard `FollowJointTrajectory` and `GripperCommand` actions.
 //! - [`arm_core`] / [`arm_controller`]: `/arm/execute` as pick-and-place steps.
+//! - [`board_registration`]: board-to-arm registration through the arm
+//!   controller's manual-control services (`gamebot calibrate board-to-arm`).
 //! - [`sim_world`]: the simulated table (`gamebot_sim`) as a node: camera,
 //!   `/clock`, the emulated SSC-32U, the simulated person's hand.
 //! - [`sim_robot`] / [`sim_game`]: the whole simulated robot in one process,
@@ -23,6 +25,7 @@
 
 pub mod arm_controller;
 pub mod arm_core;
+pub mod board_registration;
 pub mod bridge_core;
 pub mod camera_core;
 pub mod camera_node;

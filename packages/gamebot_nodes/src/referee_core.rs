@@ -137,6 +137,9 @@ pub struct RefereeCore {
     history: Vec<String>,
     legal: Vec<Move>,
     game_number: u32,
+    /// The board whose placement (registration) takes `robot=` positions
+    /// to the arm's frame; none = as the game gives them.
+    board: Option<Arc<gamebot_kinematics::Board>>,
 }
 
 /// Replays a move history from the initial position (used by the stateless planner too).
@@ -169,6 +172,7 @@ impl RefereeCore {
             history: Vec::new(),
             legal: Vec::new(),
             game_number: 1,
+            board: None,
         };
         r.refresh()?;
         Ok(r)
@@ -196,8 +200,10 @@ impl RefereeCore {
             PlayerKind::parse_all(kinds)?
         };
         let n = self.game_number + 1;
+        let board = self.board.take();
         *self = RefereeCore::new(game, kinds)?;
         self.game_number = n;
+        self.board = board;
         Ok(n)
     }
 
@@ -321,10 +327,20 @@ impl RefereeCore {
         })
     }
 
-    /// The `robot=` coordinates (cm) of a location, when given as x,y,z.
+    /// The board whose placement ([`gamebot_kinematics::Board::to_arm_cm`])
+    /// the actions' positions go through; kept across new games.
+    pub fn set_board(&mut self, board: Option<gamebot_kinematics::Board>) {
+        self.board = board.map(Arc::new);
+    }
+
+    /// The `robot=` coordinates (cm) of a location, when given as x,y,z,
+    /// where the arm finds them (through the board's placement, if any).
     fn robot_point(&self, l: u16) -> Option<[f64; 3]> {
         match self.game.locations[l as usize].robot {
-            Some(RobotSpec::Cartesian(p)) => Some(p),
+            Some(RobotSpec::Cartesian(p)) => Some(match &self.board {
+                Some(b) => b.to_arm_cm(p),
+                None => p,
+            }),
             _ => None,
         }
     }
@@ -383,6 +399,34 @@ mod tests {
 
     fn games_dir() -> std::path::PathBuf {
         std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../games"))
+    }
+
+    #[test]
+    fn a_registered_board_moves_the_positions_sent_to_the_arm() {
+        let path = games_dir().join("tictactoe.game");
+        let kinds = ["human".to_string(), "human".to_string()];
+        let mut r = RefereeCore::load(path.to_str().unwrap(), &kinds).unwrap();
+        let mv = r.game().find_move(r.state(), &r.legal_texts()[0]).unwrap();
+        let (_, plain) = r.preview(&mv).unwrap();
+        let a4 = gamebot_kinematics::Board::load_named("a4").unwrap();
+        let text = std::fs::read_to_string(a4.path()).unwrap()
+            + "placement: {offset_mm: [7, -4], rotation_deg: 0}\n";
+        let moved = gamebot_kinematics::Board::parse(a4.path(), &text).unwrap();
+        // Unregistered: exactly the game's numbers.
+        r.set_board(Some(a4));
+        let (_, same) = r.preview(&mv).unwrap();
+        assert_eq!(same[0].to_position, plain[0].to_position);
+        r.set_board(Some(moved));
+        assert_eq!(r.new_game(None, &[]).unwrap(), 2);
+        let (_, shifted) = r.preview(&mv).unwrap();
+        let (a, b) = (
+            plain[0].to_position.unwrap(),
+            shifted[0].to_position.unwrap(),
+        );
+        assert!(
+            (b[0] - a[0] - 0.7).abs() < 1e-9 && (b[1] - a[1] + 0.4).abs() < 1e-9,
+            "{a:?} {b:?}"
+        );
     }
 
     #[test]

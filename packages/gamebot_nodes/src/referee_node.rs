@@ -56,6 +56,9 @@ pub struct RefereeParams {
     pub correction_attempts: u32,
     /// While waiting for help or for a person, a reminder event this often.
     pub remind_after_s: f64,
+    /// Board file (a name under config/boards/ or a path) whose placement
+    /// takes `robot=` positions to the arm's frame; empty = none.
+    pub board: String,
 }
 
 impl RefereeParams {
@@ -139,6 +142,11 @@ impl RefereeParams {
                 1.0,
                 3600.0,
                 "reminder events this often while waiting for help",
+            )?,
+            board: p.declare_string(
+                "board",
+                "",
+                "board file (config/boards/ name or path) whose registered placement moves the arm's positions; empty = none",
             )?,
         })
     }
@@ -229,7 +237,12 @@ const PLANNER_RETRY: Duration = Duration::from_millis(100);
 pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result<(), NodeError> {
     let params = RefereeParams::declare(bus)?;
     let clock = crate::node_clock::node_clock(bus, Clock::real(), shutdown)?;
-    let core = RefereeCore::load(&params.game_file, &params.player_kinds)?;
+    let mut core = RefereeCore::load(&params.game_file, &params.player_kinds)?;
+    if !params.board.is_empty() {
+        let b = gamebot_kinematics::Board::load_named(&params.board)
+            .map_err(|e| NodeError::Config(format!("referee board: {e}")))?;
+        core.set_board(Some(b));
+    }
     let submit = bus.service_server_on(&graph::SUBMIT_MOVE)?;
     let new_game = bus.service_server_on(&graph::NEW_GAME)?;
     let mut ws = WaitSet::new();

@@ -65,6 +65,14 @@ pub struct WorldConfig {
     /// Arm joint values of channels never commanded (the arm at rest before
     /// the first move); `None` = the arm YAML's `park` pose.
     pub rest_pose: Option<Vec<f64>>,
+    /// Where the real sheet lies relative to the board file's nominal
+    /// numbers; `None` = where the board file's `placement:` says (or
+    /// exactly at the nominal numbers when it has none). Set it to lay the
+    /// sheet somewhere the file does not say (a board-to-arm registration
+    /// test): every `robot=` and `point=` location moves with the sheet, and
+    /// the camera, calibrated on the sheet's markers, sees the table in the
+    /// sheet's frame.
+    pub sheet_placement: Option<gamebot_kinematics::Placement>,
 }
 
 /// The arm YAML has no baud rate: the SSC-32U's common fast rate.
@@ -91,6 +99,7 @@ impl Default for WorldConfig {
                 ..RenderOptions::default()
             },
             rest_pose: None,
+            sheet_placement: None,
         }
     }
 }
@@ -279,7 +288,12 @@ impl World {
             );
         }
         let board_path = gamebot_kinematics::find_board_config(&config.board);
-        let board = Board::load(&board_path)?;
+        let mut board = Board::load(&board_path)?;
+        if let Some(p) = config.sheet_placement {
+            p.check()
+                .map_err(|e| SimError::Config(format!("sheet placement: {e}")))?;
+            board.placement = Some(p);
+        }
         let board_cfg = BoardConfig::load(&board_path)?;
         let cam_path = find_file(&config.camera);
         let calibration = CameraCalibration::load(&cam_path)?;
@@ -367,8 +381,14 @@ impl World {
         let grasp = self.model.arm.config().grasp_height_m;
         let mut locations = Vec::with_capacity(game.locations.len());
         for loc in &game.locations {
+            // Cartesian and `point=` positions move with the sheet; legacy
+            // angles are arm poses, used as given.
+            let on_sheet = |c: [f64; 3]| {
+                let c = self.board.to_arm_cm(c);
+                Vector3::new(c[0], c[1], c[2]) / 100.0
+            };
             let p = match loc.robot {
-                Some(RobotSpec::Cartesian(c)) => Some(Vector3::new(c[0], c[1], c[2]) / 100.0),
+                Some(RobotSpec::Cartesian(c)) => Some(on_sheet(c)),
                 Some(RobotSpec::Angles(a)) => {
                     let q = self.model.arm.legacy_pose(&a[5..]).ok_or_else(|| {
                         SimError::Config(format!(
@@ -380,10 +400,9 @@ impl World {
                     let (tip, _) = self.model.arm.tool_point_axis(&q);
                     Some(Vector3::new(tip.x, tip.y, tip.z - grasp))
                 }
-                None => loc.point.map(|px| {
-                    let c = self.board.pixel_to_table_cm(px.x as f64, px.y as f64);
-                    Vector3::new(c[0], c[1], c[2]) / 100.0
-                }),
+                None => loc
+                    .point
+                    .map(|px| on_sheet(self.board.pixel_to_table_cm(px.x as f64, px.y as f64))),
             };
             locations.push(p);
         }
@@ -1189,6 +1208,12 @@ impl World {
             .map(|(_, p)| p.name.clone())
     }
 
+    /// The board placement the world was laid out from (with the sheet's
+    /// placement in effect: the board file's, or `sheet_placement`).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// Centre of the board sheet on the table (m).
     pub fn board_centre(&self) -> [f64; 2] {
         let (lo, hi) = self.board_cfg.sheet.bounds();
@@ -1262,18 +1287,29 @@ impl World {
     }
 
     /// The scene the camera sees now (cm), for callers that render themselves.
+    /// Positions are in the sheet's frame (the board file's nominal numbers),
+    /// as a camera calibrated on the sheet's markers sees them: the same as
+    /// the arm's frame unless the sheet has a placement.
     pub fn table_scene(&mut self) -> TableScene {
-        let cm = |v: Vector3<f64>| [v.x * 100.0, v.y * 100.0, v.z * 100.0];
+        let (placement, centre) = (self.board.placement, self.board.sheet_centre_cm());
+        let to_sheet = move |p: [f64; 3]| match placement {
+            Some(pl) => pl.invert_cm(centre, p),
+            None => p,
+        };
+        let cm = |v: Vector3<f64>| to_sheet([v.x * 100.0, v.y * 100.0, v.z * 100.0]);
         let pieces = self
             .pieces
             .iter()
-            .map(|p| TablePiece {
-                element_type: p.element_type.clone(),
-                state: p.state,
-                centre_cm: (p.pos.x * 100.0, p.pos.y * 100.0),
-                base_z_cm: p.pos.z * 100.0,
-                radius_cm: p.radius * 100.0,
-                height_cm: p.height * 100.0,
+            .map(|p| {
+                let [x, y, z] = cm(p.pos);
+                TablePiece {
+                    element_type: p.element_type.clone(),
+                    state: p.state,
+                    centre_cm: (x, y),
+                    base_z_cm: z,
+                    radius_cm: p.radius * 100.0,
+                    height_cm: p.height * 100.0,
+                }
             })
             .collect();
         let (q, g) = (self.arm.joints.clone(), self.arm.gripper);

@@ -592,3 +592,66 @@ fn bad_configs_are_errors() {
     .unwrap();
     assert!(e.to_string().contains("real-time factor"), "{e}");
 }
+
+/// A sheet laid where the board file does not say: every `robot=` location
+/// moves with it, and the camera's scene is in the sheet's frame (as a camera
+/// calibrated on the sheet's markers sees it). An out-of-range placement is
+/// refused naming the key.
+#[test]
+fn a_misplaced_sheet_moves_the_locations_and_the_camera_sees_it_in_its_frame() {
+    let g = game("tictactoe");
+    let s = g.initial_state();
+    let p = gamebot_kinematics::Placement {
+        offset_mm: [7.0, -4.0],
+        rotation_deg: 1.5,
+        surface_offset_mm: 0.0,
+    };
+    let config = |placement| gamebot_sim::WorldConfig {
+        sheet_placement: placement,
+        ..gamebot_sim::WorldConfig::default()
+    };
+    let mut plain = gamebot_sim::World::new(&g, &s, config(None)).unwrap();
+    let mut moved = gamebot_sim::World::new(&g, &s, config(Some(p))).unwrap();
+    let mut n = 0;
+    for (l, loc) in g.locations.iter().enumerate() {
+        let Some(gamebot_rules::model::RobotSpec::Cartesian(c)) = loc.robot else {
+            continue;
+        };
+        let a = plain.location_position(l as _).unwrap();
+        assert_eq!(
+            a,
+            [c[0] / 100.0, c[1] / 100.0, c[2] / 100.0],
+            "{}",
+            loc.name
+        );
+        let want = p.apply_cm([0.0, 18.0], c);
+        let b = moved.location_position(l as _).unwrap();
+        for k in 0..3 {
+            assert!((b[k] * 100.0 - want[k]).abs() < 1e-9, "{}: {b:?}", loc.name);
+        }
+        n += 1;
+    }
+    assert!(n >= 9);
+    // The pieces lie at the moved places; the camera's scene has them where
+    // the unmoved world has them.
+    let (sa, sb) = (plain.table_scene(), moved.table_scene());
+    assert_eq!(sa.pieces.len(), sb.pieces.len());
+    for (a, b) in sa.pieces.iter().zip(&sb.pieces) {
+        assert!(
+            (a.centre_cm.0 - b.centre_cm.0).abs() < 1e-9
+                && (a.centre_cm.1 - b.centre_cm.1).abs() < 1e-9,
+            "{:?} vs {:?}",
+            a.centre_cm,
+            b.centre_cm
+        );
+    }
+    let bad = gamebot_kinematics::Placement {
+        rotation_deg: 40.0,
+        ..p
+    };
+    let e = gamebot_sim::World::new(&g, &s, config(Some(bad)))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("placement.rotation_deg"), "{e}");
+}

@@ -67,6 +67,10 @@ pub struct Shared {
     /// Pages that want camera frames, per channel (raw, annotated).
     pub camera_wanted: [AtomicUsize; 2],
     pub camera_fps: f64,
+    /// The board-to-arm registration wizard.
+    pub wizard: Mutex<crate::registration::Wizard>,
+    /// The board file the wizard registers (a name under config/boards/ or a path).
+    pub board_file: String,
 }
 
 impl Shared {
@@ -77,6 +81,8 @@ impl Shared {
             tx,
             camera_wanted: [AtomicUsize::new(0), AtomicUsize::new(0)],
             camera_fps,
+            wizard: Mutex::new(crate::registration::Wizard::default()),
+            board_file: "a4".into(),
         }
     }
 
@@ -112,7 +118,14 @@ impl Shared {
         };
         if let Some(file) = layout {
             let v = match BoardLayout::load(&file) {
-                Ok(l) => json!({"type": "layout", "layout": l}),
+                Ok(mut l) => {
+                    // The 3D view shows the locations where the arm finds them.
+                    match crate::registration::load_board(&self.board_file) {
+                        Ok(b) => l.place_on(&b),
+                        Err(e) => tracing::warn!("web: 3D positions without a placement: {e}"),
+                    }
+                    json!({"type": "layout", "layout": l})
+                }
                 Err(e) => {
                     tracing::warn!("web: cannot load the board layout of {file}: {e}");
                     json!({"type": "layout", "layout": null, "error": format!("{file}: {e}")})
@@ -479,9 +492,10 @@ pub fn execute(clients: &Clients, shared: &Shared, cmd: Command) -> Reply {
             Ok(r) => Reply::err(id, r.message),
             Err(e) => Reply::err(id, e),
         },
-        Command::MoveTool { target, .. } => move_tool(clients, id, target),
+        Command::MoveTool { target, .. } => move_tool(clients, shared, id, target),
         Command::Jog { from, delta, .. } => move_tool(
             clients,
+            shared,
             id,
             Xyz {
                 x: from.x + delta.x,
@@ -489,6 +503,7 @@ pub fn execute(clients: &Clients, shared: &Shared, cmd: Command) -> Reply {
                 z: from.z + delta.z,
             },
         ),
+        Command::Register { step, .. } => register(clients, shared, id, step),
         Command::Gripper { open, .. } => {
             match call(
                 &clients.set_gripper,
@@ -515,7 +530,10 @@ pub fn execute(clients: &Clients, shared: &Shared, cmd: Command) -> Reply {
                 GoToPoseRequest { pose: pose.clone() },
                 ARM_TIMEOUT,
             ) {
-                Ok(r) if r.success => Reply::ok(id, format!("arm at {pose}")),
+                Ok(r) if r.success => {
+                    wizard(shared).tool_moved(None);
+                    Reply::ok(id, format!("arm at {pose}"))
+                }
                 Ok(r) => Reply::err(id, r.message),
                 Err(e) => Reply::err(id, e),
             }
@@ -539,23 +557,65 @@ pub fn execute(clients: &Clients, shared: &Shared, cmd: Command) -> Reply {
     }
 }
 
-fn move_tool(clients: &Clients, id: Option<u64>, p: Xyz) -> Reply {
+fn wizard(shared: &Shared) -> std::sync::MutexGuard<'_, crate::registration::Wizard> {
+    shared.wizard.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Sends the tool to `p`; the wizard learns where it is (or that it is not known).
+fn send_tool(clients: &Clients, shared: &Shared, p: Xyz) -> Result<(), String> {
     let point = gamebot_interfaces::geometry_msgs::Point {
         x: p.x,
         y: p.y,
         z: p.z,
     };
-    match call(
+    let r = match call(
         &clients.move_tool,
         "the arm controller",
         MoveToolRequest { point },
         ARM_TIMEOUT,
     ) {
-        Ok(r) if r.success => Reply::ok(
+        Ok(r) if r.success => Ok(()),
+        Ok(r) => Err(r.message),
+        Err(e) => Err(e),
+    };
+    wizard(shared).tool_moved(r.is_ok().then_some([p.x, p.y, p.z]));
+    r
+}
+
+fn move_tool(clients: &Clients, shared: &Shared, id: Option<u64>, p: Xyz) -> Reply {
+    match send_tool(clients, shared, p) {
+        Ok(()) => Reply::ok(
             id,
             format!("tool at ({:.3}, {:.3}, {:.3}) m", p.x, p.y, p.z),
         ),
-        Ok(r) => Reply::err(id, r.message),
+        Err(e) => Reply::err(id, e),
+    }
+}
+
+/// A step of the registration wizard, then the moves it asks for.
+fn register(
+    clients: &Clients,
+    shared: &Shared,
+    id: Option<u64>,
+    step: crate::registration::RegisterStep,
+) -> Reply {
+    let r = wizard(shared).step(step, &shared.board_file);
+    match r {
+        Ok(r) => {
+            for p in &r.moves {
+                let [x, y, z] = *p;
+                if let Err(e) = send_tool(clients, shared, Xyz { x, y, z }) {
+                    return Reply {
+                        data: Some(r.data),
+                        ..Reply::err(id, format!("{}; moving the tool on failed: {e}", r.message))
+                    };
+                }
+            }
+            Reply {
+                data: Some(r.data),
+                ..Reply::ok(id, r.message)
+            }
+        }
         Err(e) => Reply::err(id, e),
     }
 }

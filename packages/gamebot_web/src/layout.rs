@@ -200,6 +200,17 @@ impl BoardLayout {
     pub fn load(file: &str) -> Result<BoardLayout, gamebot_rules::LoadError> {
         Ok(BoardLayout::of(&Game::load(file)?, file))
     }
+
+    /// Moves the 3D view's `robot` positions where the arm finds them: through
+    /// `board`'s registered placement (unchanged without one).
+    pub fn place_on(&mut self, board: &gamebot_kinematics::Board) {
+        for l in &mut self.locations {
+            if let Some(p) = l.robot {
+                let c = board.to_arm_cm(p.map(|v| v * 100.0));
+                l.robot = Some(c.map(|v| v / 100.0));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -208,6 +219,29 @@ mod tests {
 
     fn games_dir() -> std::path::PathBuf {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games")
+    }
+
+    #[test]
+    fn a_registered_board_moves_the_3d_positions() {
+        let path = games_dir().join("tictactoe.game");
+        let mut l = BoardLayout::load(path.to_str().unwrap()).unwrap();
+        let before = l.clone();
+        let a4 = gamebot_kinematics::Board::load_named("a4").unwrap();
+        l.place_on(&a4);
+        assert_eq!(l, before, "no placement: unchanged");
+        let text = std::fs::read_to_string(a4.path()).unwrap()
+            + "placement: {offset_mm: [5, 0], rotation_deg: 0}\n";
+        let moved = gamebot_kinematics::Board::parse(a4.path(), &text).unwrap();
+        l.place_on(&moved);
+        for (a, b) in before.locations.iter().zip(&l.locations) {
+            if let (Some(a), Some(b)) = (a.robot, b.robot) {
+                assert!(
+                    (b[0] - a[0] - 0.005).abs() < 1e-12 && b[1] == a[1],
+                    "{}",
+                    a[0]
+                );
+            }
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //!   commands carried out through the graph's services.
 //! - [`server`]: axum routes, origin check, one task per connection.
 //! - [`protocol`]: the messages, command parsing and checks (pure).
+//! - [`registration`]: the board-to-arm registration wizard's state.
 //! - [`layout`]: the board picture from the game file (pure).
 //! - [`camera`]: frames to JPEG (pure).
 //!
@@ -18,6 +19,7 @@ pub mod bridge;
 pub mod camera;
 pub mod layout;
 pub mod protocol;
+pub mod registration;
 pub mod server;
 
 use gamebot_ros::{Bus, BusError, Shutdown};
@@ -38,6 +40,9 @@ pub struct WebConfig {
     pub camera_fps: f64,
     /// Folder whose `.game` files the new-game dialog offers.
     pub games_dir: PathBuf,
+    /// Board file the registration wizard registers (a name under
+    /// `config/boards/` or a path).
+    pub board: String,
 }
 
 impl Default for WebConfig {
@@ -47,6 +52,7 @@ impl Default for WebConfig {
             extra_origins: Vec::new(),
             camera_fps: 5.0,
             games_dir: PathBuf::from("games"),
+            board: "a4".into(),
         }
     }
 }
@@ -80,6 +86,11 @@ impl WebConfig {
                 "games",
                 "folder of .game files offered for a new game",
             )?),
+            board: p.declare_string(
+                "board",
+                &d.board,
+                "board file the registration wizard registers (config/boards/ name or path)",
+            )?,
         })
     }
 }
@@ -162,7 +173,9 @@ pub fn start<B: Bus>(bus: &B, shutdown: &Shutdown, cfg: WebConfig) -> Result<Web
         format!("http://{addr}"),
     ];
     origins.extend(cfg.extra_origins.iter().cloned());
-    let shared = Arc::new(bridge::Shared::new(cfg.camera_fps));
+    let mut shared = bridge::Shared::new(cfg.camera_fps);
+    shared.board_file = cfg.board.clone();
+    let shared = Arc::new(shared);
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

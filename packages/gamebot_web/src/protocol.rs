@@ -233,6 +233,13 @@ pub enum Command {
         id: Option<u64>,
         ply: u32,
     },
+    /// A step of the board-to-arm registration wizard
+    /// ([`crate::registration`]): `start`, `record`, `undo`, `save`, `cancel`.
+    Register {
+        #[serde(default)]
+        id: Option<u64>,
+        step: crate::registration::RegisterStep,
+    },
     /// Camera frames on/off for this page; `annotated` picks the detector's overlay.
     Camera {
         #[serde(default)]
@@ -286,6 +293,7 @@ impl Command {
             | Command::Gripper { id, .. }
             | Command::Pose { id, .. }
             | Command::Position { id, .. }
+            | Command::Register { id, .. }
             | Command::Camera { id, .. } => *id,
         }
     }
@@ -347,7 +355,10 @@ impl Command {
                     )));
                 }
             }
-            Command::Gripper { .. } | Command::Camera { .. } | Command::Position { .. } => {}
+            Command::Gripper { .. }
+            | Command::Camera { .. }
+            | Command::Position { .. }
+            | Command::Register { .. } => {}
         }
         Ok(())
     }
@@ -445,6 +456,13 @@ mod tests {
         )
         .is_ok());
         assert!(Command::parse(r#"{"cmd":"new_game","game_file":"games/connect4.game","player_kinds":["human","ai:random"]}"#).is_ok());
+        assert_eq!(
+            Command::parse(r#"{"cmd":"register","id":7,"step":"record"}"#).unwrap(),
+            Command::Register {
+                id: Some(7),
+                step: crate::registration::RegisterStep::Record
+            }
+        );
     }
 
     #[test]
@@ -459,6 +477,15 @@ mod tests {
                 "not a valid command",
             ),
             (r#"{"cmd":"pose","pose":"dance"}"#, "expected home or park"),
+            (
+                r#"{"cmd":"register","step":"fly"}"#,
+                "unknown variant `fly`",
+            ),
+            (r#"{"cmd":"register"}"#, "missing field `step`"),
+            (
+                r#"{"cmd":"register","step":"save","board":"/etc/passwd"}"#,
+                "unknown field `board`",
+            ),
             (
                 r#"{"cmd":"jog","from":{"x":0,"y":0,"z":0},"delta":{"x":1,"y":0,"z":0}}"#,
                 "per step",

@@ -1,26 +1,34 @@
 //! `gamebot calibrate --image FILE --board config/boards/X.yaml --out config/camera/Y.yaml [--points "u,v ..."]`
 //! — computes the image → table homography from the board's ArUco markers,
 //! or from image points of the board's reference points, and saves it.
+//!
+//! `gamebot calibrate board-to-arm --board FILE --arm NAME --port PORT [--out FILE]`
+//! — registers the board with the arm: the person jogs the tool tip onto the
+//! board's marks (keys on a terminal, line commands otherwise), the fitted
+//! placement is saved into the board file (see `board_to_arm.rs`).
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use gamebot_vision::calib::{
     calibrate_from_aruco, calibrate_from_points, find_markers, parse_points, BoardConfig,
 };
 use gamebot_vision::source::{frame_size, read_image};
 
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    #[command(subcommand)]
+    pub what: Option<What>,
     /// Camera image showing the board.
-    #[arg(long)]
-    pub image: PathBuf,
+    #[arg(long, required = true)]
+    pub image: Option<PathBuf>,
     /// Board file (config/boards/*.yaml): pixel mapping, markers, reference points.
-    #[arg(long)]
-    pub board: PathBuf,
+    #[arg(long, required = true)]
+    pub board: Option<PathBuf>,
     /// Where to write the calibration (config/camera/*.yaml).
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required = true)]
+    pub out: Option<PathBuf>,
     /// Image pixels `u,v u,v ...` of the board's calibration points, in order
     /// (default: the sheet corners top-left, top-right, bottom-right, bottom-left).
     /// Without this, the ArUco markers are used.
@@ -28,9 +36,24 @@ pub struct Args {
     pub points: Option<String>,
 }
 
+/// Other calibrations.
+#[derive(clap::Subcommand)]
+pub enum What {
+    /// Register the board with the arm: jog the tool tip onto the board's
+    /// marks, fit where the sheet really lies, save it into the board file.
+    BoardToArm(super::board_to_arm::Args),
+}
+
 pub fn run(a: Args) -> Result<i32> {
-    let board = BoardConfig::load(&a.board)?;
-    let image = read_image(&a.image)?;
+    if let Some(What::BoardToArm(b)) = a.what {
+        return super::board_to_arm::run(b);
+    }
+    let (Some(board_path), Some(image_path), Some(out)) = (a.board, a.image, a.out) else {
+        bail!("calibrate: --image, --board and --out are needed (or a subcommand: board-to-arm)");
+    };
+    let board = BoardConfig::load(&board_path)
+        .with_context(|| format!("board file {}", board_path.display()))?;
+    let image = read_image(&image_path)?;
     let size = frame_size(&image);
     let mut cal = match &a.points {
         Some(text) => {
@@ -59,14 +82,14 @@ pub fn run(a: Args) -> Result<i32> {
                     " (default marker layout)"
                 }
             );
-            calibrate_from_aruco(&image, &board, Some(&a.board))?
+            calibrate_from_aruco(&image, &board, Some(&board_path))?
         }
     };
-    cal.board = a.board.display().to_string();
-    cal.save(&a.out)?;
+    cal.board = board_path.display().to_string();
+    cal.save(&out)?;
     outln!(
         "{}: {} from {} points, reprojection error rms {:.3} px, max {:.3} px",
-        a.out.display(),
+        out.display(),
         cal.method,
         cal.points,
         cal.reprojection_rms_px,

@@ -9,6 +9,7 @@ pub mod bench_ik;
 pub mod bench_rules;
 pub mod bench_ssc32;
 pub mod bench_vision;
+pub mod board_to_arm;
 pub mod calibrate;
 pub mod check;
 pub mod detect;

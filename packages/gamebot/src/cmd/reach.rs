@@ -96,9 +96,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                     }
                     _ => ("NO", "NO"),
                 };
+                // Where the arm was asked to go: through the board's placement.
                 let point = match (inp.robot, inp.point) {
-                    (Some(RobotPosition::Cartesian(p)), _) => Some(p),
-                    (None, Some([u, v])) => Some(board.pixel_to_table_cm(u, v)),
+                    (Some(RobotPosition::Cartesian(p)), _) => Some(board.to_arm_cm(p)),
+                    (None, Some([u, v])) => Some(board.to_arm_cm(board.pixel_to_table_cm(u, v))),
                     _ => None,
                 };
                 let shown = point.map_or("-".to_string(), |p| {

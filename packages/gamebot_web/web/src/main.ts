@@ -358,6 +358,7 @@ function onMessage(m: ServerMessage): void {
       const t = view3d?.toolPosition();
       $("tool-pos").textContent = t ? `tool: x ${t.x.toFixed(3)}  y ${t.y.toFixed(3)}  z ${t.z.toFixed(3)} m` : "tool: –";
       $("tool-pos").dataset.joints = m.position.map((p) => p.toFixed(4)).join(",");
+      $("tool-pos").dataset.tool = t ? [t.x, t.y, t.z].map((v) => v.toFixed(4)).join(",") : "";
       break;
     }
     case "arm":
@@ -393,6 +394,37 @@ async function armCommand(cmd: Record<string, unknown>): Promise<void> {
   notice(`arm: ${r.message}`, r.ok ? "info" : "error");
 }
 
+/** Shows the registration wizard's state (the `data` of a `register` reply). */
+function showRegistration(d: any): void {
+  const active = !!d?.active;
+  $("register").dataset.active = String(active);
+  $("reg-wizard").hidden = !active;
+  if (!active) return;
+  $("register").dataset.recorded = String(d.recorded);
+  $("reg-next").textContent = d.next
+    ? `jog the tool tip onto ${d.next.text}, then record it (${d.recorded} recorded)`
+    : `every mark is recorded (${d.recorded}): save, or undo the last`;
+  const fit = $("reg-fit");
+  ($("reg-save") as HTMLButtonElement).disabled = !d.fit;
+  if (d.fit) {
+    const f = d.fit;
+    fit.dataset.rms = String(f.rms_mm);
+    fit.textContent = `shift (${f.offset_mm[0].toFixed(2)}, ${f.offset_mm[1].toFixed(2)}) mm, turn ${f.rotation_deg.toFixed(3)}°, ` +
+      `surface ${f.surface_offset_mm.toFixed(2)} mm — residuals ${f.residuals_mm.map((r: number) => r.toFixed(2)).join(", ")} mm (rms ${f.rms_mm.toFixed(2)})` +
+      (d.saved ? ` — saved to ${d.saved}` : "");
+  } else {
+    delete fit.dataset.rms;
+    fit.textContent = d.fit_error ?? (d.recorded < 3 ? `the fit needs 3 points (${d.recorded} so far)` : "–");
+  }
+}
+
+async function registerStep(step: string): Promise<void> {
+  notice(`registration: ${step}…`);
+  const r = await conn.send({ cmd: "register", step });
+  if (r.data) showRegistration(r.data);
+  notice(r.message, r.ok ? "info" : "error");
+}
+
 function setup(): void {
   try { view3d = new View3D($("view3d")); } catch (e) { $("view3d").textContent = `3D view unavailable: ${e}`; }
   setupDrag();
@@ -411,6 +443,9 @@ function setup(): void {
   $("grip-close").addEventListener("click", () => void armCommand({ cmd: "gripper", open: false }));
   $("pose-home").addEventListener("click", () => void armCommand({ cmd: "pose", pose: "home" }));
   $("pose-park").addEventListener("click", () => void armCommand({ cmd: "pose", pose: "park" }));
+  for (const [id, step] of [["reg-start", "start"], ["reg-record", "record"], ["reg-undo", "undo"], ["reg-save", "save"], ["reg-cancel", "cancel"]]) {
+    $(id).addEventListener("click", () => void registerStep(step));
+  }
   $("new-game").addEventListener("submit", (e) => {
     e.preventDefault();
     const game = ($("ng-game") as HTMLSelectElement).value;
