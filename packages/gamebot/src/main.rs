@@ -76,14 +76,8 @@ enum Command {
 }
 
 fn main() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let cli = Cli::parse();
+    init_tracing(matches!(cli.command, Command::Play(_)));
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Legal(a) => cmd::legal::run(a),
@@ -121,4 +115,26 @@ fn main() {
             std::process::exit(2);
         }
     }
+}
+
+/// Logs to stderr, filtered by `RUST_LOG` (default `warn`). For `play`, also
+/// the `/rosout` layer at info and above: `play --sim --record` attaches it
+/// to the in-process bus, so the bag holds the robot's log as a ROS 2
+/// system's would (it does nothing while no bus is attached).
+fn init_tracing(rosout: bool) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+    let env = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let stderr = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_filter(env);
+    let rosout = rosout.then(|| {
+        gamebot_ros::logging::RosoutLayer.with_filter(tracing_subscriber::filter::LevelFilter::INFO)
+    });
+    tracing_subscriber::registry()
+        .with(stderr)
+        .with(rosout)
+        .init();
 }

@@ -30,12 +30,16 @@ use std::thread::JoinHandle;
 struct NodeThread {
     name: String,
     handle: JoinHandle<Result<(), NodeError>>,
+    /// An observer (see [`SimRobot::spawn_observer`]): stopped last.
+    observer: bool,
 }
 
 /// The running simulated robot.
 pub struct SimRobot {
     bus: InProcBus,
     stop: Shutdown,
+    /// The shutdown of the observers, requested once every other node has ended.
+    observers_stop: Shutdown,
     threads: Vec<NodeThread>,
     probe: WorldProbe,
     clock: Clock,
@@ -62,6 +66,7 @@ impl SimRobot {
         let mut robot = SimRobot {
             bus: InProcBus::new(),
             stop: Shutdown::new(),
+            observers_stop: Shutdown::new(),
             threads: Vec::new(),
             probe: WorldProbe::new(),
             clock: clock.clone(),
@@ -98,13 +103,41 @@ impl SimRobot {
     where
         F: FnOnce(&InProcNode, &Shutdown) -> Result<(), NodeError> + Send + 'static,
     {
+        self.start_node(options, body, false)
+    }
+
+    /// Starts a node that watches the others (the recorder, the `/rosout`
+    /// sink): like [`SimRobot::spawn`], but its shutdown comes only after
+    /// every other node has ended, so it receives everything they published
+    /// (the final `/game/state` after the last move).
+    pub fn spawn_observer<F>(&mut self, options: NodeOptions, body: F) -> Result<(), NodeError>
+    where
+        F: FnOnce(&InProcNode, &Shutdown) -> Result<(), NodeError> + Send + 'static,
+    {
+        self.start_node(options, body, true)
+    }
+
+    fn start_node<F>(
+        &mut self,
+        options: NodeOptions,
+        body: F,
+        observer: bool,
+    ) -> Result<(), NodeError>
+    where
+        F: FnOnce(&InProcNode, &Shutdown) -> Result<(), NodeError> + Send + 'static,
+    {
         let name = options.name.clone();
         let node = self.bus.node(options)?;
         let stop = self.stop.clone();
+        let own = if observer {
+            self.observers_stop.clone()
+        } else {
+            self.stop.clone()
+        };
         let handle = std::thread::Builder::new()
             .name(name.clone())
             .spawn(move || {
-                let r = body(&node, &stop);
+                let r = body(&node, &own);
                 if let Err(e) = &r {
                     tracing::error!("node {} failed: {e}", node.name());
                     stop.request();
@@ -112,7 +145,11 @@ impl SimRobot {
                 r
             })
             .map_err(|e| NodeError::Config(format!("cannot start a thread for {name}: {e}")))?;
-        self.threads.push(NodeThread { name, handle });
+        self.threads.push(NodeThread {
+            name,
+            handle,
+            observer,
+        });
         Ok(())
     }
 
@@ -177,18 +214,32 @@ impl SimRobot {
 
     fn join_all(&mut self) -> Result<(), NodeError> {
         self.stop.request();
-        let mut first = Ok(());
-        for t in self.threads.drain(..) {
-            let r = match t.handle.join() {
-                Ok(r) => r,
-                Err(_) => Err(NodeError::Config(format!("node {} panicked", t.name))),
-            };
-            if first.is_ok() {
-                first = r;
-            }
+        // The nodes first, then the observers (which drain what they sent).
+        let (observers, nodes): (Vec<NodeThread>, Vec<NodeThread>) =
+            self.threads.drain(..).partition(|t| t.observer);
+        let mut first = join(nodes);
+        self.observers_stop.request();
+        let observed = join(observers);
+        if first.is_ok() {
+            first = observed;
         }
         first
     }
+}
+
+/// Joins the threads; the first node error.
+fn join(threads: Vec<NodeThread>) -> Result<(), NodeError> {
+    let mut first = Ok(());
+    for t in threads {
+        let r = match t.handle.join() {
+            Ok(r) => r,
+            Err(_) => Err(NodeError::Config(format!("node {} panicked", t.name))),
+        };
+        if first.is_ok() {
+            first = r;
+        }
+    }
+    first
 }
 
 impl Drop for SimRobot {

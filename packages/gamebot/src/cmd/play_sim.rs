@@ -301,8 +301,21 @@ fn one_game(
     };
     let web = if browser || o.games == 1 { o.web } else { None };
     let mut sim = SimGame::start(config, |robot| {
+        if recorder.dir.is_some() {
+            // The process's log on `/rosout` (info and above), for the bag.
+            robot.spawn_observer(gamebot_ros::NodeOptions::new("gamebot_play"), |n, s| {
+                gamebot_ros::logging::attach_rosout(n, gamebot_ros::LogLevel::Info)?;
+                let mut ws = gamebot_ros::WaitSet::new();
+                ws.add(s);
+                while !s.is_requested() {
+                    ws.wait_until(None);
+                }
+                gamebot_ros::logging::detach_rosout();
+                Ok::<(), NodeError>(())
+            })?;
+        }
         if recorder.dir.is_some() || recorder.db.is_some() {
-            robot.spawn(gamebot_ros::NodeOptions::new("recorder"), move |n, s| {
+            robot.spawn_observer(gamebot_ros::NodeOptions::new("recorder"), move |n, s| {
                 // No recording is no reason to stop the robot.
                 match gamebot_record::recorder_node::run(n, s, recorder) {
                     Ok(summary) => {
