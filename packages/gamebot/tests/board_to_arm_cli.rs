@@ -4,42 +4,18 @@
 //! the mark (the emulated arm is exactly where it is told), and the saved
 //! placement is the identity. A missing port is refused, naming it.
 
-use std::io::{BufRead, BufReader, Write};
+mod support;
+
+use std::io::Write;
 use std::process::{Command, Stdio};
-
-/// Kills the emulator if an assertion fails before the end.
-struct Guard(std::process::Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn repo() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::{repo, start_emulator};
 
 #[test]
 fn a_script_registers_the_board_against_the_emulator() {
     let dir = std::env::temp_dir().join(format!("gamebot-b2a-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let link = dir.join("ssc32");
-    let mut emu = Guard(
-        Command::new(env!("CARGO_BIN_EXE_gamebot"))
-            .args(["ssc32", "emulator", "--baud", "115200", "--link"])
-            .arg(&link)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("emulator starts"),
-    );
-    let mut first = String::new();
-    BufReader::new(emu.0.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    assert!(first.starts_with("/dev/pts/"), "{first:?}");
+    let (_emu, _) = start_emulator("b2a", &link, &["--baud", "115200"]);
     let board = dir.join("a4.yaml");
     let original = std::fs::read_to_string(repo().join("config/boards/a4.yaml")).unwrap();
     std::fs::write(&board, &original).unwrap();

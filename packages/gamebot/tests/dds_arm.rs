@@ -17,6 +17,8 @@
 //!
 //! Timeouts here only stop a broken run from hanging; nothing asserts speed.
 
+mod support;
+
 use gamebot_interfaces::action::ExecuteMoveGoal;
 use gamebot_interfaces::geometry_msgs::Point;
 use gamebot_interfaces::msg::PhysicalAction;
@@ -25,58 +27,16 @@ use gamebot_kinematics::Arm;
 use gamebot_nodes::arm_core::ArmPlanner;
 use gamebot_ros::dds::{DdsConfig, DdsContext};
 use gamebot_ros::{graph, Bus, GoalEvent, GoalStatus, NodeOptions};
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use support::{start_emulator, ChildProcess};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A child process with its stderr in a log file; killed when dropped.
-struct Proc {
-    name: &'static str,
-    child: Child,
-    log: PathBuf,
-}
-
-impl Proc {
-    fn spawn(name: &'static str, mut cmd: Command) -> Proc {
-        let log =
-            std::env::temp_dir().join(format!("gamebot_dds_arm_{}_{name}.log", std::process::id()));
-        let child = cmd
-            .current_dir(repo())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
-        Proc { name, child, log }
-    }
-
-    fn log_text(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if !std::thread::panicking() {
-            std::fs::remove_file(&self.log).ok();
-        }
-    }
-}
-
-fn ros_node(name: &'static str, exe: &str, domain: u16, params: &[String]) -> Proc {
-    let mut cmd = Command::new(exe);
-    cmd.arg("--ros-args");
-    for p in params {
-        cmd.args(["-p", p]);
-    }
-    cmd.env("ROS_DOMAIN_ID", domain.to_string())
-        .stdout(Stdio::null());
-    Proc::spawn(name, cmd)
+/// `exe --ros-args -p P...` on domain `domain`.
+fn ros_node(name: &str, exe: &str, domain: u16, params: &[String]) -> ChildProcess {
+    let args: Vec<String> = params
+        .iter()
+        .flat_map(|p| ["-p".to_string(), p.clone()])
+        .collect();
+    ChildProcess::ros_node(name, "dds_arm", exe, domain, &args)
 }
 
 #[test]
@@ -88,17 +48,7 @@ fn execute_move_across_arm_controller_and_ssc32_bridge_processes() {
     let domain = 44;
     let link = std::env::temp_dir().join(format!("gamebot_dds_arm_{}.tty", std::process::id()));
     // The emulated board: its first stdout line is the device path.
-    let mut emu_cmd = Command::new(env!("CARGO_BIN_EXE_gamebot"));
-    emu_cmd
-        .args(["ssc32", "emulator", "--link"])
-        .arg(&link)
-        .stdout(Stdio::piped());
-    let mut emulator = Proc::spawn("emulator", emu_cmd);
-    let mut first = String::new();
-    BufReader::new(emulator.child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    assert!(first.trim().starts_with("/dev/"), "emulator said {first:?}");
+    let (emulator, _) = start_emulator("dds_arm", &link, &[]);
     let _bridge = ros_node(
         "ssc32_bridge",
         env!("CARGO_BIN_EXE_ssc32_bridge"),
@@ -119,7 +69,7 @@ fn execute_move_across_arm_controller_and_ssc32_bridge_processes() {
     let node = ctx.node(NodeOptions::new("dds_arm_test")).unwrap();
     let states = node.subscription_on(&graph::JOINT_STATES).unwrap();
     let exec = node.action_client_on(&graph::EXECUTE_MOVE).unwrap();
-    let logs = |what: &str, procs: &[&Proc]| -> String {
+    let logs = |what: &str, procs: &[&ChildProcess]| -> String {
         let l: Vec<String> = procs
             .iter()
             .map(|p| format!("--- {} ---\n{}", p.name, p.log_text()))

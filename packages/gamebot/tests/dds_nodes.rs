@@ -11,19 +11,16 @@
 //!
 //! Timeouts here only stop a broken run from hanging; nothing asserts speed.
 
+mod support;
+
 use gamebot_interfaces::action::{PlanMove, PlanMoveGoal};
 use gamebot_interfaces::action_msgs::{GoalStatus as GoalStatusMsg, GoalStatusArray};
 use gamebot_interfaces::msg::{GameEvent, GameState};
 use gamebot_ros::dds::{DdsConfig, DdsContext, DdsNode};
 use gamebot_ros::{Bus, GoalEvent, GoalStatus, NodeOptions, Qos, Subscription};
 use gamebot_rules::Game;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::{repo, ChildProcess};
 
 fn participant(domain: u16) -> (DdsContext, DdsNode) {
     if let Err(e) = gamebot_ros::dds::check_private_netns() {
@@ -38,61 +35,13 @@ fn participant(domain: u16) -> (DdsContext, DdsNode) {
     (ctx, node)
 }
 
-/// A node process; stopped (Ctrl-C, then kill) when dropped.
-struct NodeProcess {
-    name: &'static str,
-    child: std::process::Child,
-    log: PathBuf,
-}
-
-impl NodeProcess {
-    /// Starts `exe --ros-args --params-file config/nodes.yaml ARGS...` in the
-    /// repository root (the parameter file names games relative to it).
-    fn start(name: &'static str, exe: &str, domain: u16, extra: &[&str], tag: &str) -> Self {
-        let log = std::env::temp_dir().join(format!(
-            "gamebot_dds_nodes_{}_{name}_{tag}.log",
-            std::process::id()
-        ));
-        let out = std::fs::File::create(&log).unwrap();
-        let child = Command::new(exe)
-            .current_dir(repo())
-            .args(["--ros-args", "--params-file", "config/nodes.yaml"])
-            .args(extra)
-            .env("ROS_DOMAIN_ID", domain.to_string())
-            .stdout(Stdio::null())
-            .stderr(out)
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {exe}: {e}"));
-        NodeProcess { name, child, log }
-    }
-
-    /// Asks the node to stop as Ctrl-C does and waits for it to exit.
-    fn interrupt(&mut self) -> std::process::ExitStatus {
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill").args(["-INT", &pid]).status();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!("{} did not stop on SIGINT:\n{}", self.name, self.log_text());
-    }
-
-    fn log_text(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-}
-
-impl Drop for NodeProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if !std::thread::panicking() {
-            std::fs::remove_file(&self.log).ok();
-        }
-    }
+/// A node process started as the launch files do:
+/// `exe --ros-args --params-file config/nodes.yaml ARGS...` (the parameter
+/// file names games relative to the repository root).
+fn start_node(name: &str, exe: &str, domain: u16, extra: &[&str], tag: &str) -> ChildProcess {
+    let mut args = vec!["--params-file".to_string(), "config/nodes.yaml".into()];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    ChildProcess::ros_node(name, &format!("dds_nodes_{tag}"), exe, domain, &args)
 }
 
 /// Collects states and events until a state satisfies `done`.
@@ -164,11 +113,10 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
     let rosout = node
         .subscription::<gamebot_interfaces::rcl_interfaces::Log>("/rosout", Qos::rosout())
         .unwrap();
-    let mut planner =
-        NodeProcess::start("planner", env!("CARGO_BIN_EXE_planner"), domain, &[], "a");
+    let mut planner = start_node("planner", env!("CARGO_BIN_EXE_planner"), domain, &[], "a");
     // Connect four, both sides computer players; player 1 thinks a second
     // per move, so there is time to kill its planner in mid-thought.
-    let referee = NodeProcess::start(
+    let referee = start_node(
         "referee",
         env!("CARGO_BIN_EXE_referee"),
         domain,
@@ -183,7 +131,7 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
         "game",
     );
     let mut seen = Vec::new();
-    let fail = |what: &str, procs: &[&NodeProcess]| -> ! {
+    let fail = |what: &str, procs: &[&ChildProcess]| -> ! {
         let logs: Vec<String> = procs
             .iter()
             .map(|p| format!("--- {} ---\n{}", p.name, p.log_text()))
@@ -258,7 +206,7 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
             &[&referee],
         )
     }
-    let planner2 = NodeProcess::start("planner", env!("CARGO_BIN_EXE_planner"), domain, &[], "b");
+    let planner2 = start_node("planner", env!("CARGO_BIN_EXE_planner"), domain, &[], "b");
     let Some(last) = watch_until(&states, &events, &mut seen, Duration::from_secs(300), |s| {
         s.phase == GameState::PHASE_GAME_OVER
     }) else {
@@ -298,7 +246,7 @@ fn referee_and_planner_processes_play_a_game_through_a_planner_restart() {
 fn planner_process_honours_cancel() {
     let domain = 42;
     let (_ctx, node) = participant(domain);
-    let mut planner = NodeProcess::start(
+    let mut planner = start_node(
         "planner",
         env!("CARGO_BIN_EXE_planner"),
         domain,

@@ -11,58 +11,16 @@
 //!
 //! Timeouts here only stop a broken run from hanging; nothing asserts speed.
 
+mod support;
+
 use gamebot_interfaces::msg::BoardObservation;
 use gamebot_ros::dds::{DdsConfig, DdsContext};
 use gamebot_ros::{graph, Bus, NodeOptions};
 use gamebot_rules::Game;
 use gamebot_vision::calib::BoardConfig;
 use gamebot_vision::render::{scene_from_state, RenderOptions, Renderer};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A node process, killed when dropped; its stderr goes to a log file shown on failure.
-struct Node {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Node {
-    fn start(exe: &str, domain: u16, args: &[String], tag: &str) -> Node {
-        let log = std::env::temp_dir().join(format!(
-            "gamebot_dds_vision_{}_{tag}.log",
-            std::process::id()
-        ));
-        let out = std::fs::File::create(&log).unwrap();
-        let child = Command::new(exe)
-            .current_dir(repo())
-            .arg("--ros-args")
-            .args(args)
-            .env("ROS_DOMAIN_ID", domain.to_string())
-            .stdout(Stdio::null())
-            .stderr(out)
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {exe}: {e}"));
-        Node { child, log }
-    }
-    fn log_text(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if !std::thread::panicking() {
-            std::fs::remove_file(&self.log).ok();
-        }
-    }
-}
+use support::{repo, ChildProcess};
 
 #[test]
 #[ignore = "creates DDS participants: run through scripts/netns-run"]
@@ -100,7 +58,9 @@ fn camera_and_detector_processes_publish_observations() {
     let obs = node
         .subscription_on::<BoardObservation>(&graph::BOARD_OBSERVATION)
         .unwrap();
-    let camera = Node::start(
+    let camera = ChildProcess::ros_node(
+        "camera",
+        "dds_vision",
         env!("CARGO_BIN_EXE_camera"),
         domain,
         &[
@@ -109,9 +69,10 @@ fn camera_and_detector_processes_publish_observations() {
             "-p".into(),
             "fps:=10.0".into(),
         ],
-        "camera",
     );
-    let detector = Node::start(
+    let detector = ChildProcess::ros_node(
+        "detector",
+        "dds_vision",
         env!("CARGO_BIN_EXE_detector"),
         domain,
         &[
@@ -120,7 +81,6 @@ fn camera_and_detector_processes_publish_observations() {
             "-p".into(),
             "downscale:=2".into(),
         ],
-        "detector",
     );
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut got: Option<BoardObservation> = None;

@@ -1,8 +1,10 @@
 //! `gamebot ssc32`: the emulator in one process, `probe` and `send` from
 //! others, as a person would use them from two terminals.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::process::{Command, Output};
+use support::start_emulator;
 
 fn gamebot(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gamebot"))
@@ -19,36 +21,10 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// Kills the emulator if an assertion fails before the clean shutdown.
-struct Guard(std::process::Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn emulator_probe_and_send_from_separate_processes() {
     let link = std::env::temp_dir().join(format!("gamebot-ssc32-cli-{}", std::process::id()));
-    let mut emu = Guard(
-        Command::new(env!("CARGO_BIN_EXE_gamebot"))
-            .args(["ssc32", "emulator", "--link", link.to_str().unwrap()])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("emulator starts"),
-    );
-    let mut first = String::new();
-    BufReader::new(emu.0.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let device = first.trim_end().to_string();
-    assert!(
-        device.starts_with("/dev/pts/"),
-        "first line is the device: {first:?}"
-    );
+    let (mut emu, device) = start_emulator("ssc32-cli", &link, &[]);
     assert_eq!(
         std::fs::read_link(&link).unwrap().to_str(),
         Some(device.as_str())
@@ -98,11 +74,11 @@ fn emulator_probe_and_send_from_separate_processes() {
 
     // SIGTERM: the emulator exits cleanly and removes its link.
     let killed = Command::new("kill")
-        .args(["-TERM", &emu.0.id().to_string()])
+        .args(["-TERM", &emu.child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    assert!(emu.0.wait().unwrap().success());
+    assert!(emu.child.wait().unwrap().success());
     assert!(
         std::fs::symlink_metadata(&link).is_err(),
         "link removed on exit"

@@ -11,7 +11,8 @@
 //! reads line commands (`jog dx dy dz`, `record`, `undo`, `fit`, `save`,
 //! `quit`) so scripts and tests drive it as the keyboard does.
 
-use crate::ssc32_bridge::{self, BridgeConfig};
+use crate::node_group::{start_arm, NodeGroup};
+use crate::ssc32_bridge::BridgeConfig;
 use crate::NodeError;
 use gamebot_interfaces::geometry_msgs::Point;
 use gamebot_interfaces::sensor_msgs::JointState;
@@ -19,11 +20,10 @@ use gamebot_interfaces::srv::{GoToPose, GoToPoseRequest, MoveTool, MoveToolReque
 use gamebot_kinematics::registration::{write_placement, WritePlacementError};
 use gamebot_kinematics::{Arm, Board, Fit, FitError, Session};
 use gamebot_ros::inproc::InProcBus;
-use gamebot_ros::{graph, Bus, NodeOptions, ServiceClient, Shutdown, Subscription};
+use gamebot_ros::{graph, Bus, NodeOptions, ServiceClient, Subscription};
 use gamebot_ssc32::Clock;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Height (mm) above a mark the tool is brought to before the person jogs it down.
@@ -62,15 +62,10 @@ pub enum RegistrationError {
     Input(#[source] std::io::Error),
 }
 
-/// A node thread of the rig.
-type NodeThread = (String, JoinHandle<Result<(), NodeError>>);
-
 /// `ssc32_bridge` and `arm_controller` on their own in-process bus, against
 /// one serial port. Dropping it stops and joins them.
 pub struct Rig {
-    bus: InProcBus,
-    stop: Shutdown,
-    threads: Vec<NodeThread>,
+    nodes: NodeGroup,
     port: String,
 }
 
@@ -89,54 +84,19 @@ impl Rig {
             source,
         })?;
         let mut rig = Rig {
-            bus: InProcBus::new(),
-            stop: Shutdown::new(),
-            threads: Vec::new(),
+            nodes: NodeGroup::new(),
             port: port.into(),
         };
-        let arm = ssc32_bridge::load_arm(arm_name)?;
         let mut config = BridgeConfig::new(port);
         config.baud = baud;
         config.clock = clock;
-        rig.spawn("ssc32_bridge", move |node, stop| {
-            ssc32_bridge::run_with(node, stop, &arm, config)
-        })?;
-        let arm = ssc32_bridge::load_arm(arm_name)?;
-        rig.spawn("arm_controller", move |node, stop| {
-            crate::arm_controller::run_with(node, stop, arm, false)
-        })?;
+        start_arm(&mut rig.nodes, arm_name, config, false)?;
         Ok(rig)
-    }
-
-    fn spawn<F>(&mut self, name: &str, body: F) -> Result<(), RegistrationError>
-    where
-        F: FnOnce(&gamebot_ros::inproc::InProcNode, &Shutdown) -> Result<(), NodeError>
-            + Send
-            + 'static,
-    {
-        let node = self
-            .bus
-            .node(NodeOptions::new(name))
-            .map_err(NodeError::from)?;
-        let stop = self.stop.clone();
-        let handle = std::thread::Builder::new()
-            .name(name.into())
-            .spawn(move || {
-                let r = body(&node, &stop);
-                if let Err(e) = &r {
-                    tracing::error!("node {} failed: {e}", node.name());
-                    stop.request();
-                }
-                r
-            })
-            .map_err(|e| NodeError::Config(format!("cannot start a thread for {name}: {e}")))?;
-        self.threads.push((name.into(), handle));
-        Ok(())
     }
 
     /// The bus the nodes are on.
     pub fn bus(&self) -> &InProcBus {
-        &self.bus
+        self.nodes.bus()
     }
 
     /// The serial port.
@@ -145,28 +105,8 @@ impl Rig {
     }
 
     /// Stops the nodes; the first node error, naming the node.
-    pub fn stop(mut self) -> Result<(), NodeError> {
-        self.join_all()
-    }
-
-    fn join_all(&mut self) -> Result<(), NodeError> {
-        self.stop.request();
-        let mut first = Ok(());
-        for (name, h) in self.threads.drain(..) {
-            let r = h
-                .join()
-                .unwrap_or_else(|_| Err(NodeError::Config(format!("node {name} panicked"))));
-            if first.is_ok() {
-                first = r;
-            }
-        }
-        first
-    }
-}
-
-impl Drop for Rig {
-    fn drop(&mut self) {
-        let _ = self.join_all();
+    pub fn stop(self) -> Result<(), NodeError> {
+        self.nodes.stop()
     }
 }
 

@@ -34,6 +34,7 @@ pub mod detector_core;
 pub mod detector_node;
 pub mod move_inference;
 pub mod node_clock;
+pub mod node_group;
 pub mod planner_core;
 pub mod planner_node;
 pub mod referee_core;

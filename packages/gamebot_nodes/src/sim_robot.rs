@@ -9,38 +9,27 @@
 //! recorder; `gamebot sim execute`: nothing — it sends `ExecuteMove` goals
 //! itself). Nothing here touches the network.
 //!
-//! Stopping ([`SimRobot::stop`], or dropping it) requests the shared
-//! [`Shutdown`] and joins every thread; the world's pty and its temporary
-//! symlink directory go with the world.
+//! The nodes run in a [`NodeGroup`]: stopping ([`SimRobot::stop`], or
+//! dropping it) requests the shared [`Shutdown`] and joins every thread
+//! (the observers last); the world's pty and its temporary symlink
+//! directory go with the world.
 
+use crate::node_group::{start_arm, NodeGroup};
 use crate::sim_world::{self, WorldProbe};
 use crate::ssc32_bridge::{self, BridgeConfig};
 use crate::NodeError;
 use gamebot_kinematics::Arm;
 use gamebot_ros::inproc::{InProcBus, InProcNode};
-use gamebot_ros::{Bus, NodeOptions, Shutdown};
+use gamebot_ros::{NodeOptions, Shutdown};
 use gamebot_rules::Game;
 use gamebot_sim::WorldConfig;
 use gamebot_ssc32::Clock;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::thread::JoinHandle;
-
-/// A node thread and its name.
-struct NodeThread {
-    name: String,
-    handle: JoinHandle<Result<(), NodeError>>,
-    /// An observer (see [`SimRobot::spawn_observer`]): stopped last.
-    observer: bool,
-}
 
 /// The running simulated robot.
 pub struct SimRobot {
-    bus: InProcBus,
-    stop: Shutdown,
-    /// The shutdown of the observers, requested once every other node has ended.
-    observers_stop: Shutdown,
-    threads: Vec<NodeThread>,
+    nodes: NodeGroup,
     probe: WorldProbe,
     clock: Clock,
     serial: PathBuf,
@@ -64,10 +53,7 @@ impl SimRobot {
         let serial = world.serial_path().to_path_buf();
         let baud = world.baud();
         let mut robot = SimRobot {
-            bus: InProcBus::new(),
-            stop: Shutdown::new(),
-            observers_stop: Shutdown::new(),
-            threads: Vec::new(),
+            nodes: NodeGroup::new(),
             probe: WorldProbe::new(),
             clock: clock.clone(),
             serial: serial.clone(),
@@ -80,19 +66,12 @@ impl SimRobot {
         robot.spawn(NodeOptions::new("sim_world"), move |node, stop| {
             sim_world::run_with(node, stop, world, game, &file, probe)
         })?;
-        let arm = ssc32_bridge::load_arm(&arm_name)?;
         let mut config = BridgeConfig::new(serial.to_string_lossy().to_string());
         config.clock = clock;
         config.baud = baud;
         // The emulator runs on a thread of this process (see `read_timeout`).
         config.read_timeout = std::time::Duration::from_secs(5);
-        robot.spawn(NodeOptions::new("ssc32_bridge"), move |node, stop| {
-            ssc32_bridge::run_with(node, stop, &arm, config)
-        })?;
-        let arm = ssc32_bridge::load_arm(&arm_name)?;
-        robot.spawn(NodeOptions::new("arm_controller"), move |node, stop| {
-            crate::arm_controller::run_with(node, stop, arm, true)
-        })?;
+        start_arm(&mut robot.nodes, &arm_name, config, true)?;
         Ok(robot)
     }
 
@@ -103,7 +82,7 @@ impl SimRobot {
     where
         F: FnOnce(&InProcNode, &Shutdown) -> Result<(), NodeError> + Send + 'static,
     {
-        self.start_node(options, body, false)
+        self.nodes.spawn(options, body)
     }
 
     /// Starts a node that watches the others (the recorder, the `/rosout`
@@ -114,53 +93,17 @@ impl SimRobot {
     where
         F: FnOnce(&InProcNode, &Shutdown) -> Result<(), NodeError> + Send + 'static,
     {
-        self.start_node(options, body, true)
-    }
-
-    fn start_node<F>(
-        &mut self,
-        options: NodeOptions,
-        body: F,
-        observer: bool,
-    ) -> Result<(), NodeError>
-    where
-        F: FnOnce(&InProcNode, &Shutdown) -> Result<(), NodeError> + Send + 'static,
-    {
-        let name = options.name.clone();
-        let node = self.bus.node(options)?;
-        let stop = self.stop.clone();
-        let own = if observer {
-            self.observers_stop.clone()
-        } else {
-            self.stop.clone()
-        };
-        let handle = std::thread::Builder::new()
-            .name(name.clone())
-            .spawn(move || {
-                let r = body(&node, &own);
-                if let Err(e) = &r {
-                    tracing::error!("node {} failed: {e}", node.name());
-                    stop.request();
-                }
-                r
-            })
-            .map_err(|e| NodeError::Config(format!("cannot start a thread for {name}: {e}")))?;
-        self.threads.push(NodeThread {
-            name,
-            handle,
-            observer,
-        });
-        Ok(())
+        self.nodes.spawn_observer(options, body)
     }
 
     /// The in-process bus (for clients: the test, the CLI).
     pub fn bus(&self) -> &InProcBus {
-        &self.bus
+        self.nodes.bus()
     }
 
     /// The shutdown every node watches.
     pub fn shutdown(&self) -> &Shutdown {
-        &self.stop
+        self.nodes.shutdown()
     }
 
     /// The world as it really is (not as any node believes it).
@@ -204,47 +147,13 @@ impl SimRobot {
 
     /// Whether a node has stopped (failed, or the robot is shutting down).
     pub fn any_stopped(&self) -> bool {
-        self.threads.iter().any(|t| t.handle.is_finished())
+        self.nodes.any_stopped()
     }
 
     /// Stops every node and returns the first node error, naming the node.
-    pub fn stop(mut self) -> Result<(), NodeError> {
-        self.join_all()
-    }
-
-    fn join_all(&mut self) -> Result<(), NodeError> {
-        self.stop.request();
-        // The nodes first, then the observers (which drain what they sent).
-        let (observers, nodes): (Vec<NodeThread>, Vec<NodeThread>) =
-            self.threads.drain(..).partition(|t| t.observer);
-        let mut first = join(nodes);
-        self.observers_stop.request();
-        let observed = join(observers);
-        if first.is_ok() {
-            first = observed;
-        }
-        first
-    }
-}
-
-/// Joins the threads; the first node error.
-fn join(threads: Vec<NodeThread>) -> Result<(), NodeError> {
-    let mut first = Ok(());
-    for t in threads {
-        let r = match t.handle.join() {
-            Ok(r) => r,
-            Err(_) => Err(NodeError::Config(format!("node {} panicked", t.name))),
-        };
-        if first.is_ok() {
-            first = r;
-        }
-    }
-    first
-}
-
-impl Drop for SimRobot {
-    fn drop(&mut self) {
-        let _ = self.join_all();
+    /// (Dropping the robot stops and joins them too.)
+    pub fn stop(self) -> Result<(), NodeError> {
+        self.nodes.stop()
     }
 }
 
