@@ -229,6 +229,9 @@ pub struct TableWorld {
     /// Sheet centre and size (m).
     pub sheet_centre: [f64; 2],
     pub sheet_size: [f64; 2],
+    /// The sheet's turn about its centre (rad, counter-clockwise), from the
+    /// board's registered placement.
+    pub sheet_yaw: f64,
     pub marks: Vec<Mark>,
     pub pieces: Vec<PieceModel>,
     pub camera: CameraSpec,
@@ -477,9 +480,12 @@ impl TableWorld {
             });
         }
         let (lo, hi) = board.sheet.bounds();
-        // The sheet's box follows a registered placement's shift (its turn,
-        // a few degrees at most, is not drawn); the marks and pieces come
-        // from the world, which applies the whole placement.
+        // The sheet's box follows a registered placement (shift and turn);
+        // the marks and pieces come from the world, which applies it too.
+        let yaw = sim
+            .board()
+            .placement
+            .map_or(0.0, |p| p.rotation_deg.to_radians());
         let c = sim
             .board()
             .to_arm_cm([(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0, 0.0]);
@@ -489,6 +495,7 @@ impl TableWorld {
             gripper_link,
             sheet_centre: [c[0] / 100.0, c[1] / 100.0],
             sheet_size: [(hi[0] - lo[0]) / 100.0, (hi[1] - lo[1]) / 100.0],
+            sheet_yaw: yaw,
             marks,
             pieces,
             camera,
@@ -567,6 +574,19 @@ impl TableWorld {
             SHEET_THICKNESS / 2.0,
         ];
         let mut model = static_box("board", centre, size, [0.97, 0.97, 0.95, 1.0]);
+        // The model turned with the sheet; the marks (given in the world)
+        // are placed in its frame.
+        let yaw = self.sheet_yaw;
+        if let Some(pose) = model.children.iter_mut().find(|c| c.name == "pose") {
+            *pose = El::new("pose").text(
+                Pose {
+                    xyz: centre,
+                    rpy: [0.0, 0.0, yaw],
+                }
+                .sdf(),
+            );
+        }
+        let (sin, cos) = yaw.sin_cos();
         // The marks: visuals of the board's link, drawn just above the paper.
         let link = model
             .children
@@ -574,9 +594,10 @@ impl TableWorld {
             .find(|c| c.name == "link")
             .expect("static_box makes a link");
         for m in &self.marks {
+            let (dx, dy) = (m.position[0] - centre[0], m.position[1] - centre[1]);
             let rel = [
-                m.position[0] - centre[0],
-                m.position[1] - centre[1],
+                cos * dx + sin * dy,
+                -sin * dx + cos * dy,
                 m.position[2] - centre[2] + SHEET_THICKNESS,
             ];
             let rgba = if m.relevant {

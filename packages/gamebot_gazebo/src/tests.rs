@@ -254,3 +254,75 @@ fn the_gripper_link_comes_from_the_urdf() {
         assert_eq!(w.gripper_link, "gripper_link", "{arm}");
     }
 }
+
+/// A registered placement (shift and turn) moves and turns the sheet's box,
+/// and every mark drawn on it lands where the world puts its location.
+#[test]
+fn the_sheet_follows_a_registered_placement() {
+    let dir = std::env::temp_dir().join(format!("gamebot-gz-placement-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("a4-turned.yaml");
+    let text = std::fs::read_to_string(repo("config/boards/a4.yaml")).unwrap()
+        + "placement: {offset_mm: [6, -4], rotation_deg: 3.5}\n";
+    std::fs::write(&board, text).unwrap();
+    let game = load("tictactoe.game");
+    let plain = TableWorld::build(&game, &spec()).unwrap();
+    let world = TableWorld::build(
+        &game,
+        &WorldSpec {
+            board: board.to_string_lossy().into(),
+            ..spec()
+        },
+    )
+    .unwrap();
+    assert!((world.sheet_yaw - 3.5f64.to_radians()).abs() < 1e-12);
+    assert!((world.sheet_centre[0] - plain.sheet_centre[0] - 0.006).abs() < 1e-9);
+    assert!((world.sheet_centre[1] - plain.sheet_centre[1] + 0.004).abs() < 1e-9);
+    let sdf = world.to_sdf().unwrap();
+    check_sdf("turned", &sdf, &world).unwrap();
+    let root = crate::xml::El::parse("turned", &sdf).unwrap();
+    let model = root
+        .walk()
+        .into_iter()
+        .find(|e| e.name == "model" && e.get("name") == Some("board"))
+        .expect("board model");
+    let pose: Vec<f64> = model
+        .first("pose")
+        .unwrap()
+        .text
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!((pose[5] - world.sheet_yaw).abs() < 1e-9, "{pose:?}");
+    let (s, c) = pose[5].sin_cos();
+    let mut checked = 0;
+    for v in model.walk() {
+        let Some(mark) = world
+            .marks
+            .iter()
+            .find(|m| v.name == "visual" && v.get("name") == Some(m.visual.as_str()))
+        else {
+            continue;
+        };
+        let rel: Vec<f64> = v
+            .first("pose")
+            .unwrap()
+            .text
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let at = [
+            pose[0] + c * rel[0] - s * rel[1],
+            pose[1] + s * rel[0] + c * rel[1],
+        ];
+        assert!(
+            (at[0] - mark.position[0]).abs() < 1e-6 && (at[1] - mark.position[1]).abs() < 1e-6,
+            "{}: drawn at {at:?}, the world has {:?}",
+            mark.location,
+            mark.position
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, world.marks.len());
+    std::fs::remove_dir_all(&dir).ok();
+}

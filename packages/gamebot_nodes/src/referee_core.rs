@@ -333,6 +333,15 @@ impl RefereeCore {
         self.board = board.map(Arc::new);
     }
 
+    /// Where every location lies for the arm (m, `base_link`), in game
+    /// order, through the board's placement; `None` for locations without
+    /// `robot=x,y,z`. What the markers and the arm's goals both use.
+    pub fn location_positions_m(&self) -> Vec<Option<[f64; 3]>> {
+        (0..self.game.locations.len() as u16)
+            .map(|l| self.robot_point(l).map(|p| p.map(|v| v / 100.0)))
+            .collect()
+    }
+
     /// The `robot=` coordinates (cm) of a location, when given as x,y,z,
     /// where the arm finds them (through the board's placement, if any).
     fn robot_point(&self, l: u16) -> Option<[f64; 3]> {

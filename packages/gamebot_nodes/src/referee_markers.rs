@@ -15,7 +15,8 @@
 //!
 //! The first marker is a `DELETEALL`, so markers of a previous position
 //! never linger. Positions come from the game's `robot=x,y,z` (cm, arm base
-//! frame); locations given only by servo angles or board pixels have no
+//! frame) through the board's registered placement, the same positions the
+//! arm is sent to; locations given only by servo angles or board pixels have no
 //! position the referee can know without the arm and board configuration,
 //! and are not drawn.
 //!
@@ -65,14 +66,6 @@ impl TransferArrow {
 
 fn cm_to_m([x, y, z]: [f64; 3]) -> [f64; 3] {
     [x / 100.0, y / 100.0, z / 100.0]
-}
-
-/// Position (m, `base_link`) of a location, when the game gives `robot=x,y,z`.
-pub fn location_position(game: &Game, l: LocationId) -> Option<[f64; 3]> {
-    match game.locations.get(l as usize)?.robot {
-        Some(RobotSpec::Cartesian(p)) => Some(cm_to_m(p)),
-        _ => None,
-    }
 }
 
 /// Locations the element on `selected` can reach by one legal move: the
@@ -147,10 +140,13 @@ fn at(p: [f64; 3]) -> Pose {
     }
 }
 
-/// The marker array of `state`: see the module docs.
+/// The marker array of `state`: see the module docs. `positions`: where
+/// each location lies (m, `base_link`, in game order;
+/// [`RefereeCore::location_positions_m`], through the registered placement).
 pub fn markers(
     game: &Game,
     state: &State,
+    positions: &[Option<[f64; 3]>],
     selected: Option<LocationId>,
     transfers: &[TransferArrow],
 ) -> Result<MarkerArray, NodeError> {
@@ -158,9 +154,6 @@ pub fn markers(
         action: Marker::DELETEALL,
         ..marker("", 0, Marker::CUBE)
     }];
-    let positions: Vec<Option<[f64; 3]>> = (0..game.locations.len() as LocationId)
-        .map(|l| location_position(game, l))
-        .collect();
     for (l, p) in positions.iter().enumerate() {
         let Some(p) = *p else { continue };
         let mut m = marker("locations", l as i32, Marker::CYLINDER);
@@ -310,7 +303,13 @@ impl MarkerPublisher {
         if core.history().is_empty() {
             self.transfers.clear();
         }
-        match markers(core.game(), core.state(), self.selected, &self.transfers) {
+        match markers(
+            core.game(),
+            core.state(),
+            &core.location_positions_m(),
+            self.selected,
+            &self.transfers,
+        ) {
             Ok(m) => {
                 if let Err(e) = self.publisher.publish(&m) {
                     tracing::warn!("{}: {e}", graph::MARKERS.name);
@@ -359,13 +358,14 @@ mod tests {
                 .unwrap_or_else(|| core.legal_texts()[0].clone());
             let played = core.submit(&text).unwrap();
             let arrows = TransferArrow::from_actions(&played.actions);
-            let a = markers(&g, core.state(), None, &arrows).unwrap();
+            let pos = core.location_positions_m();
+            let a = markers(&g, core.state(), &pos, None, &arrows).unwrap();
             assert_eq!(a.markers[0].action, Marker::DELETEALL);
             let st = core.state();
             let mut expected = BTreeMap::new();
             for e in 0..st.element_count() {
                 let l = st.location_of(e as _);
-                if let Some(p) = location_position(&g, l) {
+                if let Some(p) = pos[l as usize] {
                     expected.insert(e as i32, p);
                 }
             }
@@ -391,13 +391,13 @@ mod tests {
             assert_eq!(turn[0].text, turn_text(&g, st));
             assert!(turn[0].text.contains(&player_name(&g, st.player())));
         }
-        let locs = by_ns(&markers(&g, core.state(), None, &[]).unwrap(), "locations").len();
-        assert_eq!(
-            locs,
-            (0..g.locations.len())
-                .filter(|&l| location_position(&g, l as _).is_some())
-                .count()
-        );
+        let pos = core.location_positions_m();
+        let locs = by_ns(
+            &markers(&g, core.state(), &pos, None, &[]).unwrap(),
+            "locations",
+        )
+        .len();
+        assert_eq!(locs, pos.iter().flatten().count());
     }
 
     /// The selected piece's targets are exactly the destinations of the
@@ -428,11 +428,12 @@ mod tests {
                 }
             }
         }
-        let a = markers(&g, st, Some(from), &[]).unwrap();
+        let pos = core.location_positions_m();
+        let a = markers(&g, st, &pos, Some(from), &[]).unwrap();
         let shown: Vec<i32> = by_ns(&a, "targets").iter().map(|m| m.id).collect();
         let want: Vec<i32> = targets
             .iter()
-            .filter(|&&t| location_position(&g, t).is_some())
+            .filter(|&&t| pos[t as usize].is_some())
             .map(|&t| t as i32)
             .collect();
         assert_eq!(shown, want);
@@ -460,6 +461,7 @@ mod tests {
         let want = markers(
             &g,
             core.state(),
+            &core.location_positions_m(),
             None,
             &TransferArrow::from_actions(&played.actions),
         )
@@ -467,5 +469,30 @@ mod tests {
         assert_eq!(got, want);
         assert_eq!(by_ns(&got, "transfer").len(), 1);
         assert!(!by_ns(&got, "pieces").is_empty());
+    }
+
+    /// A registered board moves what RViz shows exactly as it moves the
+    /// positions sent to the arm.
+    #[test]
+    fn markers_follow_the_registered_placement() {
+        let g = game("tictactoe.game");
+        let mut core = RefereeCore::new(g.clone(), humans(&g)).unwrap();
+        let plain = core.location_positions_m();
+        let a4 = gamebot_kinematics::Board::load_named("a4").unwrap();
+        let text = std::fs::read_to_string(a4.path()).unwrap()
+            + "placement: {offset_mm: [7, -4], rotation_deg: 0}\n";
+        core.set_board(Some(
+            gamebot_kinematics::Board::parse(a4.path(), &text).unwrap(),
+        ));
+        let moved = core.location_positions_m();
+        let a = markers(&g, core.state(), &moved, None, &[]).unwrap();
+        let locations = by_ns(&a, "locations");
+        assert!(!locations.is_empty());
+        for m in locations {
+            let (p, q) = (plain[m.id as usize].unwrap(), moved[m.id as usize].unwrap());
+            assert!((q[0] - p[0] - 0.007).abs() < 1e-9 && (q[1] - p[1] + 0.004).abs() < 1e-9);
+            assert!((m.pose.position.x - q[0]).abs() < 1e-9);
+            assert!((m.pose.position.y - q[1]).abs() < 1e-9);
+        }
     }
 }
