@@ -28,7 +28,7 @@ use gamebot_interfaces::geometry_msgs::{Point, Pose, Vector3};
 use gamebot_interfaces::std_msgs::{ColorRGBA, Header};
 use gamebot_interfaces::visualization_msgs::{Marker, MarkerArray};
 use gamebot_ros::{graph, Bus, Publisher};
-use gamebot_rules::model::{LocationId, RobotSpec};
+use gamebot_rules::model::LocationId;
 use gamebot_rules::{physical_actions, Game, PhysicalAction, State};
 
 /// The frame every marker is given in.
