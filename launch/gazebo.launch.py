@@ -12,10 +12,15 @@
    config/controllers*.yaml); ros_gz_sim `create` spawns it from
    /robot_description; once spawned, the controller manager's spawner loads
    joint_state_broadcaster, joint_trajectory_controller and gripper_controller;
-4. ros_gz_bridge bridges /clock and the camera (config/gz_bridge.yaml);
+4. ros_gz_bridge bridges /clock, the camera (config/gz_bridge.yaml) and the
+   pieces' DetachableJoint attach/detach topics (the world's bridge file,
+   written by `gamebot gazebo world --bridge` beside the world);
 5. the detector, referee, planner and arm_controller run on the simulation
    clock, exactly as above the ssc32_bridge: the driver boundary is the same
-   FollowJointTrajectory and GripperCommand actions.
+   FollowJointTrajectory and GripperCommand actions. The arm_controller runs
+   with `gazebo_grip`: it attaches the piece the gripper closed on and
+   detaches it when it opens (friction grasps of small pieces are unreliable
+   in Gazebo).
 """
 
 import os
@@ -38,6 +43,7 @@ def generate_launch_description():
     arm = LaunchConfiguration("arm")
     camera = LaunchConfiguration("camera")
     world = LaunchConfiguration("world_file")
+    bridge = LaunchConfiguration("bridge_file")
     robot = LaunchConfiguration("robot")
     opponent = LaunchConfiguration("opponent")
     sim_time = {"use_sim_time": True}
@@ -55,7 +61,8 @@ def generate_launch_description():
 
     make_world = ExecuteProcess(
         cmd=[gamebot, "gazebo", "world", game, "--arm", arm, "--board", LaunchConfiguration("board"),
-             "--camera", camera, "--output", world],
+             "--camera", camera, "--output", world, "--bridge", bridge,
+             "--bridge-base", os.path.join(share, "config", "gz_bridge.yaml")],
         name="gazebo_world", output="screen")
     gz_gui = ExecuteProcess(cmd=["gz", "sim", "-r", world], name="gz_sim", output="screen",
                             condition=UnlessCondition(PythonExpression([
@@ -80,6 +87,9 @@ def generate_launch_description():
                               description="camera calibration: the Gazebo camera is put at its pose"),
         DeclareLaunchArgument("world_file", default_value=os.path.join(tempfile.gettempdir(), "gamebot_world.sdf"),
                               description="where the generated SDF world is written"),
+        DeclareLaunchArgument("bridge_file",
+                              default_value=os.path.join(tempfile.gettempdir(), "gamebot_gz_bridge.yaml"),
+                              description="where the world's generated ros_gz_bridge file is written"),
         DeclareLaunchArgument("gui", default_value="true", description="false: run the Gazebo server only"),
         DeclareLaunchArgument("headless", default_value="false", description="true: render without a display"),
         DeclareLaunchArgument("robot", default_value="mcts:time=1s", description="strategy of the arm's player"),
@@ -95,8 +105,7 @@ def generate_launch_description():
                  parameters=[{"robot_description": description, "use_sim_time": True}]),
             spawn,
             Node(package="ros_gz_bridge", executable="parameter_bridge", name="gz_bridge", output="screen",
-                 parameters=[{"config_file": os.path.join(share, "config", "gz_bridge.yaml"),
-                              "use_sim_time": True}]),
+                 parameters=[{"config_file": bridge, "use_sim_time": True}]),
         ])),
         RegisterEventHandler(OnProcessExit(target_action=spawn, on_exit=[controllers_up])),
         Node(package="gamebot", executable="detector", name="detector", output="screen",
@@ -107,5 +116,7 @@ def generate_launch_description():
              parameters=[sim_time, {"strategy": robot}]),
         Node(package="gamebot", executable="arm_controller", name="arm_controller", output="screen",
              # robot_state_publisher publishes /tf from the controllers' /joint_states.
-             parameters=[sim_time, {"arm": arm, "publish_tf": False}]),
+             # The gripped piece is attached through the world's DetachableJoint topics.
+             parameters=[sim_time, {"arm": arm, "publish_tf": False, "gazebo_grip": True,
+                                    "game_file": game}]),
     ])

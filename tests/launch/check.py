@@ -209,8 +209,10 @@ def check_launch(prefix, share, install):
                     ok(exe == gamebot, f"{label}: process {exe} is neither the gamebot CLI nor a known command")
                     if install:
                         ok(os.access(exe, os.X_OK), f"{label}: {exe} is not installed")
-                    for a in e["cmd"][1:]:
-                        if looks_like_file(a) and not a.endswith(".sdf"):
+                    args = e["cmd"][1:]
+                    for i, a in enumerate(args):
+                        written = i > 0 and args[i - 1] in ("--output", "-o", "--bridge")
+                        if looks_like_file(a) and not written:
                             ok(os.path.isfile(a), f"{label}: {e['name']}: file {a} does not exist")
                     continue
                 pkg, exe, name = e["package"], e["executable"], e["name"]
@@ -351,8 +353,13 @@ BRIDGE_KEYS = {"ros_topic_name", "gz_topic_name", "topic_name", "ros_type_name",
                "subscriber_queue", "publisher_queue", "lazy", "direction"}
 
 
-def check_bridge():
-    path = os.path.join(REPO, "config", "gz_bridge.yaml")
+GRIP_TOPIC = re.compile(r"^/gamebot/grip/piece_[A-Za-z0-9_-]+/(attach|detach)$")
+
+
+def check_bridge(path=None):
+    """config/gz_bridge.yaml, or a world's generated bridge file (which may
+    also bridge the pieces' DetachableJoint topics, ROS to Gazebo)."""
+    path = path or os.path.join(REPO, "config", "gz_bridge.yaml")
     entries = yaml.safe_load(open(path))
     graph = graph_names()
     gz_topics = {}
@@ -374,6 +381,11 @@ def check_bridge():
                 ok(isinstance(e[q], int) and e[q] > 0, f"{where}: {q} must be a positive integer")
         if "lazy" in e:
             ok(isinstance(e["lazy"], bool), f"{where}: lazy must be a bool")
+        if GRIP_TOPIC.match(ros_topic or ""):
+            ok(rt == "std_msgs/msg/Empty" and gz_topic == ros_topic and e.get("direction") == "ROS_TO_GZ",
+               f"{where}: grip topic {ros_topic} must be std_msgs/msg/Empty, ROS_TO_GZ, same name in Gazebo")
+            gz_topics[ros_topic] = gz_topic
+            continue
         kind_type = graph.get(ros_topic)
         ok(kind_type == ("Topic", rt), f"{where}: ROS topic {ros_topic} with {rt} is not in gamebot_ros::graph "
                                        f"(graph has {kind_type})")
@@ -452,12 +464,17 @@ def check_sdf(gamebot, gz_topics):
     game_file = os.path.join(REPO, "games", "tictactoe.game")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "world.sdf")
-        r = subprocess.run([gamebot, "gazebo", "world", game_file, "--output", out,
+        bridge = os.path.join(tmp, "bridge.yaml")
+        r = subprocess.run([gamebot, "gazebo", "world", game_file, "--output", out, "--bridge", bridge,
                             "--camera", os.path.join(REPO, "config/camera/sim.yaml")],
                            capture_output=True, text=True, cwd=REPO)
         if not ok(r.returncode == 0, f"gamebot gazebo world failed: {r.stderr.strip()}"):
             return
         root = ET.parse(out).getroot()
+        world_topics = check_bridge(bridge)
+    # The world's bridge: every static entry, and each piece's DetachableJoint topics.
+    for ros_topic, gz_topic in gz_topics.items():
+        ok(world_topics.get(ros_topic) == gz_topic, f"world bridge: {ros_topic} missing or changed")
     ok(root.tag == "sdf" and root.get("version") == "1.9", "SDF: root is not <sdf version=1.9>")
     world = root.find("world")
     models = world.findall("model")
@@ -469,6 +486,11 @@ def check_sdf(gamebot, gz_topics):
     ok(len(pieces) > 0, "SDF: no pieces")
     locations_seen = 0
     for m in pieces:
+        joint = m.find("plugin[@name='gz::sim::systems::DetachableJoint']")
+        if ok(joint is not None, f"SDF: piece {m.get('name')} has no DetachableJoint"):
+            for key in ("attach_topic", "detach_topic"):
+                t = joint.findtext(key)
+                ok(world_topics.get(t) == t, f"world bridge: {m.get('name')}'s {key} {t} is not bridged")
         x, y, z = (float(v) for v in m.findtext("pose").split()[:3])
         length = float(m.findtext("link/collision/geometry/cylinder/length"))
         bottom = (x * 100, y * 100, (z - length / 2) * 100)

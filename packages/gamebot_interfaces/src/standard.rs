@@ -128,7 +128,7 @@ pub mod builtin_interfaces {
     }
 }
 
-/// `std_msgs`: header, string, colour.
+/// `std_msgs`: header, string, empty, colour.
 pub mod std_msgs {
     use super::*;
     use crate::builtin_interfaces::Time;
@@ -145,6 +145,14 @@ pub mod std_msgs {
         /// A single string.
         "std_msgs/msg/String" => pub struct String {
             pub data: std::string::String,
+        }
+    }
+
+    ros_message! {
+        /// No data (a signal). ROS 2's generated type of an empty message
+        /// carries one placeholder byte, which is what goes on the wire.
+        "std_msgs/msg/Empty" => pub struct Empty {
+            pub structure_needs_at_least_one_member: u8,
         }
     }
 

@@ -13,6 +13,16 @@
 //! wall time each time, at most [`MAX_LINE_WAITS`] times per action) and
 //! goes on from where the arm stopped.
 //!
+//! Gazebo mode (parameter `gazebo_grip`): grasping small pieces by friction
+//! is unreliable in Gazebo, so the controller also attaches the gripped piece
+//! to the gripper through gz-sim's DetachableJoint system of the piece's
+//! model — an `std_msgs/Empty` on its attach topic when the gripper has
+//! closed on it, on its detach topic when it opened
+//! ([`gamebot_gazebo::grip_topics`], bridged by the world's bridge file).
+//! DetachableJoint attaches every piece when the world starts, so before
+//! each goal every piece of the game (`game_file`) not held is detached
+//! (detaching a free piece does nothing).
+//!
 //! Also: `/robot_description` (the URDF, latched), `/tf` from `/joint_states`
 //! (every link's transform from `base_link`; parameter `publish_tf`, default
 //! true), and the manual-control services `/arm/move_tool`,
@@ -34,7 +44,7 @@ use gamebot_interfaces::geometry_msgs::{
 use gamebot_interfaces::msg::PhysicalAction;
 use gamebot_interfaces::sensor_msgs::JointState;
 use gamebot_interfaces::srv::{GoToPoseResponse, MoveToolResponse, SetGripperResponse};
-use gamebot_interfaces::std_msgs::{Header, String as StringMsg};
+use gamebot_interfaces::std_msgs::{Empty, Header, String as StringMsg};
 use gamebot_interfaces::tf2_msgs::TFMessage;
 use gamebot_interfaces::RosAction;
 use gamebot_kinematics::{Arm, SolverChoice};
@@ -42,9 +52,10 @@ use gamebot_ros::action::{GoalOutcome, GoalStatus};
 use gamebot_ros::wait::{Source, TryRecvError, WaitKey};
 use gamebot_ros::ClientGoal;
 use gamebot_ros::{
-    graph, ActionClient, ActiveGoal, Bus, Publisher, Shutdown, Subscription, WaitSet,
+    graph, ActionClient, ActiveGoal, Bus, Publisher, Qos, Shutdown, Subscription, WaitSet,
 };
 use gamebot_ssc32::Clock;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// How long to wait for the driver to accept a goal.
@@ -64,9 +75,102 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown) -> Result<(), NodeError> {
         true,
         "publish /tf from /joint_states (false when robot_state_publisher does it)",
     )?;
+    let gazebo_grip = p.declare_bool(
+        "gazebo_grip",
+        false,
+        "Gazebo: attach/detach the gripped piece through DetachableJoint topics",
+    )?;
+    let game_file = p.declare_string(
+        "game_file",
+        "",
+        "with gazebo_grip: the game whose pieces are detached before each goal",
+    )?;
     let clock = crate::node_clock::node_clock(bus, Clock::real(), shutdown)?;
     let arm = crate::ssc32_bridge::load_arm(&arm_name)?;
-    serve(bus, shutdown, arm, publish_tf, clock)
+    let gazebo_grip = if gazebo_grip {
+        if game_file.is_empty() {
+            return Err(NodeError::Config(
+                "arm_controller: gazebo_grip needs the parameter game_file".into(),
+            ));
+        }
+        let game = gamebot_rules::Game::load(&game_file).map_err(|e| {
+            NodeError::Config(format!("arm_controller: game_file {game_file}: {e}"))
+        })?;
+        Some(game.elements.iter().map(|e| e.name.clone()).collect())
+    } else {
+        None
+    };
+    let options = ControllerOptions {
+        publish_tf,
+        gazebo_grip,
+    };
+    serve(bus, shutdown, arm, options, clock)
+}
+
+/// How the controller runs (beyond the arm).
+#[derive(Clone, Debug, Default)]
+pub struct ControllerOptions {
+    /// Publish `/tf` from `/joint_states`.
+    pub publish_tf: bool,
+    /// Gazebo mode: the elements whose pieces carry a DetachableJoint
+    /// (see the module docs); `None` off.
+    pub gazebo_grip: Option<Vec<String>>,
+}
+
+/// Gazebo mode: the attach/detach publishers of the pieces.
+struct GazeboGrip {
+    topics: BTreeMap<String, (Publisher<Empty>, Publisher<Empty>)>,
+    /// The element attached to the gripper.
+    held: Option<String>,
+}
+
+impl GazeboGrip {
+    fn new<B: Bus>(bus: &B, elements: &[String]) -> Result<GazeboGrip, NodeError> {
+        let mut topics = BTreeMap::new();
+        for e in elements {
+            let (a, d) = gamebot_gazebo::grip_topics(&gamebot_gazebo::piece_model(e));
+            topics.insert(
+                e.clone(),
+                (
+                    bus.publisher::<Empty>(&a, Qos::reliable(10))?,
+                    bus.publisher::<Empty>(&d, Qos::reliable(10))?,
+                ),
+            );
+        }
+        Ok(GazeboGrip { topics, held: None })
+    }
+
+    fn send(&self, element: &str, attach: bool) {
+        let Some((a, d)) = self.topics.get(element) else {
+            tracing::warn!("gazebo grip: {element} is not an element of the game");
+            return;
+        };
+        if let Err(e) = if attach { a } else { d }.publish(&Empty::default()) {
+            tracing::warn!("gazebo grip of {element}: {e}");
+        }
+    }
+
+    /// The gripper closed on `element`.
+    fn attach(&mut self, element: &str) {
+        self.send(element, true);
+        self.held = Some(element.to_string());
+    }
+
+    /// The gripper opened.
+    fn release(&mut self) {
+        if let Some(e) = self.held.take() {
+            self.send(&e, false);
+        }
+    }
+
+    /// Every piece but the held one detached.
+    fn detach_free(&self) {
+        for e in self.topics.keys() {
+            if self.held.as_deref() != Some(e.as_str()) {
+                self.send(e, false);
+            }
+        }
+    }
 }
 
 struct Io {
@@ -84,6 +188,10 @@ struct Io {
     diagnostics: Subscription<DiagnosticArray>,
     /// The driver's serial line as its last status said.
     line: Line,
+    /// Gazebo mode's piece attachment.
+    gazebo: Option<GazeboGrip>,
+    /// The element of the action under way (what a closing gripper takes).
+    element: Option<String>,
 }
 
 /// The driver's serial line, as its `/diagnostics` status last said.
@@ -110,14 +218,28 @@ pub fn run_with<B: Bus>(
     arm: Arm,
     publish_tf: bool,
 ) -> Result<(), NodeError> {
-    serve(bus, shutdown, arm, publish_tf, Clock::real())
+    let options = ControllerOptions {
+        publish_tf,
+        gazebo_grip: None,
+    };
+    serve(bus, shutdown, arm, options, Clock::real())
+}
+
+/// [`run_with`] with every option (Gazebo mode).
+pub fn run_with_options<B: Bus>(
+    bus: &B,
+    shutdown: &Shutdown,
+    arm: Arm,
+    options: ControllerOptions,
+) -> Result<(), NodeError> {
+    serve(bus, shutdown, arm, options, Clock::real())
 }
 
 fn serve<B: Bus>(
     bus: &B,
     shutdown: &Shutdown,
     arm: Arm,
-    publish_tf: bool,
+    options: ControllerOptions,
     clock: Clock,
 ) -> Result<(), NodeError> {
     let description: Publisher<StringMsg> = bus.publisher_on(&graph::ROBOT_DESCRIPTION)?;
@@ -130,7 +252,7 @@ fn serve<B: Bus>(
     let go_to_pose = bus.service_server_on(&graph::ARM_GO_TO_POSE)?;
     let mut io = Io {
         states: bus.subscription_on(&graph::JOINT_STATES)?,
-        tf: if publish_tf {
+        tf: if options.publish_tf {
             Some(bus.publisher_on(&graph::TF)?)
         } else {
             None
@@ -143,6 +265,11 @@ fn serve<B: Bus>(
         clock,
         diagnostics: bus.subscription_on(&graph::DIAGNOSTICS)?,
         line: Line::Unknown,
+        gazebo: match &options.gazebo_grip {
+            Some(elements) => Some(GazeboGrip::new(bus, elements)?),
+            None => None,
+        },
+        element: None,
     };
     let mut planner = ArmPlanner::new(arm);
     tracing::info!(
@@ -163,7 +290,10 @@ fn serve<B: Bus>(
             Ok(incoming) => {
                 let goal = incoming.goal.clone();
                 match incoming.accept() {
-                    Ok(active) => execute(&mut planner, &mut io, active, &goal.actions, shutdown),
+                    Ok(active) => {
+                        execute(&mut planner, &mut io, active, &goal.actions, shutdown);
+                        io.element = None;
+                    }
                     Err(e) => tracing::warn!("could not accept an ExecuteMove goal: {e}"),
                 }
                 continue;
@@ -384,7 +514,11 @@ fn execute(
 ) {
     let total = actions.len() as u32;
     let mut done = 0u32;
+    if let Some(g) = &io.gazebo {
+        g.detach_free();
+    }
     for (i, action) in actions.iter().enumerate() {
+        io.element = Some(action.element.clone());
         io.update(planner);
         let steps = match planner.plan(action, &io.q.clone(), io.gripper) {
             Ok(s) => s,
@@ -653,6 +787,13 @@ fn run_steps(
         };
         match outcome {
             Some((GoalStatus::Succeeded, _)) => {
+                if let (Some(g), Motion::Gripper(_)) = (&mut io.gazebo, &step.motion) {
+                    match (io.holding, step.holding, &io.element) {
+                        (false, true, Some(e)) => g.attach(e),
+                        (true, false, _) => g.release(),
+                        _ => {}
+                    }
+                }
                 io.holding = step.holding;
                 if let Motion::Gripper(v) = step.motion {
                     io.gripper = v;

@@ -5,7 +5,7 @@ use gamebot_interfaces::action::ExecuteMoveGoal;
 use gamebot_interfaces::geometry_msgs::Point;
 use gamebot_interfaces::msg::PhysicalAction;
 use gamebot_kinematics::Arm;
-use gamebot_nodes::arm_controller::{self, tf_message};
+use gamebot_nodes::arm_controller::{self, tf_message, ControllerOptions};
 use gamebot_nodes::arm_core::ArmPlanner;
 use gamebot_nodes::ssc32_bridge::{self, BridgeConfig};
 use gamebot_ros::action::{GoalEvent, GoalStatus};
@@ -186,6 +186,24 @@ fn with_arm(
         &gamebot_ros::action::ActionClient<gamebot_interfaces::action::ExecuteMove>,
     ),
 ) {
+    let options = ControllerOptions {
+        publish_tf: true,
+        gazebo_grip: None,
+    };
+    with_arm_options(clock, options, |emu, exec, _| f(emu, exec))
+}
+
+/// [`with_arm`] with the controller's options; `f` also gets the client
+/// node (to watch what the controller publishes).
+fn with_arm_options(
+    clock: Clock,
+    options: ControllerOptions,
+    f: impl FnOnce(
+        &Mutex<Emulator>,
+        &gamebot_ros::action::ActionClient<gamebot_interfaces::action::ExecuteMove>,
+        &gamebot_ros::inproc::InProcNode,
+    ),
+) {
     // A stable link, as udev gives a real board, so the bridge finds the
     // device again after a reconnect.
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -218,11 +236,11 @@ fn with_arm(
         let st = stop.clone();
         s.spawn(move || {
             let arm = Arm::load_named("al5d").unwrap();
-            arm_controller::run_with(&ctrl, &st, arm, true).unwrap()
+            arm_controller::run_with_options(&ctrl, &st, arm, options).unwrap()
         });
         let exec = client.action_client_on(&graph::EXECUTE_MOVE).unwrap();
         assert!(exec.wait_for_server(T));
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&emu, &exec)));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&emu, &exec, &client)));
         stop.request();
         if let Err(p) = r {
             std::panic::resume_unwind(p);
@@ -369,5 +387,52 @@ fn a_serial_line_lost_again_and_again_is_waited_out_without_using_up_the_retries
             want.dedup();
             assert_eq!(got, want, "{steps:?}");
         });
+    });
+}
+
+/// Gazebo mode: before the goal every piece is detached (DetachableJoint
+/// attaches them all when the world starts); the moved piece is attached
+/// once when the gripper has closed on it and detached when it opened; no
+/// other piece is ever attached.
+#[test]
+fn in_gazebo_mode_the_gripped_piece_is_attached_and_detached() {
+    let options = ControllerOptions {
+        publish_tf: true,
+        gazebo_grip: Some(vec!["x1".into(), "o(1)".into()]),
+    };
+    with_arm_options(Clock::scaled(20.0).unwrap(), options, |_, exec, client| {
+        use gamebot_interfaces::std_msgs::Empty;
+        let sub = |element: &str, attach: bool| {
+            let (a, d) = gamebot_gazebo::grip_topics(&gamebot_gazebo::piece_model(element));
+            client
+                .subscription::<Empty>(if attach { &a } else { &d }, gamebot_ros::Qos::reliable(10))
+                .unwrap()
+        };
+        let (x_attach, x_detach) = (sub("x1", true), sub("x1", false));
+        let (o_attach, o_detach) = (sub("o(1)", true), sub("o(1)", false));
+        assert_eq!(
+            gamebot_gazebo::grip_topics(&gamebot_gazebo::piece_model("o(1)")).0,
+            "/gamebot/grip/piece_o_1_/attach"
+        );
+        let (steps, outcome) = run_transfer(exec);
+        assert_eq!(
+            outcome.status,
+            GoalStatus::Succeeded,
+            "{:?}",
+            outcome.result
+        );
+        assert!(steps.contains(&"grip".to_string()), "{steps:?}");
+        let count = |s: &gamebot_ros::Subscription<Empty>| {
+            let mut n = 0;
+            while s.try_recv().is_ok() {
+                n += 1;
+            }
+            n
+        };
+        // Detached before the goal and after the release; attached once.
+        assert_eq!(count(&x_attach), 1);
+        assert_eq!(count(&x_detach), 2);
+        assert_eq!(count(&o_attach), 0);
+        assert_eq!(count(&o_detach), 1);
     });
 }

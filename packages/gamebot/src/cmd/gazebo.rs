@@ -33,6 +33,13 @@ pub struct WorldArgs {
     /// Where to write the SDF (default: standard output).
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Also write the world's ros_gz_bridge file here: config/gz_bridge.yaml
+    /// plus every piece's DetachableJoint attach/detach topics.
+    #[arg(long)]
+    bridge: Option<PathBuf>,
+    /// The static bridge entries the generated bridge file starts with.
+    #[arg(long, default_value = "config/gz_bridge.yaml")]
+    bridge_base: PathBuf,
 }
 
 pub fn run(action: Action) -> anyhow::Result<i32> {
@@ -72,6 +79,17 @@ fn world(a: WorldArgs) -> anyhow::Result<()> {
             );
         }
         None => print!("{sdf}"),
+    }
+    if let Some(path) = &a.bridge {
+        let base = gamebot_input::read_text(&a.bridge_base)?;
+        let text = gamebot_gazebo::bridge_yaml(&base, &world);
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        eprintln!(
+            "{}: the bridge of {} and {} grip topics",
+            path.display(),
+            a.bridge_base.display(),
+            2 * world.pieces.len()
+        );
     }
     Ok(())
 }
