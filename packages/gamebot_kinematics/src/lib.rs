@@ -29,7 +29,7 @@ pub use error::{
 };
 pub use ik::{IkSolution, SolverChoice, SolverKind};
 pub use locations::{LocationInput, PoseSource, ResolvedLocation, RobotPosition};
-pub use placement::{Board, PlaneMapping};
+pub use placement::{Board, FlipStation, PlaneMapping};
 pub use reach::{render_map, write_map_png, Marker, Reach, ReachMap};
 pub use registration::{fit, Fit, FitError, Mark, Placement, PointPair, Session};
 pub use trajectory::{Action, Trajectory, Waypoint};

@@ -147,8 +147,46 @@ pub struct Board {
     /// where the numbers above say.
     #[serde(default)]
     pub placement: Option<crate::registration::Placement>,
+    /// A turn-over station beside the sheet, for arms that cannot turn a
+    /// piece over themselves (a reversi disc); none = no station.
+    #[serde(default)]
+    pub flip_station: Option<FlipStation>,
     #[serde(skip)]
     path: PathBuf,
+}
+
+/// A turn-over station: a chute fixed to the table beside the sheet. A
+/// piece let go over its intake slides down and comes out at its exit the
+/// other side up. It is a table fixture, so a registered sheet placement
+/// does not move it. Positions are cm in the arm's base frame, z = the
+/// surface the piece rests on.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FlipStation {
+    /// Where the arm lets a piece go to have it turned over.
+    pub intake_cm: [f64; 3],
+    /// Where the turned piece comes to rest.
+    pub exit_cm: [f64; 3],
+    /// How far from the intake's centre a piece may be let go and still
+    /// fall in (cm).
+    #[serde(default = "FlipStation::default_capture")]
+    pub capture_radius_cm: f64,
+}
+
+impl FlipStation {
+    fn default_capture() -> f64 {
+        1.5
+    }
+
+    /// The intake in metres.
+    pub fn intake_m(&self) -> [f64; 3] {
+        self.intake_cm.map(|v| v / 100.0)
+    }
+
+    /// The exit in metres.
+    pub fn exit_m(&self) -> [f64; 3] {
+        self.exit_cm.map(|v| v / 100.0)
+    }
 }
 
 impl Board {
@@ -201,6 +239,28 @@ impl Board {
                 path: path.to_path_buf(),
                 message: e.to_string(),
             })?;
+        }
+        if let Some(f) = &b.flip_station {
+            let finite = f.intake_cm.iter().chain(&f.exit_cm).all(|v| v.is_finite());
+            let flat = |p: &[f64; 3]| p[0].hypot(p[1]) <= 200.0 && p[2].abs() <= 50.0;
+            if !finite || !flat(&f.intake_cm) || !flat(&f.exit_cm) {
+                return Err(LoadError::Config {
+                    path: path.to_path_buf(),
+                    message: "flip_station: intake_cm and exit_cm must be finite points within 2 m of the arm".into(),
+                });
+            }
+            let (i, e) = (f.intake_cm, f.exit_cm);
+            if !(f.capture_radius_cm > 0.0 && f.capture_radius_cm <= 5.0)
+                || (i[0] - e[0]).hypot(i[1] - e[1]) <= 2.0 * f.capture_radius_cm
+            {
+                return Err(LoadError::Config {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "flip_station: capture_radius_cm {} must be in (0, 5] and the exit outside twice it from the intake",
+                        f.capture_radius_cm
+                    ),
+                });
+            }
         }
         Ok(b)
     }

@@ -377,7 +377,7 @@ impl ArmPlanner {
                 return Err(PlanError {
                     step: "approach",
                     reason: format!(
-                        "FLIP of {} at {}: turning a disc over needs the stock exchange, which this controller does not implement yet",
+                        "FLIP of {} at {}: the gripper cannot turn a piece over; give the board file a flip_station (a turn-over station) so the referee sends the flip as two transfers through it",
                         action.element, action.from_location
                     ),
                 })

@@ -32,6 +32,7 @@ pub mod camera_node;
 pub mod dds_main;
 pub mod detector_core;
 pub mod detector_node;
+pub mod flip_station;
 pub mod move_inference;
 pub mod node_clock;
 pub mod node_group;

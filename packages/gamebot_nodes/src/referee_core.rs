@@ -333,6 +333,11 @@ impl RefereeCore {
         self.board = board.map(Arc::new);
     }
 
+    /// The board's turn-over station (a FLIP goes through it), if any.
+    pub fn flip_station(&self) -> Option<gamebot_kinematics::FlipStation> {
+        self.board.as_ref().and_then(|b| b.flip_station)
+    }
+
     /// Where every location lies for the arm (m, `base_link`), in game
     /// order, through the board's placement; `None` for locations without
     /// `robot=x,y,z`. What the markers and the arm's goals both use.

@@ -869,6 +869,9 @@ impl<B: Bus> Referee<B> {
                     return Some(*next_try);
                 }
                 let actions: Vec<ActionMsg> = t.actions.iter().map(action_msg).collect();
+                // A FLIP goes through the board's turn-over station.
+                let station = self.core.flip_station();
+                let actions = crate::flip_station::through_station(actions, station.as_ref());
                 self.send_execute(actions, "the move")
             }
             RobotStage::Executing {

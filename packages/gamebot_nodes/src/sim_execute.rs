@@ -187,7 +187,7 @@ pub fn execute_moves(
             place,
             crate::referee_core::NEIGHBOUR_RADIUS_CM / 100.0,
         );
-        let mut goal = ExecuteMoveGoal::default();
+        let mut msgs = Vec::new();
         for (a, near) in acts.iter().zip(near) {
             let (kind, e, from, to, fs, ts) = match *a {
                 PhysicalAction::Transfer { element, from, to } => {
@@ -214,18 +214,26 @@ pub fn execute_moves(
             msg.from_state = fs;
             msg.to_state = ts;
             msg.neighbours = near.into_iter().map(point).collect();
-            goal.actions.push(msg);
+            msgs.push(msg);
+        }
+        // A FLIP goes through the board's turn-over station, as the referee sends it.
+        let goal = ExecuteMoveGoal {
+            actions: crate::flip_station::through_station(msgs, robot.flip_station()),
+            ..Default::default()
+        };
+        let xyz = |p: &Point| [p.x, p.y, p.z];
+        for msg in &goal.actions {
             mr.actions.push(ActionReport {
-                kind: if kind == ActionMsg::FLIP {
+                kind: if msg.kind == ActionMsg::FLIP {
                     "flip"
                 } else {
                     "transfer"
                 },
-                element: game.elements[e as usize].name.clone(),
-                from: fname,
-                to: tname,
-                from_position: fp,
-                to_position: tp,
+                element: msg.element.clone(),
+                from: msg.from_location.clone(),
+                to: msg.to_location.clone(),
+                from_position: xyz(&msg.from_position),
+                to_position: xyz(&msg.to_position),
                 ..Default::default()
             });
         }

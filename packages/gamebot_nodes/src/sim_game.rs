@@ -202,6 +202,8 @@ impl SimGame {
                 .param("game_file", ParamValue::String(config.game_file.clone()))
                 .param("player_kinds", ParamValue::StringArray(kinds.clone()))
                 .param("seed", ParamValue::Integer(config.seed as i64))
+                // The world's board: its placement and turn-over station.
+                .param("board", ParamValue::String(config.world.board.clone()))
                 .param("arm", ParamValue::Bool(true))
                 .param("camera", ParamValue::Bool(true)),
             move |n, s| referee_node::run(n, s, !stays),

@@ -36,6 +36,7 @@ pub struct SimRobot {
     game: Arc<Game>,
     places: Vec<(String, Option<[f64; 3]>)>,
     arm: String,
+    flip_station: Option<gamebot_kinematics::FlipStation>,
 }
 
 impl SimRobot {
@@ -49,6 +50,7 @@ impl SimRobot {
             .iter()
             .map(|l| (l.name.clone(), world.location_position_by_name(&l.name)))
             .collect();
+        let flip_station = world.board().flip_station;
         let clock = world.clock().clone();
         let serial = world.serial_path().to_path_buf();
         let baud = world.baud();
@@ -60,6 +62,7 @@ impl SimRobot {
             game: game.clone(),
             places,
             arm: arm_name.clone(),
+            flip_station,
         };
         let probe = robot.probe.clone();
         let file = game_file.to_string();
@@ -135,6 +138,11 @@ impl SimRobot {
     /// board surface), in game order; `None` for places with no position.
     pub fn places(&self) -> &[(String, Option<[f64; 3]>)] {
         &self.places
+    }
+
+    /// The board's turn-over station, if it has one.
+    pub fn flip_station(&self) -> Option<&gamebot_kinematics::FlipStation> {
+        self.flip_station.as_ref()
     }
 
     /// The position of location `name`.

@@ -426,14 +426,37 @@ impl Node {
         // The rules track which element is where, the hand takes what lies
         // there: pieces of one type that the camera cannot tell apart may have
         // traded names (the referee inferred an equivalent move).
+        // A piece turned over is found the same way: where the rules have
+        // it (after this turn's transfers: the piece the hand put there).
+        let mut taken: BTreeMap<String, String> = BTreeMap::new();
         for a in &mut actions {
-            if let HandAction::Transfer { element, from, .. } = a {
-                if let Some(top) = self.world.top_piece_at(from) {
-                    *element = top;
-                } else if let Some((l, top)) = self.stand_in(element, from) {
-                    *from = l;
-                    *element = top;
+            match a {
+                HandAction::Transfer { element, from, .. } => {
+                    let named = element.clone();
+                    if let Some(top) = self.world.top_piece_at(from) {
+                        *element = top;
+                    } else if let Some((l, top)) = self.stand_in(element, from) {
+                        *from = l;
+                        *element = top;
+                    }
+                    taken.insert(named, element.clone());
                 }
+                HandAction::Flip { element } => {
+                    if let Some(piece) = taken.get(element.as_str()) {
+                        *element = piece.clone();
+                    } else if let Some(e) =
+                        self.game.elements.iter().position(|x| x.name == *element)
+                    {
+                        let l = self.state.location_of(e as u16);
+                        if let Some(top) = self
+                            .world
+                            .top_piece_at(&self.game.locations[l as usize].name)
+                        {
+                            *element = top;
+                        }
+                    }
+                }
+                HandAction::Cover { .. } => {}
             }
         }
         if cover_seconds > 0.0 {

@@ -95,10 +95,21 @@ pub fn equivalent_move(game: &Game, state: &State, text: &str) -> Option<Move> {
         followup: None,
     };
     let key = game.equivalence_key(state, &named);
+    // The named piece has left the supply (it is on the board now, perhaps
+    // turned): its present state says nothing about the supply's pieces, so
+    // any piece of its type from the same kind of place will do.
+    let left = state.location_of(element as u16) != from as u16;
+    let same = |k: gamebot_rules::EquivalenceKey| {
+        if left {
+            (k.0, k.1, k.2) == (key.0, key.1, key.2)
+        } else {
+            k == key
+        }
+    };
     game.legal_moves(state)
         .ok()?
         .into_iter()
-        .find(|m| game.equivalence_key(state, m) == key)
+        .find(|m| same(game.equivalence_key(state, m)))
 }
 
 #[cfg(test)]

@@ -147,3 +147,11 @@ fn alquerque() {
 fn pentago() {
     closed_loop("pentago.game", 7, "");
 }
+
+/// Flips: the arm carries every disc it outflanks through the turn-over
+/// station and back; the person's hand turns discs over in place; the
+/// camera tells the colours apart (and the pass token's moves).
+#[test]
+fn reversi() {
+    closed_loop("reversi6.game", 7, "");
+}

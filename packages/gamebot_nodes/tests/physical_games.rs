@@ -104,3 +104,11 @@ fn mill_with_removals() {
 fn pentago_with_rotations() {
     play("pentago.game", "al5d", 6, 200);
 }
+
+/// Reversi: every outflanked disc is carried through the board's turn-over
+/// station and back (the world turns it only because it went through), and
+/// the world's discs show the colours the rules say after every move.
+#[test]
+fn reversi_with_flips_through_the_turn_over_station() {
+    play("reversi6.game", "al5d", 7, 200);
+}

@@ -757,6 +757,23 @@ impl World {
             xy[1] += s * self.gauss();
             *self.faults.entry(FaultKind::PlaceError).or_default() += 1;
         }
+        // Let go over the turn-over station's intake: the chute turns the
+        // piece over and it comes to rest at the exit.
+        if let Some(f) = self.board.flip_station {
+            let intake = f.intake_m();
+            if (xy[0] - intake[0]).hypot(xy[1] - intake[1]) <= f.capture_radius_cm / 100.0 {
+                let exit = f.exit_m();
+                let p = &mut self.pieces[i];
+                if p.states == 2 {
+                    p.state = p.state % p.states + 1;
+                }
+                tracing::debug!(element = %p.name, state = p.state, "through the turn-over station");
+                let z = self.support([exit[0], exit[1]], i).max(exit[2]);
+                self.pieces[i].pos = Vector3::new(exit[0], exit[1], z);
+                self.settle(None);
+                return;
+            }
+        }
         let z = self.support(xy, i);
         self.pieces[i].pos = Vector3::new(xy[0], xy[1], z);
         tracing::debug!(element = %self.pieces[i].name, ?xy, z, "released");
@@ -890,9 +907,28 @@ impl World {
         let mut b = KeyBuilder::new(self.hand_entry);
         let (fast, slow) = (0.5, 0.15);
         let up = |p: Vector3<f64>, dz: f64| p + Vector3::new(0.0, 0.0, dz);
-        // Where each piece will be as the plan goes on.
+        // Where each piece will be, and which side up, as the plan goes on.
         let mut pos: Vec<Vector3<f64>> = self.pieces.iter().map(|p| p.pos).collect();
-        for a in actions {
+        let mut side: Vec<i32> = self.pieces.iter().map(|p| p.state).collect();
+        // A piece put down and then turned over is turned while it is carried,
+        // as a person puts a disc down the right side up.
+        let mut turn_in_hand: Vec<usize> = Vec::new();
+        for (k, a) in actions.iter().enumerate() {
+            if let HandAction::Transfer { element, .. } = a {
+                let later_flip = actions[k + 1..]
+                    .iter()
+                    .position(|b| matches!(b, HandAction::Flip { element: f } if f == element));
+                let moved_again = |upto: usize| {
+                    actions[k + 1..k + 1 + upto].iter().any(
+                        |b| matches!(b, HandAction::Transfer { element: t, .. } if t == element),
+                    )
+                };
+                if let Some(j) = later_flip.filter(|&j| !moved_again(j)) {
+                    turn_in_hand.push(k + 1 + j);
+                }
+            }
+        }
+        for (k, a) in actions.iter().enumerate() {
             match a {
                 HandAction::Transfer { element, from, to } => {
                     let i = self.piece_index(element)?;
@@ -923,7 +959,16 @@ impl World {
                     let grab = pos[i] + Vector3::new(0.0, 0.0, h);
                     b.go(up(grab, 0.06), fast, 0.3, HandEvent::None);
                     b.go(grab, slow, 0.2, HandEvent::Grab(i));
-                    b.go(up(grab, 0.05), slow, 0.2, HandEvent::None);
+                    let lifted = if turn_in_hand.iter().any(|&f| {
+                        f > k && matches!(&actions[f], HandAction::Flip { element: e } if e == element)
+                    }) {
+                        let p = &self.pieces[i];
+                        side[i] = side[i] % p.states + 1;
+                        HandEvent::Flip(i, side[i])
+                    } else {
+                        HandEvent::None
+                    };
+                    b.go(up(grab, 0.05), slow, 0.2, lifted);
                     let drop_xy = Vector3::new(target.x + ex, target.y + ey, 0.0);
                     let top = self
                         .pieces
@@ -940,8 +985,12 @@ impl World {
                 }
                 HandAction::Flip { element } => {
                     let i = self.piece_index(element)?;
+                    if turn_in_hand.contains(&k) {
+                        continue; // turned while it was carried
+                    }
                     let p = &self.pieces[i];
-                    let next = p.state % p.states + 1;
+                    side[i] = side[i] % p.states + 1;
+                    let next = side[i];
                     let grab = pos[i] + Vector3::new(0.0, 0.0, p.height);
                     b.go(up(grab, 0.06), fast, 0.3, HandEvent::None);
                     b.go(grab, slow, 0.2, HandEvent::Grab(i));
