@@ -544,6 +544,20 @@ impl Compiler<'_> {
             &Expr::Var(v) => Node::Val(f(move |c| Ok(c.var(v)?.clone()))),
             Expr::Set(items) => {
                 let xs: Vec<Opnd> = items.iter().map(|x| self.opnd(x)).collect();
+                let consts: Vec<Value> = xs
+                    .iter()
+                    .filter_map(|x| match x {
+                        Opnd::Const(v) => Some(v.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                if consts.len() == xs.len() {
+                    // Members that are all literals: one set built at load,
+                    // shared by every evaluation (values are immutable; the
+                    // in-place `UNION` only changes a set nothing else holds).
+                    let set = Arc::new(consts);
+                    return Node::Val(f(move |_| Ok(Value::Set(set.clone()))));
+                }
                 Node::Val(f(move |c| {
                     let mut out = Vec::with_capacity(xs.len());
                     for x in &xs {
@@ -990,6 +1004,13 @@ impl Compiler<'_> {
                     if let Some(vec) = Arc::get_mut(slot) {
                         vec.retain(|m| !new.iter().any(|n| n == m));
                         vec.splice(0..0, new);
+                        return Ok(true);
+                    }
+                    if slot.is_empty() {
+                        // A shared empty set (a literal `{}`): the union is
+                        // the new members, in their order, as `Op::Union`
+                        // gives it.
+                        *slot = Arc::new(new.into_vec());
                         return Ok(true);
                     }
                     let l = c.vars.get(v).cloned().expect("bound above");

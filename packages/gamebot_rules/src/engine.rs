@@ -254,71 +254,33 @@ impl Game {
             let v = Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
                 .run(tl)
                 .map_err(ctx_err)?;
-            let members: Vec<Value> = match v {
-                Value::Set(items) => items.iter().cloned().collect(),
-                Value::Lazy(items) => items
-                    .iter()
-                    .map(|m| match m {
-                        LazyMember::Value(v) => Ok(v.clone()),
-                        LazyMember::Deferred(_) => Err(ctx_err(EvalError::new(
-                            "toLocations returned a lazy set directly; return a Set of targets and [target, Followup(...)] pairs",
-                        ))),
-                    })
-                    .collect::<Result<_, _>>()?,
-                other => {
-                    return Err(ctx_err(EvalError::new(format!("toLocations must give a Set, got {}", other.kind()))));
-                }
-            };
-            for m in members {
-                let (target, followup) = match m {
-                    Value::Str(s) => (s, None),
-                    Value::Lazy(pair) if pair.len() >= 2 => {
-                        let t = match &pair[0] {
-                            LazyMember::Value(Value::Str(s)) => s.clone(),
-                            _ => return Err(ctx_err(EvalError::new("the first member of a [target, followup] pair must be a location name"))),
-                        };
-                        let f = match &pair[1] {
-                            LazyMember::Deferred(d) => d.clone(),
-                            _ => {
-                                return Err(ctx_err(EvalError::new(
-                                    "the second member of a [target, followup] pair must be a user-function call (built-ins run immediately)",
-                                )))
-                            }
-                        };
-                        (t, Some(f))
+            // The members are read in place (no copy of the set): a lazy set
+            // is checked for deferred calls first, as a whole, so its errors
+            // come in the same order as before.
+            match &v {
+                Value::Set(items) => {
+                    for m in items.iter() {
+                        self.push_target(m, st, &mut sc.targets, &ctx_err)?;
                     }
-                    Value::Set(_) => {
+                }
+                Value::Lazy(items) => {
+                    if items.iter().any(|m| matches!(m, LazyMember::Deferred(_))) {
                         return Err(ctx_err(EvalError::new(
-                            "a {target, followup} pair runs its followup while moves are generated; write [target, Followup(...)]",
-                        )))
+                            "toLocations returned a lazy set directly; return a Set of targets and [target, Followup(...)] pairs",
+                        )));
                     }
-                    other => {
-                        return Err(ctx_err(EvalError::new(format!(
-                            "toLocations members must be location names or [target, followup] pairs, got {}",
-                            other.kind()
-                        ))))
+                    for m in items.iter() {
+                        if let LazyMember::Value(m) = m {
+                            self.push_target(m, st, &mut sc.targets, &ctx_err)?;
+                        }
                     }
-                };
-                let loc = match &target {
-                    Str::Sym(s) => self.sym_location(*s),
-                    Str::Dyn(_) => None,
-                };
-                let Some(loc) = loc else {
-                    let text = match &target {
-                        Str::Sym(s) => self.syms[*s as usize].to_string(),
-                        Str::Dyn(d) => d.to_string(),
-                    };
+                }
+                other => {
                     return Err(ctx_err(EvalError::new(format!(
-                        "toLocations gave `{text}`, which is not a location"
-                    ))));
-                };
-                if st.content(loc).is_some() {
-                    return Err(ctx_err(EvalError::new(format!(
-                        "toLocations gave `{}`, which is occupied (targets must be empty)",
-                        self.locations[loc as usize].name
+                        "toLocations must give a Set, got {}",
+                        other.kind()
                     ))));
                 }
-                sc.targets.push((loc, followup));
             }
             return Ok(());
         }
@@ -393,6 +355,67 @@ impl Game {
             sc.shared.extend(sc.targets.iter().cloned());
             sc.shared_valid = true;
         }
+        Ok(())
+    }
+
+    /// One member of a `toLocations` set: a location name or a
+    /// `[target, followup]` pair, appended to `targets` when it is valid.
+    fn push_target(
+        &self,
+        m: &Value,
+        st: &State,
+        targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>,
+        ctx_err: &dyn Fn(Box<EvalError>) -> RuleError,
+    ) -> Result<(), RuleError> {
+        let (target, followup) = match m {
+            Value::Str(s) => (s, None),
+            Value::Lazy(pair) if pair.len() >= 2 => {
+                let t = match &pair[0] {
+                    LazyMember::Value(Value::Str(s)) => s,
+                    _ => return Err(ctx_err(EvalError::new("the first member of a [target, followup] pair must be a location name"))),
+                };
+                let f = match &pair[1] {
+                    LazyMember::Deferred(d) => d.clone(),
+                    _ => {
+                        return Err(ctx_err(EvalError::new(
+                            "the second member of a [target, followup] pair must be a user-function call (built-ins run immediately)",
+                        )))
+                    }
+                };
+                (t, Some(f))
+            }
+            Value::Set(_) => {
+                return Err(ctx_err(EvalError::new(
+                    "a {target, followup} pair runs its followup while moves are generated; write [target, Followup(...)]",
+                )))
+            }
+            other => {
+                return Err(ctx_err(EvalError::new(format!(
+                    "toLocations members must be location names or [target, followup] pairs, got {}",
+                    other.kind()
+                ))))
+            }
+        };
+        let loc = match target {
+            Str::Sym(s) => self.sym_location(*s),
+            Str::Dyn(_) => None,
+        };
+        let Some(loc) = loc else {
+            let text = match target {
+                Str::Sym(s) => self.syms[*s as usize].to_string(),
+                Str::Dyn(d) => d.to_string(),
+            };
+            return Err(ctx_err(EvalError::new(format!(
+                "toLocations gave `{text}`, which is not a location"
+            ))));
+        };
+        if st.content(loc).is_some() {
+            return Err(ctx_err(EvalError::new(format!(
+                "toLocations gave `{}`, which is occupied (targets must be empty)",
+                self.locations[loc as usize].name
+            ))));
+        }
+        targets.push((loc, followup));
         Ok(())
     }
 

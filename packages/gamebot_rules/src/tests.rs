@@ -175,6 +175,39 @@ fn in_place_union_vectors() {
     assert!(run(sneak, &["$A = 1", "$A = $A UNION {Sneak}"]).is_err());
 }
 
+/// Set literals of constant members are built once at load and shared by
+/// every evaluation: a `UNION` into a variable holding one, in a loop or in
+/// repeated calls, must never change what the literal gives next time.
+#[test]
+fn literal_sets_are_shared_but_never_changed() {
+    let t = |defs: &str, lines: &[&str]| boolean(run(defs, lines));
+    let grow = "Grow($g)\n$S = {}\n$S = $S UNION {$g}\n$T = {1, 2}\n$T = $T UNION {$g}\n$S\nEND\n";
+    assert!(t(
+        grow,
+        &[
+            "$X = Grow(5)",
+            "$Y = Grow(6)",
+            "($X == {5}) AND ($Y == {6}) AND ($T == {6,1,2})"
+        ]
+    ));
+    assert!(t(
+        "",
+        &[
+            "FORALL($I, 1, 3, ($A = {}) AND ($A = $A UNION {$I}) AND ($B = {7}) AND ($B = $B UNION {$I}) AND ($A == {$I}) AND ($B == {$I,7}))",
+            "($A == {3}) AND ($B == {3,7}) AND ({} == {}) AND ({7} == {7})"
+        ]
+    ));
+    assert!(t(
+        "",
+        &[
+            "$A = {}",
+            "$B = $A",
+            "$A = $A UNION {1,1}",
+            "($A == {1,1}) AND ($B == {})"
+        ]
+    ));
+}
+
 /// Memoized calls (`memo.rs`): a heavy, pure, closed function called again
 /// with the same parameters gives the same value and leaves the same
 /// variables as the reference evaluator — also when the position changed in
