@@ -77,22 +77,9 @@ impl Scratch {
 }
 
 impl Game {
-    /// The initial position (§6.2).
+    /// The initial position (§6.2): a clone of the one built at load.
     pub fn initial_state(&self) -> State {
-        State::new(
-            self.meta.clone(),
-            self.elements.iter().map(|e| e.location).collect(),
-            self.elements
-                .iter()
-                .map(|e| ElementAttrs {
-                    state: e.state,
-                    owner: e.owner,
-                    zindex: e.zindex,
-                })
-                .collect(),
-            self.locations.len(),
-            vec![self.initial_score; self.players.len()],
-        )
+        self.initial.clone()
     }
 
     /// Builds a state from its parts (element locations, attributes per

@@ -4,7 +4,7 @@ use crate::error::{Diagnostic, LoadError};
 use crate::expr::{Expr, VarId};
 use crate::model::*;
 use crate::pattern::{Bindings, Pattern};
-use crate::state::Meta;
+use crate::state::{ElementAttrs, Meta, State};
 use crate::value::Sym;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -298,6 +298,10 @@ pub struct Game {
     /// Per symbol: its indexed-name reading, `None` when it is not one.
     pub(crate) sym_indexed: Vec<Option<Indexed>>,
     pub(crate) meta: Arc<Meta>,
+    /// The initial position (§6.2), built once at load from `elements`,
+    /// `locations`, `players` and `initial_score`; [`Game::initial_state`]
+    /// clones it.
+    pub(crate) initial: State,
     pub(crate) has_bonuses: bool,
     loc_by_name: FxHashMap<String, LocationId>,
     elem_by_name: FxHashMap<String, ElementId>,
@@ -462,6 +466,20 @@ impl Game {
             .collect();
         let elem_type = elements.iter().map(|e| e.element_type as u16).collect();
         let meta = Arc::new(Meta::new(relevant, elem_type, element_types.len()));
+        let initial = State::new(
+            meta.clone(),
+            elements.iter().map(|e| e.location).collect(),
+            elements
+                .iter()
+                .map(|e| ElementAttrs {
+                    state: e.state,
+                    owner: e.owner,
+                    zindex: e.zindex,
+                })
+                .collect(),
+            locations.len(),
+            vec![initial_score; players.len()],
+        );
         let loc_by_name = locations
             .iter()
             .enumerate()
@@ -567,6 +585,7 @@ impl Game {
             templates,
             sym_indexed,
             meta,
+            initial,
             has_bonuses,
             loc_by_name,
             elem_by_name,
