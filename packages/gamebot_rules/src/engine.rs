@@ -208,7 +208,11 @@ impl Game {
                     continue;
                 };
                 if !(have_targets && r.element_independent) {
-                    sc.vars.clear();
+                    // Unbinds what the evaluation may touch besides the
+                    // pattern and filter variables bound next: the same as a
+                    // full clear for everything it can read
+                    // (`loader/independence.rs`, `mark_generation_clears`).
+                    sc.vars.clear_only(&r.gen_clear);
                     bind(&mut sc.vars, eb);
                     if let Filter::Var(v) = r.state {
                         sc.vars.set(v, Value::Int(es));

@@ -95,6 +95,12 @@ pub struct Rule {
     /// `loader/independence.rs`): every element whose `A` is true gets the
     /// same targets, so generation computes them once per rule and position.
     pub(crate) share_call_targets: bool,
+    /// The variables move generation unbinds before it evaluates this rule
+    /// for an element (see `loader/independence.rs`,
+    /// `mark_generation_clears`): those its `toLocations`/`condition` may
+    /// touch, following calls and interpolations, except the ones bound from
+    /// the patterns and filters before every evaluation.
+    pub(crate) gen_clear: Vec<crate::expr::VarId>,
 }
 
 impl Rule {

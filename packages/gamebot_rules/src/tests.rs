@@ -803,6 +803,68 @@ fn called_condition_targets_are_shared_only_when_element_independent() {
     }
 }
 
+/// Move generation unbinds, per element, only what the rule's evaluation may
+/// touch besides its pattern and filter variables (`Rule::gen_clear`): a
+/// variable written for one element (or by an earlier rule) is still unbound
+/// for the next, as after a full clear.
+#[test]
+fn generation_unbinds_what_a_rule_touches() {
+    let game = |rules: &str| {
+        let text = format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nname=p(2)\ntype=pin\nlocation=c(2)\n\
+             [EXPRESSIONS]\nSeen($S)\n$W == $S\nEND\nMark\n$W = 5\nEND\n[GAME RULES]\n{rules}"
+        );
+        Game::parse("clear.game", &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let moves = |g: &Game| {
+        let mut out = Vec::new();
+        let mut results = Vec::new();
+        for reference in [false, true] {
+            let mut sc = g.scratch();
+            sc.set_reference_evaluator(reference);
+            results.push(
+                g.legal_moves_into(&g.initial_state(), &mut sc, &mut out)
+                    .map(|()| out.iter().map(|m| g.move_text(m)).collect::<Vec<_>>())
+                    .map_err(|e| e.to_string()),
+            );
+        }
+        assert_eq!(results[0], results[1]);
+        results.pop().unwrap()
+    };
+    // The first element writes $W, the second reads it first: not bound.
+    let g = game(
+        "name=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=IF($E == 1, $W = 5, Seen(5))\n",
+    );
+    let err = moves(&g).unwrap_err();
+    assert!(err.contains("$W is not bound"), "{err}");
+    let r = &g.rules[0];
+    let mut names: Vec<&str> = r
+        .gen_clear
+        .iter()
+        .map(|&v| g.var_names[v as usize].as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["S", "W"]);
+    // An earlier rule's write is not visible to a later rule either.
+    let g = game(
+        "name=a\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=Mark\n\
+         name=b\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=Seen(5)\n",
+    );
+    let err = moves(&g).unwrap_err();
+    assert!(err.contains("$W is not bound"), "{err}");
+    // Only pattern variables: nothing to unbind, the moves are those of the rule.
+    let g = game("name=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=$B == $A + 1\n");
+    assert!(g.rules[0].gen_clear.is_empty());
+    assert_eq!(moves(&g).unwrap(), ["p(2):c(2)->c(3)"]);
+    // `toLocations` does not bind `to=`'s variables: they are unbound for it.
+    let g = game("name=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations={\"c($B)\"}\n");
+    assert_eq!(g.rules[0].gen_clear.len(), 1);
+    let err = moves(&g).unwrap_err();
+    assert!(err.contains("$B is not bound"), "{err}");
+}
+
 /// Loads a one-pin game with the extra functions `defs` and rule condition
 /// `cond`; gives the rule's two split flags (first conjunct, call) and its
 /// moves — which must be those of the plain evaluation whatever the split.

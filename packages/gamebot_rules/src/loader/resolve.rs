@@ -299,6 +299,7 @@ impl Loader<'_> {
             hoist_first_conjunct: false,
             hoist_call: false,
             share_call_targets: false,
+            gen_clear: Vec::new(),
         })
     }
 }
