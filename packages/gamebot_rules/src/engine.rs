@@ -46,6 +46,11 @@ pub struct Scratch {
     /// current position (`shared_valid`).
     shared: Vec<(LocationId, Option<Arc<Deferred>>)>,
     shared_valid: bool,
+    /// Indices into the current rule's `to_matches` of the empty locations,
+    /// once computed for the position (`empty_valid`): the state does not
+    /// change during generation, so every element of the rule shares them.
+    empty_to: Vec<u32>,
+    empty_valid: bool,
 }
 
 /// What a position's move equivalence class is made of (§7.5): from (or its type
@@ -154,6 +159,8 @@ impl Game {
             targets: Vec::new(),
             shared: Vec::new(),
             shared_valid: false,
+            empty_to: Vec::new(),
+            empty_valid: false,
         }
     }
 
@@ -196,6 +203,7 @@ impl Game {
             }
             let mut have_targets = false;
             sc.shared_valid = false;
+            sc.empty_valid = false;
             for (e, eb) in &r.elem_matches {
                 let es = st.element_state(*e);
                 if let Filter::Literal(x) = r.state {
@@ -277,68 +285,98 @@ impl Game {
         }
         // The first conjunct's value when it is the same for every target.
         let mut first: Option<bool> = None;
-        for (l, tb) in &r.to_matches {
-            if st.content(*l).is_some() {
-                continue;
-            }
-            if r.condition.is_none() {
-                // Nothing reads the target's variables: every empty target.
-                // (The namespace is cleared before anything evaluates in it
-                // again, so leaving them unbound changes nothing.)
-                sc.targets.push((*l, None));
-                continue;
-            }
-            bind(&mut sc.vars, tb);
-            let ok = match &r.condition {
-                None => true,
-                Some(c) if r.hoist_first_conjunct => {
-                    let cond_err =
-                        |e| self.eval_error(c, format!("rule `{}` condition", r.name), e);
-                    let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
-                    let a = match first {
-                        Some(a) => a,
-                        None => {
-                            let a = ctx.run_and_side(c, true).map_err(cond_err)?;
-                            first = Some(a);
-                            a
+        // One target `l` with the bindings `tb` of `to=` (the loop body of
+        // both loops below).
+        macro_rules! try_target {
+            ($l:expr, $tb:expr) => {{
+                let (l, tb): (&LocationId, &Bindings) = ($l, $tb);
+                if r.condition.is_none() {
+                    // Nothing reads the target's variables: every empty target.
+                    // (The namespace is cleared before anything evaluates in it
+                    // again, so leaving them unbound changes nothing.)
+                    sc.targets.push((*l, None));
+                    continue;
+                }
+                bind(&mut sc.vars, tb);
+                let ok = match &r.condition {
+                    None => true,
+                    Some(c) if r.hoist_first_conjunct => {
+                        let cond_err =
+                            |e| self.eval_error(c, format!("rule `{}` condition", r.name), e);
+                        let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+                        let a = match first {
+                            Some(a) => a,
+                            None => {
+                                let a = ctx.run_and_side(c, true).map_err(cond_err)?;
+                                first = Some(a);
+                                a
+                            }
+                        };
+                        if !a {
+                            // False for every target of this element.
+                            break;
                         }
-                    };
-                    if !a {
-                        // False for every target of this element.
-                        break;
+                        ctx.run_and_side(c, false).map_err(cond_err)?
                     }
-                    ctx.run_and_side(c, false).map_err(cond_err)?
+                    Some(
+                        c @ SrcExpr {
+                            expr: Expr::Call(..),
+                            ..
+                        },
+                    ) if r.hoist_call => {
+                        if first == Some(false) {
+                            // The call's first conjunct is false for every target of this element.
+                            break;
+                        }
+                        if first == Some(true) && sc.shared_valid {
+                            // Its first conjunct is true: the targets are those of
+                            // the first such element (`Rule::share_call_targets`).
+                            sc.targets.clear();
+                            sc.targets.extend(sc.shared.iter().cloned());
+                            return Ok(());
+                        }
+                        let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+                        let v = ctx.run_call_split(c).map_err(|e| {
+                            self.eval_error(c, format!("rule `{}` condition", r.name), e)
+                        })?;
+                        first = ctx.first_conjunct;
+                        matches!(v, Value::Bool(true))
+                    }
+                    Some(c) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
+                        .run_cond(c)
+                        .map_err(|e| {
+                            self.eval_error(c, format!("rule `{}` condition", r.name), e)
+                        })?,
+                };
+                if ok {
+                    sc.targets.push((*l, None));
                 }
-                Some(
-                    c @ SrcExpr {
-                        expr: Expr::Call(..),
-                        ..
-                    },
-                ) if r.hoist_call => {
-                    if first == Some(false) {
-                        // The call's first conjunct is false for every target of this element.
-                        break;
-                    }
-                    if first == Some(true) && sc.shared_valid {
-                        // Its first conjunct is true: the targets are those of
-                        // the first such element (`Rule::share_call_targets`).
-                        sc.targets.clear();
-                        sc.targets.extend(sc.shared.iter().cloned());
-                        return Ok(());
-                    }
-                    let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
-                    let v = ctx.run_call_split(c).map_err(|e| {
-                        self.eval_error(c, format!("rule `{}` condition", r.name), e)
-                    })?;
-                    first = ctx.first_conjunct;
-                    matches!(v, Value::Bool(true))
+            }};
+        }
+        if r.element_independent || r.condition.is_none() {
+            // Targets computed once per position: straight over the locations.
+            for (l, tb) in &r.to_matches {
+                if st.content(*l).is_some() {
+                    continue;
                 }
-                Some(c) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
-                    .run_cond(c)
-                    .map_err(|e| self.eval_error(c, format!("rule `{}` condition", r.name), e))?,
-            };
-            if ok {
-                sc.targets.push((*l, None));
+                try_target!(l, tb);
+            }
+        } else {
+            // Every element of the rule tries the same empty locations: found once.
+            if !sc.empty_valid {
+                sc.empty_to.clear();
+                sc.empty_to.extend(
+                    r.to_matches
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (l, _))| st.content(*l).is_none())
+                        .map(|(i, _)| i as u32),
+                );
+                sc.empty_valid = true;
+            }
+            for &i in &sc.empty_to {
+                let (l, tb) = &r.to_matches[i as usize];
+                try_target!(l, tb);
             }
         }
         if r.share_call_targets && first == Some(true) && !sc.shared_valid {

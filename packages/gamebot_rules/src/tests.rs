@@ -865,6 +865,39 @@ fn generation_unbinds_what_a_rule_touches() {
     assert!(err.contains("$B is not bound"), "{err}");
 }
 
+/// Rules whose targets depend on the element share the list of empty `to=`
+/// locations among their elements; each rule finds its own (different `to=`
+/// patterns in one generation), in file order.
+#[test]
+fn each_rule_tries_its_own_empty_targets() {
+    let text = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+         name=c(3)\ntype=cell\nname=d(1)\ntype=cell\nname=d(2)\ntype=cell\nname=d(3)\ntype=cell\n\
+         [ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+         [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nname=p(2)\ntype=pin\nlocation=c(2)\n\
+         [GAME RULES]\nname=up\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=$B > $E\n\
+         name=down\nelement=p($E)\nfrom=c($A)\nto=d($B)\ncondition=$B != $E\n";
+    let g = Game::parse("targets.game", text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.rules.iter().all(|r| !r.element_independent));
+    let st = g.initial_state();
+    let moves: Vec<String> = g
+        .legal_moves(&st)
+        .unwrap()
+        .iter()
+        .map(|m| g.move_text(m))
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            "p(1):c(1)->c(3)",
+            "p(2):c(2)->c(3)",
+            "p(1):c(1)->d(2)",
+            "p(1):c(1)->d(3)",
+            "p(2):c(2)->d(1)",
+            "p(2):c(2)->d(3)",
+        ]
+    );
+}
+
 /// Loads a one-pin game with the extra functions `defs` and rule condition
 /// `cond`; gives the rule's two split flags (first conjunct, call) and its
 /// moves — which must be those of the plain evaluation whatever the split.
