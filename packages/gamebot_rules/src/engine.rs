@@ -46,11 +46,12 @@ pub struct Scratch {
     /// current position (`shared_valid`).
     shared: Vec<(LocationId, Option<Arc<Deferred>>)>,
     shared_valid: bool,
-    /// Indices into the current rule's `to_matches` of the empty locations,
-    /// once computed for the position (`empty_valid`): the state does not
-    /// change during generation, so every element of the rule shares them.
+    /// Indices into `to_matches` of the empty locations, computed in the
+    /// current generation for the rules whose `Rule::to_key` is `empty_key`
+    /// (`u32::MAX`: none yet): the state does not change during generation,
+    /// so every element of those rules shares them.
     empty_to: Vec<u32>,
-    empty_valid: bool,
+    empty_key: u32,
 }
 
 /// What a position's move equivalence class is made of (§7.5): from (or its type
@@ -160,7 +161,7 @@ impl Game {
             shared: Vec::new(),
             shared_valid: false,
             empty_to: Vec::new(),
-            empty_valid: false,
+            empty_key: u32::MAX,
         }
     }
 
@@ -194,6 +195,7 @@ impl Game {
             return Ok(());
         }
         sc.vars.start_operation();
+        sc.empty_key = u32::MAX;
         let p = st.player();
         for (ri, r) in self.rules.iter().enumerate() {
             if let Filter::Literal(x) = r.player {
@@ -203,7 +205,6 @@ impl Game {
             }
             let mut have_targets = false;
             sc.shared_valid = false;
-            sc.empty_valid = false;
             for (e, eb) in &r.elem_matches {
                 let es = st.element_state(*e);
                 if let Filter::Literal(x) = r.state {
@@ -363,7 +364,7 @@ impl Game {
             }
         } else {
             // Every element of the rule tries the same empty locations: found once.
-            if !sc.empty_valid {
+            if sc.empty_key != r.to_key {
                 sc.empty_to.clear();
                 sc.empty_to.extend(
                     r.to_matches
@@ -372,7 +373,7 @@ impl Game {
                         .filter(|(_, (l, _))| st.content(*l).is_none())
                         .map(|(i, _)| i as u32),
                 );
-                sc.empty_valid = true;
+                sc.empty_key = r.to_key;
             }
             for &i in &sc.empty_to {
                 let (l, tb) = &r.to_matches[i as usize];

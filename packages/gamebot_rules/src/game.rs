@@ -101,6 +101,10 @@ pub struct Rule {
     /// touch, following calls and interpolations, except the ones bound from
     /// the patterns and filters before every evaluation.
     pub(crate) gen_clear: Vec<crate::expr::VarId>,
+    /// The index of the first rule whose `to_matches` are the same locations
+    /// in the same order: rules with the same key share the list of empty
+    /// ones during one generation (`Scratch::empty_to`).
+    pub(crate) to_key: u32,
 }
 
 impl Rule {

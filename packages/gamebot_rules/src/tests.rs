@@ -866,8 +866,8 @@ fn generation_unbinds_what_a_rule_touches() {
 }
 
 /// Rules whose targets depend on the element share the list of empty `to=`
-/// locations among their elements; each rule finds its own (different `to=`
-/// patterns in one generation), in file order.
+/// locations among their elements, and with the other rules of the same
+/// `to=` locations; a rule with other locations finds its own, in file order.
 #[test]
 fn each_rule_tries_its_own_empty_targets() {
     let text = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
@@ -875,9 +875,13 @@ fn each_rule_tries_its_own_empty_targets() {
          [ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
          [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nname=p(2)\ntype=pin\nlocation=c(2)\n\
          [GAME RULES]\nname=up\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=$B > $E\n\
-         name=down\nelement=p($E)\nfrom=c($A)\nto=d($B)\ncondition=$B != $E\n";
+         name=down\nelement=p($E)\nfrom=c($A)\nto=d($B)\ncondition=$B != $E\n\
+         name=back\nelement=p($E)\nfrom=c($A)\nto=c($D)\ncondition=$D != $A\n";
     let g = Game::parse("targets.game", text).unwrap_or_else(|e| panic!("{e}"));
     assert!(g.rules.iter().all(|r| !r.element_independent));
+    // `up` and `back` have the same `to=` locations (and share their list).
+    let keys: Vec<u32> = g.rules.iter().map(|r| r.to_key).collect();
+    assert_eq!(keys, [0, 1, 0]);
     let st = g.initial_state();
     let moves: Vec<String> = g
         .legal_moves(&st)
@@ -894,6 +898,8 @@ fn each_rule_tries_its_own_empty_targets() {
             "p(1):c(1)->d(3)",
             "p(2):c(2)->d(1)",
             "p(2):c(2)->d(3)",
+            "p(1):c(1)->c(3)",
+            "p(2):c(2)->c(3)",
         ]
     );
 }

@@ -47,7 +47,8 @@ pub(super) fn mark_element_independent(
 
 /// Sets [`Rule::gen_clear`] for every rule: the variables move generation
 /// unbinds before evaluating the rule for an element, instead of the whole
-/// namespace.
+/// namespace (and [`Rule::to_key`], which rules share a list of empty `to=`
+/// locations).
 ///
 /// Generation evaluates only a rule's `toLocations` (or, without one, its
 /// `condition`), after binding `element=`'s and `from=`'s variables and the
@@ -68,6 +69,20 @@ pub(super) fn mark_generation_clears(
     funcs: &[Option<Function>],
     names: &Names,
 ) {
+    // Rules with the same `to=` locations in the same order share their
+    // list of empty ones in a generation (`Rule::to_key`).
+    for i in 0..rules.len() {
+        let same = |j: usize| {
+            rules[j].to_matches.len() == rules[i].to_matches.len()
+                && rules[j]
+                    .to_matches
+                    .iter()
+                    .zip(&rules[i].to_matches)
+                    .all(|(a, b)| a.0 == b.0)
+        };
+        let key = (0..i).find(|&j| same(j)).unwrap_or(i);
+        rules[i].to_key = key as u32;
+    }
     let reads = FunctionReads::new(funcs);
     for r in rules.iter_mut() {
         let Some(e) = r.to_locations.as_ref().or(r.condition.as_ref()) else {
