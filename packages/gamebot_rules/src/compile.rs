@@ -1105,17 +1105,56 @@ impl Compiler<'_> {
                             Ok((l == Some(r)) == eq)
                         }))
                     }
-                    (na, nb, ..) => {
-                        let (x, y) = (Self::iop_of(a, na), Self::iop_of(b, nb));
-                        Node::Bool(f(move |c| {
+                    (na, nb, ..) => match (Self::iop_of(a, na), Self::iop_of(b, nb)) {
+                        // A variable against an Int node or a literal (`$Q == $P + 1`):
+                        // the variable read first, as below, without the operand dispatch.
+                        (IOp::Var(v), IOp::Int(b)) => Node::Bool(f(move |c| match c.vars.get(v) {
+                            Some(&Value::Int(p)) => Ok((p == b(c)?) == eq),
+                            Some(other) => {
+                                let l = other.clone();
+                                Ok((l == Value::Int(b(c)?)) == eq)
+                            }
+                            None => Err(unbound(c, v)),
+                        })),
+                        (IOp::Var(v), IOp::Lit(q)) | (IOp::Lit(q), IOp::Var(v)) => {
+                            Node::Bool(f(move |c| match c.vars.get(v) {
+                                Some(&Value::Int(p)) => Ok((p == q) == eq),
+                                Some(_) => Ok(!eq),
+                                None => Err(unbound(c, v)),
+                            }))
+                        }
+                        (IOp::Var(v), IOp::Var(w)) => {
+                            Node::Bool(f(move |c| match (c.vars.get(v), c.vars.get(w)) {
+                                (Some(&Value::Int(p)), Some(&Value::Int(q))) => Ok((p == q) == eq),
+                                (Some(x), Some(y)) => Ok((x == y) == eq),
+                                (None, _) => Err(unbound(c, v)),
+                                (_, None) => Err(unbound(c, w)),
+                            }))
+                        }
+                        (IOp::Int(a), IOp::Int(b)) => Node::Bool(f(move |c| {
+                            let p = a(c)?;
+                            Ok((p == b(c)?) == eq)
+                        })),
+                        (IOp::Int(a), IOp::Lit(q)) | (IOp::Lit(q), IOp::Int(a)) => {
+                            Node::Bool(f(move |c| Ok((a(c)? == q) == eq)))
+                        }
+                        (IOp::Int(a), IOp::Var(w)) => Node::Bool(f(move |c| {
+                            let p = a(c)?;
+                            match c.vars.get(w) {
+                                Some(&Value::Int(q)) => Ok((p == q) == eq),
+                                Some(_) => Ok(!eq),
+                                None => Err(unbound(c, w)),
+                            }
+                        })),
+                        (x, y) => Node::Bool(f(move |c| {
                             let l = x.get(c)?;
                             let r = y.get(c)?;
                             Ok(match (l, r) {
                                 (Ok(p), Ok(q)) => p == q,
                                 (l, r) => as_value_int(l) == as_value_int(r),
                             } == eq)
-                        }))
-                    }
+                        })),
+                    },
                 }
             }
             Op::Lt => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p < q))),

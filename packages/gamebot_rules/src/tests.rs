@@ -175,6 +175,54 @@ fn in_place_union_vectors() {
     assert!(run(sneak, &["$A = 1", "$A = $A UNION {Sneak}"]).is_err());
 }
 
+/// `==`/`!=` between variables, literals and Int nodes (the compiled form's
+/// shapes of its own): the same values and errors as the reference
+/// evaluator, also for non-Int and unbound operands (`run` compares them).
+#[test]
+fn equality_shapes_agree_with_the_reference() {
+    let setup = ["$N = 2", "$A = \"x\"", "$S = {1}", "$T = {1}"];
+    let t = |line: &str| {
+        let mut lines = setup.to_vec();
+        lines.push(line);
+        run("", &lines)
+    };
+    for (line, want) in [
+        ("$N == 2", true),
+        ("2 == $N", true),
+        ("$N != 2", false),
+        ("$A == 1", false),
+        ("1 != $A", true),
+        ("$N == ($N + 0)", true),
+        ("$A == ($N + 1)", false),
+        ("$A != ($N - 1)", true),
+        ("($N + 1) == 3", true),
+        ("3 != ($N * 2)", true),
+        ("($N + 1) == ($N * 2)", false),
+        ("($N * 2) == $N", false),
+        ("($N * 2) != $A", true),
+        ("$N == $N", true),
+        ("$A == $N", false),
+        ("$S == $T", true),
+        ("$S != $A", true),
+    ] {
+        assert_eq!(boolean(t(line)), want, "{line}");
+    }
+    for line in [
+        "$Z == 1",
+        "1 == $Z",
+        "$Z == ($N + 1)",
+        "$N == ($Z + 1)",
+        "$Z == $N",
+        "$N == $Z",
+        "($N + 1) == $Z",
+        "($Z + 1) == $N",
+        "($N + 1) == ($Z * 2)",
+        "$N == ($A + 1)",
+    ] {
+        assert!(t(line).is_err(), "{line}");
+    }
+}
+
 /// Set literals of constant members are built once at load and shared by
 /// every evaluation: a `UNION` into a variable holding one, in a loop or in
 /// repeated calls, must never change what the literal gives next time.
