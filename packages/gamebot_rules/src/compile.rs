@@ -631,11 +631,22 @@ impl Compiler<'_> {
                         }
                     }
                 }
-                let x = self.opnd(x);
-                Node::Bool(f(move |c| {
-                    x.set(c, v)?;
-                    Ok(true)
-                }))
+                // The usual shapes get closures of their own ([`Opnd::set`]'s cases).
+                match self.opnd(x) {
+                    Opnd::Node(Node::Int(g)) => Node::Bool(f(move |c| {
+                        let i = g(c)?;
+                        c.vars.set_int(v, i);
+                        Ok(true)
+                    })),
+                    Opnd::Const(Value::Int(i)) => Node::Bool(f(move |c| {
+                        c.vars.set_int(v, i);
+                        Ok(true)
+                    })),
+                    x => Node::Bool(f(move |c| {
+                        x.set(c, v)?;
+                        Ok(true)
+                    })),
+                }
             }
             Expr::Binary(op, a, b) => self.binary(*op, a, b, e),
             Expr::Builtin(b, args) => self.builtin(*b, args, e),
