@@ -413,6 +413,57 @@ impl IdTable {
     }
 }
 
+/// A location or element argument, resolved in place for the usual shapes
+/// (a literal name, a template over one or two Int variables) instead of
+/// through a closure of its own.
+enum IdArg {
+    Const(Option<u16>),
+    One(VarId, IdTable),
+    Two(VarId, VarId, IdTable),
+    Other(CId),
+}
+
+impl IdArg {
+    /// The id, or `None` when the name is not one.
+    #[inline(always)]
+    fn get(&self, c: &mut Ctx<'_>) -> R<Option<u16>> {
+        match self {
+            IdArg::Const(x) => Ok(*x),
+            IdArg::One(v, tab) => {
+                if let Some(Value::Int(x)) = c.vars.get(*v) {
+                    let o = x.wrapping_sub(tab.mins[0]) as u32;
+                    let found = if o < tab.dims[0] {
+                        tab.hit(o as usize)
+                    } else {
+                        tab.outside(*x >= 0)
+                    };
+                    if let Some(id) = found {
+                        return Ok(id);
+                    }
+                }
+                tab.ask(c)
+            }
+            IdArg::Two(v, w, tab) => {
+                if let (Some(Value::Int(x)), Some(Value::Int(y))) = (c.vars.get(*v), c.vars.get(*w))
+                {
+                    let ox = x.wrapping_sub(tab.mins[0]) as u32;
+                    let oy = y.wrapping_sub(tab.mins[1]) as u32;
+                    let found = if ox < tab.dims[0] && oy < tab.dims[1] {
+                        tab.hit(ox as usize * tab.dims[1] as usize + oy as usize)
+                    } else {
+                        tab.outside(*x >= 0 && *y >= 0)
+                    };
+                    if let Some(id) = found {
+                        return Ok(id);
+                    }
+                }
+                tab.ask(c)
+            }
+            IdArg::Other(f) => f(c),
+        }
+    }
+}
+
 fn known(table: &[u16], s: Sym) -> Option<u16> {
     table.get(s as usize).copied().filter(|&x| x != u16::MAX)
 }
@@ -781,7 +832,7 @@ impl Compiler<'_> {
     /// An interpolated location (`locations`) or element name with one or two
     /// variables and a dense table: the id straight from a precomputed table
     /// (the same answers as `Ctx::template` followed by the symbol's id).
-    fn id_template(&self, t: u32, locations: bool) -> Option<CId> {
+    fn id_template(&self, t: u32, locations: bool) -> Option<IdArg> {
         let tpl = self.templates.get(t as usize)?;
         let d = tpl.dense.as_ref()?;
         let by_sym = if locations {
@@ -812,84 +863,52 @@ impl Compiler<'_> {
         match (tpl.vars.as_slice(), d.mins.as_slice(), d.dims.as_slice()) {
             (&[v], &[m], &[n]) => {
                 (tab.mins[0], tab.dims[0]) = (m, n);
-                Some(f(move |c| {
-                    if let Some(Value::Int(x)) = c.vars.get(v) {
-                        let o = x.wrapping_sub(tab.mins[0]) as u32;
-                        let found = if o < tab.dims[0] {
-                            tab.hit(o as usize)
-                        } else {
-                            tab.outside(*x >= 0)
-                        };
-                        if let Some(id) = found {
-                            return Ok(id);
-                        }
-                    }
-                    tab.ask(c)
-                }))
+                Some(IdArg::One(v, tab))
             }
             (&[v, w], &[m0, m1], &[n0, n1]) => {
                 tab.mins = [m0, m1];
                 tab.dims = [n0, n1];
-                Some(f(move |c| {
-                    if let (Some(Value::Int(x)), Some(Value::Int(y))) =
-                        (c.vars.get(v), c.vars.get(w))
-                    {
-                        let ox = x.wrapping_sub(tab.mins[0]) as u32;
-                        let oy = y.wrapping_sub(tab.mins[1]) as u32;
-                        let found = if ox < tab.dims[0] && oy < tab.dims[1] {
-                            tab.hit(ox as usize * tab.dims[1] as usize + oy as usize)
-                        } else {
-                            tab.outside(*x >= 0 && *y >= 0)
-                        };
-                        if let Some(id) = found {
-                            return Ok(id);
-                        }
-                    }
-                    tab.ask(c)
-                }))
+                Some(IdArg::Two(v, w, tab))
             }
             _ => None,
         }
     }
 
     /// A location argument: its id, or `None` for a name that is no location.
-    fn loc(&self, e: &Expr, what: &'static str) -> CId {
+    fn loc(&self, e: &Expr, what: &'static str) -> IdArg {
         match *e {
-            Expr::Str(s) => {
-                let l = known(self.sym_loc, s);
-                f(move |_| Ok(l))
-            }
+            Expr::Str(s) => IdArg::Const(known(self.sym_loc, s)),
             Expr::Interp(t) => self.id_template(t, true).unwrap_or_else(|| {
-                f(move |c| {
+                IdArg::Other(f(move |c| {
                     Ok(match c.template(t)? {
                         Some(s) => c.g.sym_location(s),
                         None => None,
                     })
-                })
+                }))
             }),
             _ => {
                 let n = self.name(e, what);
-                f(move |c| {
+                IdArg::Other(f(move |c| {
                     Ok(match n(c)? {
                         Name::Known(s) => c.g.sym_location(s),
                         Name::Unknown => None,
                     })
-                })
+                }))
             }
         }
     }
 
     /// An element argument: its id, or `None` for a name that is no element.
-    fn elem(&self, e: &Expr, what: &'static str) -> CId {
+    fn elem(&self, e: &Expr, what: &'static str) -> IdArg {
         match e {
             // `ELTYPE(CONTENT(..))` and friends: the occupant itself (as `eval.rs`).
             Expr::Builtin(Builtin::Content, a) => {
                 let l = self.loc(&a[0], "the argument of CONTENT");
-                rec!(
+                IdArg::Other(rec!(
                     self,
                     f(move |c| {
                         let g = c.g;
-                        Ok(match l(c)? {
+                        Ok(match l.get(c)? {
                             Some(l) => match c.rd_content::<REC>(l) {
                                 Some(occupant) => Some(occupant),
                                 None => g.sym_element(g.empty_sym),
@@ -897,28 +916,25 @@ impl Compiler<'_> {
                             None => g.sym_element(g.empty_sym),
                         })
                     })
-                )
+                ))
             }
-            &Expr::Str(s) => {
-                let el = known(self.sym_elem, s);
-                f(move |_| Ok(el))
-            }
+            &Expr::Str(s) => IdArg::Const(known(self.sym_elem, s)),
             &Expr::Interp(t) => self.id_template(t, false).unwrap_or_else(|| {
-                f(move |c| {
+                IdArg::Other(f(move |c| {
                     Ok(match c.template(t)? {
                         Some(s) => c.g.sym_element(s),
                         None => None,
                     })
-                })
+                }))
             }),
             _ => {
                 let n = self.name(e, what);
-                f(move |c| {
+                IdArg::Other(f(move |c| {
                     Ok(match n(c)? {
                         Name::Known(s) => c.g.sym_element(s),
                         Name::Unknown => None,
                     })
-                })
+                }))
             }
         }
     }
@@ -1252,7 +1268,7 @@ impl Compiler<'_> {
                     self,
                     Node::Sym(f(move |c| {
                         let g = c.g;
-                        Ok(match l(c)? {
+                        Ok(match l.get(c)? {
                             Some(l) => match c.rd_content::<REC>(l) {
                                 Some(e) => g.elem_sym[e as usize],
                                 None => g.empty_sym,
@@ -1267,7 +1283,7 @@ impl Compiler<'_> {
                 rec!(
                     self,
                     Node::Bool(f(move |c| {
-                        Ok(match l(c)? {
+                        Ok(match l.get(c)? {
                             Some(l) => c.rd_content::<REC>(l).is_none(),
                             None => true,
                         })
@@ -1278,7 +1294,7 @@ impl Compiler<'_> {
                 let e = self.elem(&a[0], "the argument of ELTYPE");
                 Node::Sym(f(move |c| {
                     let g = c.g;
-                    Ok(match e(c)? {
+                    Ok(match e.get(c)? {
                         Some(e) => g.etype_sym[g.elements[e as usize].element_type],
                         None => g.empty_sym,
                     })
@@ -1289,7 +1305,7 @@ impl Compiler<'_> {
                 rec!(
                     self,
                     Node::Int(f(move |c| {
-                        Ok(match e(c)? {
+                        Ok(match e.get(c)? {
                             Some(e) => c.rd_state::<REC>(e),
                             None => -1,
                         })
@@ -1301,7 +1317,7 @@ impl Compiler<'_> {
                 rec!(
                     self,
                     Node::Int(f(move |c| {
-                        Ok(match e(c)? {
+                        Ok(match e.get(c)? {
                             Some(e) => c.rd_owner::<REC>(e),
                             None => -1,
                         })
@@ -1315,7 +1331,7 @@ impl Compiler<'_> {
                     self,
                     Node::Sym(f(move |c| {
                         let g = c.g;
-                        Ok(match e(c)? {
+                        Ok(match e.get(c)? {
                             Some(e) => g.loc_sym[c.rd_location::<REC>(e) as usize],
                             None => g.empty_sym,
                         })
@@ -1326,7 +1342,7 @@ impl Compiler<'_> {
                 let l = self.loc(&a[0], "the argument of LOCTYPE");
                 Node::Sym(f(move |c| {
                     let g = c.g;
-                    Ok(match l(c)? {
+                    Ok(match l.get(c)? {
                         Some(l) => g.ltype_sym[g.locations[l as usize].location_type],
                         None => g.empty_sym,
                     })
