@@ -413,6 +413,57 @@ impl IdTable {
     }
 }
 
+/// A location or element argument, resolved in place for the usual shapes
+/// (a literal name, a template over one or two Int variables) instead of
+/// through a closure of its own.
+enum IdArg {
+    Const(Option<u16>),
+    One(VarId, IdTable),
+    Two(VarId, VarId, IdTable),
+    Other(CId),
+}
+
+impl IdArg {
+    /// The id, or `None` when the name is not one.
+    #[inline(always)]
+    fn get(&self, c: &mut Ctx<'_>) -> R<Option<u16>> {
+        match self {
+            IdArg::Const(x) => Ok(*x),
+            IdArg::One(v, tab) => {
+                if let Some(Value::Int(x)) = c.vars.get(*v) {
+                    let o = x.wrapping_sub(tab.mins[0]) as u32;
+                    let found = if o < tab.dims[0] {
+                        tab.hit(o as usize)
+                    } else {
+                        tab.outside(*x >= 0)
+                    };
+                    if let Some(id) = found {
+                        return Ok(id);
+                    }
+                }
+                tab.ask(c)
+            }
+            IdArg::Two(v, w, tab) => {
+                if let (Some(Value::Int(x)), Some(Value::Int(y))) = (c.vars.get(*v), c.vars.get(*w))
+                {
+                    let ox = x.wrapping_sub(tab.mins[0]) as u32;
+                    let oy = y.wrapping_sub(tab.mins[1]) as u32;
+                    let found = if ox < tab.dims[0] && oy < tab.dims[1] {
+                        tab.hit(ox as usize * tab.dims[1] as usize + oy as usize)
+                    } else {
+                        tab.outside(*x >= 0 && *y >= 0)
+                    };
+                    if let Some(id) = found {
+                        return Ok(id);
+                    }
+                }
+                tab.ask(c)
+            }
+            IdArg::Other(f) => f(c),
+        }
+    }
+}
+
 fn known(table: &[u16], s: Sym) -> Option<u16> {
     table.get(s as usize).copied().filter(|&x| x != u16::MAX)
 }
@@ -544,6 +595,20 @@ impl Compiler<'_> {
             &Expr::Var(v) => Node::Val(f(move |c| Ok(c.var(v)?.clone()))),
             Expr::Set(items) => {
                 let xs: Vec<Opnd> = items.iter().map(|x| self.opnd(x)).collect();
+                let consts: Vec<Value> = xs
+                    .iter()
+                    .filter_map(|x| match x {
+                        Opnd::Const(v) => Some(v.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                if consts.len() == xs.len() {
+                    // Members that are all literals: one set built at load,
+                    // shared by every evaluation (values are immutable; the
+                    // in-place `UNION` only changes a set nothing else holds).
+                    let set = Arc::new(consts);
+                    return Node::Val(f(move |_| Ok(Value::Set(set.clone()))));
+                }
                 Node::Val(f(move |c| {
                     let mut out = Vec::with_capacity(xs.len());
                     for x in &xs {
@@ -617,11 +682,22 @@ impl Compiler<'_> {
                         }
                     }
                 }
-                let x = self.opnd(x);
-                Node::Bool(f(move |c| {
-                    x.set(c, v)?;
-                    Ok(true)
-                }))
+                // The usual shapes get closures of their own ([`Opnd::set`]'s cases).
+                match self.opnd(x) {
+                    Opnd::Node(Node::Int(g)) => Node::Bool(f(move |c| {
+                        let i = g(c)?;
+                        c.vars.set_int(v, i);
+                        Ok(true)
+                    })),
+                    Opnd::Const(Value::Int(i)) => Node::Bool(f(move |c| {
+                        c.vars.set_int(v, i);
+                        Ok(true)
+                    })),
+                    x => Node::Bool(f(move |c| {
+                        x.set(c, v)?;
+                        Ok(true)
+                    })),
+                }
             }
             Expr::Binary(op, a, b) => self.binary(*op, a, b, e),
             Expr::Builtin(b, args) => self.builtin(*b, args, e),
@@ -756,7 +832,7 @@ impl Compiler<'_> {
     /// An interpolated location (`locations`) or element name with one or two
     /// variables and a dense table: the id straight from a precomputed table
     /// (the same answers as `Ctx::template` followed by the symbol's id).
-    fn id_template(&self, t: u32, locations: bool) -> Option<CId> {
+    fn id_template(&self, t: u32, locations: bool) -> Option<IdArg> {
         let tpl = self.templates.get(t as usize)?;
         let d = tpl.dense.as_ref()?;
         let by_sym = if locations {
@@ -787,84 +863,52 @@ impl Compiler<'_> {
         match (tpl.vars.as_slice(), d.mins.as_slice(), d.dims.as_slice()) {
             (&[v], &[m], &[n]) => {
                 (tab.mins[0], tab.dims[0]) = (m, n);
-                Some(f(move |c| {
-                    if let Some(Value::Int(x)) = c.vars.get(v) {
-                        let o = x.wrapping_sub(tab.mins[0]) as u32;
-                        let found = if o < tab.dims[0] {
-                            tab.hit(o as usize)
-                        } else {
-                            tab.outside(*x >= 0)
-                        };
-                        if let Some(id) = found {
-                            return Ok(id);
-                        }
-                    }
-                    tab.ask(c)
-                }))
+                Some(IdArg::One(v, tab))
             }
             (&[v, w], &[m0, m1], &[n0, n1]) => {
                 tab.mins = [m0, m1];
                 tab.dims = [n0, n1];
-                Some(f(move |c| {
-                    if let (Some(Value::Int(x)), Some(Value::Int(y))) =
-                        (c.vars.get(v), c.vars.get(w))
-                    {
-                        let ox = x.wrapping_sub(tab.mins[0]) as u32;
-                        let oy = y.wrapping_sub(tab.mins[1]) as u32;
-                        let found = if ox < tab.dims[0] && oy < tab.dims[1] {
-                            tab.hit(ox as usize * tab.dims[1] as usize + oy as usize)
-                        } else {
-                            tab.outside(*x >= 0 && *y >= 0)
-                        };
-                        if let Some(id) = found {
-                            return Ok(id);
-                        }
-                    }
-                    tab.ask(c)
-                }))
+                Some(IdArg::Two(v, w, tab))
             }
             _ => None,
         }
     }
 
     /// A location argument: its id, or `None` for a name that is no location.
-    fn loc(&self, e: &Expr, what: &'static str) -> CId {
+    fn loc(&self, e: &Expr, what: &'static str) -> IdArg {
         match *e {
-            Expr::Str(s) => {
-                let l = known(self.sym_loc, s);
-                f(move |_| Ok(l))
-            }
+            Expr::Str(s) => IdArg::Const(known(self.sym_loc, s)),
             Expr::Interp(t) => self.id_template(t, true).unwrap_or_else(|| {
-                f(move |c| {
+                IdArg::Other(f(move |c| {
                     Ok(match c.template(t)? {
                         Some(s) => c.g.sym_location(s),
                         None => None,
                     })
-                })
+                }))
             }),
             _ => {
                 let n = self.name(e, what);
-                f(move |c| {
+                IdArg::Other(f(move |c| {
                     Ok(match n(c)? {
                         Name::Known(s) => c.g.sym_location(s),
                         Name::Unknown => None,
                     })
-                })
+                }))
             }
         }
     }
 
     /// An element argument: its id, or `None` for a name that is no element.
-    fn elem(&self, e: &Expr, what: &'static str) -> CId {
+    fn elem(&self, e: &Expr, what: &'static str) -> IdArg {
         match e {
             // `ELTYPE(CONTENT(..))` and friends: the occupant itself (as `eval.rs`).
             Expr::Builtin(Builtin::Content, a) => {
                 let l = self.loc(&a[0], "the argument of CONTENT");
-                rec!(
+                IdArg::Other(rec!(
                     self,
                     f(move |c| {
                         let g = c.g;
-                        Ok(match l(c)? {
+                        Ok(match l.get(c)? {
                             Some(l) => match c.rd_content::<REC>(l) {
                                 Some(occupant) => Some(occupant),
                                 None => g.sym_element(g.empty_sym),
@@ -872,28 +916,25 @@ impl Compiler<'_> {
                             None => g.sym_element(g.empty_sym),
                         })
                     })
-                )
+                ))
             }
-            &Expr::Str(s) => {
-                let el = known(self.sym_elem, s);
-                f(move |_| Ok(el))
-            }
+            &Expr::Str(s) => IdArg::Const(known(self.sym_elem, s)),
             &Expr::Interp(t) => self.id_template(t, false).unwrap_or_else(|| {
-                f(move |c| {
+                IdArg::Other(f(move |c| {
                     Ok(match c.template(t)? {
                         Some(s) => c.g.sym_element(s),
                         None => None,
                     })
-                })
+                }))
             }),
             _ => {
                 let n = self.name(e, what);
-                f(move |c| {
+                IdArg::Other(f(move |c| {
                     Ok(match n(c)? {
                         Name::Known(s) => c.g.sym_element(s),
                         Name::Unknown => None,
                     })
-                })
+                }))
             }
         }
     }
@@ -992,6 +1033,13 @@ impl Compiler<'_> {
                         vec.splice(0..0, new);
                         return Ok(true);
                     }
+                    if slot.is_empty() {
+                        // A shared empty set (a literal `{}`): the union is
+                        // the new members, in their order, as `Op::Union`
+                        // gives it.
+                        *slot = Arc::new(new.into_vec());
+                        return Ok(true);
+                    }
                     let l = c.vars.get(v).cloned().expect("bound above");
                     let r = Value::Set(Arc::new(new.into_vec()));
                     let u = c.binary_values(Op::Union, l, r)?;
@@ -1084,17 +1132,56 @@ impl Compiler<'_> {
                             Ok((l == Some(r)) == eq)
                         }))
                     }
-                    (na, nb, ..) => {
-                        let (x, y) = (Self::iop_of(a, na), Self::iop_of(b, nb));
-                        Node::Bool(f(move |c| {
+                    (na, nb, ..) => match (Self::iop_of(a, na), Self::iop_of(b, nb)) {
+                        // A variable against an Int node or a literal (`$Q == $P + 1`):
+                        // the variable read first, as below, without the operand dispatch.
+                        (IOp::Var(v), IOp::Int(b)) => Node::Bool(f(move |c| match c.vars.get(v) {
+                            Some(&Value::Int(p)) => Ok((p == b(c)?) == eq),
+                            Some(other) => {
+                                let l = other.clone();
+                                Ok((l == Value::Int(b(c)?)) == eq)
+                            }
+                            None => Err(unbound(c, v)),
+                        })),
+                        (IOp::Var(v), IOp::Lit(q)) | (IOp::Lit(q), IOp::Var(v)) => {
+                            Node::Bool(f(move |c| match c.vars.get(v) {
+                                Some(&Value::Int(p)) => Ok((p == q) == eq),
+                                Some(_) => Ok(!eq),
+                                None => Err(unbound(c, v)),
+                            }))
+                        }
+                        (IOp::Var(v), IOp::Var(w)) => {
+                            Node::Bool(f(move |c| match (c.vars.get(v), c.vars.get(w)) {
+                                (Some(&Value::Int(p)), Some(&Value::Int(q))) => Ok((p == q) == eq),
+                                (Some(x), Some(y)) => Ok((x == y) == eq),
+                                (None, _) => Err(unbound(c, v)),
+                                (_, None) => Err(unbound(c, w)),
+                            }))
+                        }
+                        (IOp::Int(a), IOp::Int(b)) => Node::Bool(f(move |c| {
+                            let p = a(c)?;
+                            Ok((p == b(c)?) == eq)
+                        })),
+                        (IOp::Int(a), IOp::Lit(q)) | (IOp::Lit(q), IOp::Int(a)) => {
+                            Node::Bool(f(move |c| Ok((a(c)? == q) == eq)))
+                        }
+                        (IOp::Int(a), IOp::Var(w)) => Node::Bool(f(move |c| {
+                            let p = a(c)?;
+                            match c.vars.get(w) {
+                                Some(&Value::Int(q)) => Ok((p == q) == eq),
+                                Some(_) => Ok(!eq),
+                                None => Err(unbound(c, w)),
+                            }
+                        })),
+                        (x, y) => Node::Bool(f(move |c| {
                             let l = x.get(c)?;
                             let r = y.get(c)?;
                             Ok(match (l, r) {
                                 (Ok(p), Ok(q)) => p == q,
                                 (l, r) => as_value_int(l) == as_value_int(r),
                             } == eq)
-                        }))
-                    }
+                        })),
+                    },
                 }
             }
             Op::Lt => Node::Bool(int_bin(self.iop(a), self.iop(b), op, |p, q| Ok(p < q))),
@@ -1181,7 +1268,7 @@ impl Compiler<'_> {
                     self,
                     Node::Sym(f(move |c| {
                         let g = c.g;
-                        Ok(match l(c)? {
+                        Ok(match l.get(c)? {
                             Some(l) => match c.rd_content::<REC>(l) {
                                 Some(e) => g.elem_sym[e as usize],
                                 None => g.empty_sym,
@@ -1196,7 +1283,7 @@ impl Compiler<'_> {
                 rec!(
                     self,
                     Node::Bool(f(move |c| {
-                        Ok(match l(c)? {
+                        Ok(match l.get(c)? {
                             Some(l) => c.rd_content::<REC>(l).is_none(),
                             None => true,
                         })
@@ -1207,7 +1294,7 @@ impl Compiler<'_> {
                 let e = self.elem(&a[0], "the argument of ELTYPE");
                 Node::Sym(f(move |c| {
                     let g = c.g;
-                    Ok(match e(c)? {
+                    Ok(match e.get(c)? {
                         Some(e) => g.etype_sym[g.elements[e as usize].element_type],
                         None => g.empty_sym,
                     })
@@ -1218,7 +1305,7 @@ impl Compiler<'_> {
                 rec!(
                     self,
                     Node::Int(f(move |c| {
-                        Ok(match e(c)? {
+                        Ok(match e.get(c)? {
                             Some(e) => c.rd_state::<REC>(e),
                             None => -1,
                         })
@@ -1230,7 +1317,7 @@ impl Compiler<'_> {
                 rec!(
                     self,
                     Node::Int(f(move |c| {
-                        Ok(match e(c)? {
+                        Ok(match e.get(c)? {
                             Some(e) => c.rd_owner::<REC>(e),
                             None => -1,
                         })
@@ -1244,7 +1331,7 @@ impl Compiler<'_> {
                     self,
                     Node::Sym(f(move |c| {
                         let g = c.g;
-                        Ok(match e(c)? {
+                        Ok(match e.get(c)? {
                             Some(e) => g.loc_sym[c.rd_location::<REC>(e) as usize],
                             None => g.empty_sym,
                         })
@@ -1255,7 +1342,7 @@ impl Compiler<'_> {
                 let l = self.loc(&a[0], "the argument of LOCTYPE");
                 Node::Sym(f(move |c| {
                     let g = c.g;
-                    Ok(match l(c)? {
+                    Ok(match l.get(c)? {
                         Some(l) => g.ltype_sym[g.locations[l as usize].location_type],
                         None => g.empty_sym,
                     })

@@ -46,6 +46,12 @@ pub struct Scratch {
     /// current position (`shared_valid`).
     shared: Vec<(LocationId, Option<Arc<Deferred>>)>,
     shared_valid: bool,
+    /// Indices into `to_matches` of the empty locations, computed in the
+    /// current generation for the rules whose `Rule::to_key` is `empty_key`
+    /// (`u32::MAX`: none yet): the state does not change during generation,
+    /// so every element of those rules shares them.
+    empty_to: Vec<u32>,
+    empty_key: u32,
 }
 
 /// What a position's move equivalence class is made of (§7.5): from (or its type
@@ -77,22 +83,9 @@ impl Scratch {
 }
 
 impl Game {
-    /// The initial position (§6.2).
+    /// The initial position (§6.2): a clone of the one built at load.
     pub fn initial_state(&self) -> State {
-        State::new(
-            self.meta.clone(),
-            self.elements.iter().map(|e| e.location).collect(),
-            self.elements
-                .iter()
-                .map(|e| ElementAttrs {
-                    state: e.state,
-                    owner: e.owner,
-                    zindex: e.zindex,
-                })
-                .collect(),
-            self.locations.len(),
-            vec![self.initial_score; self.players.len()],
-        )
+        self.initial.clone()
     }
 
     /// Builds a state from its parts (element locations, attributes per
@@ -167,6 +160,8 @@ impl Game {
             targets: Vec::new(),
             shared: Vec::new(),
             shared_valid: false,
+            empty_to: Vec::new(),
+            empty_key: u32::MAX,
         }
     }
 
@@ -200,6 +195,7 @@ impl Game {
             return Ok(());
         }
         sc.vars.start_operation();
+        sc.empty_key = u32::MAX;
         let p = st.player();
         for (ri, r) in self.rules.iter().enumerate() {
             if let Filter::Literal(x) = r.player {
@@ -221,7 +217,11 @@ impl Game {
                     continue;
                 };
                 if !(have_targets && r.element_independent) {
-                    sc.vars.clear();
+                    // Unbinds what the evaluation may touch besides the
+                    // pattern and filter variables bound next: the same as a
+                    // full clear for everything it can read
+                    // (`loader/independence.rs`, `mark_generation_clears`).
+                    sc.vars.clear_only(&r.gen_clear);
                     bind(&mut sc.vars, eb);
                     if let Filter::Var(v) = r.state {
                         sc.vars.set(v, Value::Int(es));
@@ -254,138 +254,130 @@ impl Game {
             let v = Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
                 .run(tl)
                 .map_err(ctx_err)?;
-            let members: Vec<Value> = match v {
-                Value::Set(items) => items.iter().cloned().collect(),
-                Value::Lazy(items) => items
-                    .iter()
-                    .map(|m| match m {
-                        LazyMember::Value(v) => Ok(v.clone()),
-                        LazyMember::Deferred(_) => Err(ctx_err(EvalError::new(
-                            "toLocations returned a lazy set directly; return a Set of targets and [target, Followup(...)] pairs",
-                        ))),
-                    })
-                    .collect::<Result<_, _>>()?,
-                other => {
-                    return Err(ctx_err(EvalError::new(format!("toLocations must give a Set, got {}", other.kind()))));
-                }
-            };
-            for m in members {
-                let (target, followup) = match m {
-                    Value::Str(s) => (s, None),
-                    Value::Lazy(pair) if pair.len() >= 2 => {
-                        let t = match &pair[0] {
-                            LazyMember::Value(Value::Str(s)) => s.clone(),
-                            _ => return Err(ctx_err(EvalError::new("the first member of a [target, followup] pair must be a location name"))),
-                        };
-                        let f = match &pair[1] {
-                            LazyMember::Deferred(d) => d.clone(),
-                            _ => {
-                                return Err(ctx_err(EvalError::new(
-                                    "the second member of a [target, followup] pair must be a user-function call (built-ins run immediately)",
-                                )))
-                            }
-                        };
-                        (t, Some(f))
+            // The members are read in place (no copy of the set): a lazy set
+            // is checked for deferred calls first, as a whole, so its errors
+            // come in the same order as before.
+            match &v {
+                Value::Set(items) => {
+                    for m in items.iter() {
+                        self.push_target(m, st, &mut sc.targets, &ctx_err)?;
                     }
-                    Value::Set(_) => {
+                }
+                Value::Lazy(items) => {
+                    if items.iter().any(|m| matches!(m, LazyMember::Deferred(_))) {
                         return Err(ctx_err(EvalError::new(
-                            "a {target, followup} pair runs its followup while moves are generated; write [target, Followup(...)]",
-                        )))
+                            "toLocations returned a lazy set directly; return a Set of targets and [target, Followup(...)] pairs",
+                        )));
                     }
-                    other => {
-                        return Err(ctx_err(EvalError::new(format!(
-                            "toLocations members must be location names or [target, followup] pairs, got {}",
-                            other.kind()
-                        ))))
+                    for m in items.iter() {
+                        if let LazyMember::Value(m) = m {
+                            self.push_target(m, st, &mut sc.targets, &ctx_err)?;
+                        }
                     }
-                };
-                let loc = match &target {
-                    Str::Sym(s) => self.sym_location(*s),
-                    Str::Dyn(_) => None,
-                };
-                let Some(loc) = loc else {
-                    let text = match &target {
-                        Str::Sym(s) => self.syms[*s as usize].to_string(),
-                        Str::Dyn(d) => d.to_string(),
-                    };
+                }
+                other => {
                     return Err(ctx_err(EvalError::new(format!(
-                        "toLocations gave `{text}`, which is not a location"
-                    ))));
-                };
-                if st.content(loc).is_some() {
-                    return Err(ctx_err(EvalError::new(format!(
-                        "toLocations gave `{}`, which is occupied (targets must be empty)",
-                        self.locations[loc as usize].name
+                        "toLocations must give a Set, got {}",
+                        other.kind()
                     ))));
                 }
-                sc.targets.push((loc, followup));
             }
             return Ok(());
         }
         // The first conjunct's value when it is the same for every target.
         let mut first: Option<bool> = None;
-        for (l, tb) in &r.to_matches {
-            if st.content(*l).is_some() {
-                continue;
-            }
-            if r.condition.is_none() {
-                // Nothing reads the target's variables: every empty target.
-                // (The namespace is cleared before anything evaluates in it
-                // again, so leaving them unbound changes nothing.)
-                sc.targets.push((*l, None));
-                continue;
-            }
-            bind(&mut sc.vars, tb);
-            let ok = match &r.condition {
-                None => true,
-                Some(c) if r.hoist_first_conjunct => {
-                    let cond_err =
-                        |e| self.eval_error(c, format!("rule `{}` condition", r.name), e);
-                    let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
-                    let a = match first {
-                        Some(a) => a,
-                        None => {
-                            let a = ctx.run_and_side(c, true).map_err(cond_err)?;
-                            first = Some(a);
-                            a
+        // One target `l` with the bindings `tb` of `to=` (the loop body of
+        // both loops below).
+        macro_rules! try_target {
+            ($l:expr, $tb:expr) => {{
+                let (l, tb): (&LocationId, &Bindings) = ($l, $tb);
+                if r.condition.is_none() {
+                    // Nothing reads the target's variables: every empty target.
+                    // (The namespace is cleared before anything evaluates in it
+                    // again, so leaving them unbound changes nothing.)
+                    sc.targets.push((*l, None));
+                    continue;
+                }
+                bind(&mut sc.vars, tb);
+                let ok = match &r.condition {
+                    None => true,
+                    Some(c) if r.hoist_first_conjunct => {
+                        let cond_err =
+                            |e| self.eval_error(c, format!("rule `{}` condition", r.name), e);
+                        let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+                        let a = match first {
+                            Some(a) => a,
+                            None => {
+                                let a = ctx.run_and_side(c, true).map_err(cond_err)?;
+                                first = Some(a);
+                                a
+                            }
+                        };
+                        if !a {
+                            // False for every target of this element.
+                            break;
                         }
-                    };
-                    if !a {
-                        // False for every target of this element.
-                        break;
+                        ctx.run_and_side(c, false).map_err(cond_err)?
                     }
-                    ctx.run_and_side(c, false).map_err(cond_err)?
+                    Some(
+                        c @ SrcExpr {
+                            expr: Expr::Call(..),
+                            ..
+                        },
+                    ) if r.hoist_call => {
+                        if first == Some(false) {
+                            // The call's first conjunct is false for every target of this element.
+                            break;
+                        }
+                        if first == Some(true) && sc.shared_valid {
+                            // Its first conjunct is true: the targets are those of
+                            // the first such element (`Rule::share_call_targets`).
+                            sc.targets.clear();
+                            sc.targets.extend(sc.shared.iter().cloned());
+                            return Ok(());
+                        }
+                        let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+                        let v = ctx.run_call_split(c).map_err(|e| {
+                            self.eval_error(c, format!("rule `{}` condition", r.name), e)
+                        })?;
+                        first = ctx.first_conjunct;
+                        matches!(v, Value::Bool(true))
+                    }
+                    Some(c) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
+                        .run_cond(c)
+                        .map_err(|e| {
+                            self.eval_error(c, format!("rule `{}` condition", r.name), e)
+                        })?,
+                };
+                if ok {
+                    sc.targets.push((*l, None));
                 }
-                Some(
-                    c @ SrcExpr {
-                        expr: Expr::Call(..),
-                        ..
-                    },
-                ) if r.hoist_call => {
-                    if first == Some(false) {
-                        // The call's first conjunct is false for every target of this element.
-                        break;
-                    }
-                    if first == Some(true) && sc.shared_valid {
-                        // Its first conjunct is true: the targets are those of
-                        // the first such element (`Rule::share_call_targets`).
-                        sc.targets.clear();
-                        sc.targets.extend(sc.shared.iter().cloned());
-                        return Ok(());
-                    }
-                    let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
-                    let v = ctx.run_call_split(c).map_err(|e| {
-                        self.eval_error(c, format!("rule `{}` condition", r.name), e)
-                    })?;
-                    first = ctx.first_conjunct;
-                    matches!(v, Value::Bool(true))
+            }};
+        }
+        if r.element_independent || r.condition.is_none() {
+            // Targets computed once per position: straight over the locations.
+            for (l, tb) in &r.to_matches {
+                if st.content(*l).is_some() {
+                    continue;
                 }
-                Some(c) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
-                    .run_cond(c)
-                    .map_err(|e| self.eval_error(c, format!("rule `{}` condition", r.name), e))?,
-            };
-            if ok {
-                sc.targets.push((*l, None));
+                try_target!(l, tb);
+            }
+        } else {
+            // Every element of the rule tries the same empty locations: found once.
+            if sc.empty_key != r.to_key {
+                sc.empty_to.clear();
+                sc.empty_to.extend(
+                    r.to_matches
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (l, _))| st.content(*l).is_none())
+                        .map(|(i, _)| i as u32),
+                );
+                sc.empty_key = r.to_key;
+            }
+            for &i in &sc.empty_to {
+                let (l, tb) = &r.to_matches[i as usize];
+                try_target!(l, tb);
             }
         }
         if r.share_call_targets && first == Some(true) && !sc.shared_valid {
@@ -393,6 +385,67 @@ impl Game {
             sc.shared.extend(sc.targets.iter().cloned());
             sc.shared_valid = true;
         }
+        Ok(())
+    }
+
+    /// One member of a `toLocations` set: a location name or a
+    /// `[target, followup]` pair, appended to `targets` when it is valid.
+    fn push_target(
+        &self,
+        m: &Value,
+        st: &State,
+        targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>,
+        ctx_err: &dyn Fn(Box<EvalError>) -> RuleError,
+    ) -> Result<(), RuleError> {
+        let (target, followup) = match m {
+            Value::Str(s) => (s, None),
+            Value::Lazy(pair) if pair.len() >= 2 => {
+                let t = match &pair[0] {
+                    LazyMember::Value(Value::Str(s)) => s,
+                    _ => return Err(ctx_err(EvalError::new("the first member of a [target, followup] pair must be a location name"))),
+                };
+                let f = match &pair[1] {
+                    LazyMember::Deferred(d) => d.clone(),
+                    _ => {
+                        return Err(ctx_err(EvalError::new(
+                            "the second member of a [target, followup] pair must be a user-function call (built-ins run immediately)",
+                        )))
+                    }
+                };
+                (t, Some(f))
+            }
+            Value::Set(_) => {
+                return Err(ctx_err(EvalError::new(
+                    "a {target, followup} pair runs its followup while moves are generated; write [target, Followup(...)]",
+                )))
+            }
+            other => {
+                return Err(ctx_err(EvalError::new(format!(
+                    "toLocations members must be location names or [target, followup] pairs, got {}",
+                    other.kind()
+                ))))
+            }
+        };
+        let loc = match target {
+            Str::Sym(s) => self.sym_location(*s),
+            Str::Dyn(_) => None,
+        };
+        let Some(loc) = loc else {
+            let text = match target {
+                Str::Sym(s) => self.syms[*s as usize].to_string(),
+                Str::Dyn(d) => d.to_string(),
+            };
+            return Err(ctx_err(EvalError::new(format!(
+                "toLocations gave `{text}`, which is not a location"
+            ))));
+        };
+        if st.content(loc).is_some() {
+            return Err(ctx_err(EvalError::new(format!(
+                "toLocations gave `{}`, which is occupied (targets must be empty)",
+                self.locations[loc as usize].name
+            ))));
+        }
+        targets.push((loc, followup));
         Ok(())
     }
 

@@ -167,6 +167,17 @@ impl Vars {
             }
         }
     }
+    /// Unbinds the variables `vs` only (`Rule::gen_clear`).
+    #[inline]
+    pub(crate) fn clear_only(&mut self, vs: &[VarId]) {
+        for &v in vs {
+            if let Some(s) = self.slots.get_mut(v as usize) {
+                if s.is_some() {
+                    *s = None;
+                }
+            }
+        }
+    }
     #[inline]
     pub fn set(&mut self, v: VarId, value: Value) {
         self.slots[v as usize] = Some(value);

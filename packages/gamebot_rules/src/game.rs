@@ -4,7 +4,7 @@ use crate::error::{Diagnostic, LoadError};
 use crate::expr::{Expr, VarId};
 use crate::model::*;
 use crate::pattern::{Bindings, Pattern};
-use crate::state::Meta;
+use crate::state::{ElementAttrs, Meta, State};
 use crate::value::Sym;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -95,6 +95,16 @@ pub struct Rule {
     /// `loader/independence.rs`): every element whose `A` is true gets the
     /// same targets, so generation computes them once per rule and position.
     pub(crate) share_call_targets: bool,
+    /// The variables move generation unbinds before it evaluates this rule
+    /// for an element (see `loader/independence.rs`,
+    /// `mark_generation_clears`): those its `toLocations`/`condition` may
+    /// touch, following calls and interpolations, except the ones bound from
+    /// the patterns and filters before every evaluation.
+    pub(crate) gen_clear: Vec<crate::expr::VarId>,
+    /// The index of the first rule whose `to_matches` are the same locations
+    /// in the same order: rules with the same key share the list of empty
+    /// ones during one generation (`Scratch::empty_to`).
+    pub(crate) to_key: u32,
 }
 
 impl Rule {
@@ -298,6 +308,10 @@ pub struct Game {
     /// Per symbol: its indexed-name reading, `None` when it is not one.
     pub(crate) sym_indexed: Vec<Option<Indexed>>,
     pub(crate) meta: Arc<Meta>,
+    /// The initial position (§6.2), built once at load from `elements`,
+    /// `locations`, `players` and `initial_score`; [`Game::initial_state`]
+    /// clones it.
+    pub(crate) initial: State,
     pub(crate) has_bonuses: bool,
     loc_by_name: FxHashMap<String, LocationId>,
     elem_by_name: FxHashMap<String, ElementId>,
@@ -462,6 +476,20 @@ impl Game {
             .collect();
         let elem_type = elements.iter().map(|e| e.element_type as u16).collect();
         let meta = Arc::new(Meta::new(relevant, elem_type, element_types.len()));
+        let initial = State::new(
+            meta.clone(),
+            elements.iter().map(|e| e.location).collect(),
+            elements
+                .iter()
+                .map(|e| ElementAttrs {
+                    state: e.state,
+                    owner: e.owner,
+                    zindex: e.zindex,
+                })
+                .collect(),
+            locations.len(),
+            vec![initial_score; players.len()],
+        );
         let loc_by_name = locations
             .iter()
             .enumerate()
@@ -567,6 +595,7 @@ impl Game {
             templates,
             sym_indexed,
             meta,
+            initial,
             has_bonuses,
             loc_by_name,
             elem_by_name,

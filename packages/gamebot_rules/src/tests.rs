@@ -175,6 +175,87 @@ fn in_place_union_vectors() {
     assert!(run(sneak, &["$A = 1", "$A = $A UNION {Sneak}"]).is_err());
 }
 
+/// `==`/`!=` between variables, literals and Int nodes (the compiled form's
+/// shapes of its own): the same values and errors as the reference
+/// evaluator, also for non-Int and unbound operands (`run` compares them).
+#[test]
+fn equality_shapes_agree_with_the_reference() {
+    let setup = ["$N = 2", "$A = \"x\"", "$S = {1}", "$T = {1}"];
+    let t = |line: &str| {
+        let mut lines = setup.to_vec();
+        lines.push(line);
+        run("", &lines)
+    };
+    for (line, want) in [
+        ("$N == 2", true),
+        ("2 == $N", true),
+        ("$N != 2", false),
+        ("$A == 1", false),
+        ("1 != $A", true),
+        ("$N == ($N + 0)", true),
+        ("$A == ($N + 1)", false),
+        ("$A != ($N - 1)", true),
+        ("($N + 1) == 3", true),
+        ("3 != ($N * 2)", true),
+        ("($N + 1) == ($N * 2)", false),
+        ("($N * 2) == $N", false),
+        ("($N * 2) != $A", true),
+        ("$N == $N", true),
+        ("$A == $N", false),
+        ("$S == $T", true),
+        ("$S != $A", true),
+    ] {
+        assert_eq!(boolean(t(line)), want, "{line}");
+    }
+    for line in [
+        "$Z == 1",
+        "1 == $Z",
+        "$Z == ($N + 1)",
+        "$N == ($Z + 1)",
+        "$Z == $N",
+        "$N == $Z",
+        "($N + 1) == $Z",
+        "($Z + 1) == $N",
+        "($N + 1) == ($Z * 2)",
+        "$N == ($A + 1)",
+    ] {
+        assert!(t(line).is_err(), "{line}");
+    }
+}
+
+/// Set literals of constant members are built once at load and shared by
+/// every evaluation: a `UNION` into a variable holding one, in a loop or in
+/// repeated calls, must never change what the literal gives next time.
+#[test]
+fn literal_sets_are_shared_but_never_changed() {
+    let t = |defs: &str, lines: &[&str]| boolean(run(defs, lines));
+    let grow = "Grow($g)\n$S = {}\n$S = $S UNION {$g}\n$T = {1, 2}\n$T = $T UNION {$g}\n$S\nEND\n";
+    assert!(t(
+        grow,
+        &[
+            "$X = Grow(5)",
+            "$Y = Grow(6)",
+            "($X == {5}) AND ($Y == {6}) AND ($T == {6,1,2})"
+        ]
+    ));
+    assert!(t(
+        "",
+        &[
+            "FORALL($I, 1, 3, ($A = {}) AND ($A = $A UNION {$I}) AND ($B = {7}) AND ($B = $B UNION {$I}) AND ($A == {$I}) AND ($B == {$I,7}))",
+            "($A == {3}) AND ($B == {3,7}) AND ({} == {}) AND ({7} == {7})"
+        ]
+    ));
+    assert!(t(
+        "",
+        &[
+            "$A = {}",
+            "$B = $A",
+            "$A = $A UNION {1,1}",
+            "($A == {1,1}) AND ($B == {})"
+        ]
+    ));
+}
+
 /// Memoized calls (`memo.rs`): a heavy, pure, closed function called again
 /// with the same parameters gives the same value and leaves the same
 /// variables as the reference evaluator — also when the position changed in
@@ -768,6 +849,107 @@ fn called_condition_targets_are_shared_only_when_element_independent() {
         let g = Game::load(root.join(f)).unwrap();
         assert!(g.rules.iter().any(|r| r.share_call_targets), "{f}");
     }
+}
+
+/// Move generation unbinds, per element, only what the rule's evaluation may
+/// touch besides its pattern and filter variables (`Rule::gen_clear`): a
+/// variable written for one element (or by an earlier rule) is still unbound
+/// for the next, as after a full clear.
+#[test]
+fn generation_unbinds_what_a_rule_touches() {
+    let game = |rules: &str| {
+        let text = format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nname=p(2)\ntype=pin\nlocation=c(2)\n\
+             [EXPRESSIONS]\nSeen($S)\n$W == $S\nEND\nMark\n$W = 5\nEND\n[GAME RULES]\n{rules}"
+        );
+        Game::parse("clear.game", &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let moves = |g: &Game| {
+        let mut out = Vec::new();
+        let mut results = Vec::new();
+        for reference in [false, true] {
+            let mut sc = g.scratch();
+            sc.set_reference_evaluator(reference);
+            results.push(
+                g.legal_moves_into(&g.initial_state(), &mut sc, &mut out)
+                    .map(|()| out.iter().map(|m| g.move_text(m)).collect::<Vec<_>>())
+                    .map_err(|e| e.to_string()),
+            );
+        }
+        assert_eq!(results[0], results[1]);
+        results.pop().unwrap()
+    };
+    // The first element writes $W, the second reads it first: not bound.
+    let g = game(
+        "name=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=IF($E == 1, $W = 5, Seen(5))\n",
+    );
+    let err = moves(&g).unwrap_err();
+    assert!(err.contains("$W is not bound"), "{err}");
+    let r = &g.rules[0];
+    let mut names: Vec<&str> = r
+        .gen_clear
+        .iter()
+        .map(|&v| g.var_names[v as usize].as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["S", "W"]);
+    // An earlier rule's write is not visible to a later rule either.
+    let g = game(
+        "name=a\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=Mark\n\
+         name=b\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=Seen(5)\n",
+    );
+    let err = moves(&g).unwrap_err();
+    assert!(err.contains("$W is not bound"), "{err}");
+    // Only pattern variables: nothing to unbind, the moves are those of the rule.
+    let g = game("name=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=$B == $A + 1\n");
+    assert!(g.rules[0].gen_clear.is_empty());
+    assert_eq!(moves(&g).unwrap(), ["p(2):c(2)->c(3)"]);
+    // `toLocations` does not bind `to=`'s variables: they are unbound for it.
+    let g = game("name=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations={\"c($B)\"}\n");
+    assert_eq!(g.rules[0].gen_clear.len(), 1);
+    let err = moves(&g).unwrap_err();
+    assert!(err.contains("$B is not bound"), "{err}");
+}
+
+/// Rules whose targets depend on the element share the list of empty `to=`
+/// locations among their elements, and with the other rules of the same
+/// `to=` locations; a rule with other locations finds its own, in file order.
+#[test]
+fn each_rule_tries_its_own_empty_targets() {
+    let text = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+         name=c(3)\ntype=cell\nname=d(1)\ntype=cell\nname=d(2)\ntype=cell\nname=d(3)\ntype=cell\n\
+         [ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+         [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nname=p(2)\ntype=pin\nlocation=c(2)\n\
+         [GAME RULES]\nname=up\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=$B > $E\n\
+         name=down\nelement=p($E)\nfrom=c($A)\nto=d($B)\ncondition=$B != $E\n\
+         name=back\nelement=p($E)\nfrom=c($A)\nto=c($D)\ncondition=$D != $A\n";
+    let g = Game::parse("targets.game", text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.rules.iter().all(|r| !r.element_independent));
+    // `up` and `back` have the same `to=` locations (and share their list).
+    let keys: Vec<u32> = g.rules.iter().map(|r| r.to_key).collect();
+    assert_eq!(keys, [0, 1, 0]);
+    let st = g.initial_state();
+    let moves: Vec<String> = g
+        .legal_moves(&st)
+        .unwrap()
+        .iter()
+        .map(|m| g.move_text(m))
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            "p(1):c(1)->c(3)",
+            "p(2):c(2)->c(3)",
+            "p(1):c(1)->d(2)",
+            "p(1):c(1)->d(3)",
+            "p(2):c(2)->d(1)",
+            "p(2):c(2)->d(3)",
+            "p(1):c(1)->c(3)",
+            "p(2):c(2)->c(3)",
+        ]
+    );
 }
 
 /// Loads a one-pin game with the extra functions `defs` and rule condition

@@ -45,6 +45,72 @@ pub(super) fn mark_element_independent(
     }
 }
 
+/// Sets [`Rule::gen_clear`] for every rule: the variables move generation
+/// unbinds before evaluating the rule for an element, instead of the whole
+/// namespace (and [`Rule::to_key`], which rules share a list of empty `to=`
+/// locations).
+///
+/// Generation evaluates only a rule's `toLocations` (or, without one, its
+/// `condition`), after binding `element=`'s and `from=`'s variables and the
+/// `state=`/`player=` variables for the element, and (without `toLocations`)
+/// `to=`'s variables for each target before its evaluation; a pattern match
+/// binds every variable of its pattern. Such an evaluation reads and writes
+/// only the variables in `FunctionReads::of_expr` of its expression
+/// (following calls, with their parameters, and interpolated names): those
+/// not bound from the patterns and filters are the ones that must be unbound
+/// when it starts, as after a full clear; the rest of the namespace cannot
+/// influence it. Every other operation that evaluates (`apply_with`,
+/// `evaluate`) clears the whole namespace first, so what generation leaves in
+/// other slots is never read. The set is computed before constant folding,
+/// which can only remove variable references: it may hold more than needed,
+/// which is harmless.
+pub(super) fn mark_generation_clears(
+    rules: &mut [Rule],
+    funcs: &[Option<Function>],
+    names: &Names,
+) {
+    // Rules with the same `to=` locations in the same order share their
+    // list of empty ones in a generation (`Rule::to_key`).
+    for i in 0..rules.len() {
+        let same = |j: usize| {
+            rules[j].to_matches.len() == rules[i].to_matches.len()
+                && rules[j]
+                    .to_matches
+                    .iter()
+                    .zip(&rules[i].to_matches)
+                    .all(|(a, b)| a.0 == b.0)
+        };
+        let key = (0..i).find(|&j| same(j)).unwrap_or(i);
+        rules[i].to_key = key as u32;
+    }
+    let reads = FunctionReads::new(funcs);
+    for r in rules.iter_mut() {
+        let Some(e) = r.to_locations.as_ref().or(r.condition.as_ref()) else {
+            r.gen_clear = Vec::new();
+            continue;
+        };
+        let mut rebound: FxHashSet<VarId> = r.element.vars().chain(r.from.vars()).collect();
+        if let Filter::Var(v) = r.state {
+            rebound.insert(v);
+        }
+        if let Filter::Var(v) = r.player {
+            rebound.insert(v);
+        }
+        if r.to_locations.is_none() {
+            if let Some(to) = &r.to {
+                rebound.extend(to.vars());
+            }
+        }
+        let mut clear: Vec<VarId> = reads
+            .of_expr(&e.expr, names)
+            .into_iter()
+            .filter(|v| !rebound.contains(v))
+            .collect();
+        clear.sort_unstable();
+        r.gen_clear = clear;
+    }
+}
+
 /// Sets [`Rule::hoist_first_conjunct`] for every rule: the rule generates its
 /// targets from `to=` (no `toLocations`), its condition is `A AND B`, and
 ///

@@ -299,6 +299,8 @@ impl Loader<'_> {
             hoist_first_conjunct: false,
             hoist_call: false,
             share_call_targets: false,
+            gen_clear: Vec::new(),
+            to_key: 0,
         })
     }
 }
