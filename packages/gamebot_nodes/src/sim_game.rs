@@ -519,7 +519,10 @@ pub const ON_LOCATION_MM: f64 = 8.0;
 /// may take any piece of the right type. Locations of a `relevant=no` type
 /// (supplies, bins: interchangeable places, as the rules language defines
 /// them) are compared as one pool per location type, since a person may take
-/// the piece from any of them. Carried pieces count as elsewhere.
+/// the piece from any of them. Carried pieces count as elsewhere. States are
+/// compared for types whose states the camera tells apart (two or more
+/// colour signatures, or a game without any), not for counters kept in a
+/// piece.
 pub fn world_differences(
     game: &Game,
     rules: &State,
@@ -590,6 +593,13 @@ pub fn world_differences(
         let k = own_key(name);
         merged.get(&k).cloned().unwrap_or(k)
     };
+    // A piece's state is compared only when the camera can tell its type's
+    // states apart (as `visible_state_change`): a counter kept in a piece
+    // (reversi's pass token) changes in the rules, not on the table.
+    let shows_state = |ty: &str| {
+        game.realboard.is_empty() || game.realboard.iter().filter(|r| r.name == ty).count() >= 2
+    };
+    let seen_state = |ty: &str, s: i32| if shows_state(ty) { s } else { 0 };
     let mut want: BTreeMap<String, Bag> = BTreeMap::new();
     for (e, el) in game.elements.iter().enumerate() {
         let l = rules.location_of(e as u16);
@@ -608,7 +618,7 @@ pub fn world_differences(
         *want
             .entry(key)
             .or_default()
-            .entry((ty, rules.element_state(e as u16)))
+            .entry((ty.clone(), seen_state(&ty, rules.element_state(e as u16))))
             .or_default() += 1;
     }
     let mut have: BTreeMap<String, Bag> = BTreeMap::new();
@@ -631,7 +641,7 @@ pub fn world_differences(
         *have
             .entry(near.map(key_of).unwrap_or_else(|| OFF.to_string()))
             .or_default()
-            .entry((p.element_type.clone(), p.state))
+            .entry((p.element_type.clone(), seen_state(&p.element_type, p.state)))
             .or_default() += 1;
     }
     let show = |b: Option<&Bag>| -> String {

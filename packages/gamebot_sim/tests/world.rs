@@ -655,3 +655,88 @@ fn a_misplaced_sheet_moves_the_locations_and_the_camera_sees_it_in_its_frame() {
         .to_string();
     assert!(e.contains("placement.rotation_deg"), "{e}");
 }
+
+/// The turn-over station: a disc the arm lets go over its intake lies at
+/// its exit the other side up; carried back it lies on its square turned.
+/// A disc put down beside the intake is not turned.
+#[test]
+fn the_turn_over_station_turns_a_disc_let_go_over_its_intake() {
+    use gamebot_kinematics::{Board, LocationInput, ResolvedLocation, RobotPosition};
+    let g = game("reversi6");
+    let s = g.initial_state();
+    let mut w = world(&g, &s, "al5d", "none", 3);
+    let mut drv = driver(&w);
+    let mut arm = Arm::load_named("al5d").unwrap();
+    let station = Board::load_named("a4").unwrap().flip_station.unwrap();
+    let spot = |arm: &mut Arm, name: &str, cm: [f64; 3]| -> ResolvedLocation {
+        let home = arm.home().to_vec();
+        arm.resolve_location(
+            &LocationInput {
+                name: name.into(),
+                robot: Some(RobotPosition::Cartesian(cm)),
+                point: None,
+            },
+            None,
+            &home,
+        )
+        .unwrap()
+    };
+    let piece = element_on(&g, &s, "b(3,3)");
+    let info = |w: &gamebot_sim::World| w.pieces().into_iter().find(|p| p.name == piece).unwrap();
+    let before = info(&w).state;
+    let square = resolve(&mut arm, &g, "b(3,3)", 0.0);
+    let intake = spot(&mut arm, "intake", station.intake_cm);
+    let exit = spot(&mut arm, "exit", station.exit_cm);
+    run(
+        &mut w,
+        &mut drv,
+        &mut arm,
+        &[Action::Transfer {
+            from: &square,
+            to: &intake,
+        }],
+    );
+    let p = info(&w);
+    assert_eq!(p.state, 3 - before, "turned over");
+    let e = station.exit_m();
+    assert!(
+        (p.position[0] - e[0]).hypot(p.position[1] - e[1]) < 1e-9,
+        "{:?}",
+        p.position
+    );
+    run(
+        &mut w,
+        &mut drv,
+        &mut arm,
+        &[
+            Action::Transfer {
+                from: &exit,
+                to: &square,
+            },
+            Action::Park,
+        ],
+    );
+    let (xy, z) = error_to(&w, &g, &piece, "b(3,3)");
+    assert!(
+        xy < 0.005 && z < 0.002,
+        "off by {:.2} mm, z {:.2} mm",
+        xy * 1e3,
+        z * 1e3
+    );
+    assert_eq!(info(&w).state, 3 - before);
+    assert!(w.contacts().is_empty(), "{:?}", w.contacts());
+    // Beside the intake (3 cm off, outside its capture radius): not turned.
+    let mut beside = station.intake_cm;
+    beside[1] += 3.0;
+    let beside = spot(&mut arm, "beside", beside);
+    run(
+        &mut w,
+        &mut drv,
+        &mut arm,
+        &[Action::Transfer {
+            from: &square,
+            to: &beside,
+        }],
+    );
+    assert_eq!(info(&w).state, 3 - before, "not turned again");
+}
