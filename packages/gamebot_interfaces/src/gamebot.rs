@@ -334,6 +334,8 @@ pub mod srv {
         "gamebot_interfaces/srv/HumanMove_Request" => pub struct HumanMoveRequest {
             pub r#move: String,
             pub cover_seconds: f32,
+            /// The ply the move is for (1-based); 0: not checked.
+            pub ply: u32,
         }
     }
 

@@ -450,6 +450,7 @@ impl SimGame {
                         HumanMoveRequest {
                             r#move: text.clone(),
                             cover_seconds: 0.5,
+                            ply: ply as u32 + 1,
                         },
                         Duration::from_secs(30),
                     )?;

@@ -43,6 +43,8 @@ const CLOCK_PERIOD: Duration = Duration::from_millis(10);
 const MARKER_PERIOD: Duration = Duration::from_millis(500);
 /// The longest the loop sleeps without looking at the world (wall time).
 const MAX_SLEEP: Duration = Duration::from_millis(50);
+/// The longest a person's move waits for the position it is for (wall time).
+const POSITION_WAIT: Duration = Duration::from_secs(2);
 
 /// What the world looks like now: for tests and summaries that must judge the
 /// robot by the world, not by what the nodes say.
@@ -262,6 +264,8 @@ struct Node {
     game_file: String,
     /// The position the person's moves are made from (the referee's).
     state: State,
+    /// How many moves led to `state`.
+    plies: usize,
     game_number: u32,
     camera_down_until: Option<Duration>,
     next_clock: Duration,
@@ -293,6 +297,7 @@ pub fn run_with<B: Bus>(
         game,
         game_file: game_file.to_string(),
         state,
+        plies: 0,
         game_number: 0,
         camera_down_until: None,
         next_clock: Duration::ZERO,
@@ -315,7 +320,25 @@ pub fn run_with<B: Bus>(
         }
         while let Ok(req) = human.try_recv() {
             let text = req.request.r#move.clone();
-            let r = n.human_move(&text, req.request.cover_seconds);
+            // The request may come before the position it is for: the
+            // caller saw /game/state first. Wait for it (bounded).
+            let ply = req.request.ply as usize;
+            let end = std::time::Instant::now() + POSITION_WAIT;
+            while ply != 0 && n.plies + 1 != ply && std::time::Instant::now() < end {
+                if let Ok(s) =
+                    states.recv_timeout(end.saturating_duration_since(std::time::Instant::now()))
+                {
+                    n.on_game_state(&s);
+                }
+            }
+            let r = if ply != 0 && n.plies + 1 != ply {
+                Err(format!(
+                    "the move is for ply {ply}, the position received on /game/state is after {} moves",
+                    n.plies
+                ))
+            } else {
+                n.human_move(&text, req.request.cover_seconds)
+            };
             let _ = req.respond(match r {
                 Ok(()) => HumanMoveResponse {
                     accepted: true,
@@ -392,7 +415,10 @@ impl Node {
             }
         }
         match replay(&self.game, &s.move_history) {
-            Ok(state) => self.state = state,
+            Ok(state) => {
+                self.state = state;
+                self.plies = s.move_history.len();
+            }
             Err(e) => {
                 tracing::error!("sim_world: cannot replay the referee's moves: {e}");
                 return;

@@ -11,7 +11,7 @@
 
 use gamebot_nodes::referee_core::replay;
 use gamebot_nodes::sim_game::{
-    world_differences, GameSummary, OpponentTurn, SimGame, SimGameConfig, ON_LOCATION_MM,
+    world_differences, GameSummary, OpponentTurn, Progress, SimGame, SimGameConfig, ON_LOCATION_MM,
 };
 use gamebot_rules::{Game, Outcome};
 use gamebot_sim::WorldConfig;
@@ -51,7 +51,19 @@ fn closed_loop(file: &str, seed: u64, faults: &str) -> GameSummary {
             .expect("a legal move on the opponent's turn");
         OpponentTurn::Move(g.move_text(mv))
     };
-    let summary = sim.play(&mut opponent, &mut |_| {}).unwrap();
+    // What happened, for the failure messages below.
+    let mut transcript: Vec<String> = Vec::new();
+    let summary = sim
+        .play(&mut opponent, &mut |p| {
+            transcript.push(match p {
+                Progress::Event(e) => format!("[event {}] {}", e.kind, e.message),
+                Progress::Opponent { player, text } => format!("opponent {player}: {text}"),
+                Progress::HandRefused { text, reason } => format!("hand refused {text}: {reason}"),
+                Progress::Ply(m) => format!("ply {} {} by {}", m.ply, m.text, m.by),
+            })
+        })
+        .unwrap();
+    let tail = transcript[transcript.len().saturating_sub(40)..].join("\n");
     let game = sim.game().clone();
     // The final world against the replay of what was played, independently
     // of the summary's own bookkeeping.
@@ -73,7 +85,7 @@ fn closed_loop(file: &str, seed: u64, faults: &str) -> GameSummary {
     sim.stop().unwrap();
     assert!(
         summary.finished,
-        "{file}: unfinished: {:?}",
+        "{file}: unfinished: {:?}; the last events:\n{tail}",
         summary.stopped
     );
     assert!(

@@ -213,6 +213,7 @@ fn an_uncorrectable_piece_asks_for_help_and_the_game_goes_on() {
             HumanMoveRequest {
                 r#move: format!("{}:{}->{}", a.element, from, a.to_location),
                 cover_seconds: 0.0,
+                ply: 0,
             },
             T,
         )

@@ -116,6 +116,7 @@ fn the_arm_carries_a_piece_and_the_hand_makes_a_move_in_the_world() {
             HumanMoveRequest {
                 r#move: "bogus".into(),
                 cover_seconds: 0.0,
+                ply: 0,
             },
             T,
         )
@@ -127,6 +128,7 @@ fn the_arm_carries_a_piece_and_the_hand_makes_a_move_in_the_world() {
             HumanMoveRequest {
                 r#move: "x(1):sx(1)->cell(1,1)".into(),
                 cover_seconds: 1.0,
+                ply: 0,
             },
             T,
         )
@@ -190,6 +192,7 @@ fn the_hand_moves_a_piece_for_the_person() {
             HumanMoveRequest {
                 r#move: text.clone(),
                 cover_seconds: 0.5,
+                ply: 0,
             },
             T,
         )

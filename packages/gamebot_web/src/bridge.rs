@@ -447,6 +447,7 @@ pub fn execute(clients: &Clients, shared: &Shared, cmd: Command) -> Reply {
                             HumanMoveRequest {
                                 r#move: mv.clone(),
                                 cover_seconds: 0.0,
+                                ply: state.move_history.len() as u32 + 1,
                             },
                             ARM_TIMEOUT,
                         ) {
