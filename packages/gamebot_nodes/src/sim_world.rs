@@ -455,17 +455,25 @@ impl Node {
         // A piece turned over is found the same way: where the rules have
         // it (after this turn's transfers: the piece the hand put there).
         let mut taken: BTreeMap<String, String> = BTreeMap::new();
+        // Where this turn's transfers put which piece (a twist parks a piece
+        // on a buffer and takes it on from there).
+        let mut put: BTreeMap<String, String> = BTreeMap::new();
         for a in &mut actions {
             match a {
-                HandAction::Transfer { element, from, .. } => {
+                HandAction::Transfer { element, from, to } => {
                     let named = element.clone();
-                    if let Some(top) = self.world.top_piece_at(from) {
+                    if let Some(piece) = put.remove(from.as_str()) {
+                        *element = piece;
+                    } else if let Some(top) = self.world.top_piece_at(from) {
                         *element = top;
                     } else if let Some((l, top)) = self.stand_in(element, from) {
                         *from = l;
                         *element = top;
                     }
                     taken.insert(named, element.clone());
+                    if let HandTarget::Location(l) = to {
+                        put.insert(l.clone(), element.clone());
+                    }
                 }
                 HandAction::Flip { element } => {
                     if let Some(piece) = taken.get(element.as_str()) {
