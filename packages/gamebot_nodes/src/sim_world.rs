@@ -451,29 +451,26 @@ impl Node {
         )?;
         // The rules track which element is where, the hand takes what lies
         // there: pieces of one type that the camera cannot tell apart may have
-        // traded names (the referee inferred an equivalent move).
-        // A piece turned over is found the same way: where the rules have
-        // it (after this turn's transfers: the piece the hand put there).
+        // traded names (the referee inferred an equivalent move). What lies
+        // where is followed through the turn's own transfers (a twist parks a
+        // piece on a buffer and takes it on from there; a stand-in taken once
+        // is not there to be taken again). A piece turned over is found the
+        // same way: where the rules have it (after this turn's transfers: the
+        // piece the hand put there).
+        let mut table = PlannedTable::new(&self.world, &self.game);
         let mut taken: BTreeMap<String, String> = BTreeMap::new();
-        // Where this turn's transfers put which piece (a twist parks a piece
-        // on a buffer and takes it on from there).
-        let mut put: BTreeMap<String, String> = BTreeMap::new();
         for a in &mut actions {
             match a {
                 HandAction::Transfer { element, from, to } => {
                     let named = element.clone();
-                    if let Some(piece) = put.remove(from.as_str()) {
-                        *element = piece;
-                    } else if let Some(top) = self.world.top_piece_at(from) {
+                    if let Some(top) = table.take(from) {
                         *element = top;
-                    } else if let Some((l, top)) = self.stand_in(element, from) {
+                    } else if let Some((l, top)) = table.take_stand_in(element, from) {
                         *from = l;
                         *element = top;
                     }
                     taken.insert(named, element.clone());
-                    if let HandTarget::Location(l) = to {
-                        put.insert(l.clone(), element.clone());
-                    }
+                    table.put(to, element);
                 }
                 HandAction::Flip { element } => {
                     if let Some(piece) = taken.get(element.as_str()) {
@@ -482,10 +479,7 @@ impl Node {
                         self.game.elements.iter().position(|x| x.name == *element)
                     {
                         let l = self.state.location_of(e as u16);
-                        if let Some(top) = self
-                            .world
-                            .top_piece_at(&self.game.locations[l as usize].name)
-                        {
+                        if let Some(top) = table.top(&self.game.locations[l as usize].name) {
                             *element = top;
                         }
                     }
@@ -502,37 +496,6 @@ impl Node {
         }
         self.world.human_move(&actions).map_err(|e| e.to_string())?;
         Ok(())
-    }
-
-    /// A piece of `element`'s type lying on an irrelevant location (a supply
-    /// the camera does not tell apart), nearest to `from`, with its location:
-    /// what a person takes when the rules' piece is not where they track it.
-    fn stand_in(&self, element: &str, from: &str) -> Option<(String, String)> {
-        let g = &self.game;
-        let e = g.elements.iter().position(|x| x.name == element)? as u16;
-        let ty = &g.element_type_of(e).name;
-        let at = self.world.location_position_by_name(from)?;
-        let pieces = self.world.pieces();
-        let mut best: Option<(f64, String, String)> = None;
-        for (l, loc) in g.locations.iter().enumerate() {
-            if g.is_relevant(l as u16) {
-                continue;
-            }
-            let Some(p) = self.world.location_position_by_name(&loc.name) else {
-                continue;
-            };
-            let Some(top) = self.world.top_piece_at(&loc.name) else {
-                continue;
-            };
-            let same_type = pieces
-                .iter()
-                .any(|q| q.name == top && &q.element_type == ty);
-            let d = (p[0] - at[0]).hypot(p[1] - at[1]);
-            if same_type && best.as_ref().is_none_or(|(bd, _, _)| d < *bd) {
-                best = Some((d, loc.name.clone(), top));
-            }
-        }
-        best.map(|(_, l, top)| (l, top))
     }
 
     fn inject(&mut self, r: &gamebot_interfaces::srv::SimFaultRequest) -> Result<(), String> {
@@ -686,5 +649,164 @@ impl Node {
             })
             .collect();
         MarkerArray { markers }
+    }
+}
+
+/// The pieces on the table as a person's move goes on: which pieces lie on
+/// each spot (bottom first) after the move's transfers so far, read from the
+/// world the first time a spot is looked at. Locations at one spot (the
+/// levels of a stack) share it.
+struct PlannedTable<'w> {
+    world: &'w World,
+    game: &'w Game,
+    /// Spot key (the first location at that spot) -> pieces, bottom first.
+    spots: BTreeMap<String, Vec<String>>,
+    /// Pieces this move has taken from where the world has them.
+    moved: std::collections::BTreeSet<String>,
+}
+
+impl<'w> PlannedTable<'w> {
+    /// Locations closer than this share a spot (m).
+    const SAME_SPOT_M: f64 = 0.001;
+
+    fn new(world: &'w World, game: &'w Game) -> Self {
+        PlannedTable {
+            world,
+            game,
+            spots: BTreeMap::new(),
+            moved: Default::default(),
+        }
+    }
+
+    /// The first location (in the game's order) at `location`'s spot.
+    fn key(&self, location: &str) -> String {
+        let Some(at) = self.world.location_position_by_name(location) else {
+            return location.to_string();
+        };
+        self.game
+            .locations
+            .iter()
+            .find(|l| {
+                self.world
+                    .location_position_by_name(&l.name)
+                    .is_some_and(|p| (p[0] - at[0]).hypot(p[1] - at[1]) < Self::SAME_SPOT_M)
+            })
+            .map_or_else(|| location.to_string(), |l| l.name.clone())
+    }
+
+    fn stack(&mut self, location: &str) -> &mut Vec<String> {
+        let key = self.key(location);
+        let (world, moved) = (self.world, &self.moved);
+        self.spots.entry(key).or_insert_with(|| {
+            world
+                .pieces_at(location)
+                .into_iter()
+                .filter(|p| !moved.contains(p))
+                .collect()
+        })
+    }
+
+    /// The piece on top at `location` now.
+    fn top(&mut self, location: &str) -> Option<String> {
+        self.stack(location).last().cloned()
+    }
+
+    /// Takes the piece on top at `location`.
+    fn take(&mut self, location: &str) -> Option<String> {
+        let piece = self.stack(location).pop()?;
+        self.moved.insert(piece.clone());
+        Some(piece)
+    }
+
+    /// Puts `piece` on `to` (a piece put on the table off the locations
+    /// leaves the table's spots).
+    fn put(&mut self, to: &HandTarget, piece: &str) {
+        if let HandTarget::Location(l) = to {
+            self.stack(l).push(piece.to_string());
+        }
+    }
+
+    /// Takes a piece of `element`'s type from the top of an irrelevant
+    /// location (a supply the camera does not tell apart), the one nearest
+    /// to `from`, with its location: what a person takes when the rules'
+    /// piece is not where they track it.
+    fn take_stand_in(&mut self, element: &str, from: &str) -> Option<(String, String)> {
+        let g = self.game;
+        let e = g.elements.iter().position(|x| x.name == element)? as u16;
+        let ty = &g.element_type_of(e).name;
+        let at = self.world.location_position_by_name(from)?;
+        let pieces = self.world.pieces();
+        let mut best: Option<(f64, String)> = None;
+        for (l, loc) in g.locations.iter().enumerate() {
+            if g.is_relevant(l as u16) {
+                continue;
+            }
+            let Some(p) = self.world.location_position_by_name(&loc.name) else {
+                continue;
+            };
+            let Some(top) = self.top(&loc.name) else {
+                continue;
+            };
+            let same_type = pieces
+                .iter()
+                .any(|q| q.name == top && &q.element_type == ty);
+            let d = (p[0] - at[0]).hypot(p[1] - at[1]);
+            if same_type && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                best = Some((d, loc.name.clone()));
+            }
+        }
+        let (_, l) = best?;
+        let top = self.take(&l)?;
+        Some((l, top))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pentago() -> (Game, World) {
+        let file = format!("{}/../../games/pentago.game", env!("CARGO_MANIFEST_DIR"));
+        let game = Game::load(&file).unwrap();
+        let world = World::new(&game, &game.initial_state(), WorldConfig::default()).unwrap();
+        (game, world)
+    }
+
+    /// Two levels of a supply column are one spot: the hand takes the top
+    /// marble whichever level the rules name, and a spot taken empty stays
+    /// empty for the rest of the move.
+    #[test]
+    fn the_levels_of_a_stack_are_one_spot() {
+        let (game, world) = pentago();
+        let mut table = PlannedTable::new(&world, &game);
+        let top = world.top_piece_at("sr(1)").unwrap();
+        assert_eq!(table.take("sr(1)").as_deref(), Some(top.as_str()));
+        let under = table.take("sr(10)").unwrap();
+        assert_ne!(under, top);
+        assert_eq!(table.take("sr(1)"), None);
+        assert_eq!(table.take("sr(10)"), None);
+    }
+
+    /// A piece parked on a buffer is taken on from there; a stand-in taken
+    /// once is not offered again (the same move once took one supply marble
+    /// twice and the hand refused every twist).
+    #[test]
+    fn transfers_follow_the_moves_own_earlier_transfers() {
+        let (game, world) = pentago();
+        let mut table = PlannedTable::new(&world, &game);
+        let a = table.take("sr(2)").unwrap();
+        table.put(&HandTarget::Location("tmp".into()), &a);
+        assert_eq!(table.top("tmp").as_deref(), Some(a.as_str()));
+        // The rules' marble is not on c(1,1) in this world: stand-ins.
+        let (l1, s1) = table.take_stand_in("r(1)", "c(1,1)").unwrap();
+        let (l2, s2) = table.take_stand_in("r(1)", "c(1,1)").unwrap();
+        assert_ne!(s1, s2);
+        assert!(!game.is_relevant(game.location_by_name(&l1).unwrap()));
+        assert!(!game.is_relevant(game.location_by_name(&l2).unwrap()));
+        for s in [&s1, &s2] {
+            assert!(s.starts_with("r("), "{s} is not a red marble");
+        }
+        assert_eq!(table.take("tmp").as_deref(), Some(a.as_str()));
+        assert_eq!(table.take("tmp"), None);
     }
 }

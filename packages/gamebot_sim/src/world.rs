@@ -1247,14 +1247,26 @@ impl World {
     /// tolerance), whatever its element name: what a hand or gripper would
     /// take from there.
     pub fn top_piece_at(&self, name: &str) -> Option<String> {
-        let at = self.location_position_by_name(name)?;
+        self.pieces_at(name).pop()
+    }
+
+    /// The pieces lying at location `name` (within the occupancy tolerance,
+    /// not held), bottom first; empty for a location with no place.
+    /// Locations at one spot of the table (the levels of a stack) share it.
+    pub fn pieces_at(&self, name: &str) -> Vec<String> {
+        let Some(at) = self.location_position_by_name(name) else {
+            return Vec::new();
+        };
         let tol = self.config.occupancy_tolerance_m.max(0.015);
-        self.pieces
+        let mut here: Vec<&Piece> = self
+            .pieces
             .iter()
             .enumerate()
             .filter(|(i, p)| !self.is_held(*i) && (p.pos.x - at[0]).hypot(p.pos.y - at[1]) <= tol)
-            .max_by(|a, b| a.1.pos.z.total_cmp(&b.1.pos.z))
-            .map(|(_, p)| p.name.clone())
+            .map(|(_, p)| p)
+            .collect();
+        here.sort_by(|a, b| a.pos.z.total_cmp(&b.pos.z));
+        here.into_iter().map(|p| p.name.clone()).collect()
     }
 
     /// The board placement the world was laid out from (with the sheet's
