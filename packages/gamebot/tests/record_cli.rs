@@ -180,3 +180,63 @@ fn play_stores_finished_and_abandoned_games() {
     assert_eq!(h["corrections_per_game"], 0.5);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A simulated game recorded and read back: `gamebot replay` prints the
+/// timeline — every move with who made it, the planner's goals coming and
+/// going, the simulation time beside the receive time — and the same moves
+/// the game's summary lists.
+#[test]
+fn a_recorded_sim_game_replays_as_a_timeline() {
+    let dir = scratch("timeline");
+    let summary = dir.join("summary.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .args([
+            "play",
+            &games("tictactoe"),
+            "--sim",
+            "--robot-plays-both",
+            "--robot",
+            "random",
+            "--speed",
+            "20",
+            "--no-web",
+            "--no-db",
+            "--seed",
+            "3",
+            "--record",
+        ])
+        .arg(dir.join("bags"))
+        .arg("--summary")
+        .arg(&summary)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let bag = s["games"][0]["bag"]
+        .as_str()
+        .expect("the summary names the bag");
+    let o = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .args(["replay", bag])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let moves = s["games"][0]["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for m in moves {
+        let mv = m["move"].as_str().unwrap();
+        assert!(text.contains(mv), "{mv} is not in the timeline:\n{text}");
+    }
+    let planner = |status: &str| {
+        text.lines()
+            .filter(|l| l.contains("action /planner/plan_move goal") && l.ends_with(status))
+            .count()
+    };
+    // One planner goal per robot move, each seen through to its result.
+    assert_eq!(planner(": succeeded"), moves.len(), "{text}");
+    assert!(text.contains("(sim "), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use gamebot_interfaces::action_msgs::GoalStatusArray;
+use gamebot_interfaces::action_msgs::{GoalStatus, GoalStatusArray};
 use gamebot_interfaces::builtin_interfaces::Time;
 use gamebot_interfaces::msg::{BoardObservation, GameEvent, GameState};
 use gamebot_interfaces::rcl_interfaces::Log;
@@ -105,8 +105,22 @@ fn event_name(kind: u8) -> &'static str {
     }
 }
 
+fn goal_status_name(status: i8) -> &'static str {
+    match status {
+        GoalStatus::STATUS_ACCEPTED => "accepted",
+        GoalStatus::STATUS_EXECUTING => "executing",
+        GoalStatus::STATUS_CANCELING => "canceling",
+        GoalStatus::STATUS_SUCCEEDED => "succeeded",
+        GoalStatus::STATUS_CANCELED => "canceled",
+        GoalStatus::STATUS_ABORTED => "aborted",
+        _ => "unknown",
+    }
+}
+
 /// The game(s) in a bag as text: players, every event with its time from the
-/// start of the bag (moves with who made them and how long they took), and
+/// start of the bag (and the simulation time, when the bag has `/clock`) —
+/// moves with who made them and how long they took, every change of an
+/// action goal's status (the planner thinking, the arm driver moving) — and
 /// the result.
 pub fn describe(bag: &Bag) -> Result<String, RecordError> {
     let info = &bag.metadata.rosbag2_bagfile_information;
@@ -129,8 +143,39 @@ pub fn describe(bag: &Bag) -> Result<String, RecordError> {
     }
     let mut last_state: Option<GameState> = None;
     let mut last_move_at = t0;
+    // The simulation time of the last `/clock` message (a bag of a simulated
+    // or sim-time game): printed beside the receive time.
+    let mut sim: Option<f64> = None;
+    // Each action goal's last status: a line per change ("who waits on what").
+    let mut goals: BTreeMap<(String, [u8; 16]), i8> = BTreeMap::new();
     for m in &bag.messages {
-        if m.topic == graph::GAME_STATE.name {
+        let stamp = |out: &mut String, line: &str| {
+            let _ = match sim {
+                Some(c) => writeln!(out, "  {:>8.3} s  (sim {c:>8.3})  {line}", secs(m.log_time)),
+                None => writeln!(out, "  {:>8.3} s  {line}", secs(m.log_time)),
+            };
+        };
+        if m.topic == graph::CLOCK.name {
+            let c: Clock = cdr::decode(&m.data, &m.topic)?;
+            sim = Some(c.clock.sec as f64 + c.clock.nanosec as f64 / 1e9);
+        } else if let Some(action) = m.topic.strip_suffix("/_action/status") {
+            let a: GoalStatusArray = cdr::decode(&m.data, &m.topic)?;
+            for st in &a.status_list {
+                let key = (action.to_string(), st.goal_info.goal_id.uuid);
+                if goals.get(&key) == Some(&st.status) {
+                    continue;
+                }
+                goals.insert(key, st.status);
+                let id: String = st.goal_info.goal_id.uuid[12..]
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                stamp(
+                    &mut out,
+                    &format!("action {action} goal {id}: {}", goal_status_name(st.status)),
+                );
+            }
+        } else if m.topic == graph::GAME_STATE.name {
             let s: GameState = cdr::decode(&m.data, &m.topic)?;
             let new = match &last_state {
                 None => true,
@@ -193,7 +238,7 @@ pub fn describe(bag: &Bag) -> Result<String, RecordError> {
                     l
                 }
             };
-            let _ = writeln!(out, "  {:>8.3} s  {line}", secs(m.log_time));
+            stamp(&mut out, &line);
         }
     }
     if let Some(s) = &last_state {
