@@ -319,9 +319,58 @@ pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoar
             to_cm,
         });
     }
+    // Pieces on a relevant location that should not show them and that no
+    // location wants: back to a place off the board the rules keep for their
+    // kind — an irrelevant location the position fills with that kind but
+    // the camera sees empty (the hole the piece came from), else an empty
+    // one where a piece of that kind starts the game. They go first, so a
+    // location they block is free before anything is put there.
+    let initial = game.initial_state();
+    let mut homes_used: Vec<usize> = Vec::new();
+    let mut removals = Vec::new();
+    for (k, (rank, p)) in spare.iter().enumerate() {
+        if used[k] || *rank != 1 {
+            continue;
+        }
+        let home = |fill_only: bool, used: &[usize]| {
+            board.locations.iter().enumerate().find_map(|(j, l)| {
+                if l.relevant || seen.classes[j].is_some() || used.contains(&j) {
+                    return None;
+                }
+                let elem = if want[j] == Some(p.class) {
+                    expected.content(l.id)
+                } else if fill_only || want[j].is_some() {
+                    None
+                } else {
+                    initial.content(l.id).filter(|&e| {
+                        board.class_for(&game.element_type_of(e).name, initial.element_state(e))
+                            == Some(p.class)
+                    })
+                }?;
+                Some((j, elem))
+            })
+        };
+        let Some((j, e)) = home(true, &homes_used).or_else(|| home(false, &homes_used)) else {
+            continue;
+        };
+        homes_used.push(j);
+        let l = &board.locations[j];
+        removals.push(Correction {
+            element: game.elements[e as usize].name.clone(),
+            element_type: game.element_type_of(e).name.clone(),
+            from_location: p.location.clone(),
+            from_cm: p.table_cm,
+            to_location: l.name.clone(),
+            to_cm: match game.locations[l.id as usize].robot {
+                Some(RobotSpec::Cartesian(c)) => Some(c),
+                _ => None,
+            },
+        });
+    }
+    removals.extend(corrections);
     Check {
         changes: ch,
-        corrections,
+        corrections: removals,
         uncorrectable,
     }
 }
@@ -408,6 +457,62 @@ mod tests {
                 .unwrap(),
             PersonVerdict::Restored
         );
+    }
+
+    /// A piece the arm knocked (or dropped) onto a square no move puts it
+    /// on, with nothing missing on the board: taken back to the hole it left
+    /// in its supply, or, when the camera sees no hole, to an empty spot
+    /// where a piece of its kind starts; before any other correction.
+    #[test]
+    fn a_stray_piece_on_the_board_is_taken_back_to_its_supply() {
+        let g = game("tictactoe.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let st = g.initial_state();
+        let m = g
+            .legal_moves(&st)
+            .unwrap()
+            .into_iter()
+            .find(|m| {
+                g.locations[m.to as usize].name == "cell(2,2)"
+                    && g.locations[m.from as usize].name == "sx(1)"
+            })
+            .unwrap();
+        let mut after = st.clone();
+        g.apply(&mut after, &m).unwrap();
+        let seen_with = |stray_from: Option<&str>| {
+            let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
+            for (i, c) in visible_board(&g, &board, &after).iter().enumerate() {
+                let name = board.locations[i].name.clone();
+                if let Some(c) = c {
+                    if Some(name.as_str()) != stray_from {
+                        pieces.push((name, board.classes[*c].name.clone(), 1, [0.0, 0.0]));
+                    }
+                }
+            }
+            pieces.push(("cell(3,1)".into(), "cross".into(), 1, [5.1, 13.2]));
+            SeenBoard::from_pieces(
+                &board,
+                pieces
+                    .iter()
+                    .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
+            )
+        };
+        // Knocked out of sx(3): back into that hole.
+        let c = check(&g, &board, &after, &seen_with(Some("sx(3)")));
+        assert_eq!(c.changes.len(), 1, "{:?}", c.changes);
+        assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
+        let k = &c.corrections[0];
+        assert_eq!(
+            (k.from_location.as_str(), k.from_cm, k.to_location.as_str()),
+            ("cell(3,1)", [5.1, 13.2], "sx(3)")
+        );
+        assert_eq!(k.element_type, "cross");
+        assert!(c.uncorrectable.is_empty());
+        // No hole seen (an extra piece): to the empty spot a cross starts on.
+        let c = check(&g, &board, &after, &seen_with(None));
+        assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
+        assert_eq!(c.corrections[0].to_location, "sx(1)");
+        assert_eq!(c.corrections[0].element, "x(1)");
     }
 
     #[test]
