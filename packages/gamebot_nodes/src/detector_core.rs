@@ -27,7 +27,7 @@ pub enum DetectorError {
         source: gamebot_rules::LoadError,
     },
     /// The calibration file could not be read.
-    #[error("detector: calibration {file}: {source}")]
+    #[error("detector: calibration: {source}")]
     Calibration {
         file: PathBuf,
         source: gamebot_vision::VisionError,

@@ -177,10 +177,7 @@ impl BoardConfig {
     /// Reads a board file.
     pub fn load(path: impl AsRef<Path>) -> Result<BoardConfig> {
         let path = path.as_ref();
-        let text = gamebot_input::read_text(path).map_err(|e| VisionError::Config {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+        let text = gamebot_input::read_text(path)?;
         Self::parse(path, &text)
     }
 

@@ -74,10 +74,7 @@ impl CameraCalibration {
     /// Reads a camera file (bounded read, encoding checked).
     pub fn load(path: impl AsRef<Path>) -> Result<CameraCalibration> {
         let path = path.as_ref();
-        let text = gamebot_input::read_text(path).map_err(|e| VisionError::Config {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+        let text = gamebot_input::read_text(path)?;
         Self::parse(path, &text)
     }
 

@@ -47,7 +47,10 @@ pub enum VisionError {
     /// A frame source has no more frames (end of file list, simulation closed).
     #[error("{source_name}: no more frames")]
     EndOfStream { source_name: String },
-    /// A YAML configuration file could not be read or parsed.
+    /// A file could not be read (it names itself).
+    #[error(transparent)]
+    Input(#[from] gamebot_input::InputError),
+    /// A YAML configuration file could not be parsed.
     #[error("{path}: {reason}")]
     Config { path: PathBuf, reason: String },
     /// Calibration could not be computed.
