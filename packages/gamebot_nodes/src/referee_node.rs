@@ -1100,6 +1100,20 @@ impl<B: Bus> Referee<B> {
                         if let Some(t) = self.robot.as_mut() {
                             t.corrections += 1;
                         }
+                        for k in &c.corrections {
+                            tracing::warn!(
+                                "correcting: {} seen at ({:.1}, {:.1}) cm{} goes to {}",
+                                k.element_type,
+                                k.from_cm[0],
+                                k.from_cm[1],
+                                if k.from_location.is_empty() {
+                                    " (on no location)".to_string()
+                                } else {
+                                    format!(" on {}", k.from_location)
+                                },
+                                k.to_location
+                            );
+                        }
                         let actions: Vec<ActionMsg> =
                             c.corrections.iter().map(correction_msg).collect();
                         return self.send_execute(actions, "correcting");

@@ -396,6 +396,12 @@ impl SimGame {
                     && last_phase != Some(GameState::PHASE_WAITING_FOR_HELP)
                 {
                     summary.interventions += 1;
+                    // What the world really looks like when a person is asked
+                    // for help: for the log of an unattended run.
+                    tracing::warn!(
+                        "asked for help; the world: {}",
+                        stray_pieces(&self.robot.probe().snapshot(), self.robot.places())
+                    );
                 }
                 last_phase = Some(s.phase);
                 last = Some(s);
@@ -524,6 +530,41 @@ pub const ON_LOCATION_MM: f64 = 8.0;
 /// compared for types whose states the camera tells apart (two or more
 /// colour signatures, or a game without any), not for counters kept in a
 /// piece.
+/// The pieces lying farther than [`ON_LOCATION_MM`] from every place (or
+/// held), each with its nearest place: what a person would have to put right.
+pub fn stray_pieces(world: &WorldSnapshot, places: &[(String, Option<[f64; 3]>)]) -> String {
+    let mut out = Vec::new();
+    for p in &world.pieces {
+        if p.held {
+            out.push(format!("{} is held", p.name));
+            continue;
+        }
+        let nearest = places
+            .iter()
+            .filter_map(|(n, at)| {
+                at.map(|a| {
+                    let d = 1000.0 * (a[0] - p.position[0]).hypot(a[1] - p.position[1]);
+                    (d, n)
+                })
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((d, n)) = nearest.filter(|(d, _)| *d > ON_LOCATION_MM) {
+            out.push(format!(
+                "{} ({}) at ({:.1}, {:.1}) cm, {d:.1} mm from {n}",
+                p.name,
+                p.element_type,
+                100.0 * p.position[0],
+                100.0 * p.position[1]
+            ));
+        }
+    }
+    if out.is_empty() {
+        "every piece lies on a location".to_string()
+    } else {
+        out.join("; ")
+    }
+}
+
 pub fn world_differences(
     game: &Game,
     rules: &State,
