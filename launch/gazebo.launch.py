@@ -20,7 +20,13 @@
    FollowJointTrajectory and GripperCommand actions. The arm_controller runs
    with `gazebo_grip`: it attaches the piece the gripper closed on and
    detaches it when it opens (friction grasps of small pieces are unreliable
-   in Gazebo).
+   in Gazebo);
+6. gazebo_hand serves /sim/human_move (the simulated person's moves, e.g.
+   the web UI's clicks): it reads where every piece model is from the world's
+   pose info (bridged by the world's bridge file) and moves the models with
+   Gazebo's set-pose service, which a second parameter_bridge bridges on its
+   command line (`SERVICE@ROS_TYPE`; the YAML form of service entries is not
+   relied on).
 """
 
 import os
@@ -34,6 +40,11 @@ from launch.event_handlers import OnProcessExit
 from launch.substitutions import Command, LaunchConfiguration, PythonExpression
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
+
+
+# The world `gamebot gazebo world` writes (gamebot_gazebo::WORLD_NAME).
+WORLD = "gamebot"
+SET_POSE = f"/world/{WORLD}/set_pose"
 
 
 def generate_launch_description():
@@ -74,7 +85,7 @@ def generate_launch_description():
                                    "'", LaunchConfiguration("headless"), "' == 'true' or '",
                                    LaunchConfiguration("gui"), "' == 'false'"])))
     spawn = Node(package="ros_gz_sim", executable="create", name="spawn_arm", output="screen",
-                 arguments=["-world", "gamebot", "-name", "gamebot", "-topic", "/robot_description"])
+                 arguments=["-world", WORLD, "-name", "gamebot", "-topic", "/robot_description"])
     controllers_up = Node(package="controller_manager", executable="spawner", name="spawner", output="screen",
                           arguments=["joint_state_broadcaster", "joint_trajectory_controller", "gripper_controller",
                                      "--controller-manager", "/controller_manager"])
@@ -106,6 +117,10 @@ def generate_launch_description():
             spawn,
             Node(package="ros_gz_bridge", executable="parameter_bridge", name="gz_bridge", output="screen",
                  parameters=[{"config_file": bridge, "use_sim_time": True}]),
+            # Gazebo's set-pose service for gazebo_hand (ros_gz_interfaces/srv/SetEntityPose).
+            Node(package="ros_gz_bridge", executable="parameter_bridge", name="gz_service_bridge",
+                 output="screen", arguments=[SET_POSE + "@ros_gz_interfaces/srv/SetEntityPose"],
+                 parameters=[{"use_sim_time": True}]),
         ])),
         RegisterEventHandler(OnProcessExit(target_action=spawn, on_exit=[controllers_up])),
         Node(package="gamebot", executable="detector", name="detector", output="screen",
@@ -119,4 +134,9 @@ def generate_launch_description():
              # The gripped piece is attached through the world's DetachableJoint topics.
              parameters=[sim_time, {"arm": arm, "publish_tf": False, "gazebo_grip": True,
                                     "game_file": game}]),
+        # The simulated person's moves (/sim/human_move) through Gazebo's set-pose
+        # service; the layout is rebuilt from the same inputs as the world.
+        Node(package="gamebot", executable="gazebo_hand", name="gazebo_hand", output="screen",
+             parameters=[sim_time, {"game_file": game, "arm": arm, "board": LaunchConfiguration("board"),
+                                    "camera": camera, "world": WORLD}]),
     ])

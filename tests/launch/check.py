@@ -17,7 +17,9 @@ configuration, without ROS or Gazebo (see docs/gazebo.md):
    gamebot_ros::graph with the display's message type, fixed frame a URDF link;
 6. the SDF that `gamebot gazebo world` writes, parsed here independently:
    every piece on a `robot=x,y,z` location at those coordinates in metres,
-   names unique, the camera topics equal to the bridge's Gazebo topics.
+   names unique, the camera topics equal to the bridge's Gazebo topics, the
+   world's pose info bridged (GZ_TO_ROS); gazebo.launch.py starts gazebo_hand
+   for that world on the simulation clock and bridges its set-pose service.
 
     tests/launch/check [--structure] [--install PREFIX] [--gamebot PATH]
 
@@ -85,7 +87,11 @@ def graph_names():
             types[alias] = ros
     names = {}
     for m in re.finditer(r"pub const \w+: (Topic|Service|Action)<(\w+)>\s*=\s*\w+::new\(\s*\"([^\"]+)\"", text):
-        names[m.group(3)] = (m.group(1), types.get(m.group(2), m.group(2)))
+        ros = types.get(m.group(2), m.group(2))
+        if m.group(1) == "Service":
+            # A service of a standard package (ros_gz_interfaces) is pkg/srv/Name.
+            ros = ros.replace("/msg/", "/srv/")
+        names[m.group(3)] = (m.group(1), ros)
     return names
 
 
@@ -237,12 +243,53 @@ def check_launch(prefix, share, install):
                 for p, v in e["parameters"].items():
                     if looks_like_file(v):
                         ok(os.path.isfile(v), f"{label}: {name}: {p} = {v} does not exist")
+            if base == "gazebo.launch.py":
+                check_gazebo_hand(label, rec)
             for c in rec["commands"]:
                 for word in c.split():
                     word = word.split(":=", 1)[-1]
                     if looks_like_file(word):
                         ok(os.path.isfile(word), f"{label}: command `{c}`: {word} does not exist")
     return seen_exes
+
+
+# The world `gamebot gazebo world` writes (gamebot_gazebo::WORLD_NAME).
+GZ_WORLD = "gamebot"
+SERVICE_BRIDGE = re.compile(r"^(/[\w/]+)@(\w+/srv/\w+)$")
+
+
+def check_gazebo_hand(label, rec):
+    """gazebo.launch.py: gazebo_hand runs on the simulation clock for the
+    world of the SDF, and a parameter_bridge bridges that world's set-pose
+    service on its command line with the service type of gamebot_ros::graph."""
+    graph = graph_names()
+    hands = [e for e in rec["entities"] if e["kind"] != "process" and e["package"] == "gamebot"
+             and e["executable"] == "gazebo_hand"]
+    if not ok(len(hands) == 1, f"{label}: gazebo_hand is started {len(hands)} times, not once"):
+        return
+    params = hands[0]["parameters"]
+    ok(params.get("use_sim_time") is True, f"{label}: gazebo_hand does not run with use_sim_time")
+    world = params.get("world", GZ_WORLD)
+    ok(world == GZ_WORLD, f"{label}: gazebo_hand's world {world} is not the generated world {GZ_WORLD}")
+    for p in ("game_file", "camera"):
+        ok(p in params, f"{label}: gazebo_hand is not given the world's {p}")
+    services = {}
+    for e in rec["entities"]:
+        if e["kind"] == "process" or (e["package"], e["executable"]) != ("ros_gz_bridge", "parameter_bridge"):
+            continue
+        for a in e.get("arguments", []):
+            m = SERVICE_BRIDGE.match(str(a))
+            if ok(m is not None or not str(a).startswith("/"),
+                  f"{label}: {e['name']}: bridge argument {a} is not SERVICE@pkg/srv/Type"):
+                if m:
+                    services[m.group(1)] = m.group(2)
+    name = f"/world/{world}/set_pose"
+    ok(services.get(name) == "ros_gz_interfaces/srv/SetEntityPose",
+       f"{label}: no parameter_bridge bridges {name} as ros_gz_interfaces/srv/SetEntityPose (bridged: {services})")
+    ok(graph.get(name) == ("Service", "ros_gz_interfaces/srv/SetEntityPose"),
+       f"{label}: {name} is not a ros_gz_interfaces/srv/SetEntityPose service of gamebot_ros::graph "
+       f"(graph has {graph.get(name)})")
+    ok(graph.get("/sim/human_move", ("",))[0] == "Service", f"{label}: /sim/human_move is not in gamebot_ros::graph")
 
 
 # ---------------------------------------------------------------- 2./3. URDF, xacro, controllers
@@ -386,6 +433,9 @@ def check_bridge(path=None):
                f"{where}: grip topic {ros_topic} must be std_msgs/msg/Empty, ROS_TO_GZ, same name in Gazebo")
             gz_topics[ros_topic] = gz_topic
             continue
+        if (ros_topic or "").endswith("/pose/info"):
+            ok(rt == "tf2_msgs/msg/TFMessage" and gz_topic == ros_topic and e.get("direction") == "GZ_TO_ROS",
+               f"{where}: pose info {ros_topic} must be tf2_msgs/msg/TFMessage, GZ_TO_ROS, same name in Gazebo")
         kind_type = graph.get(ros_topic)
         ok(kind_type == ("Topic", rt), f"{where}: ROS topic {ros_topic} with {rt} is not in gamebot_ros::graph "
                                        f"(graph has {kind_type})")
@@ -507,6 +557,8 @@ def check_sdf(gamebot, gz_topics):
            "SDF: camera image is not 640x480")
         z = float(world.find("model[@name='camera']").findtext("pose").split()[2])
         ok(0.1 < z < 2.0, f"SDF: camera height {z} is not in metres above the table")
+    poses = f"/world/{world.get('name')}/pose/info"
+    ok(world_topics.get(poses) == poses, f"world bridge: the world's pose info {poses} is not bridged (gazebo_hand)")
     clock = gz_topics.get("/clock", "")
     ok(clock == f"/world/{world.get('name')}/clock", f"bridge: /clock is bridged from {clock}, not the world's clock")
     plugins = {p.get("name") for p in world.findall("plugin")}

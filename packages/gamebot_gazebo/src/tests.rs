@@ -326,3 +326,46 @@ fn the_sheet_follows_a_registered_placement() {
     assert_eq!(checked, world.marks.len());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The world's bridge file bridges the pose info `gazebo_hand` reads (Gazebo
+/// to ROS, `Pose_V` ↔ `TFMessage`), after the static entries and before the
+/// grip topics; the off-board spot lies beside the sheet, on no location.
+#[test]
+fn the_bridge_has_the_pose_info_and_the_off_board_spot_is_off_the_sheet() {
+    let game = load("mill.game");
+    let world = TableWorld::build(&game, &spec()).unwrap();
+    let base = std::fs::read_to_string(repo("config/gz_bridge.yaml")).unwrap();
+    let yaml = bridge_yaml(&base, &world);
+    let topic = pose_info_topic(WORLD_NAME);
+    assert_eq!(topic, "/world/gamebot/pose/info");
+    assert_eq!(set_pose_service(WORLD_NAME), "/world/gamebot/set_pose");
+    let entry = format!(
+        "- ros_topic_name: {topic}\n  gz_topic_name: {topic}\n  ros_type_name: tf2_msgs/msg/TFMessage\n  \
+         gz_type_name: gz.msgs.Pose_V\n  direction: GZ_TO_ROS\n"
+    );
+    let at = yaml.find(&entry).expect("pose info entry");
+    assert!(yaml.starts_with(base.trim_end()));
+    assert!(at < yaml.find("/attach").unwrap());
+    assert_eq!(
+        yaml.matches("direction: GZ_TO_ROS").count(),
+        base.matches("direction: GZ_TO_ROS").count() + 1
+    );
+    let [x, y, z] = world.off_board;
+    for m in &world.marks {
+        let d = (m.position[0] - x).hypot(m.position[1] - y);
+        assert!(
+            d > 0.03,
+            "off-board spot {x},{y} is {d} m from {}",
+            m.location
+        );
+    }
+    let half = [world.sheet_size[0] / 2.0, world.sheet_size[1] / 2.0];
+    assert!(
+        (x - world.sheet_centre[0]).abs() > half[0] || (y - world.sheet_centre[1]).abs() > half[1],
+        "off-board spot on the sheet"
+    );
+    assert!(
+        z.abs() < 0.01,
+        "off-board spot at the surface height, got {z}"
+    );
+}

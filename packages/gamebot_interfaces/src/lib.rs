@@ -21,8 +21,8 @@ mod standard;
 pub use gamebot::{action, msg, srv};
 pub use standard::{
     action_msgs, builtin_interfaces, control_msgs, diagnostic_msgs, geometry_msgs, rcl_interfaces,
-    rosgraph_msgs, sensor_msgs, std_msgs, tf2_msgs, trajectory_msgs, unique_identifier_msgs,
-    visualization_msgs,
+    ros_gz_interfaces, rosgraph_msgs, sensor_msgs, std_msgs, tf2_msgs, trajectory_msgs,
+    unique_identifier_msgs, visualization_msgs,
 };
 
 use serde::{de::DeserializeOwned, Serialize};

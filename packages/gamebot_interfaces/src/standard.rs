@@ -60,6 +60,10 @@ pub(crate) fn visit<V: TypeVisitor>(v: &mut V) {
     v.message::<CancelGoalResponse>();
     v.service::<CancelGoal>();
     v.message::<rcl_interfaces::Log>();
+    v.message::<ros_gz_interfaces::Entity>();
+    v.message::<ros_gz_interfaces::SetEntityPoseRequest>();
+    v.message::<ros_gz_interfaces::SetEntityPoseResponse>();
+    v.service::<ros_gz_interfaces::SetEntityPose>();
 }
 
 /// `builtin_interfaces`: time stamps and durations.
@@ -794,5 +798,58 @@ pub mod rcl_interfaces {
         pub const WARN: u8 = 30;
         pub const ERROR: u8 = 40;
         pub const FATAL: u8 = 50;
+    }
+}
+
+/// `ros_gz_interfaces`: the Gazebo entity services that ros_gz_bridge
+/// bridges (only what `gazebo_hand` uses: moving a model).
+pub mod ros_gz_interfaces {
+    use super::*;
+    use crate::geometry_msgs::Pose;
+
+    ros_message! {
+        /// A Gazebo entity, by id or by name and type; see the type constants.
+        "ros_gz_interfaces/msg/Entity" => pub struct Entity {
+            pub id: u64,
+            pub name: String,
+            pub r#type: u8,
+        }
+    }
+
+    #[allow(missing_docs)]
+    impl Entity {
+        pub const NONE: u8 = 0;
+        pub const LIGHT: u8 = 1;
+        pub const MODEL: u8 = 2;
+        pub const LINK: u8 = 3;
+        pub const VISUAL: u8 = 4;
+        pub const COLLISION: u8 = 5;
+        pub const SENSOR: u8 = 6;
+        pub const JOINT: u8 = 7;
+    }
+
+    ros_message! {
+        /// Put an entity at a pose (relative to its parent; the world for a model).
+        "ros_gz_interfaces/srv/SetEntityPose_Request" => pub struct SetEntityPoseRequest {
+            pub entity: Entity,
+            pub pose: Pose,
+        }
+    }
+
+    ros_message! {
+        /// Whether Gazebo took the request.
+        "ros_gz_interfaces/srv/SetEntityPose_Response" => pub struct SetEntityPoseResponse {
+            pub success: bool,
+        }
+    }
+
+    /// Gazebo's set-pose service of a world (`/world/<world>/set_pose`,
+    /// served by gz-sim's UserCommands system and bridged by ros_gz_bridge).
+    pub struct SetEntityPose;
+
+    impl crate::RosService for SetEntityPose {
+        const TYPE_NAME: &'static str = "ros_gz_interfaces/srv/SetEntityPose";
+        type Request = SetEntityPoseRequest;
+        type Response = SetEntityPoseResponse;
     }
 }

@@ -58,6 +58,14 @@ pub fn sim_world() -> anyhow::Result<()> {
     })
 }
 
+/// Runs the simulated person's hand in Gazebo (parameters `game_file`,
+/// `arm`, `board`, `camera`, `world`).
+pub fn gazebo_hand() -> anyhow::Result<()> {
+    run_node("gazebo_hand", |node, stop, _| {
+        crate::gazebo_hand::run(node, stop)
+    })
+}
+
 fn run_node(
     default_name: &str,
     body: impl FnOnce(&DdsNode, &Shutdown, &RosArgs) -> Result<(), NodeError>,

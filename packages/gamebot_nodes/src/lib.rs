@@ -18,6 +18,8 @@
 //!   controller's manual-control services (`gamebot calibrate board-to-arm`).
 //! - [`sim_world`]: the simulated table (`gamebot_sim`) as a node: camera,
 //!   `/clock`, the emulated SSC-32U, the simulated person's hand.
+//! - [`gazebo_hand_core`] / [`gazebo_hand`]: the simulated person's moves in
+//!   Gazebo — `/sim/human_move` carried out with Gazebo's set-pose service.
 //! - [`sim_robot`] / [`sim_game`]: the whole simulated robot in one process,
 //!   and one game of it judged by the world (`gamebot play --sim`).
 
@@ -33,6 +35,8 @@ pub mod dds_main;
 pub mod detector_core;
 pub mod detector_node;
 pub mod flip_station;
+pub mod gazebo_hand;
+pub mod gazebo_hand_core;
 pub mod move_inference;
 pub mod node_clock;
 pub mod node_group;

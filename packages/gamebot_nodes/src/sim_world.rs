@@ -44,7 +44,7 @@ const MARKER_PERIOD: Duration = Duration::from_millis(500);
 /// The longest the loop sleeps without looking at the world (wall time).
 const MAX_SLEEP: Duration = Duration::from_millis(50);
 /// The longest a person's move waits for the position it is for (wall time).
-const POSITION_WAIT: Duration = Duration::from_secs(2);
+pub const POSITION_WAIT: Duration = Duration::from_secs(2);
 
 /// What the world looks like now: for tests and summaries that must judge the
 /// robot by the world, not by what the nodes say.

@@ -13,6 +13,7 @@ use gamebot_interfaces::control_msgs::{FollowJointTrajectory, GripperCommandActi
 use gamebot_interfaces::diagnostic_msgs::DiagnosticArray;
 use gamebot_interfaces::msg::{BoardObservation, GameEvent, GameState, PlanProgress};
 use gamebot_interfaces::rcl_interfaces::Log;
+use gamebot_interfaces::ros_gz_interfaces::SetEntityPose;
 use gamebot_interfaces::rosgraph_msgs::Clock;
 use gamebot_interfaces::sensor_msgs::{CameraInfo, Image, JointState};
 use gamebot_interfaces::srv::{
@@ -179,6 +180,19 @@ pub const SIM_HUMAN_MOVE: Service<HumanMove> = Service::new("/sim/human_move");
 pub const SIM_MARKERS: Topic<MarkerArray> = Topic::new("/sim/markers", Qos::reliable(10));
 /// Simulation: inject faults into the world (sim_world).
 pub const SIM_FAULT: Service<SimFault> = Service::new("/sim/fault");
+
+/// Gazebo: every entity's pose in the world `gamebot` (gz-sim's
+/// SceneBroadcaster, `gz.msgs.Pose_V`, bridged by ros_gz_bridge; a model's
+/// pose has `child_frame_id` = the model name). `gazebo_hand` subscribes to
+/// `/world/<world>/pose/info` for its `world` parameter; this is the name
+/// for the world `gamebot gazebo world` writes. Best-effort, so it matches
+/// the bridge's publisher whatever its reliability.
+pub const GZ_POSE_INFO: Topic<TFMessage> =
+    Topic::new("/world/gamebot/pose/info", Qos::sensor_data());
+/// Gazebo: put a model at a pose (gz-sim's UserCommands system, bridged by
+/// ros_gz_bridge) — `gazebo_hand` moves the pieces with it
+/// (`/world/<world>/set_pose`; this is the name for the world `gamebot`).
+pub const GZ_SET_POSE: Service<SetEntityPose> = Service::new("/world/gamebot/set_pose");
 
 /// The detector's camera frames with what it found drawn on them (throttled; web UI, RViz).
 pub const DETECTOR_IMAGE_ANNOTATED: Topic<Image> =
