@@ -67,7 +67,7 @@ def generate_launch_description():
         Command(["xacro ", xacro_file, " hardware:=gazebo controllers:=", controllers]), value_type=str)
     kinds = PythonExpression([
         "(lambda r, o: [r, o] if '", LaunchConfiguration("robot_player"), "' == '1' else [o, r])(",
-        "'ai:", robot, "', 'human' if '", opponent, "' == 'camera' else '", opponent, "')",
+        "'ai:", robot, "', 'camera' if '", opponent, "' == 'camera' else '", opponent, "')",
     ])
 
     make_world = ExecuteProcess(
@@ -107,6 +107,8 @@ def generate_launch_description():
         DeclareLaunchArgument("opponent", default_value="camera",
                               description="camera (a person, seen by the camera) or ai:<strategy>"),
         DeclareLaunchArgument("robot_player", default_value="1", description="the arm's player: 1 or 2"),
+        DeclareLaunchArgument("web", default_value="true",
+                              description="true: the web UI on http://127.0.0.1:8080 (board, camera, moves; a person's clicks)"),
         make_world,
         RegisterEventHandler(OnProcessExit(target_action=make_world, on_exit=[
             gz_gui,
@@ -126,7 +128,8 @@ def generate_launch_description():
         Node(package="gamebot", executable="detector", name="detector", output="screen",
              parameters=[sim_time, {"calibration": camera}]),
         Node(package="gamebot", executable="referee", name="referee", output="screen",
-             parameters=[sim_time, {"game_file": game, "player_kinds": kinds}]),
+             parameters=[sim_time, {"game_file": game, "player_kinds": kinds,
+                                    "arm": True, "camera": True}]),
         Node(package="gamebot", executable="planner", name="planner", output="screen",
              parameters=[sim_time, {"strategy": robot}]),
         Node(package="gamebot", executable="arm_controller", name="arm_controller", output="screen",
@@ -139,4 +142,8 @@ def generate_launch_description():
         Node(package="gamebot", executable="gazebo_hand", name="gazebo_hand", output="screen",
              parameters=[sim_time, {"game_file": game, "arm": arm, "board": LaunchConfiguration("board"),
                                     "camera": camera, "world": WORLD}]),
+        # The web UI: a person's clicks become /sim/human_move requests (gazebo_hand).
+        Node(package="gamebot", executable="web", name="web", output="screen",
+             parameters=[{"games_dir": os.path.join(share, "games")}],
+             condition=IfCondition(LaunchConfiguration("web"))),
     ])

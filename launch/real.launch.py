@@ -29,7 +29,7 @@ def generate_launch_description():
     camera = LaunchConfiguration("camera")
     kinds = PythonExpression([
         "(lambda r, o: [r, o] if '", LaunchConfiguration("robot_player"), "' == '1' else [o, r])(",
-        "'ai:", robot, "', 'human' if '", opponent, "' == 'camera' else '", opponent, "')",
+        "'ai:", robot, "', 'camera' if '", opponent, "' == 'camera' else '", opponent, "')",
     ])
     return LaunchDescription([
         DeclareLaunchArgument("game", default_value=os.path.join(share, "games", "tictactoe.game"),
@@ -45,6 +45,8 @@ def generate_launch_description():
         DeclareLaunchArgument("camera", default_value=os.path.join(share, "config", "camera", "sim.yaml"),
                               description="camera calibration file (gamebot calibrate)"),
         DeclareLaunchArgument("record", default_value="false", description="true: record a bag (recorder)"),
+        DeclareLaunchArgument("web", default_value="true",
+                              description="true: the web UI on http://127.0.0.1:8080 (board, camera, moves; a person's clicks)"),
         Node(package="gamebot", executable="camera", name="camera", output="screen",
              parameters=[params, {"device": LaunchConfiguration("device"), "calibration": camera}]),
         Node(package="gamebot", executable="ssc32_bridge", name="ssc32_bridge", output="screen",
@@ -52,11 +54,15 @@ def generate_launch_description():
         Node(package="gamebot", executable="detector", name="detector", output="screen",
              parameters=[params, {"calibration": camera}]),
         Node(package="gamebot", executable="referee", name="referee", output="screen",
-             parameters=[params, {"game_file": game, "player_kinds": kinds}]),
+             parameters=[params, {"game_file": game, "player_kinds": kinds,
+                                  "arm": True, "camera": True}]),
         Node(package="gamebot", executable="planner", name="planner", output="screen",
              parameters=[params, {"strategy": robot}]),
         Node(package="gamebot", executable="arm_controller", name="arm_controller", output="screen",
              parameters=[params, {"arm": arm}]),
         Node(package="gamebot", executable="recorder", name="recorder", output="screen",
              parameters=[params], condition=IfCondition(LaunchConfiguration("record"))),
+        Node(package="gamebot", executable="web", name="web", output="screen",
+             parameters=[params, {"games_dir": os.path.join(share, "games")}],
+             condition=IfCondition(LaunchConfiguration("web"))),
     ])

@@ -33,10 +33,11 @@ def generate_launch_description():
     port = LaunchConfiguration("port")
     camera = LaunchConfiguration("camera")
     # The referee's player kinds: the robot plays `ai:<robot>`, the opponent is
-    # a person seen by the camera (`human`) or an AI.
+    # a person seen by the camera (`camera`) or an AI; the arm makes the AI's
+    # moves and the camera confirms them (`arm`, `camera`).
     kinds = PythonExpression([
         "(lambda r, o: [r, o] if '", LaunchConfiguration("robot_player"), "' == '1' else [o, r])(",
-        "'ai:", robot, "', 'human' if '", opponent, "' == 'camera' else '", opponent, "')",
+        "'ai:", robot, "', 'camera' if '", opponent, "' == 'camera' else '", opponent, "')",
     ])
     sim_time = {"use_sim_time": True}
     return LaunchDescription([
@@ -53,6 +54,8 @@ def generate_launch_description():
         DeclareLaunchArgument("camera", default_value=os.path.join(share, "config", "camera", "sim.yaml"),
                               description="camera calibration file"),
         DeclareLaunchArgument("record", default_value="false", description="true: record a bag (recorder)"),
+        DeclareLaunchArgument("web", default_value="true",
+                              description="true: the web UI on http://127.0.0.1:8080 (board, camera, moves; a person's clicks)"),
         DeclareLaunchArgument("speed", default_value="1.0",
                               description="real-time factor of the simulation (1 = watchable)"),
         Node(package="gamebot", executable="sim_world", name="sim_world", output="screen",
@@ -63,11 +66,15 @@ def generate_launch_description():
         Node(package="gamebot", executable="detector", name="detector", output="screen",
              parameters=[params, {"calibration": camera}]),
         Node(package="gamebot", executable="referee", name="referee", output="screen",
-             parameters=[params, {"game_file": game, "player_kinds": kinds}]),
+             parameters=[params, {"game_file": game, "player_kinds": kinds,
+                                  "arm": True, "camera": True}]),
         Node(package="gamebot", executable="planner", name="planner", output="screen",
              parameters=[params, {"strategy": robot}]),
         Node(package="gamebot", executable="arm_controller", name="arm_controller", output="screen",
              parameters=[params, {"arm": arm}]),
         Node(package="gamebot", executable="recorder", name="recorder", output="screen",
              parameters=[params, sim_time], condition=IfCondition(LaunchConfiguration("record"))),
+        Node(package="gamebot", executable="web", name="web", output="screen",
+             parameters=[params, {"games_dir": os.path.join(share, "games")}],
+             condition=IfCondition(LaunchConfiguration("web"))),
     ])

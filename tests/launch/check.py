@@ -132,6 +132,9 @@ def declared_params():
         names = set()
         for crate, mod in set(re.findall(r"\b(gamebot_\w+)::(\w+)", text)):
             f = os.path.join(REPO, "packages", crate, "src", mod + ".rs")
+            if not os.path.isfile(f):
+                # An item of the crate's root (`gamebot_web::WebConfig`).
+                f = os.path.join(REPO, "packages", crate, "src", "lib.rs")
             if os.path.isfile(f):
                 names |= set(DECLARE.findall(open(f).read()))
         if names:
