@@ -329,13 +329,17 @@ fn serial_drop_and_reconnect_at_the_same_path() {
     let open = arm.config().gripper.open;
     let traj = arm.plan(&park, open, &[Action::Home]).unwrap();
     let pts = points(&arm, &traj, 0.05);
-    // The first group move draws the drop as soon as the world sees it.
+    // The first group move draws the drop as soon as the world sees it:
+    // when the emulator's thread has read it from the pty, however busy the
+    // machine is (a CI run once starved it past 5 s of simulation time), so
+    // the bound is only a generous guard against a hang.
     let moves = gamebot_ssc32::driver::trajectory_moves(&pts[..2]).unwrap();
     drv.start_move(&moves[0]).unwrap();
-    let t0 = w.clock().now();
+    let guard = std::time::Instant::now();
     while w.fault_counts().get(&FaultKind::SerialDrop).is_none() {
         w.step(Duration::from_millis(10)).unwrap();
-        assert!(w.clock().now() - t0 < Duration::from_secs(5), "no drop");
+        std::thread::yield_now();
+        assert!(guard.elapsed() < Duration::from_secs(120), "no drop");
     }
     assert!(!w.serial_connected());
     let e = drv.version().unwrap_err();
