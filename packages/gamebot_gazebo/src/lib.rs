@@ -127,8 +127,11 @@ pub struct PieceModel {
     pub position: [f64; 3],
     pub radius: f64,
     pub height: f64,
-    /// RGBA, 0–1.
+    /// RGBA, 0–1: the colour of the side up.
     pub colour: [f64; 4],
+    /// RGBA of the side down, for a two-sided piece whose states the camera
+    /// tells apart (then each side is a half-height visual).
+    pub underside: Option<[f64; 4]>,
 }
 
 /// A location mark on the sheet.
@@ -507,10 +510,12 @@ impl TableWorld {
             }
         }
         let mut pieces = Vec::new();
-        for p in sim.pieces() {
-            let colour = renderer
+        // A piece's colour as the camera knows it: the middle of its class's
+        // HSV signature.
+        let colour_of = |element_type: &str, st: i32| {
+            renderer
                 .board()
-                .class_for(&p.element_type, p.state)
+                .class_for(element_type, st)
                 .and_then(|c| renderer.board().signature_of_class(c))
                 .map(|sig| {
                     let s = &sig.source;
@@ -524,7 +529,20 @@ impl TableWorld {
                     let [b, g, r] = hsv_to_bgr(hue, sat, val);
                     [r as f64 / 255.0, g as f64 / 255.0, b as f64 / 255.0, 1.0]
                 })
-                .unwrap_or([0.5, 0.5, 0.5, 1.0]);
+        };
+        for p in sim.pieces() {
+            let colour = colour_of(&p.element_type, p.state).unwrap_or([0.5, 0.5, 0.5, 1.0]);
+            // A two-sided piece (reversi's disc) shows its other state's
+            // colour on its underside: turned over, the camera sees the change.
+            let states = game
+                .element_types
+                .iter()
+                .find(|t| t.name == p.element_type)
+                .map_or(1, |t| t.states);
+            let underside = (states == 2)
+                .then(|| colour_of(&p.element_type, p.state % 2 + 1))
+                .flatten()
+                .filter(|c| *c != colour);
             let location = game.locations[state.location_of(p.element) as usize]
                 .name
                 .clone();
@@ -536,6 +554,7 @@ impl TableWorld {
                 radius: p.radius,
                 height: p.height,
                 colour,
+                underside,
             });
         }
         let (lo, hi) = board.sheet.bounds();
@@ -691,6 +710,47 @@ impl TableWorld {
         model
     }
 
+    /// One visual in the piece's colour, or, for a two-sided piece, two
+    /// halves: the side up and the underside.
+    fn piece_visuals(&self, p: &PieceModel) -> Vec<El> {
+        let half = |name: &str, z: f64, rgba: [f64; 4]| {
+            El::new("visual")
+                .attr("name", name)
+                .leaf(
+                    "pose",
+                    Pose {
+                        xyz: [0.0, 0.0, round9(z)],
+                        rpy: [0.0; 3],
+                    }
+                    .sdf(),
+                )
+                .child(
+                    El::new("geometry").child(
+                        El::new("cylinder")
+                            .leaf("radius", round9(p.radius))
+                            .leaf("length", round9(p.height / 2.0)),
+                    ),
+                )
+                .child(material(rgba))
+        };
+        match p.underside {
+            Some(under) => vec![
+                half("visual", p.height / 4.0, p.colour),
+                half("underside", -p.height / 4.0, under),
+            ],
+            None => vec![El::new("visual")
+                .attr("name", "visual")
+                .child(
+                    El::new("geometry").child(
+                        El::new("cylinder")
+                            .leaf("radius", round9(p.radius))
+                            .leaf("length", round9(p.height)),
+                    ),
+                )
+                .child(material(p.colour))],
+        }
+    }
+
     fn piece(&self, p: &PieceModel) -> El {
         let geometry = || {
             El::new("geometry").child(
@@ -737,12 +797,7 @@ impl TableWorld {
                                 ),
                             ),
                     )
-                    .child(
-                        El::new("visual")
-                            .attr("name", "visual")
-                            .child(geometry())
-                            .child(material(p.colour)),
-                    ),
+                    .children(self.piece_visuals(p)),
             )
             .child(
                 El::new("plugin")

@@ -369,3 +369,56 @@ fn the_bridge_has_the_pose_info_and_the_off_board_spot_is_off_the_sheet() {
         "off-board spot at the surface height, got {z}"
     );
 }
+
+/// Reversi's discs show the other colour underneath (two half-height
+/// visuals, the side up in the colour of the disc's state): turned over by
+/// the hand or the station, the camera sees the change. One-sided pieces
+/// keep one visual.
+#[test]
+fn two_sided_pieces_have_two_coloured_halves() {
+    let find_models = |name: &str| {
+        let game = load(name);
+        let world = TableWorld::build(&game, &spec()).unwrap();
+        let root = crate::xml::El::parse(name, &world.to_sdf().unwrap()).unwrap();
+        let world_el = root.first("world").unwrap().clone();
+        (world, world_el)
+    };
+    let (world, el) = find_models("reversi6.game");
+    let discs: Vec<&PieceModel> = world
+        .pieces
+        .iter()
+        .filter(|p| p.underside.is_some())
+        .collect();
+    assert!(!discs.is_empty());
+    for p in &discs {
+        assert_ne!(Some(p.colour), p.underside, "{}", p.element);
+        let m = el
+            .all("model")
+            .find(|m| m.get("name") == Some(p.model.as_str()))
+            .unwrap();
+        let visuals: Vec<&crate::xml::El> = m.first("link").unwrap().all("visual").collect();
+        assert_eq!(visuals.len(), 2, "{}", p.model);
+        let z = |v: &crate::xml::El| -> f64 {
+            v.first("pose")
+                .unwrap()
+                .text
+                .split(' ')
+                .nth(2)
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert!(z(visuals[0]) > 0.0 && z(visuals[1]) < 0.0);
+    }
+    // Both colours occur among the sides up (discs of both colours start
+    // on the board or in the pools).
+    let ups: std::collections::BTreeSet<String> =
+        discs.iter().map(|p| format!("{:?}", p.colour)).collect();
+    let downs: std::collections::BTreeSet<String> = discs
+        .iter()
+        .map(|p| format!("{:?}", p.underside.unwrap()))
+        .collect();
+    assert_eq!(ups.union(&downs).count(), 2, "{ups:?} {downs:?}");
+    let (world, _) = find_models("tictactoe.game");
+    assert!(world.pieces.iter().all(|p| p.underside.is_none()));
+}
