@@ -35,6 +35,9 @@ pub(crate) fn visit<V: TypeVisitor>(v: &mut V) {
     v.message::<SimFaultRequest>();
     v.message::<SimFaultResponse>();
     v.service::<SimFault>();
+    v.message::<PutBoardRightRequest>();
+    v.message::<PutBoardRightResponse>();
+    v.service::<PutBoardRight>();
     v.message::<PlanMoveGoal>();
     v.message::<PlanMoveResult>();
     v.message::<PlanMoveFeedback>();
@@ -380,6 +383,33 @@ pub mod srv {
         const TYPE_NAME: &'static str = "gamebot_interfaces/srv/SimFault";
         type Request = SimFaultRequest;
         type Response = SimFaultResponse;
+    }
+
+    ros_message! {
+        /// The position the simulated person's hand is to make the world show.
+        "gamebot_interfaces/srv/PutBoardRight_Request" => pub struct PutBoardRightRequest {
+            pub r#move: String,
+            /// The ply `move` is for (1-based); 0: not checked.
+            pub ply: u32,
+        }
+    }
+
+    ros_message! {
+        /// What the hand did.
+        "gamebot_interfaces/srv/PutBoardRight_Response" => pub struct PutBoardRightResponse {
+            pub accepted: bool,
+            pub message: String,
+            pub actions: u32,
+        }
+    }
+
+    /// The simulated person answers a call for help (`/sim/put_board_right`).
+    pub struct PutBoardRight;
+
+    impl crate::RosService for PutBoardRight {
+        const TYPE_NAME: &'static str = "gamebot_interfaces/srv/PutBoardRight";
+        type Request = PutBoardRightRequest;
+        type Response = PutBoardRightResponse;
     }
 
     ros_message! {

@@ -19,7 +19,7 @@ use crate::sim_robot::SimRobot;
 use crate::sim_world::WorldSnapshot;
 use crate::{detector_node, planner_node, referee_node, NodeError};
 use gamebot_interfaces::msg::{GameEvent, GameState};
-use gamebot_interfaces::srv::{HumanMove, HumanMoveRequest};
+use gamebot_interfaces::srv::{HumanMove, HumanMoveRequest, PutBoardRight, PutBoardRightRequest};
 use gamebot_ros::inproc::InProcNode;
 use gamebot_ros::{graph, Bus, NodeOptions, ParamValue, Qos, ServiceClient, Subscription, WaitSet};
 use gamebot_rules::{Game, State};
@@ -49,6 +49,11 @@ pub struct SimGameConfig {
     /// The referee stays up after game over (a person starts the next game,
     /// e.g. from the web UI); otherwise it stops with the game.
     pub referee_stays: bool,
+    /// The simulated person answers a call for help: the hand puts the
+    /// board right (`/sim/put_board_right`) and the referee, seeing it on
+    /// the camera, goes on; the call still counts as an intervention.
+    /// Otherwise the game waits (as for a person who must do it).
+    pub person_helps: bool,
 }
 
 impl SimGameConfig {
@@ -63,6 +68,7 @@ impl SimGameConfig {
             seed: 1,
             wall_limit: None,
             referee_stays: false,
+            person_helps: true,
         }
     }
 }
@@ -87,6 +93,13 @@ pub enum Progress<'a> {
     Opponent { player: i32, text: &'a str },
     /// The hand could not make it.
     HandRefused { text: &'a str, reason: &'a str },
+    /// The referee asked for help and the simulated person put the board
+    /// right for the robot's move `text` (or could not: `message` says why).
+    PersonHelped {
+        text: &'a str,
+        accepted: bool,
+        message: &'a str,
+    },
     /// A counted move, with the world's verdict on it.
     Ply(&'a PlySummary),
 }
@@ -154,6 +167,7 @@ pub struct SimGame {
     states: Subscription<GameState>,
     events: Subscription<GameEvent>,
     hand: ServiceClient<HumanMove>,
+    help: ServiceClient<PutBoardRight>,
     /// Messages of a newer game that ended the previous [`SimGame::play`]
     /// (a new game started from the web UI): the next `play` starts with them.
     backlog_events: Vec<GameEvent>,
@@ -176,6 +190,7 @@ impl SimGame {
         let events =
             client.subscription::<GameEvent>(graph::GAME_EVENTS.name, Qos::reliable(1000))?;
         let hand = client.service_client_on(&graph::SIM_HUMAN_MOVE)?;
+        let help = client.service_client_on(&graph::SIM_PUT_BOARD_RIGHT)?;
         extra(&mut robot)?;
         let kinds: Vec<String> = (1..=game.player_count())
             .map(|p| {
@@ -217,6 +232,7 @@ impl SimGame {
             states,
             events,
             hand,
+            help,
             backlog_events: Vec::new(),
             backlog_states: Vec::new(),
         })
@@ -287,6 +303,9 @@ impl SimGame {
         let mut arm_seconds = 0.0;
         let mut arm_goals = 0u32;
         let mut mismatches = 0u32;
+        // The robot's move the referee is making or confirming (every event
+        // about the arm's work names it).
+        let mut robot_move: Option<String> = None;
         let mut game_number: Option<u32> = None;
         // Ended by a newer game: the world now holds that game's set-up.
         let mut replaced = false;
@@ -328,6 +347,7 @@ impl SimGame {
                     GameEvent::ARM_STARTED => {
                         arm_since = Some(clock.now());
                         arm_goals += 1;
+                        robot_move = Some(e.r#move.text.clone());
                     }
                     GameEvent::ARM_DONE | GameEvent::ARM_FAILED => {
                         if let Some(t) = arm_since.take() {
@@ -402,6 +422,21 @@ impl SimGame {
                         "asked for help; the world: {}",
                         stray_pieces(&self.robot.probe().snapshot(), self.robot.places())
                     );
+                    if self.config.person_helps {
+                        let text = robot_move.clone().unwrap_or_default();
+                        let r = self.help.call(
+                            PutBoardRightRequest {
+                                r#move: text.clone(),
+                                ply: s.move_history.len() as u32 + 1,
+                            },
+                            Duration::from_secs(30),
+                        )?;
+                        report(Progress::PersonHelped {
+                            text: &text,
+                            accepted: r.accepted,
+                            message: &r.message,
+                        });
+                    }
                 }
                 last_phase = Some(s.phase);
                 last = Some(s);
@@ -517,19 +552,6 @@ impl SimGame {
 /// arm's own accuracy is checked at 5 mm by `sim_execute`.
 pub const ON_LOCATION_MM: f64 = 8.0;
 
-/// What differs between the world and the rule engine's position, location
-/// by location: the (element type, state) of the pieces lying within
-/// `tolerance_mm` of each location that has a place on the table, and of the
-/// pieces lying elsewhere against those the rules keep on locations with no
-/// place (supplies off the table). Element identity is not compared: the
-/// camera cannot tell two pieces of one type apart, and the simulated person
-/// may take any piece of the right type. Locations of a `relevant=no` type
-/// (supplies, bins: interchangeable places, as the rules language defines
-/// them) are compared as one pool per location type, since a person may take
-/// the piece from any of them. Carried pieces count as elsewhere. States are
-/// compared for types whose states the camera tells apart (two or more
-/// colour signatures, or a game without any), not for counters kept in a
-/// piece.
 /// The pieces lying farther than [`ON_LOCATION_MM`] from every place (or
 /// held), each with its nearest place: what a person would have to put right.
 pub fn stray_pieces(world: &WorldSnapshot, places: &[(String, Option<[f64; 3]>)]) -> String {
@@ -565,6 +587,27 @@ pub fn stray_pieces(world: &WorldSnapshot, places: &[(String, Option<[f64; 3]>)]
     }
 }
 
+/// Whether the camera tells the states of element type `ty` apart: two or
+/// more colour signatures of it, or a game without any (as
+/// `visible_state_change`); not a counter kept in a piece (reversi's pass
+/// token), whose state changes in the rules, not on the table.
+pub fn shows_state(game: &Game, ty: &str) -> bool {
+    game.realboard.is_empty() || game.realboard.iter().filter(|r| r.name == ty).count() >= 2
+}
+
+/// What differs between the world and the rule engine's position, location
+/// by location: the (element type, state) of the pieces lying within
+/// `tolerance_mm` of each location that has a place on the table, and of the
+/// pieces lying elsewhere against those the rules keep on locations with no
+/// place (supplies off the table). Element identity is not compared: the
+/// camera cannot tell two pieces of one type apart, and the simulated person
+/// may take any piece of the right type. Locations of a `relevant=no` type
+/// (supplies, bins: interchangeable places, as the rules language defines
+/// them) are compared as one pool per location type, since a person may take
+/// the piece from any of them. Carried pieces count as elsewhere. States are
+/// compared for types whose states the camera tells apart (two or more
+/// colour signatures, or a game without any), not for counters kept in a
+/// piece.
 pub fn world_differences(
     game: &Game,
     rules: &State,
@@ -638,10 +681,7 @@ pub fn world_differences(
     // A piece's state is compared only when the camera can tell its type's
     // states apart (as `visible_state_change`): a counter kept in a piece
     // (reversi's pass token) changes in the rules, not on the table.
-    let shows_state = |ty: &str| {
-        game.realboard.is_empty() || game.realboard.iter().filter(|r| r.name == ty).count() >= 2
-    };
-    let seen_state = |ty: &str, s: i32| if shows_state(ty) { s } else { 0 };
+    let seen_state = |ty: &str, s: i32| if shows_state(game, ty) { s } else { 0 };
     let mut want: BTreeMap<String, Bag> = BTreeMap::new();
     for (e, el) in game.elements.iter().enumerate() {
         let l = rules.location_of(e as u16);

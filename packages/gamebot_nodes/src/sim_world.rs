@@ -25,7 +25,7 @@ use gamebot_interfaces::geometry_msgs::{Point, Pose, Quaternion, Vector3 as VecM
 use gamebot_interfaces::msg::GameState;
 use gamebot_interfaces::rosgraph_msgs::Clock as ClockMsg;
 use gamebot_interfaces::sensor_msgs::{CameraInfo as CameraInfoMsg, Image, RegionOfInterest};
-use gamebot_interfaces::srv::{HumanMoveResponse, SimFaultResponse};
+use gamebot_interfaces::srv::{HumanMoveResponse, PutBoardRightResponse, SimFaultResponse};
 use gamebot_interfaces::std_msgs::{ColorRGBA, Header};
 use gamebot_interfaces::visualization_msgs::{Marker, MarkerArray};
 use gamebot_ros::wait::earliest;
@@ -290,6 +290,7 @@ pub fn run_with<B: Bus>(
 ) -> Result<(), NodeError> {
     let human = bus.service_server_on(&graph::SIM_HUMAN_MOVE)?;
     let fault = bus.service_server_on(&graph::SIM_FAULT)?;
+    let help = bus.service_server_on(&graph::SIM_PUT_BOARD_RIGHT)?;
     let states = bus.subscription_on(&graph::GAME_STATE)?;
     let state = game.initial_state();
     let mut n = Node {
@@ -312,6 +313,7 @@ pub fn run_with<B: Bus>(
     let mut ws = WaitSet::new();
     ws.add(&human);
     ws.add(&fault);
+    ws.add(&help);
     ws.add(&states);
     ws.add(shutdown);
     while !shutdown.is_requested() {
@@ -320,25 +322,9 @@ pub fn run_with<B: Bus>(
         }
         while let Ok(req) = human.try_recv() {
             let text = req.request.r#move.clone();
-            // The request may come before the position it is for: the
-            // caller saw /game/state first. Wait for it (bounded).
-            let ply = req.request.ply as usize;
-            let end = std::time::Instant::now() + POSITION_WAIT;
-            while ply != 0 && n.plies + 1 != ply && std::time::Instant::now() < end {
-                if let Ok(s) =
-                    states.recv_timeout(end.saturating_duration_since(std::time::Instant::now()))
-                {
-                    n.on_game_state(&s);
-                }
-            }
-            let r = if ply != 0 && n.plies + 1 != ply {
-                Err(format!(
-                    "the move is for ply {ply}, the position received on /game/state is after {} moves",
-                    n.plies
-                ))
-            } else {
-                n.human_move(&text, req.request.cover_seconds)
-            };
+            let r = n
+                .wait_for_ply(&states, req.request.ply)
+                .and_then(|()| n.human_move(&text, req.request.cover_seconds));
             let _ = req.respond(match r {
                 Ok(()) => HumanMoveResponse {
                     accepted: true,
@@ -349,6 +335,30 @@ pub fn run_with<B: Bus>(
                     HumanMoveResponse {
                         accepted: false,
                         message: m,
+                    }
+                }
+            });
+        }
+        while let Ok(req) = help.try_recv() {
+            let text = req.request.r#move.clone();
+            let r = n
+                .wait_for_ply(&states, req.request.ply)
+                .and_then(|()| n.put_board_right(&text));
+            let _ = req.respond(match r {
+                Ok(actions) => {
+                    tracing::info!("sim_world: the hand put the board right ({actions} actions)");
+                    PutBoardRightResponse {
+                        accepted: true,
+                        message: format!("the hand moved or turned {actions} piece(s)"),
+                        actions: actions as u32,
+                    }
+                }
+                Err(m) => {
+                    tracing::warn!("sim_world: cannot put the board right: {m}");
+                    PutBoardRightResponse {
+                        accepted: false,
+                        message: m,
+                        actions: 0,
                     }
                 }
             });
@@ -433,6 +443,51 @@ impl Node {
             }
             self.game_number = s.game_number;
         }
+    }
+
+    /// A request may come before the position it is for (the caller saw
+    /// /game/state first): waits for it, at most [`POSITION_WAIT`].
+    fn wait_for_ply(
+        &mut self,
+        states: &gamebot_ros::Subscription<GameState>,
+        ply: u32,
+    ) -> Result<(), String> {
+        let ply = ply as usize;
+        let end = Instant::now() + POSITION_WAIT;
+        while ply != 0 && self.plies + 1 != ply && Instant::now() < end {
+            if let Ok(s) = states.recv_timeout(end.saturating_duration_since(Instant::now())) {
+                self.on_game_state(&s);
+            }
+        }
+        if ply != 0 && self.plies + 1 != ply {
+            return Err(format!(
+                "the move is for ply {ply}, the position received on /game/state is after {} moves",
+                self.plies
+            ));
+        }
+        Ok(())
+    }
+
+    /// The simulated person answers a call for help: the hand makes the
+    /// world show the position after `text` (empty: the position itself).
+    /// Returns the number of hand actions.
+    fn put_board_right(&mut self, text: &str) -> Result<usize, String> {
+        if self.world.hand_busy() {
+            return Err("the hand is still making the previous move".into());
+        }
+        let target = if text.trim().is_empty() {
+            self.state.clone()
+        } else {
+            let w = &self.world;
+            let g = &self.game;
+            let place = |l: u16| w.location_position_by_name(&g.locations[l as usize].name);
+            hand_actions(g, &self.state, text, place, w.off_board_spot())?.1
+        };
+        let actions = put_right_actions(&self.game, &self.world, &target)?;
+        if !actions.is_empty() {
+            self.world.human_move(&actions).map_err(|e| e.to_string())?;
+        }
+        Ok(actions.len())
     }
 
     fn human_move(&mut self, text: &str, cover_seconds: f32) -> Result<(), String> {
@@ -652,6 +707,208 @@ impl Node {
     }
 }
 
+/// The hand actions that make the world show `target`: what the simulated
+/// person does when the referee asks for help. Compared per relevant located
+/// place (locations at one spot as one): the pieces the position wants there
+/// (type, and state where the camera tells states apart:
+/// [`crate::sim_game::shows_state`]) against the stack lying there (the
+/// world's [`World::pieces_at`], 15 mm). A stack keeps its bottom pieces as
+/// long as the position wants them; a lone piece of the right type with the
+/// wrong side up is turned over; a kept piece on top lying more than
+/// [`RESEAT_MM`] off the place's centre is put down again on it; everything
+/// else is taken off, top first, to a free supply spot of its type (an
+/// irrelevant location that held that type at the start), else beside the
+/// sheet; then every missing piece comes from a piece lying more than
+/// [`RESEAT_MM`] off a supply spot's centre (one that slipped out of the
+/// gripper falls back there), else from the top of the nearest supply stack
+/// of its type (the pieces just taken off included), turned over if needed;
+/// the off-centre pieces left are put straight on their spots. A piece lying on no location (farther than 15 mm from every one)
+/// is out of the hand's reach and left where it is. An error when no piece
+/// of a wanted type is left to put.
+pub fn put_right_actions(
+    game: &Game,
+    world: &World,
+    target: &State,
+) -> Result<Vec<HandAction>, String> {
+    let pieces = world.pieces();
+    let info = |name: &str| pieces.iter().find(|p| p.name == name);
+    let seen = |ty: &str, s: i32| {
+        if crate::sim_game::shows_state(game, ty) {
+            s
+        } else {
+            0
+        }
+    };
+    let key_of =
+        |name: &str| info(name).map(|p| (p.element_type.clone(), seen(&p.element_type, p.state)));
+    let located = |name: &str| world.location_position_by_name(name);
+    let mut table = PlannedTable::new(world, game);
+    // Relevant places, one per spot: (a location there, the pieces wanted).
+    let mut places: Vec<(String, Vec<(String, i32)>)> = Vec::new();
+    let mut spot_index: BTreeMap<String, usize> = BTreeMap::new();
+    for (l, loc) in game.locations.iter().enumerate() {
+        if !game.is_relevant(l as u16) || located(&loc.name).is_none() {
+            continue;
+        }
+        let key = table.key(&loc.name);
+        let i = *spot_index.entry(key).or_insert_with(|| {
+            places.push((loc.name.clone(), Vec::new()));
+            places.len() - 1
+        });
+        for e in 0..game.elements.len() as u16 {
+            if target.location_of(e) == l as u16 {
+                let ty = game.element_type_of(e).name.clone();
+                let s = seen(&ty, target.element_state(e));
+                places[i].1.push((ty, s));
+            }
+        }
+    }
+    let mut actions = Vec::new();
+    let mut loose: Vec<(String, String)> = Vec::new();
+    let mut needs: Vec<(String, String, i32)> = Vec::new();
+    for (name, want) in &places {
+        let here = table.stack(name).clone();
+        let mut rest = want.clone();
+        let mut keep = 0;
+        for p in &here {
+            match key_of(p).and_then(|k| rest.iter().position(|w| *w == k)) {
+                Some(i) => {
+                    rest.remove(i);
+                    keep += 1;
+                }
+                None => break,
+            }
+        }
+        if here.len() == 1 && keep == 0 && want.len() == 1 {
+            if let Some(p) = info(&here[0]).filter(|p| p.element_type == want[0].0) {
+                actions.push(HandAction::Flip {
+                    element: p.name.clone(),
+                });
+                continue;
+            }
+        }
+        if keep == here.len() && keep > 0 {
+            let top = &here[keep - 1];
+            let at = located(name).unwrap_or_default();
+            if let Some(p) = info(top) {
+                let off_mm = 1000.0 * (p.position[0] - at[0]).hypot(p.position[1] - at[1]);
+                if off_mm > RESEAT_MM {
+                    actions.push(HandAction::Transfer {
+                        element: top.clone(),
+                        from: name.clone(),
+                        to: HandTarget::Location(name.clone()),
+                    });
+                }
+            }
+        }
+        for p in here[keep..].iter().rev() {
+            loose.push((p.clone(), name.clone()));
+        }
+        for (ty, s) in rest {
+            needs.push((name.clone(), ty, s));
+        }
+    }
+    // Free supply spots per type: irrelevant located locations that held a
+    // piece of the type at the start, as many places per spot as such
+    // locations there.
+    let initial = game.initial_state();
+    let mut supply: Vec<(String, String)> = Vec::new();
+    for (l, loc) in game.locations.iter().enumerate() {
+        if game.is_relevant(l as u16) || located(&loc.name).is_none() {
+            continue;
+        }
+        for e in 0..game.elements.len() as u16 {
+            if initial.location_of(e) == l as u16 {
+                supply.push((loc.name.clone(), game.element_type_of(e).name.clone()));
+                break;
+            }
+        }
+    }
+    for (piece, from) in loose {
+        let _ = table.take(&from);
+        let ty = info(&piece)
+            .map(|p| p.element_type.clone())
+            .unwrap_or_default();
+        let free = supply.iter().filter(|(_, t)| *t == ty).find(|(l, _)| {
+            let key = table.key(l);
+            let room = supply
+                .iter()
+                .filter(|(m, t)| *t == ty && table.key(m) == key)
+                .count();
+            table.stack(l).len() < room
+        });
+        let to = match free {
+            Some((l, _)) => HandTarget::Location(l.clone()),
+            None => HandTarget::Table(world.off_board_spot()),
+        };
+        table.put(&to, &piece);
+        actions.push(HandAction::Transfer {
+            element: piece,
+            from,
+            to,
+        });
+    }
+    // Pieces lying off the centre of a supply spot (a piece that slipped
+    // out of the gripper falls back there): used first, or put straight.
+    let mut strays: Vec<(String, String)> = Vec::new();
+    for (l, _) in &supply {
+        let key = table.key(l);
+        if strays.iter().any(|(_, m)| table.key(m) == key) {
+            continue;
+        }
+        let (Some(top), Some(at)) = (table.top(l), located(l)) else {
+            continue;
+        };
+        if let Some(p) = info(&top) {
+            if 1000.0 * (p.position[0] - at[0]).hypot(p.position[1] - at[1]) > RESEAT_MM {
+                strays.push((top, l.clone()));
+            }
+        }
+    }
+    for (to, ty, s) in needs {
+        let stray = strays
+            .iter()
+            .position(|(p, _)| info(p).is_some_and(|p| p.element_type == ty));
+        let taken = match stray {
+            Some(i) => {
+                let (piece, l) = strays.remove(i);
+                let _ = table.take(&l);
+                Some((l, piece))
+            }
+            None => table.take_of_type(&ty, &to),
+        };
+        let Some((from, piece)) = taken else {
+            return Err(format!("no {ty} left on a supply to put on {to}"));
+        };
+        let to = HandTarget::Location(to);
+        table.put(&to, &piece);
+        let flip = key_of(&piece).is_some_and(|(_, st)| st != s);
+        actions.push(HandAction::Transfer {
+            element: piece.clone(),
+            from,
+            to,
+        });
+        if flip {
+            actions.push(HandAction::Flip { element: piece });
+        }
+    }
+    for (piece, l) in strays {
+        actions.push(HandAction::Transfer {
+            element: piece,
+            from: l.clone(),
+            to: HandTarget::Location(l),
+        });
+    }
+    Ok(actions)
+}
+
+/// A piece the position wants where it lies, but farther than this from the
+/// place's centre, is put down again: more than the hand's own placement
+/// error (4 mm in each axis, 5.7 mm diagonally), less than the closed loop's
+/// [`crate::sim_game::ON_LOCATION_MM`] and far less than the 15 mm the hand
+/// reaches.
+pub const RESEAT_MM: f64 = 6.5;
+
 /// The pieces on the table as a person's move goes on: which pieces lie on
 /// each spot (bottom first) after the move's transfers so far, read from the
 /// world the first time a spot is looked at. Locations at one spot (the
@@ -733,8 +990,14 @@ impl<'w> PlannedTable<'w> {
     fn take_stand_in(&mut self, element: &str, from: &str) -> Option<(String, String)> {
         let g = self.game;
         let e = g.elements.iter().position(|x| x.name == element)? as u16;
-        let ty = &g.element_type_of(e).name;
-        let at = self.world.location_position_by_name(from)?;
+        self.take_of_type(&g.element_type_of(e).name, from)
+    }
+
+    /// Takes the top piece of type `ty` from the irrelevant location nearest
+    /// to `near`, with that location.
+    fn take_of_type(&mut self, ty: &str, near: &str) -> Option<(String, String)> {
+        let g = self.game;
+        let at = self.world.location_position_by_name(near)?;
         let pieces = self.world.pieces();
         let mut best: Option<(f64, String)> = None;
         for (l, loc) in g.locations.iter().enumerate() {
@@ -747,9 +1010,7 @@ impl<'w> PlannedTable<'w> {
             let Some(top) = self.top(&loc.name) else {
                 continue;
             };
-            let same_type = pieces
-                .iter()
-                .any(|q| q.name == top && &q.element_type == ty);
+            let same_type = pieces.iter().any(|q| q.name == top && q.element_type == ty);
             let d = (p[0] - at[0]).hypot(p[1] - at[1]);
             if same_type && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
                 best = Some((d, loc.name.clone()));
@@ -770,6 +1031,128 @@ mod tests {
         let game = Game::load(&file).unwrap();
         let world = World::new(&game, &game.initial_state(), WorldConfig::default()).unwrap();
         (game, world)
+    }
+
+    fn world_at(file: &str, moves: &[&str]) -> (Game, World, State) {
+        let file = format!("{}/../../games/{file}", env!("CARGO_MANIFEST_DIR"));
+        let game = Game::load(&file).unwrap();
+        let state = replay(
+            &game,
+            &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let world = World::new(&game, &state, WorldConfig::default()).unwrap();
+        (game, world, state)
+    }
+
+    /// What differs between the world and `target` (the closed loop's witness).
+    fn differences(game: &Game, world: &World, target: &State) -> Vec<String> {
+        let places: BTreeMap<String, [f64; 3]> = game
+            .locations
+            .iter()
+            .filter_map(|l| {
+                world
+                    .location_position_by_name(&l.name)
+                    .map(|p| (l.name.clone(), p))
+            })
+            .collect();
+        let snap = WorldSnapshot {
+            pieces: world.pieces(),
+            ..Default::default()
+        };
+        crate::sim_game::world_differences(
+            game,
+            target,
+            &snap,
+            &places,
+            crate::sim_game::ON_LOCATION_MM,
+        )
+    }
+
+    /// Plays the hand's actions in the world until the hand is back.
+    fn run_hand(world: &mut World, actions: &[HandAction]) {
+        world.human_move(actions).unwrap();
+        let period = world.frame_period();
+        let mut steps = 0;
+        while world.hand_busy() {
+            world.step(period).unwrap();
+            steps += 1;
+            assert!(steps < 100_000, "the hand never finished");
+        }
+        for _ in 0..10 {
+            world.step(period).unwrap();
+        }
+    }
+
+    /// The referee asks for help after its arm's move did not happen (the
+    /// piece slipped back onto its supply), or happened on the wrong square:
+    /// the person's hand makes the world show the position the referee
+    /// waits for, and only by moving pieces it can reach.
+    #[test]
+    fn the_person_puts_the_board_right() {
+        let (game, mut world, before) = world_at("tictactoe.game", &[]);
+        let legal = game.legal_moves(&before).unwrap();
+        let texts: Vec<String> = legal.iter().map(|m| game.move_text(m)).collect();
+        let first = texts.iter().find(|t| t.ends_with("cell(1,1)")).unwrap();
+        let other = texts.iter().find(|t| t.ends_with("cell(2,2)")).unwrap();
+        let target = replay(&game, std::slice::from_ref(first)).unwrap();
+        // Nothing happened: one cross from a supply onto cell(1,1).
+        let actions = put_right_actions(&game, &world, &target).unwrap();
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        assert!(
+            matches!(&actions[0], HandAction::Transfer { to: HandTarget::Location(l), .. } if l == "cell(1,1)")
+        );
+        assert!(!differences(&game, &world, &target).is_empty());
+        run_hand(&mut world, &actions);
+        assert_eq!(differences(&game, &world, &target), Vec::<String>::new());
+        // Now the position wants cell(2,2) instead: the cross on cell(1,1)
+        // goes back to a free supply spot, one comes onto cell(2,2).
+        let target = replay(&game, std::slice::from_ref(other)).unwrap();
+        assert!(!differences(&game, &world, &target).is_empty());
+        let actions = put_right_actions(&game, &world, &target).unwrap();
+        assert_eq!(actions.len(), 2, "{actions:?}");
+        match &actions[0] {
+            HandAction::Transfer {
+                from,
+                to: HandTarget::Location(to),
+                ..
+            } => {
+                assert_eq!(from, "cell(1,1)");
+                assert!(
+                    !game.is_relevant(game.location_by_name(to).unwrap()),
+                    "{to}"
+                );
+            }
+            a => panic!("{a:?}"),
+        }
+        run_hand(&mut world, &actions);
+        assert_eq!(differences(&game, &world, &target), Vec::<String>::new());
+        // Right already: nothing to do.
+        assert!(put_right_actions(&game, &world, &target)
+            .unwrap()
+            .is_empty());
+        let _ = before;
+    }
+
+    /// Reversi: the discs a move outflanks are turned over where they lie,
+    /// the new disc comes from a pool the right side up.
+    #[test]
+    fn the_person_turns_discs_over() {
+        let (game, mut world, before) = world_at("reversi6.game", &[]);
+        let legal = game.legal_moves(&before).unwrap();
+        let text = game.move_text(&legal[0]);
+        let target = replay(&game, std::slice::from_ref(&text)).unwrap();
+        let actions = put_right_actions(&game, &world, &target).unwrap();
+        assert!(
+            actions.iter().any(|a| matches!(a, HandAction::Flip { .. })),
+            "{text}: {actions:?}"
+        );
+        run_hand(&mut world, &actions);
+        assert_eq!(
+            differences(&game, &world, &target),
+            Vec::<String>::new(),
+            "{text}"
+        );
     }
 
     /// Two levels of a supply column are one spot: the hand takes the top

@@ -17,7 +17,7 @@ use gamebot_interfaces::ros_gz_interfaces::SetEntityPose;
 use gamebot_interfaces::rosgraph_msgs::Clock;
 use gamebot_interfaces::sensor_msgs::{CameraInfo, Image, JointState};
 use gamebot_interfaces::srv::{
-    GoToPose, HumanMove, MoveTool, NewGame, SetGripper, SimFault, SubmitMove,
+    GoToPose, HumanMove, MoveTool, NewGame, PutBoardRight, SetGripper, SimFault, SubmitMove,
 };
 use gamebot_interfaces::std_msgs::String as StringMsg;
 use gamebot_interfaces::tf2_msgs::TFMessage;
@@ -180,6 +180,9 @@ pub const SIM_HUMAN_MOVE: Service<HumanMove> = Service::new("/sim/human_move");
 pub const SIM_MARKERS: Topic<MarkerArray> = Topic::new("/sim/markers", Qos::reliable(10));
 /// Simulation: inject faults into the world (sim_world).
 pub const SIM_FAULT: Service<SimFault> = Service::new("/sim/fault");
+/// Simulation: the simulated person answers the referee's call for help by
+/// putting the pieces right (sim_world).
+pub const SIM_PUT_BOARD_RIGHT: Service<PutBoardRight> = Service::new("/sim/put_board_right");
 
 /// Gazebo: every entity's pose in the world `gamebot` (gz-sim's
 /// SceneBroadcaster, `gz.msgs.Pose_V`, bridged by ros_gz_bridge; a model's

@@ -403,6 +403,14 @@ fn one_game(
             Progress::HandRefused { reason, .. } => {
                 say!("  the hand could not make it: {reason}")
             }
+            Progress::PersonHelped {
+                text,
+                accepted: true,
+                message,
+            } => say!("  the simulated person put the board right for {text}: {message}"),
+            Progress::PersonHelped { message, .. } => {
+                say!("  the simulated person could not put the board right: {message}")
+            }
             Progress::Ply(m) if !m.world_ok => {
                 say!("  the world does not match the rules after {}", m.text)
             }
