@@ -19,6 +19,11 @@
 //! model — an `std_msgs/Empty` on its attach topic when the gripper has
 //! closed on it, on its detach topic when it opened
 //! ([`gamebot_gazebo::grip_topics`], bridged by the world's bridge file).
+//! The model attached is the one the world's pose info
+//! ([`graph::GZ_POSE_INFO`]) shows where the action picks (the highest
+//! within [`GAZEBO_PICK_RADIUS_M`]): pieces of one type trade names when the
+//! referee infers an equivalent move, so it need not be the model named
+//! after the rules' element (that one without pose info).
 //! DetachableJoint attaches every piece when the world starts, so before
 //! each goal every piece of the game (`game_file`) not held is detached
 //! (detaching a free piece does nothing).
@@ -119,55 +124,108 @@ pub struct ControllerOptions {
 
 /// Gazebo mode: the attach/detach publishers of the pieces.
 struct GazeboGrip {
+    /// By piece model name.
     topics: BTreeMap<String, (Publisher<Empty>, Publisher<Empty>)>,
-    /// The element attached to the gripper.
+    /// Element name -> its model's name.
+    model_of: BTreeMap<String, String>,
+    /// The world's pose info: where each piece model lies.
+    poses: Subscription<TFMessage>,
+    /// Last reported position of each piece model (m, world = `base_link`
+    /// in a world written by `gamebot gazebo world`).
+    positions: BTreeMap<String, [f64; 3]>,
+    /// The model attached to the gripper.
     held: Option<String>,
 }
+
+/// How far (m, in x/y) from the point an action picks at a piece model may
+/// lie and still be the one the closing gripper takes.
+pub const GAZEBO_PICK_RADIUS_M: f64 = 0.015;
 
 impl GazeboGrip {
     fn new<B: Bus>(bus: &B, elements: &[String]) -> Result<GazeboGrip, NodeError> {
         let mut topics = BTreeMap::new();
+        let mut model_of = BTreeMap::new();
         for e in elements {
-            let (a, d) = gamebot_gazebo::grip_topics(&gamebot_gazebo::piece_model(e));
+            let model = gamebot_gazebo::piece_model(e);
+            let (a, d) = gamebot_gazebo::grip_topics(&model);
             topics.insert(
-                e.clone(),
+                model.clone(),
                 (
                     bus.publisher::<Empty>(&a, Qos::reliable(10))?,
                     bus.publisher::<Empty>(&d, Qos::reliable(10))?,
                 ),
             );
+            model_of.insert(e.clone(), model);
         }
-        Ok(GazeboGrip { topics, held: None })
+        Ok(GazeboGrip {
+            topics,
+            model_of,
+            poses: bus.subscription_on(&graph::GZ_POSE_INFO)?,
+            positions: BTreeMap::new(),
+            held: None,
+        })
     }
 
-    fn send(&self, element: &str, attach: bool) {
-        let Some((a, d)) = self.topics.get(element) else {
-            tracing::warn!("gazebo grip: {element} is not an element of the game");
+    fn send(&self, model: &str, attach: bool) {
+        let Some((a, d)) = self.topics.get(model) else {
+            tracing::warn!("gazebo grip: {model} is not a piece model of the game");
             return;
         };
         if let Err(e) = if attach { a } else { d }.publish(&Empty::default()) {
-            tracing::warn!("gazebo grip of {element}: {e}");
+            tracing::warn!("gazebo grip of {model}: {e}");
         }
     }
 
-    /// The gripper closed on `element`.
-    fn attach(&mut self, element: &str) {
-        self.send(element, true);
-        self.held = Some(element.to_string());
+    /// The model the gripper closing at `at` takes: the highest piece model
+    /// the pose info shows within [`GAZEBO_PICK_RADIUS_M`] of it — pieces of
+    /// one type trade names (the referee infers equivalent moves), so the
+    /// model lying there need not be the one named after the rules'
+    /// element — else (no pose info, nothing there) the element's own.
+    fn model_at(&mut self, element: &str, at: Option<[f64; 3]>) -> Option<String> {
+        for m in self.poses.drain() {
+            for t in &m.transforms {
+                if self.topics.contains_key(&t.child_frame_id) {
+                    let v = &t.transform.translation;
+                    self.positions
+                        .insert(t.child_frame_id.clone(), [v.x, v.y, v.z]);
+                }
+            }
+        }
+        let there = at.and_then(|at| {
+            self.positions
+                .iter()
+                .filter(|(_, p)| (p[0] - at[0]).hypot(p[1] - at[1]) <= GAZEBO_PICK_RADIUS_M)
+                .max_by(|a, b| a.1[2].total_cmp(&b.1[2]))
+                .map(|(m, _)| m.clone())
+        });
+        there.or_else(|| self.model_of.get(element).cloned())
+    }
+
+    /// The gripper closed on `element`'s piece, picked at `at`.
+    fn attach(&mut self, element: &str, at: Option<[f64; 3]>) {
+        let Some(model) = self.model_at(element, at) else {
+            tracing::warn!("gazebo grip: {element} is not an element of the game");
+            return;
+        };
+        if self.model_of.get(element) != Some(&model) {
+            tracing::info!("gazebo grip: {element}'s piece is {model} (the model lying there)");
+        }
+        self.send(&model, true);
+        self.held = Some(model);
     }
 
     /// The gripper opened.
     fn release(&mut self) {
-        if let Some(e) = self.held.take() {
-            self.send(&e, false);
+        if let Some(m) = self.held.take() {
+            self.send(&m, false);
         }
     }
 
     /// Every piece but the held one detached.
     fn detach_free(&self) {
-        for e in self.topics.keys() {
-            if self.held.as_deref() != Some(e.as_str()) {
-                self.send(e, false);
+        for m in self.topics.keys() {
+            if self.held.as_deref() != Some(m.as_str()) {
+                self.send(m, false);
             }
         }
     }
@@ -192,6 +250,8 @@ struct Io {
     gazebo: Option<GazeboGrip>,
     /// The element of the action under way (what a closing gripper takes).
     element: Option<String>,
+    /// Where the action under way picks its piece (m, `base_link`).
+    pick_at: Option<[f64; 3]>,
 }
 
 /// The driver's serial line, as its `/diagnostics` status last said.
@@ -270,6 +330,7 @@ fn serve<B: Bus>(
             None => None,
         },
         element: None,
+        pick_at: None,
     };
     let mut planner = ArmPlanner::new(arm);
     tracing::info!(
@@ -293,6 +354,7 @@ fn serve<B: Bus>(
                     Ok(active) => {
                         execute(&mut planner, &mut io, active, &goal.actions, shutdown);
                         io.element = None;
+                        io.pick_at = None;
                     }
                     Err(e) => tracing::warn!("could not accept an ExecuteMove goal: {e}"),
                 }
@@ -519,6 +581,8 @@ fn execute(
     }
     for (i, action) in actions.iter().enumerate() {
         io.element = Some(action.element.clone());
+        let p = &action.from_position;
+        io.pick_at = Some([p.x, p.y, p.z]);
         io.update(planner);
         let steps = match planner.plan(action, &io.q.clone(), io.gripper) {
             Ok(s) => s,
@@ -789,7 +853,7 @@ fn run_steps(
             Some((GoalStatus::Succeeded, _)) => {
                 if let (Some(g), Motion::Gripper(_)) = (&mut io.gazebo, &step.motion) {
                     match (io.holding, step.holding, &io.element) {
-                        (false, true, Some(e)) => g.attach(e),
+                        (false, true, Some(e)) => g.attach(e, io.pick_at),
                         (true, false, _) => g.release(),
                         _ => {}
                     }

@@ -16,7 +16,6 @@ use crate::move_inference::{
     changes, infer, same_relevant, visible_board, Change, Inference, InferenceConfig,
     InferenceError,
 };
-use gamebot_rules::model::RobotSpec;
 use gamebot_rules::{Game, Move, State};
 use gamebot_vision::board_model::VisionBoard;
 use std::time::Duration;
@@ -306,10 +305,7 @@ pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoar
         used[k] = true;
         let p = spare[k].1;
         let e = expected.content(loc.id).expect("want is Some");
-        let to_cm = match game.locations[loc.id as usize].robot {
-            Some(RobotSpec::Cartesian(c)) => Some(c),
-            _ => None,
-        };
+        let to_cm = game.locations[loc.id as usize].robot_cm();
         corrections.push(Correction {
             element: game.elements[e as usize].name.clone(),
             element_type: game.element_type_of(e).name.clone(),
@@ -361,10 +357,7 @@ pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoar
             from_location: p.location.clone(),
             from_cm: p.table_cm,
             to_location: l.name.clone(),
-            to_cm: match game.locations[l.id as usize].robot {
-                Some(RobotSpec::Cartesian(c)) => Some(c),
-                _ => None,
-            },
+            to_cm: game.locations[l.id as usize].robot_cm(),
         });
     }
     removals.extend(corrections);

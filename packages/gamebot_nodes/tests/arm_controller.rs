@@ -436,3 +436,77 @@ fn in_gazebo_mode_the_gripped_piece_is_attached_and_detached() {
         assert_eq!(count(&o_detach), 1);
     });
 }
+
+/// Gazebo mode: pieces of one type trade names (the referee infers an
+/// equivalent move), so the closing gripper attaches the model the world's
+/// pose info shows where the action picks, not the model named after the
+/// rules' element, which lies elsewhere.
+#[test]
+fn in_gazebo_mode_the_model_lying_at_the_pick_point_is_attached() {
+    let options = ControllerOptions {
+        publish_tf: true,
+        gazebo_grip: Some(vec!["x1".into(), "x2".into()]),
+    };
+    with_arm_options(Clock::scaled(20.0).unwrap(), options, |_, exec, client| {
+        use gamebot_interfaces::geometry_msgs::{Transform, TransformStamped, Vector3};
+        use gamebot_interfaces::std_msgs::Empty;
+        use gamebot_interfaces::tf2_msgs::TFMessage;
+        let sub = |element: &str| {
+            let (a, _) = gamebot_gazebo::grip_topics(&gamebot_gazebo::piece_model(element));
+            client
+                .subscription::<Empty>(&a, gamebot_ros::Qos::reliable(10))
+                .unwrap()
+        };
+        let (x1_attach, x2_attach) = (sub("x1"), sub("x2"));
+        let at = |model: &str, x: f64, y: f64, z: f64| TransformStamped {
+            child_frame_id: model.into(),
+            transform: Transform {
+                translation: Vector3 { x, y, z },
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        // x2's model lies where the transfer of x1 picks (2 mm off); x1's
+        // model lies 10 cm away. A piece of the world that is no piece of
+        // the game lies there too and is never attached.
+        let poses = TFMessage {
+            transforms: vec![
+                at(&gamebot_gazebo::piece_model("x1"), -0.135, 0.28, 0.005),
+                at(&gamebot_gazebo::piece_model("x2"), -0.133, 0.18, 0.005),
+                at("table", -0.135, 0.18, 0.5),
+            ],
+        };
+        let publisher = client
+            .publisher_on(&gamebot_ros::graph::GZ_POSE_INFO)
+            .unwrap();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let (steps, outcome) = std::thread::scope(|s| {
+            s.spawn(|| {
+                // Gazebo publishes the pose info all the time.
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    publisher.publish(&poses).unwrap();
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+            let r = run_transfer(exec);
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            r
+        });
+        assert_eq!(
+            outcome.status,
+            GoalStatus::Succeeded,
+            "{:?}",
+            outcome.result
+        );
+        assert!(steps.contains(&"grip".to_string()), "{steps:?}");
+        let count = |s: &gamebot_ros::Subscription<Empty>| {
+            let mut n = 0;
+            while s.try_recv().is_ok() {
+                n += 1;
+            }
+            n
+        };
+        assert_eq!(count(&x2_attach), 1, "the model lying at the pick point");
+        assert_eq!(count(&x1_attach), 0, "the model named after the element");
+    });
+}

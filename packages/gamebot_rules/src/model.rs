@@ -119,6 +119,17 @@ pub struct Location {
     pub line: u32,
 }
 
+impl Location {
+    /// Where the arm reaches it in centimetres in the arm's base frame, when
+    /// the file gives a position (`robot=x,y,z`), not legacy joint angles.
+    pub fn robot_cm(&self) -> Option<[f64; 3]> {
+        match self.robot {
+            Some(RobotSpec::Cartesian(c)) => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// A `[MOVABLE ELEMENTS]` record (its initial placement).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Element {
