@@ -144,6 +144,19 @@ pub struct Mark {
     pub relevant: bool,
 }
 
+/// The board's turn-over station (`flip_station` of the board file) in the
+/// world (m): a piece let go within `capture_radius` of the intake comes to
+/// rest at the exit turned over. In Gazebo the chute is not physics: the
+/// `gazebo_hand` node carries a piece the arm let go there to the exit,
+/// turned over, with the set-pose service (as the built-in simulator's world
+/// does); the world file draws both spots.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StationSpec {
+    pub intake: [f64; 3],
+    pub exit: [f64; 3],
+    pub capture_radius: f64,
+}
+
 /// A pose: position (m) and roll, pitch, yaw (rad, SDF's fixed-axis X-Y-Z).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -242,6 +255,8 @@ pub struct TableWorld {
     /// board to a place without a position (the built-in simulator's
     /// `off_board_spot`), at the board surface's height (m).
     pub off_board: [f64; 3],
+    /// The board's turn-over station, if it has one.
+    pub flip_station: Option<StationSpec>,
 }
 
 /// `[A-Za-z0-9_-]` kept, anything else `_`.
@@ -569,8 +584,14 @@ impl TableWorld {
             .to_arm_cm([(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0, 0.0]);
         let spot = sim.off_board_spot();
         let off_board = [spot[0], spot[1], sim.board().pixels.surface_z_cm / 100.0];
+        let flip_station = sim.board().flip_station.map(|f| StationSpec {
+            intake: f.intake_m(),
+            exit: f.exit_m(),
+            capture_radius: f.capture_radius_cm / 100.0,
+        });
         Ok(TableWorld {
             off_board,
+            flip_station,
             game: game.name.clone(),
             arm: sim.arm().name().to_string(),
             gripper_link,
@@ -624,6 +645,9 @@ impl TableWorld {
         world = world.child(self.board());
         for p in &self.pieces {
             world = world.child(self.piece(p));
+        }
+        if let Some(f) = &self.flip_station {
+            world = world.child(station_model(f));
         }
         world = world.child(self.camera_model());
         let doc = El::new("sdf").attr("version", "1.9").child(world);
@@ -856,6 +880,56 @@ impl TableWorld {
     }
 }
 
+/// The turn-over station's marks: a static model at the intake with two
+/// flat visuals (no collision: a piece rests on the table under them), the
+/// intake's capture disc and the exit pad.
+fn station_model(f: &StationSpec) -> El {
+    let disc = |name: &str, xyz: [f64; 3], radius: f64, rgba: [f64; 4]| {
+        El::new("visual")
+            .attr("name", name)
+            .leaf("pose", Pose { xyz, rpy: [0.0; 3] }.sdf())
+            .child(
+                El::new("geometry").child(
+                    El::new("cylinder")
+                        .leaf("radius", round9(radius))
+                        .leaf("length", 0.0002),
+                ),
+            )
+            .child(material(rgba))
+    };
+    let lift = SHEET_THICKNESS + 0.0002;
+    let exit = [
+        round9(f.exit[0] - f.intake[0]),
+        round9(f.exit[1] - f.intake[1]),
+        round9(f.exit[2] - f.intake[2] + lift),
+    ];
+    El::new("model")
+        .attr("name", STATION_MODEL)
+        .leaf("static", "true")
+        .leaf(
+            "pose",
+            Pose {
+                xyz: f.intake.map(round9),
+                rpy: [0.0; 3],
+            }
+            .sdf(),
+        )
+        .child(
+            El::new("link")
+                .attr("name", "link")
+                .child(disc(
+                    "intake",
+                    [0.0, 0.0, lift],
+                    f.capture_radius,
+                    [0.2, 0.6, 0.3, 1.0],
+                ))
+                .child(disc("exit", exit, 0.008, [0.6, 0.6, 0.2, 1.0])),
+        )
+}
+
+/// The model name of the turn-over station's marks.
+pub const STATION_MODEL: &str = "flip_station";
+
 fn material(rgba: [f64; 4]) -> El {
     let c = rgba.map(|x| format!("{}", round9(x))).join(" ");
     El::new("material")
@@ -1065,6 +1139,29 @@ pub fn check_sdf(origin: &str, sdf: &str, world: &TableWorld) -> Result<(), Gaze
         }
     } else {
         problems.push("no board model".into());
+    }
+    match (&world.flip_station, model(STATION_MODEL)) {
+        (Some(f), Some(m)) => match pose_of(m) {
+            Ok(v) => {
+                let at = |name: &str| {
+                    m.first("link")
+                        .and_then(|l| l.all("visual").find(|v| v.get("name") == Some(name)))
+                        .and_then(|v| pose_of(v).ok())
+                };
+                let near = |a: [f64; 3], b: [f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]) < 1e-6;
+                if !near(f.intake, [v[0], v[1]]) || at("intake").is_none() {
+                    problems.push("the turn-over station's intake is not at the board's".into());
+                }
+                match at("exit") {
+                    Some(e) if near(f.exit, [v[0] + e[0], v[1] + e[1]]) => {}
+                    _ => problems.push("the turn-over station's exit is not at the board's".into()),
+                }
+            }
+            Err(e) => problems.push(e),
+        },
+        (Some(_), None) => problems.push("no turn-over station model".into()),
+        (None, Some(_)) => problems.push("a turn-over station the board does not have".into()),
+        (None, None) => {}
     }
     match model("camera") {
         None => problems.push("no camera model".into()),

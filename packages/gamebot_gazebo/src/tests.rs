@@ -422,3 +422,28 @@ fn two_sided_pieces_have_two_coloured_halves() {
     let (world, _) = find_models("tictactoe.game");
     assert!(world.pieces.iter().all(|p| p.underside.is_none()));
 }
+
+/// The board's turn-over station is drawn (intake and exit) where the board
+/// file puts it, and the check notices a station in the wrong place.
+#[test]
+fn the_turn_over_station_is_drawn_where_the_board_has_it() {
+    let game = load("reversi6.game");
+    let world = TableWorld::build(&game, &spec()).unwrap();
+    let f = world.flip_station.expect("the default board has a station");
+    // config/boards/a4.yaml: intake (-17.5, 13.0) cm, exit (-17.5, 9.0) cm.
+    assert!((f.intake[0] + 0.175).abs() < 1e-9 && (f.intake[1] - 0.13).abs() < 1e-9);
+    assert!((f.exit[1] - 0.09).abs() < 1e-9);
+    let sdf = world.to_sdf().unwrap();
+    check_sdf("reversi6", &sdf, &world).unwrap();
+    let mut moved = world.clone();
+    moved.flip_station = Some(crate::StationSpec {
+        exit: [f.exit[0] + 0.01, f.exit[1], f.exit[2]],
+        ..f
+    });
+    let e = check_sdf("reversi6", &sdf, &moved).unwrap_err().to_string();
+    assert!(e.contains("exit"), "{e}");
+    let mut none = world.clone();
+    none.flip_station = None;
+    let e = check_sdf("reversi6", &sdf, &none).unwrap_err().to_string();
+    assert!(e.contains("does not have"), "{e}");
+}

@@ -25,12 +25,19 @@
 //! piece back where the world file has it. `cover_seconds` has no meaning
 //! here (there is no hand to cover the board) and is ignored.
 //!
+//! It also is the board's turn-over station (`flip_station` of the board
+//! file), which in Gazebo is not physics: a piece the arm let go (its
+//! DetachableJoint detach topic, as the `arm_controller` publishes it)
+//! resting within the intake's capture radius is moved to the exit turned
+//! over, with the same set-pose service
+//! ([`crate::gazebo_hand_core::station_turns`]).
+//!
 //! Parameters: `game_file`, `arm`, `board`, `camera` (the inputs of
 //! `gamebot gazebo world`, which the layout is rebuilt from), `world` (the
 //! Gazebo world's name), and the standard `use_sim_time` (declared; the node
 //! keeps no time of its own: its waits are wall-clock bounds).
 
-use crate::gazebo_hand_core::{plan, reached, GazeboTable, PoseTable, Step};
+use crate::gazebo_hand_core::{plan, reached, station_turns, GazeboTable, PoseTable, Step};
 use crate::referee_core::replay;
 use crate::sim_world::POSITION_WAIT;
 use crate::NodeError;
@@ -38,9 +45,11 @@ use gamebot_gazebo::{TableWorld, WorldSpec};
 use gamebot_interfaces::msg::GameState;
 use gamebot_interfaces::ros_gz_interfaces::{Entity, SetEntityPose, SetEntityPoseRequest};
 use gamebot_interfaces::srv::HumanMoveResponse;
+use gamebot_interfaces::std_msgs::Empty;
 use gamebot_interfaces::tf2_msgs::TFMessage;
-use gamebot_ros::{graph, Bus, ServiceClient, Shutdown, Subscription, WaitSet};
+use gamebot_ros::{graph, Bus, Qos, ServiceClient, Shutdown, Subscription, WaitSet};
 use gamebot_rules::{Game, State};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -141,6 +150,11 @@ struct Node {
     unusable: Option<String>,
     /// A malformed pose-info message was reported (once until a good one).
     warned: bool,
+    /// Each piece model's DetachableJoint attach and detach topics (what the
+    /// `arm_controller` publishes in Gazebo mode).
+    grips: Vec<(String, Subscription<Empty>, Subscription<Empty>)>,
+    /// The models attached to the gripper, by those topics.
+    attached: BTreeSet<String>,
 }
 
 /// Runs the node on `table` (the layout of the world `world`, written for
@@ -158,7 +172,18 @@ pub fn run_with<B: Bus>(
     let set_pose_name = gamebot_gazebo::set_pose_service(world);
     let poses: Subscription<TFMessage> = bus.subscription(&pose_topic, graph::GZ_POSE_INFO.qos)?;
     let state = table.game().initial_state();
+    let mut grips = Vec::new();
+    for model in table.pieces().keys() {
+        let (a, d) = gamebot_gazebo::grip_topics(model);
+        grips.push((
+            model.clone(),
+            bus.subscription::<Empty>(&a, Qos::reliable(10))?,
+            bus.subscription::<Empty>(&d, Qos::reliable(10))?,
+        ));
+    }
     let mut n = Node {
+        grips,
+        attached: BTreeSet::new(),
         set_pose: bus.service_client(&set_pose_name)?,
         table,
         game_file: game_file.to_string(),
@@ -191,6 +216,7 @@ pub fn run_with<B: Bus>(
         for m in poses.drain() {
             n.on_poses(&m);
         }
+        n.turn_at_station();
         while let Ok(req) = human.try_recv() {
             let text = req.request.r#move.clone();
             let ply = req.request.ply as usize;
@@ -250,6 +276,37 @@ impl Node {
                     self.warned = true;
                 }
             }
+        }
+    }
+
+    /// The turn-over station ([`station_turns`]): a piece the arm let go at
+    /// the intake goes to the exit turned over. The attach/detach topics
+    /// are read first, so a piece the gripper holds is left alone.
+    fn turn_at_station(&mut self) {
+        for (model, attach, detach) in &self.grips {
+            // In order of arrival per topic; a detach after an attach wins
+            // when both came since the last look (the gripper opened).
+            if !attach.drain().is_empty() {
+                self.attached.insert(model.clone());
+            }
+            if !detach.drain().is_empty() {
+                self.attached.remove(model);
+            }
+        }
+        if self.poses.is_empty() {
+            return;
+        }
+        let steps = station_turns(&self.table, &self.poses, &self.attached);
+        if steps.is_empty() {
+            return;
+        }
+        match self.carry_out(&steps) {
+            Ok(()) => {
+                for s in &steps {
+                    tracing::info!("gazebo_hand: {}", s.what);
+                }
+            }
+            Err(e) => tracing::warn!("gazebo_hand: turn-over station: {e}"),
         }
     }
 

@@ -39,12 +39,12 @@
 //! input from the graph (malformed poses are errors naming the entry).
 
 use crate::sim_world::hand_actions;
-use gamebot_gazebo::TableWorld;
+use gamebot_gazebo::{StationSpec, TableWorld};
 use gamebot_interfaces::geometry_msgs::{Point, Pose, Quaternion};
 use gamebot_interfaces::tf2_msgs::TFMessage;
 use gamebot_rules::{Game, State};
 use gamebot_sim::{HandAction, HandTarget};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// A model lies on a location when its centre is this close in x/y (m): the
@@ -141,6 +141,8 @@ pub struct GazeboTable {
     places: Vec<Option<[f64; 3]>>,
     /// Where pieces taken to a place without a position go.
     off_board: [f64; 3],
+    /// The board's turn-over station.
+    station: Option<StationSpec>,
 }
 
 /// One set-pose call of a plan.
@@ -216,6 +218,7 @@ impl GazeboTable {
             model_of,
             places,
             off_board: world.off_board,
+            station: world.flip_station,
         })
     }
 
@@ -597,6 +600,53 @@ pub fn plan(
         return Err(format!("{text} moves no piece on the table"));
     }
     Ok(steps)
+}
+
+/// The turn-over station in Gazebo (the chute of the built-in simulator's
+/// world, `World::release`): every piece model the arm has let go (not in
+/// `attached`, the models the gripper holds by the DetachableJoint topics)
+/// resting within the station's capture radius of the intake — its bottom
+/// at most [`RESTING_GAP_M`] above the intake — goes to the exit turned
+/// over, its bottom on the top of what lies there (several at once stack).
+/// Nothing without a station.
+pub fn station_turns(
+    table: &GazeboTable,
+    poses: &PoseTable,
+    attached: &BTreeSet<String>,
+) -> Vec<Step> {
+    let Some(f) = table.station else {
+        return Vec::new();
+    };
+    let xy = |a: [f64; 3], b: [f64; 3]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    let bottom = |model: &str, p: &ModelPose| p.position[2] - table.pieces[model].height / 2.0;
+    let mut steps = Vec::new();
+    let mut exit_top = f.exit[2];
+    for (model, p) in &poses.poses {
+        if xy(p.position, f.exit) <= ON_LOCATION_M {
+            exit_top = exit_top.max(p.position[2] + table.pieces[model].height / 2.0);
+        }
+    }
+    for (model, p) in &poses.poses {
+        if attached.contains(model)
+            || xy(p.position, f.intake) > f.capture_radius
+            || bottom(model, p) > f.intake[2] + RESTING_GAP_M
+        {
+            continue;
+        }
+        let spec = &table.pieces[model];
+        let mut pose = p.turned_over();
+        pose.position = [f.exit[0], f.exit[1], exit_top + spec.height / 2.0];
+        exit_top += spec.height;
+        steps.push(Step {
+            model: model.clone(),
+            element: spec.element.clone(),
+            pose,
+            location: "the turn-over station's exit".into(),
+            from: None,
+            what: format!("{model} through the turn-over station"),
+        });
+    }
+    steps
 }
 
 /// Whether `seen` shows a step done: within 5 mm of the target position and

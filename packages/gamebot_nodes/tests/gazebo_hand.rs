@@ -624,3 +624,74 @@ fn a_new_game_puts_every_piece_back() {
     }
     rig.turn(|_| 1);
 }
+
+/// The turn-over station in Gazebo: a disc the arm lets go at the intake
+/// (its detach topic, as the arm controller publishes it) ends at the exit
+/// turned over, in Gazebo's own poses; while it is attached to the gripper
+/// it is left alone.
+#[test]
+fn a_disc_let_go_at_the_station_comes_out_turned_over() {
+    let rig = Rig::new("reversi6.game", true);
+    let f = rig
+        .world
+        .flip_station
+        .expect("the default board has a station");
+    let disc = rig.world.pieces[0].clone();
+    let arm = rig._bus.node(NodeOptions::new("arm")).unwrap();
+    let (attach_topic, detach_topic) = gamebot_gazebo::grip_topics(&disc.model);
+    let qos = gamebot_ros::Qos::reliable(10);
+    let attach = arm
+        .publisher::<gamebot_interfaces::std_msgs::Empty>(&attach_topic, qos)
+        .unwrap();
+    let detach = arm
+        .publisher::<gamebot_interfaces::std_msgs::Empty>(&detach_topic, qos)
+        .unwrap();
+    // The gripper closed on it and put it down on the intake.
+    attach.publish(&Default::default()).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let at_intake = P {
+        xyz: [
+            f.intake[0] + 0.003,
+            f.intake[1],
+            f.intake[2] + disc.height / 2.0,
+        ],
+        q: [0.0, 0.0, 0.0, 1.0],
+    };
+    rig.gz
+        .models
+        .lock()
+        .unwrap()
+        .insert(disc.model.clone(), at_intake);
+    std::thread::sleep(Duration::from_millis(600));
+    let p = rig.gz.poses()[&disc.model];
+    assert!(
+        (p.xyz[0] - at_intake.xyz[0]).abs() < 1e-9 && p.upright(),
+        "moved while attached: {p:?}"
+    );
+    // The gripper opened.
+    detach.publish(&Default::default()).unwrap();
+    let end = Instant::now() + Duration::from_secs(10);
+    let out = loop {
+        let p = rig.gz.poses()[&disc.model];
+        if (p.xyz[0] - f.exit[0]).hypot(p.xyz[1] - f.exit[1]) < 1e-6 {
+            break p;
+        }
+        assert!(Instant::now() < end, "never came out at the exit: {p:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(!out.upright(), "{out:?}");
+    assert!(
+        (out.xyz[2] - (f.exit[2] + disc.height / 2.0)).abs() < 1e-9,
+        "{out:?}"
+    );
+    assert_eq!(
+        rig.gz
+            .calls
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|c| **c == disc.model)
+            .count(),
+        1
+    );
+}

@@ -482,3 +482,49 @@ fn malformed_pose_info_is_an_error_naming_the_entry_and_keeps_the_rest() {
     assert!(!reached(&good, &ModelPose::upright([0.11, 0.2, 0.005])));
     assert!(!reached(&good, &good.turned_over()));
 }
+
+/// The turn-over station: a disc the arm let go at the intake (resting, no
+/// longer attached) goes to the exit turned over, on top of what lies
+/// there; one still attached, or resting outside the capture radius, or
+/// carried above the intake, stays.
+#[test]
+fn the_station_turns_a_released_disc_over_at_its_exit() {
+    let t = table("reversi6.game");
+    let f = t.station.expect("the default board has a station");
+    let mut poses = initial_poses(&t);
+    let mut models = t.pieces().keys().cloned();
+    let (a, b, c) = (
+        models.next().unwrap(),
+        models.next().unwrap(),
+        models.next().unwrap(),
+    );
+    let h = t.pieces()[&a].height;
+    let at = |dx: f64, dz: f64| {
+        ModelPose::upright([f.intake[0] + dx, f.intake[1], f.intake[2] + h / 2.0 + dz])
+    };
+    // Nothing at the intake: nothing to do.
+    assert!(station_turns(&t, &poses, &BTreeSet::new()).is_empty());
+    poses.set(&a, at(0.004, 0.0));
+    poses.set(&b, at(f.capture_radius + 0.003, 0.0));
+    poses.set(&c, at(0.0, 0.03));
+    let steps = station_turns(&t, &poses, &BTreeSet::new());
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    let s = &steps[0];
+    assert_eq!(s.model, a);
+    assert!(!s.pose.is_upright());
+    assert!((s.pose.position[0] - f.exit[0]).abs() < 1e-9);
+    assert!((s.pose.position[1] - f.exit[1]).abs() < 1e-9);
+    assert!((s.pose.position[2] - (f.exit[2] + h / 2.0)).abs() < 1e-9);
+    // Attached to the gripper (being put down): not yet.
+    let held: BTreeSet<String> = [a.clone()].into();
+    assert!(station_turns(&t, &poses, &held).is_empty());
+    // A second disc while the first still lies at the exit: on top of it,
+    // and a turned-over disc turned again comes out upright.
+    apply(&mut poses, &steps);
+    poses.set(&b, at(0.0, 0.0).turned_over());
+    let steps = station_turns(&t, &poses, &BTreeSet::new());
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0].model, b);
+    assert!(steps[0].pose.is_upright());
+    assert!((steps[0].pose.position[2] - (f.exit[2] + h + h / 2.0)).abs() < 1e-9);
+}
