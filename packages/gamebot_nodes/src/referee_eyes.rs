@@ -16,7 +16,7 @@ use crate::move_inference::{
     changes, infer, same_relevant, visible_board, Change, Inference, InferenceConfig,
     InferenceError,
 };
-use gamebot_rules::{Game, Move, State};
+use gamebot_rules::{ElementId, Game, Move, State};
 use gamebot_vision::board_model::VisionBoard;
 use std::time::Duration;
 
@@ -223,7 +223,8 @@ fn inf_prefix(classes: &[crate::move_inference::MoveClass]) -> Vec<Move> {
 }
 
 /// One corrective transfer: the piece seen at `from_cm` (on `from_location`,
-/// or on no location when empty) goes to `to_location`.
+/// or on no location when empty) goes to `to_location` — through the
+/// turn-over station on the way when it shows the other side (`turn_over`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Correction {
     /// The element the position puts on `to_location`.
@@ -234,6 +235,9 @@ pub struct Correction {
     pub to_location: String,
     /// `robot=` coordinates (cm) of the target.
     pub to_cm: Option<[f64; 3]>,
+    /// The piece seen shows the other side of a two-sided type (a reversi
+    /// disc): it must be turned over on its way.
+    pub turn_over: bool,
 }
 
 /// The result of comparing a stable observation with the expected position.
@@ -257,8 +261,17 @@ impl Check {
 /// location that should hold a piece it does not show, a piece of that kind
 /// seen in the wrong place — a blob on no location first, then one on a
 /// relevant location that should not show it, then one on an irrelevant
-/// location (a supply) the position says is empty.
-pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoard) -> Check {
+/// location (a supply) the position says is empty. When none of them shows
+/// the wanted side and the arm can turn pieces over (`can_turn_over`: the
+/// board has a turn-over station), a piece of the same two-sided type
+/// showing the other side is taken, in the same order, marked `turn_over`.
+pub fn check(
+    game: &Game,
+    board: &VisionBoard,
+    expected: &State,
+    seen: &SeenBoard,
+    can_turn_over: bool,
+) -> Check {
     let want = visible_board(game, board, expected);
     if same_relevant(board, &want, &seen.classes) {
         return Check {
@@ -293,18 +306,24 @@ pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoar
             continue;
         }
         let class = want[i].expect("checked above");
-        let pick = spare
-            .iter()
-            .enumerate()
-            .find(|(k, (_, p))| !used[*k] && p.class == class)
-            .map(|(k, _)| k);
-        let Some(k) = pick else {
+        let e = expected.content(loc.id).expect("want is Some");
+        let find = |class: usize, used: &[bool]| {
+            spare
+                .iter()
+                .enumerate()
+                .find(|(k, (_, p))| !used[*k] && p.class == class)
+                .map(|(k, _)| k)
+        };
+        let pick = find(class, &used).map(|k| (k, false)).or_else(|| {
+            let other = can_turn_over.then(|| other_side(game, board, expected, e))??;
+            find(other, &used).map(|k| (k, true))
+        });
+        let Some((k, turn_over)) = pick else {
             uncorrectable.push(loc.name.clone());
             continue;
         };
         used[k] = true;
         let p = spare[k].1;
-        let e = expected.content(loc.id).expect("want is Some");
         let to_cm = game.locations[loc.id as usize].robot_cm();
         corrections.push(Correction {
             element: game.elements[e as usize].name.clone(),
@@ -313,6 +332,7 @@ pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoar
             from_cm: p.table_cm,
             to_location: loc.name.clone(),
             to_cm,
+            turn_over,
         });
     }
     // Pieces on a relevant location that should not show them and that no
@@ -358,6 +378,7 @@ pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoar
             from_cm: p.table_cm,
             to_location: l.name.clone(),
             to_cm: game.locations[l.id as usize].robot_cm(),
+            turn_over: false,
         });
     }
     removals.extend(corrections);
@@ -366,6 +387,22 @@ pub fn check(game: &Game, board: &VisionBoard, expected: &State, seen: &SeenBoar
         corrections: removals,
         uncorrectable,
     }
+}
+
+/// The class the camera reports for element `e` turned over: its type has
+/// two states (a disc's two faces, what the turn-over station swaps) and the
+/// camera tells them apart; `None` otherwise.
+fn other_side(game: &Game, board: &VisionBoard, expected: &State, e: ElementId) -> Option<usize> {
+    let ty = game.element_type_of(e);
+    if ty.states != 2 {
+        return None;
+    }
+    let state = expected.element_state(e);
+    let other = state % 2 + 1;
+    let class = board.class_for(&ty.name, other)?;
+    let c = &board.classes[class];
+    (c.name == ty.name && c.state == other && board.class_for(&ty.name, state) != Some(class))
+        .then_some(class)
 }
 
 #[cfg(test)]
@@ -491,7 +528,7 @@ mod tests {
             )
         };
         // Knocked out of sx(3): back into that hole.
-        let c = check(&g, &board, &after, &seen_with(Some("sx(3)")));
+        let c = check(&g, &board, &after, &seen_with(Some("sx(3)")), false);
         assert_eq!(c.changes.len(), 1, "{:?}", c.changes);
         assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
         let k = &c.corrections[0];
@@ -502,7 +539,7 @@ mod tests {
         assert_eq!(k.element_type, "cross");
         assert!(c.uncorrectable.is_empty());
         // No hole seen (an extra piece): to the empty spot a cross starts on.
-        let c = check(&g, &board, &after, &seen_with(None));
+        let c = check(&g, &board, &after, &seen_with(None), false);
         assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
         assert_eq!(c.corrections[0].to_location, "sx(1)");
         assert_eq!(c.corrections[0].element, "x(1)");
@@ -540,7 +577,7 @@ mod tests {
                 .iter()
                 .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
         );
-        let c = check(&g, &board, &after, &seen);
+        let c = check(&g, &board, &after, &seen, false);
         assert!(!c.confirmed());
         assert_eq!(c.changes.len(), 1, "{:?}", c.changes);
         assert_eq!(c.corrections.len(), 1);
@@ -559,7 +596,7 @@ mod tests {
                 .cloned()
                 .collect(),
         };
-        let c = check(&g, &board, &after, &seen2);
+        let c = check(&g, &board, &after, &seen2, false);
         assert_eq!(c.uncorrectable, vec!["cell(2,2)".to_string()]);
         // The right board is confirmed.
         let mut ok = seen.classes.clone();
@@ -572,7 +609,74 @@ mod tests {
                 classes: ok,
                 pieces: vec![],
             },
+            false,
         );
         assert!(c.confirmed());
+    }
+
+    /// Reversi: the arm's disc never reached its square (it went for a pool
+    /// slot that was empty), and the only spare disc in sight shows the
+    /// other colour. With a turn-over station it is taken through it; without
+    /// one nobody can correct it.
+    #[test]
+    fn a_spare_disc_showing_the_other_side_goes_through_the_station() {
+        let g = game("reversi6.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let st = g.initial_state();
+        let m = g.legal_moves(&st).unwrap().into_iter().next().unwrap();
+        let mut after = st.clone();
+        g.apply(&mut after, &m).unwrap();
+        let target = g.locations[m.to as usize].name.clone();
+        let placed = after.content(m.to).unwrap();
+        assert_eq!(after.element_state(placed), 1, "player 1 places blue up");
+        // A pool slot the position says is empty, showing a yellow disc.
+        let want = visible_board(&g, &board, &after);
+        let slot = board
+            .locations
+            .iter()
+            .enumerate()
+            .find(|(i, l)| !l.relevant && l.name.starts_with("pool") && want[*i].is_none())
+            .map(|(_, l)| l.name.clone())
+            .unwrap();
+        let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
+        for (i, c) in want.iter().enumerate() {
+            let name = board.locations[i].name.clone();
+            if let (Some(c), false) = (c, name == target) {
+                let class = &board.classes[*c];
+                pieces.push((name, class.name.clone(), class.state, [0.0, 0.0]));
+            }
+        }
+        pieces.push((slot.clone(), "disc".into(), 2, [-13.5, 30.0]));
+        let seen = SeenBoard::from_pieces(
+            &board,
+            pieces
+                .iter()
+                .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
+        );
+        let c = check(&g, &board, &after, &seen, false);
+        assert_eq!(c.uncorrectable, vec![target.clone()]);
+        let c = check(&g, &board, &after, &seen, true);
+        assert!(c.uncorrectable.is_empty(), "{c:?}");
+        assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
+        let k = &c.corrections[0];
+        assert_eq!(
+            (k.from_location.as_str(), k.to_location.as_str(), k.turn_over),
+            (slot.as_str(), target.as_str(), true)
+        );
+        assert_eq!(k.element, g.elements[placed as usize].name);
+        // A spare showing the wanted side is preferred to turning one over.
+        pieces.push((String::new(), "disc".into(), 1, [-10.0, 25.0]));
+        let seen = SeenBoard::from_pieces(
+            &board,
+            pieces
+                .iter()
+                .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
+        );
+        let c = check(&g, &board, &after, &seen, true);
+        assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
+        assert_eq!(
+            (c.corrections[0].from_location.as_str(), c.corrections[0].turn_over),
+            ("", false)
+        );
     }
 }

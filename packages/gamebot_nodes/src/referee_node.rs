@@ -730,9 +730,16 @@ impl<B: Bus> Referee<B> {
 
 /// Converts a correction to a transfer for `/arm/execute`: from where the
 /// piece was seen (table, z = 0) to its location's `robot=` point.
+/// A piece to be turned over on its way is a FLIP from there to the
+/// target, which [`crate::flip_station::through_station`] makes two
+/// transfers: to the station's intake, and from its exit to the target.
 fn correction_msg(c: &Correction) -> ActionMsg {
     ActionMsg {
-        kind: ActionMsg::TRANSFER,
+        kind: if c.turn_over {
+            ActionMsg::FLIP
+        } else {
+            ActionMsg::TRANSFER
+        },
         element: c.element.clone(),
         element_type: c.element_type.clone(),
         from_location: c.from_location.clone(),
@@ -1053,8 +1060,9 @@ impl<B: Bus> Referee<B> {
         let board = self.board.clone()?;
         let game = self.core.game().clone();
         let illegal_after = secs(self.params.illegal_after_s);
+        let station = self.core.flip_station();
         if let Some(t) = self.robot.as_mut() {
-            let c = check(&game, &board, &t.expected, &seen);
+            let c = check(&game, &board, &t.expected, &seen, station.is_some());
             match &mut t.stage {
                 RobotStage::Confirming {
                     mismatch, since, ..
@@ -1116,6 +1124,8 @@ impl<B: Bus> Referee<B> {
                         }
                         let actions: Vec<ActionMsg> =
                             c.corrections.iter().map(correction_msg).collect();
+                        let actions =
+                            crate::flip_station::through_station(actions, station.as_ref());
                         return self.send_execute(actions, "correcting");
                     }
                     let why = if c.uncorrectable.is_empty() {
