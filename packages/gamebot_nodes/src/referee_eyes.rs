@@ -261,7 +261,9 @@ impl Check {
 /// location that should hold a piece it does not show, a piece of that kind
 /// seen in the wrong place — a blob on no location first, then one on a
 /// relevant location that should not show it, then one on an irrelevant
-/// location (a supply) the position says is empty. When none of them shows
+/// location (a supply) the position says is empty, and last one on a supply
+/// where the position has it (supply places are interchangeable, and the
+/// camera does not see which one a piece really came from). When none of them shows
 /// the wanted side and the arm can turn pieces over (`can_turn_over`: the
 /// board has a turn-over station), a piece of the same two-sided type
 /// showing the other side is taken, in the same order, marked `turn_over`.
@@ -291,10 +293,16 @@ pub fn check(
                 return Some((0, p));
             }
             let i = index_of(&p.location)?;
+            let relevant = board.locations[i].relevant;
             if want[i] == Some(p.class) {
-                return None;
+                // Where the position has it. On a supply (a `relevant=no`
+                // location: interchangeable places) it may still be taken,
+                // last: the camera cannot see which stack of a pool a person
+                // took from, so the piece the arm missed may lie under one
+                // the position expects there.
+                return (!relevant).then_some((3, p));
             }
-            Some((if board.locations[i].relevant { 1 } else { 2 }, p))
+            Some((if relevant { 1 } else { 2 }, p))
         })
         .collect();
     spare.sort_by_key(|(rank, _)| *rank);
@@ -586,7 +594,9 @@ mod tests {
         assert_eq!(k.to_location, "cell(2,2)");
         assert_eq!(k.to_cm, Some([0.0, 18.0, 0.0]));
         assert!(c.uncorrectable.is_empty());
-        // Nothing seen anywhere: uncorrectable, a person must help.
+        // The slipped cross not seen: one of the crosses the supply still
+        // shows (where the position has them: supply places are
+        // interchangeable), the first in board order.
         let seen2 = SeenBoard {
             classes: seen.classes.clone(),
             pieces: seen
@@ -597,6 +607,32 @@ mod tests {
                 .collect(),
         };
         let c = check(&g, &board, &after, &seen2, false);
+        assert!(c.uncorrectable.is_empty(), "{c:?}");
+        let first_supply_cross = seen2
+            .pieces
+            .iter()
+            .find(|p| p.class == cross && p.location.starts_with("sx"))
+            .map(|p| p.location.clone())
+            .unwrap();
+        assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
+        assert_eq!(
+            (
+                c.corrections[0].from_location.as_str(),
+                c.corrections[0].to_location.as_str()
+            ),
+            (first_supply_cross.as_str(), "cell(2,2)")
+        );
+        // No cross seen anywhere: uncorrectable, a person must help.
+        let seen3 = SeenBoard {
+            classes: seen.classes.clone(),
+            pieces: seen2
+                .pieces
+                .iter()
+                .filter(|p| p.class != cross)
+                .cloned()
+                .collect(),
+        };
+        let c = check(&g, &board, &after, &seen3, false);
         assert_eq!(c.uncorrectable, vec!["cell(2,2)".to_string()]);
         // The right board is confirmed.
         let mut ok = seen.classes.clone();
@@ -615,7 +651,7 @@ mod tests {
     }
 
     /// Reversi: the arm's disc never reached its square (it went for a pool
-    /// slot that was empty), and the only spare disc in sight shows the
+    /// slot that was empty), and every disc in sight in the pool shows the
     /// other colour. With a turn-over station it is taken through it; without
     /// one nobody can correct it.
     #[test]
@@ -638,12 +674,18 @@ mod tests {
             .find(|(i, l)| !l.relevant && l.name.starts_with("pool") && want[*i].is_none())
             .map(|(_, l)| l.name.clone())
             .unwrap();
+        // Every disc in the pool shows yellow.
         let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
         for (i, c) in want.iter().enumerate() {
             let name = board.locations[i].name.clone();
             if let (Some(c), false) = (c, name == target) {
                 let class = &board.classes[*c];
-                pieces.push((name, class.name.clone(), class.state, [0.0, 0.0]));
+                let state = if name.starts_with("pool") {
+                    2
+                } else {
+                    class.state
+                };
+                pieces.push((name, class.name.clone(), state, [0.0, 0.0]));
             }
         }
         pieces.push((slot.clone(), "disc".into(), 2, [-13.5, 30.0]));
@@ -659,9 +701,10 @@ mod tests {
         assert!(c.uncorrectable.is_empty(), "{c:?}");
         assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
         let k = &c.corrections[0];
+        assert!(k.from_location.starts_with("pool"), "{k:?}");
         assert_eq!(
-            (k.from_location.as_str(), k.to_location.as_str(), k.turn_over),
-            (slot.as_str(), target.as_str(), true)
+            (k.to_location.as_str(), k.turn_over),
+            (target.as_str(), true)
         );
         assert_eq!(k.element, g.elements[placed as usize].name);
         // A spare showing the wanted side is preferred to turning one over.
@@ -675,7 +718,10 @@ mod tests {
         let c = check(&g, &board, &after, &seen, true);
         assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
         assert_eq!(
-            (c.corrections[0].from_location.as_str(), c.corrections[0].turn_over),
+            (
+                c.corrections[0].from_location.as_str(),
+                c.corrections[0].turn_over
+            ),
             ("", false)
         );
     }

@@ -1110,7 +1110,7 @@ impl<B: Bus> Referee<B> {
                         }
                         for k in &c.corrections {
                             tracing::warn!(
-                                "correcting: {} seen at ({:.1}, {:.1}) cm{} goes to {}",
+                                "correcting: {} seen at ({:.1}, {:.1}) cm{} goes to {}{}",
                                 k.element_type,
                                 k.from_cm[0],
                                 k.from_cm[1],
@@ -1119,7 +1119,12 @@ impl<B: Bus> Referee<B> {
                                 } else {
                                     format!(" on {}", k.from_location)
                                 },
-                                k.to_location
+                                k.to_location,
+                                if k.turn_over {
+                                    ", turned over at the station on the way"
+                                } else {
+                                    ""
+                                }
                             );
                         }
                         let actions: Vec<ActionMsg> =

@@ -417,10 +417,29 @@ impl SimGame {
                 {
                     summary.interventions += 1;
                     // What the world really looks like when a person is asked
-                    // for help: for the log of an unattended run.
+                    // for help, against the position the referee waits for:
+                    // for the log of an unattended run.
+                    let snap = self.robot.probe().snapshot();
+                    let waited_for = robot_move
+                        .as_deref()
+                        .and_then(|t| {
+                            let mut after = rules.clone();
+                            let mv = game.find_move(&after, t).ok()?;
+                            game.apply(&mut after, &mv).ok()?;
+                            Some(after)
+                        })
+                        .unwrap_or_else(|| rules.clone());
+                    let diff =
+                        world_differences(&game, &waited_for, &snap, &places, ON_LOCATION_MM);
                     tracing::warn!(
-                        "asked for help; the world: {}",
-                        stray_pieces(&self.robot.probe().snapshot(), self.robot.places())
+                        "asked for help; the world: {}; against the position after {}: {}",
+                        stray_pieces(&snap, self.robot.places()),
+                        robot_move.as_deref().unwrap_or("the last move"),
+                        if diff.is_empty() {
+                            "no difference".to_string()
+                        } else {
+                            diff.join("; ")
+                        }
                     );
                     if self.config.person_helps {
                         let text = robot_move.clone().unwrap_or_default();
@@ -431,6 +450,11 @@ impl SimGame {
                             },
                             Duration::from_secs(30),
                         )?;
+                        tracing::warn!(
+                            "the simulated person {} the board right for {text}: {}",
+                            if r.accepted { "put" } else { "could not put" },
+                            r.message
+                        );
                         report(Progress::PersonHelped {
                             text: &text,
                             accepted: r.accepted,
