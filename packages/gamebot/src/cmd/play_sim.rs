@@ -358,16 +358,25 @@ fn one_game(
         })
     };
     let mut lines = std::io::stdin().lock().lines();
+    // One opponent for the whole game, its randomness seeded from the game's
+    // seed (unless the strategy names its own): built afresh for every move,
+    // a random player drew the same first number each time.
+    let mut opponent_ai = match opponent_ai {
+        Some(s) => {
+            let spec: gamebot_ai::Spec = s.parse().with_context(|| format!("--opponent ai:{s}"))?;
+            Some(gamebot_ai::build(&spec.with_default_seed(seed ^ 0x0b0e)))
+        }
+        None => None,
+    };
     let mut opponent = |g: &Game, st: &GameState| -> OpponentTurn {
         if browser {
             return OpponentTurn::Elsewhere;
         }
-        match opponent_ai {
-            Some(s) => {
+        match opponent_ai.as_mut() {
+            Some(ai) => {
                 let chosen = replay(g, &st.move_history)
                     .map_err(anyhow::Error::from)
                     .and_then(|state| {
-                        let mut ai = gamebot_ai::strategy(s)?;
                         let d = ai.choose(g, &state, &gamebot_ai::SearchControl::new())?;
                         Ok(g.move_text(&d.mv))
                     });
