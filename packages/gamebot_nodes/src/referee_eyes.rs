@@ -261,9 +261,9 @@ impl Check {
 /// location that should hold a piece it does not show, a piece of that kind
 /// seen in the wrong place — a blob on no location first, then one on a
 /// relevant location that should not show it, then one on an irrelevant
-/// location (a supply) the position says is empty, and last one on a supply
-/// where the position has it (supply places are interchangeable, and the
-/// camera does not see which one a piece really came from). When none of them shows
+/// location (a supply) the position says is empty, and last one on a
+/// stacked supply where the position has it (supply places are
+/// interchangeable, and the camera sees only the top of each stack). When none of them shows
 /// the wanted side and the arm can turn pieces over (`can_turn_over`: the
 /// board has a turn-over station), a piece of the same two-sided type
 /// showing the other side is taken, in the same order, marked `turn_over`.
@@ -295,12 +295,20 @@ pub fn check(
             let i = index_of(&p.location)?;
             let relevant = board.locations[i].relevant;
             if want[i] == Some(p.class) {
-                // Where the position has it. On a supply (a `relevant=no`
-                // location: interchangeable places) it may still be taken,
-                // last: the camera cannot see which stack of a pool a person
-                // took from, so the piece the arm missed may lie under one
-                // the position expects there.
-                return (!relevant).then_some((3, p));
+                // Where the position has it. On a stacked supply (a
+                // `relevant=no` location sharing its spot with others: a pool
+                // column, interchangeable places) it may still be taken,
+                // last: the camera sees only the top of each stack, not which
+                // one a person took from, so the piece the arm missed may lie
+                // under one the position expects there. Not from a single
+                // supply spot: there the camera sees every piece, and a piece
+                // missing from a square is more likely there but unseen (two
+                // touching pieces read as one blob) than lost.
+                let l = &board.locations[i];
+                let stacked = board.locations.iter().any(|o| {
+                    o.id != l.id && (o.px.0 - l.px.0).abs() < 1.0 && (o.px.1 - l.px.1).abs() < 1.0
+                });
+                return (!relevant && stacked).then_some((3, p));
             }
             Some((if relevant { 1 } else { 2 }, p))
         })
@@ -594,9 +602,8 @@ mod tests {
         assert_eq!(k.to_location, "cell(2,2)");
         assert_eq!(k.to_cm, Some([0.0, 18.0, 0.0]));
         assert!(c.uncorrectable.is_empty());
-        // The slipped cross not seen: one of the crosses the supply still
-        // shows (where the position has them: supply places are
-        // interchangeable), the first in board order.
+        // Nothing seen anywhere but the supply's crosses, where the position
+        // has them (single spots, not stacks): uncorrectable, a person must help.
         let seen2 = SeenBoard {
             classes: seen.classes.clone(),
             pieces: seen
@@ -607,32 +614,6 @@ mod tests {
                 .collect(),
         };
         let c = check(&g, &board, &after, &seen2, false);
-        assert!(c.uncorrectable.is_empty(), "{c:?}");
-        let first_supply_cross = seen2
-            .pieces
-            .iter()
-            .find(|p| p.class == cross && p.location.starts_with("sx"))
-            .map(|p| p.location.clone())
-            .unwrap();
-        assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
-        assert_eq!(
-            (
-                c.corrections[0].from_location.as_str(),
-                c.corrections[0].to_location.as_str()
-            ),
-            (first_supply_cross.as_str(), "cell(2,2)")
-        );
-        // No cross seen anywhere: uncorrectable, a person must help.
-        let seen3 = SeenBoard {
-            classes: seen.classes.clone(),
-            pieces: seen2
-                .pieces
-                .iter()
-                .filter(|p| p.class != cross)
-                .cloned()
-                .collect(),
-        };
-        let c = check(&g, &board, &after, &seen3, false);
         assert_eq!(c.uncorrectable, vec!["cell(2,2)".to_string()]);
         // The right board is confirmed.
         let mut ok = seen.classes.clone();
@@ -674,6 +655,29 @@ mod tests {
             .find(|(i, l)| !l.relevant && l.name.starts_with("pool") && want[*i].is_none())
             .map(|(_, l)| l.name.clone())
             .unwrap();
+        // The pool as the position has it: the missing disc may lie under
+        // the top of any pool column (the person took from another stack
+        // than the rules say), so one is taken from a pool place.
+        let seen_as_expected = SeenBoard::from_pieces(
+            &board,
+            want.iter()
+                .enumerate()
+                .filter(|(i, c)| c.is_some() && board.locations[*i].name != target)
+                .map(|(i, c)| {
+                    let class = &board.classes[c.unwrap()];
+                    (
+                        board.locations[i].name.as_str(),
+                        class.name.as_str(),
+                        class.state,
+                        [0.0, 0.0],
+                    )
+                }),
+        );
+        let c = check(&g, &board, &after, &seen_as_expected, false);
+        assert!(c.uncorrectable.is_empty(), "{c:?}");
+        assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
+        assert!(c.corrections[0].from_location.starts_with("pool"));
+        assert!(!c.corrections[0].turn_over);
         // Every disc in the pool shows yellow.
         let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
         for (i, c) in want.iter().enumerate() {
