@@ -293,7 +293,7 @@ pub fn check(
                 return Some((0, p));
             }
             let i = index_of(&p.location)?;
-            let relevant = board.locations[i].relevant;
+            let l = &board.locations[i];
             if want[i] == Some(p.class) {
                 // Where the position has it. On a stacked supply (a
                 // `relevant=no` location sharing its spot with others: a pool
@@ -304,13 +304,12 @@ pub fn check(
                 // supply spot: there the camera sees every piece, and a piece
                 // missing from a square is more likely there but unseen (two
                 // touching pieces read as one blob) than lost.
-                let l = &board.locations[i];
                 let stacked = board.locations.iter().any(|o| {
                     o.id != l.id && (o.px.0 - l.px.0).abs() < 1.0 && (o.px.1 - l.px.1).abs() < 1.0
                 });
-                return (!relevant && stacked).then_some((3, p));
+                return (!l.relevant && stacked).then_some((3, p));
             }
-            Some((if relevant { 1 } else { 2 }, p))
+            Some((if l.relevant { 1 } else { 2 }, p))
         })
         .collect();
     spare.sort_by_key(|(rank, _)| *rank);
@@ -431,6 +430,17 @@ mod tests {
         Game::load(p.to_str().unwrap()).unwrap()
     }
 
+    /// A stable observation of `pieces`: (location or empty, element type,
+    /// state, table position cm).
+    fn seen_of(board: &VisionBoard, pieces: &[(String, String, i32, [f64; 2])]) -> SeenBoard {
+        SeenBoard::from_pieces(
+            board,
+            pieces
+                .iter()
+                .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
+        )
+    }
+
     fn cam(board: &VisionBoard, name: &str) -> usize {
         board.locations.iter().position(|l| l.name == name).unwrap()
     }
@@ -536,12 +546,7 @@ mod tests {
                 }
             }
             pieces.push(("cell(3,1)".into(), "cross".into(), 1, [5.1, 13.2]));
-            SeenBoard::from_pieces(
-                &board,
-                pieces
-                    .iter()
-                    .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
-            )
+            seen_of(&board, &pieces)
         };
         // Knocked out of sx(3): back into that hole.
         let c = check(&g, &board, &after, &seen_with(Some("sx(3)")), false);
@@ -587,12 +592,7 @@ mod tests {
             }
         }
         pieces.push((String::new(), "cross".into(), 1, [3.0, 21.0]));
-        let seen = SeenBoard::from_pieces(
-            &board,
-            pieces
-                .iter()
-                .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
-        );
+        let seen = seen_of(&board, &pieces);
         let c = check(&g, &board, &after, &seen, false);
         assert!(!c.confirmed());
         assert_eq!(c.changes.len(), 1, "{:?}", c.changes);
@@ -693,12 +693,7 @@ mod tests {
             }
         }
         pieces.push((slot.clone(), "disc".into(), 2, [-13.5, 30.0]));
-        let seen = SeenBoard::from_pieces(
-            &board,
-            pieces
-                .iter()
-                .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
-        );
+        let seen = seen_of(&board, &pieces);
         let c = check(&g, &board, &after, &seen, false);
         assert_eq!(c.uncorrectable, vec![target.clone()]);
         let c = check(&g, &board, &after, &seen, true);
@@ -713,12 +708,7 @@ mod tests {
         assert_eq!(k.element, g.elements[placed as usize].name);
         // A spare showing the wanted side is preferred to turning one over.
         pieces.push((String::new(), "disc".into(), 1, [-10.0, 25.0]));
-        let seen = SeenBoard::from_pieces(
-            &board,
-            pieces
-                .iter()
-                .map(|(l, t, s, c)| (l.as_str(), t.as_str(), *s, *c)),
-        );
+        let seen = seen_of(&board, &pieces);
         let c = check(&g, &board, &after, &seen, true);
         assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
         assert_eq!(
