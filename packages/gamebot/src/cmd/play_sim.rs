@@ -142,9 +142,10 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
                 .to_string(),
         ),
     };
-    if let Some(s) = &opponent_ai {
-        gamebot_ai::strategy(s).with_context(|| format!("--opponent ai:{s}"))?;
-    }
+    let opponent_spec: Option<gamebot_ai::Spec> = opponent_ai
+        .as_deref()
+        .map(|s| s.parse().with_context(|| format!("--opponent ai:{s}")))
+        .transpose()?;
     if o.games > 1 && (keyboard || browser) {
         anyhow::bail!(
             "--games {} needs an AI opponent (--opponent ai:STRATEGY)",
@@ -198,7 +199,7 @@ pub fn run(o: SimOptions) -> anyhow::Result<i32> {
             &game,
             seed,
             faults.clone(),
-            &opponent_ai,
+            &opponent_spec,
             browser,
             keyboard,
             &stop,
@@ -271,7 +272,7 @@ fn one_game(
     game: &Game,
     seed: u64,
     faults: FaultSpec,
-    opponent_ai: &Option<String>,
+    opponent_spec: &Option<gamebot_ai::Spec>,
     browser: bool,
     keyboard: bool,
     stop: &gamebot_ros::Shutdown,
@@ -361,13 +362,9 @@ fn one_game(
     // One opponent for the whole game, its randomness seeded from the game's
     // seed (unless the strategy names its own): built afresh for every move,
     // a random player drew the same first number each time.
-    let mut opponent_ai = match opponent_ai {
-        Some(s) => {
-            let spec: gamebot_ai::Spec = s.parse().with_context(|| format!("--opponent ai:{s}"))?;
-            Some(gamebot_ai::build(&spec.with_default_seed(seed ^ 0x0b0e)))
-        }
-        None => None,
-    };
+    let mut opponent_ai = opponent_spec
+        .as_ref()
+        .map(|spec| gamebot_ai::build(&spec.with_default_seed(seed ^ 0x0b0e)));
     let mut opponent = |g: &Game, st: &GameState| -> OpponentTurn {
         if browser {
             return OpponentTurn::Elsewhere;
