@@ -160,6 +160,38 @@ impl Labeler {
             .filter(move |(_, &k)| k as usize == c)
             .map(|(r, _)| r)
     }
+
+    /// How far component `c` is from round: the ratio of its major to its
+    /// minor principal axis variance (second central moments of its pixels,
+    /// each pixel a unit square). A disc gives 1, an ellipse `a × b` gives
+    /// `a² / b²`, two touching discs of radius `r` side by side give 5.
+    pub fn elongation(&self, c: usize) -> f64 {
+        let (mut n, mut sx, mut sy, mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        // Σ_{k=0}^{m-1} k² = (m − 1) m (2m − 1) / 6.
+        let squares = |m: f64| (m - 1.0) * m * (2.0 * m - 1.0) / 6.0;
+        for r in self.runs_of(c) {
+            let (x0, x1, y) = (r.x0 as f64, r.x1 as f64, r.y as f64);
+            let len = x1 - x0;
+            let sum_x = len * (x0 + x1 - 1.0) / 2.0;
+            n += len;
+            sx += sum_x;
+            sy += len * y;
+            sxx += squares(x1) - squares(x0);
+            syy += len * y * y;
+            sxy += sum_x * y;
+        }
+        if n == 0.0 {
+            return 1.0;
+        }
+        let (mx, my) = (sx / n, sy / n);
+        // A pixel's own extent adds 1/12 to each variance, so a one-pixel line
+        // has a finite elongation.
+        let a = sxx / n - mx * mx + 1.0 / 12.0;
+        let b = sxy / n - mx * my;
+        let d = syy / n - my * my + 1.0 / 12.0;
+        let root = ((a - d).powi(2) + 4.0 * b * b).sqrt();
+        (a + d + root) / (a + d - root).max(f64::EPSILON)
+    }
 }
 
 #[cfg(test)]
@@ -232,6 +264,46 @@ mod tests {
                 prop_assert_eq!(n as u32, lab.components[c].area);
             }
         }
+    }
+
+    fn disc_mask(w: usize, h: usize, discs: &[(f64, f64, f64)]) -> Vec<u8> {
+        (0..w * h)
+            .map(|i| {
+                let (x, y) = ((i % w) as f64, (i / w) as f64);
+                let inside = discs
+                    .iter()
+                    .any(|&(cx, cy, r)| (x - cx).powi(2) + (y - cy).powi(2) <= r * r);
+                if inside {
+                    255
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn elongation_tells_one_disc_from_two_touching() {
+        let mut lab = Labeler::default();
+        let (w, h) = (120, 80);
+        lab.label(&disc_mask(w, h, &[(60.0, 40.0, 15.0)]), w, h, w);
+        let one = lab.elongation(0);
+        assert!((one - 1.0).abs() < 0.05, "one disc: {one}");
+        // Side by side, and diagonally: the ratio is rotation-invariant (≈ 5).
+        for discs in [
+            [(45.0, 40.0, 15.0), (75.0, 40.0, 15.0)],
+            [(49.4, 29.4, 15.0), (70.6, 50.6, 15.0)],
+        ] {
+            lab.label(&disc_mask(w, h, &discs), w, h, w);
+            assert_eq!(lab.components.len(), 1);
+            let two = lab.elongation(0);
+            assert!((4.0..6.0).contains(&two), "{discs:?}: {two}");
+        }
+        // A single pixel and a one-pixel line stay finite.
+        lab.label(&[255], 1, 1, 1);
+        assert!((lab.elongation(0) - 1.0).abs() < 1e-9);
+        lab.label(&[255; 10], 10, 1, 10);
+        assert!(lab.elongation(0).is_finite() && lab.elongation(0) > 50.0);
     }
 
     #[test]

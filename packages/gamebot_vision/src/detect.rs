@@ -99,6 +99,12 @@ pub enum Occlusion {
 
 /// Side of the grey thumbnail kept for frame-to-frame change detection.
 pub const THUMB_W: i32 = 32;
+
+/// A blob under `sizeMax` is tried as two pieces only when it is at least this
+/// elongated ([`Labeler::elongation`]): two equal discs whose centres are `d`
+/// apart give `1 + d²/r²`, so 2 means centres at least one radius apart; a
+/// single disc gives 1, and a disc seen slightly obliquely little more.
+const MIN_PAIR_ELONGATION: f64 = 2.0;
 /// Height of the thumbnail.
 pub const THUMB_H: i32 = 24;
 
@@ -431,11 +437,19 @@ impl Detector {
                     }
                     continue;
                 }
-                if area > size_max {
-                    // Touching pieces of one colour merge into one blob: split it
-                    // by the locations it covers.
-                    self.split_blob(&lab, ci, si, class, size_min, &mut blobs);
-                    continue;
+                // Touching pieces of one colour merge into one blob: split it by
+                // the locations it covers. Above `sizeMax` it cannot be one piece;
+                // below, it may be two small ones pushed together (the hand puts
+                // pieces down a few mm off centre), and then it has room for two
+                // pieces and is not round, while a piece lying between two
+                // locations is round and stays whole.
+                let maybe_two = area >= 2.0 * size_min && lab.elongation(ci) >= MIN_PAIR_ELONGATION;
+                if area > size_max || maybe_two {
+                    let parts = self.split_blob(&lab, ci, si, class, size_min);
+                    if area > size_max || parts.len() >= 2 {
+                        blobs.extend(parts);
+                        continue;
+                    }
                 }
                 let Some(board_px) = self.to_board.apply(cx, cy) else {
                     continue;
@@ -469,9 +483,9 @@ impl Detector {
         })
     }
 
-    /// Splits an oversized component (component `ci` of `lab`) into one blob
-    /// per location that holds at least 60 % of a minimal piece's area of it
-    /// within the location's radius.
+    /// Splits component `ci` of `lab` into one blob per location that holds
+    /// at least 60 % of a minimal piece's area of it within the location's
+    /// radius.
     fn split_blob(
         &self,
         lab: &Labeler,
@@ -479,8 +493,8 @@ impl Detector {
         signature: usize,
         class: usize,
         size_min: f64,
-        blobs: &mut Vec<Blob>,
-    ) {
+    ) -> Vec<Blob> {
+        let mut blobs = Vec::new();
         let s = self.config.downscale as f64;
         let c = lab.components[ci];
         let runs: Vec<Run> = lab.runs_of(ci).copied().collect();
@@ -550,6 +564,7 @@ impl Detector {
                 location: None,
             });
         }
+        blobs
     }
 
     /// Looks for an occluder among the *unexplained* foreground: pixels that
@@ -775,6 +790,63 @@ mod tests {
             assert!((u.area - 1257.0).abs() < 120.0, "area {}", u.area);
             assert!(obs.occlusion.is_none());
             assert!(obs.locations.iter().all(|l| l.confidence > 0.5));
+        }
+    }
+
+    #[test]
+    fn two_touching_small_pieces_are_two_pieces_and_one_between_two_places_is_one() {
+        let board = testboard::board();
+        // Neighbours on one row (pitch 50 px, radius 24).
+        let (a, b) = (&board.locations[0], &board.locations[1]);
+        assert!((b.px.0 - a.px.0 - 50.0).abs() < 1e-9 && (b.px.1 - a.px.1).abs() < 1e-9);
+        let red = (30.0, 30.0, 220.0);
+        for downscale in [1, 2] {
+            let cfg = DetectorConfig {
+                downscale,
+                ..Default::default()
+            };
+            let mut d = Detector::new(board.clone(), None, cfg).unwrap();
+            // Two discs of radius 18 (≈ 1,020 px each), each put down 7 px off
+            // centre towards the other: they touch, and their one blob is under
+            // sizeMax (2,500).
+            let mut img = blank();
+            let y = a.px.1 as i32;
+            for x in [a.px.0 as i32 + 7, b.px.0 as i32 - 7] {
+                imgproc::circle(
+                    &mut img,
+                    Point::new(x, y),
+                    18,
+                    Scalar::new(red.0, red.1, red.2, 0.0),
+                    -1,
+                    imgproc::LINE_AA,
+                    0,
+                )
+                .unwrap();
+            }
+            let obs = d.detect(&img).unwrap();
+            assert_eq!(
+                obs.class_at(0),
+                board.class_for("red", 1),
+                "downscale {downscale}"
+            );
+            assert_eq!(
+                obs.class_at(1),
+                board.class_for("red", 1),
+                "downscale {downscale}"
+            );
+            assert!(
+                obs.unmatched.is_empty(),
+                "downscale {downscale}: {:?}",
+                obs.unmatched
+            );
+            // One disc of radius 20 lying halfway between the two places: one
+            // piece, on neither (it is round, so it is not split).
+            let mut img = blank();
+            disc(&mut img, ((a.px.0 + b.px.0) / 2.0) as i32, y, red);
+            let obs = d.detect(&img).unwrap();
+            assert_eq!(obs.blobs.len(), 1, "downscale {downscale}");
+            assert_eq!(obs.unmatched, vec![0], "downscale {downscale}");
+            assert!(obs.locations.iter().all(|l| l.class.is_none()));
         }
     }
 

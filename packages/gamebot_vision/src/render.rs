@@ -355,6 +355,11 @@ impl Renderer {
         &self.board
     }
 
+    /// Where a game location is on the table (cm, arm base frame), as drawn.
+    pub fn location_cm(&self, location: LocationId) -> Option<(f64, f64)> {
+        self.loc_cm.get(location as usize).copied().flatten()
+    }
+
     /// The camera.
     pub fn camera(&self) -> &CameraModel {
         &self.camera
