@@ -283,36 +283,7 @@ pub fn check(
         };
     }
     let ch = changes(board, &want, &seen.classes);
-    let index_of = |name: &str| board.locations.iter().position(|l| l.name == name);
-    // Misplaced pieces, in order of preference.
-    let mut spare: Vec<(u8, &SeenPiece)> = seen
-        .pieces
-        .iter()
-        .filter_map(|p| {
-            if p.location.is_empty() {
-                return Some((0, p));
-            }
-            let i = index_of(&p.location)?;
-            let l = &board.locations[i];
-            if want[i] == Some(p.class) {
-                // Where the position has it. On a stacked supply (a
-                // `relevant=no` location sharing its spot with others: a pool
-                // column, interchangeable places) it may still be taken,
-                // last: the camera sees only the top of each stack, not which
-                // one a person took from, so the piece the arm missed may lie
-                // under one the position expects there. Not from a single
-                // supply spot: there the camera sees every piece, and a piece
-                // missing from a square is more likely there but unseen (two
-                // touching pieces read as one blob) than lost.
-                let stacked = board.locations.iter().any(|o| {
-                    o.id != l.id && (o.px.0 - l.px.0).abs() < 1.0 && (o.px.1 - l.px.1).abs() < 1.0
-                });
-                return (!l.relevant && stacked).then_some((3, p));
-            }
-            Some((if l.relevant { 1 } else { 2 }, p))
-        })
-        .collect();
-    spare.sort_by_key(|(rank, _)| *rank);
+    let spare = spares(board, &want, seen);
     let mut used = vec![false; spare.len()];
     let mut corrections = Vec::new();
     let mut uncorrectable = Vec::new();
@@ -326,7 +297,7 @@ pub fn check(
             spare
                 .iter()
                 .enumerate()
-                .find(|(k, (_, p))| !used[*k] && p.class == class)
+                .find(|(k, s)| !used[*k] && s.piece.class == class)
                 .map(|(k, _)| k)
         };
         let pick = find(class, &used).map(|k| (k, false)).or_else(|| {
@@ -338,31 +309,112 @@ pub fn check(
             continue;
         };
         used[k] = true;
-        let p = spare[k].1;
-        let to_cm = game.locations[loc.id as usize].robot_cm();
+        let p = spare[k].piece;
         corrections.push(Correction {
             element: game.elements[e as usize].name.clone(),
             element_type: game.element_type_of(e).name.clone(),
             from_location: p.location.clone(),
             from_cm: p.table_cm,
             to_location: loc.name.clone(),
-            to_cm,
+            to_cm: game.locations[loc.id as usize].robot_cm(),
             turn_over,
         });
     }
-    // Pieces on a relevant location that should not show them and that no
-    // location wants: back to a place off the board the rules keep for their
-    // kind — an irrelevant location the position fills with that kind but
-    // the camera sees empty (the hole the piece came from), else an empty
-    // one where a piece of that kind starts the game. They go first, so a
-    // location they block is free before anything is put there.
+    let unused: Vec<&SeenPiece> = spare
+        .iter()
+        .zip(&used)
+        .filter(|(s, used)| !**used && s.rank == SpareRank::OnAWrongSquare)
+        .map(|(s, _)| s.piece)
+        .collect();
+    let mut all = removals(game, board, expected, &want, seen, &unused);
+    all.extend(corrections);
+    Check {
+        changes: ch,
+        corrections: all,
+        uncorrectable,
+    }
+}
+
+/// Where a spare piece lies, in the order the correction planner takes
+/// spares (the first rank first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SpareRank {
+    /// A blob on no location.
+    OffLocation,
+    /// On a relevant location that should not show it.
+    OnAWrongSquare,
+    /// On an irrelevant location (a supply) the position says is empty.
+    OnAnEmptySupply,
+    /// On a stacked supply where the position has it.
+    InAStack,
+}
+
+/// A piece the camera sees that a correction may take.
+struct Spare<'a> {
+    rank: SpareRank,
+    piece: &'a SeenPiece,
+}
+
+/// The seen pieces a correction may take, best first: see [`check`].
+fn spares<'a>(board: &VisionBoard, want: &[Option<usize>], seen: &'a SeenBoard) -> Vec<Spare<'a>> {
+    let mut spare: Vec<Spare<'a>> = seen
+        .pieces
+        .iter()
+        .filter_map(|piece| {
+            let rank = if piece.location.is_empty() {
+                SpareRank::OffLocation
+            } else {
+                let i = board
+                    .locations
+                    .iter()
+                    .position(|l| l.name == piece.location)?;
+                let l = &board.locations[i];
+                if want[i] == Some(piece.class) {
+                    // Where the position has it. On a stacked supply (a
+                    // `relevant=no` location sharing its spot with others: a
+                    // pool column, interchangeable places) it may still be
+                    // taken, last: the camera sees only the top of each
+                    // stack, not which one a person took from, so the piece
+                    // the arm missed may lie under one the position expects
+                    // there. Not from a single supply spot: there the camera
+                    // sees every piece, so the piece missing from a square is
+                    // not in the pool: it is elsewhere, unseen, and taking a
+                    // supply piece would pile a second one onto it.
+                    if l.relevant || !l.stacked {
+                        return None;
+                    }
+                    SpareRank::InAStack
+                } else if l.relevant {
+                    SpareRank::OnAWrongSquare
+                } else {
+                    SpareRank::OnAnEmptySupply
+                }
+            };
+            Some(Spare { rank, piece })
+        })
+        .collect();
+    spare.sort_by_key(|s| s.rank);
+    spare
+}
+
+/// Pieces on a relevant location that should not show them and that no
+/// location wants (`unused`): back to a place off the board the rules keep
+/// for their kind — an irrelevant location the position fills with that kind
+/// but the camera sees empty (the hole the piece came from), else an empty
+/// one where a piece of that kind starts the game. They go first, so a
+/// location they block is free before anything is put there.
+fn removals(
+    game: &Game,
+    board: &VisionBoard,
+    expected: &State,
+    want: &[Option<usize>],
+    seen: &SeenBoard,
+    unused: &[&SeenPiece],
+) -> Vec<Correction> {
     let initial = game.initial_state();
     let mut homes_used: Vec<usize> = Vec::new();
     let mut removals = Vec::new();
-    for (k, (rank, p)) in spare.iter().enumerate() {
-        if used[k] || *rank != 1 {
-            continue;
-        }
+    for p in unused {
         let home = |fill_only: bool, used: &[usize]| {
             board.locations.iter().enumerate().find_map(|(j, l)| {
                 if l.relevant || seen.classes[j].is_some() || used.contains(&j) {
@@ -396,12 +448,7 @@ pub fn check(
             turn_over: false,
         });
     }
-    removals.extend(corrections);
-    Check {
-        changes: ch,
-        corrections: removals,
-        uncorrectable,
-    }
+    removals
 }
 
 /// The class the camera reports for element `e` turned over: its type has

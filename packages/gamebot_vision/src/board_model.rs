@@ -54,6 +54,9 @@ pub struct CameraLocation {
     pub relevant: bool,
     /// The location type's shape, used for drawing.
     pub shape: Option<Shape>,
+    /// It shares its camera centre with another location: a level of a stack
+    /// (a pool column), of which the camera sees only the top piece.
+    pub stacked: bool,
 }
 
 /// A game's camera view: colour signatures and visible locations.
@@ -150,12 +153,19 @@ impl VisionBoard {
                 radius,
                 relevant: lt.relevant,
                 shape: lt.shape,
+                stacked: false,
             });
         }
         // Neighbouring locations must not claim the same blob: cap each radius
         // at half the distance to the nearest distinct camera location.
         let pts: Vec<(f64, f64)> = cams.iter().map(|c| c.px).collect();
-        for c in cams.iter_mut() {
+        let same_spot =
+            |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1.0 && (a.1 - b.1).abs() < 1.0;
+        for (i, c) in cams.iter_mut().enumerate() {
+            c.stacked = pts
+                .iter()
+                .enumerate()
+                .any(|(j, &q)| j != i && same_spot(q, c.px));
             let nearest = pts
                 .iter()
                 .map(|q| ((q.0 - c.px.0).powi(2) + (q.1 - c.px.1).powi(2)).sqrt())
@@ -343,6 +353,22 @@ mod tests {
         assert_eq!(b.class_for("blue", 1), Some(1));
         assert_eq!(b.class_for("blue", 2), Some(1));
         assert_eq!(b.class_for("green", 1), None);
+    }
+
+    #[test]
+    fn locations_sharing_a_camera_centre_are_stacked() {
+        let (et, lt, mut l, rb) = testboard::parts();
+        assert!(testboard::board().locations.iter().all(|c| !c.stacked));
+        let p = l[20].camera;
+        l[21].camera = p;
+        let b = VisionBoard::from_parts(&et, &lt, &l, &rb).unwrap();
+        let stacked: Vec<&str> = b
+            .locations
+            .iter()
+            .filter(|c| c.stacked)
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(stacked, [l[20].name.as_str(), l[21].name.as_str()]);
     }
 
     #[test]
