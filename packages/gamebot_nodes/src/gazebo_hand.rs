@@ -39,7 +39,7 @@
 
 use crate::gazebo_hand_core::{plan, reached, station_turns, GazeboTable, PoseTable, Step};
 use crate::referee_core::replay;
-use crate::sim_world::POSITION_WAIT;
+use crate::sim_world::{FollowsGameState, POSITION_WAIT};
 use crate::NodeError;
 use gamebot_gazebo::{TableWorld, WorldSpec};
 use gamebot_interfaces::msg::GameState;
@@ -219,26 +219,11 @@ pub fn run_with<B: Bus>(
         n.turn_at_station();
         while let Ok(req) = human.try_recv() {
             let text = req.request.r#move.clone();
-            let ply = req.request.ply as usize;
-            // The request may come before the position it is for (the
-            // caller saw /game/state first): wait for it, bounded.
-            let end = Instant::now() + POSITION_WAIT;
-            while ply != 0 && n.plies + 1 != ply && Instant::now() < end {
-                if let Ok(s) = states.recv_timeout(end.saturating_duration_since(Instant::now())) {
-                    n.on_game_state(&s);
-                }
-            }
+            let waited = n.wait_for_ply(&states, req.request.ply);
             for m in poses.drain() {
                 n.on_poses(&m);
             }
-            let r = if ply != 0 && n.plies + 1 != ply {
-                Err(format!(
-                    "the move is for ply {ply}, the position received on /game/state is after {} moves",
-                    n.plies
-                ))
-            } else {
-                n.human_move(&text, &poses)
-            };
+            let r = waited.and_then(|()| n.human_move(&text, &poses));
             let _ = req.respond(match r {
                 Ok(done) => HumanMoveResponse {
                     accepted: true,
@@ -264,6 +249,52 @@ fn same_file(a: &str, b: &str) -> bool {
             (Ok(x), Ok(y)) => x == y,
             _ => false,
         }
+}
+
+impl FollowsGameState for Node {
+    fn plies(&self) -> usize {
+        self.plies
+    }
+
+    fn on_game_state(&mut self, s: &GameState) {
+        if !s.game_file.is_empty() && !same_file(&s.game_file, &self.game_file) {
+            let why = format!(
+                "the Gazebo world was written for {}, the referee plays {}",
+                self.game_file, s.game_file
+            );
+            if self.unusable.as_deref() != Some(why.as_str()) {
+                tracing::error!("gazebo_hand: {why}");
+            }
+            self.unusable = Some(why);
+            return;
+        }
+        self.unusable = None;
+        match replay(self.table.game(), &s.move_history) {
+            Ok(state) => {
+                self.state = state;
+                self.plies = s.move_history.len();
+            }
+            Err(e) => {
+                tracing::error!("gazebo_hand: cannot replay the referee's moves: {e}");
+                return;
+            }
+        }
+        if self.game_number.is_some_and(|g| g != s.game_number) {
+            // A new game: a person would set the board up again.
+            let layout = self.table.initial_layout();
+            match self.carry_out(&layout) {
+                Ok(()) => tracing::info!(
+                    "gazebo_hand: game {}: {} pieces back at their places",
+                    s.game_number,
+                    layout.len()
+                ),
+                Err(e) => {
+                    tracing::error!("gazebo_hand: cannot lay out game {}: {e}", s.game_number)
+                }
+            }
+        }
+        self.game_number = Some(s.game_number);
+    }
 }
 
 impl Node {
@@ -308,46 +339,6 @@ impl Node {
             }
             Err(e) => tracing::warn!("gazebo_hand: turn-over station: {e}"),
         }
-    }
-
-    fn on_game_state(&mut self, s: &GameState) {
-        if !s.game_file.is_empty() && !same_file(&s.game_file, &self.game_file) {
-            let why = format!(
-                "the Gazebo world was written for {}, the referee plays {}",
-                self.game_file, s.game_file
-            );
-            if self.unusable.as_deref() != Some(why.as_str()) {
-                tracing::error!("gazebo_hand: {why}");
-            }
-            self.unusable = Some(why);
-            return;
-        }
-        self.unusable = None;
-        match replay(self.table.game(), &s.move_history) {
-            Ok(state) => {
-                self.state = state;
-                self.plies = s.move_history.len();
-            }
-            Err(e) => {
-                tracing::error!("gazebo_hand: cannot replay the referee's moves: {e}");
-                return;
-            }
-        }
-        if self.game_number.is_some_and(|g| g != s.game_number) {
-            // A new game: a person would set the board up again.
-            let layout = self.table.initial_layout();
-            match self.carry_out(&layout) {
-                Ok(()) => tracing::info!(
-                    "gazebo_hand: game {}: {} pieces back at their places",
-                    s.game_number,
-                    layout.len()
-                ),
-                Err(e) => {
-                    tracing::error!("gazebo_hand: cannot lay out game {}: {e}", s.game_number)
-                }
-            }
-        }
-        self.game_number = Some(s.game_number);
     }
 
     /// The set-pose call of each step, in order; stops at the first failure.

@@ -29,7 +29,7 @@ use gamebot_interfaces::srv::{HumanMoveResponse, PutBoardRightResponse, SimFault
 use gamebot_interfaces::std_msgs::{ColorRGBA, Header};
 use gamebot_interfaces::visualization_msgs::{Marker, MarkerArray};
 use gamebot_ros::wait::earliest;
-use gamebot_ros::{graph, Bus, Publisher, Shutdown, WaitSet};
+use gamebot_ros::{graph, Bus, Publisher, Shutdown, Subscription, WaitSet};
 use gamebot_rules::{physical_actions, Game, PhysicalAction, State};
 use gamebot_sim::{FaultKind, FaultSpec, HandAction, HandTarget, PieceInfo, World, WorldConfig};
 use std::collections::BTreeMap;
@@ -45,6 +45,36 @@ const MARKER_PERIOD: Duration = Duration::from_millis(500);
 const MAX_SLEEP: Duration = Duration::from_millis(50);
 /// The longest a person's move waits for the position it is for (wall time).
 pub const POSITION_WAIT: Duration = Duration::from_secs(2);
+
+/// A node that keeps the referee's position from `/game/state` and serves
+/// requests naming the ply they are for (`sim_world`, `gazebo_hand`).
+pub trait FollowsGameState {
+    /// Moves in the last position received.
+    fn plies(&self) -> usize;
+
+    /// Takes a position received on `/game/state`.
+    fn on_game_state(&mut self, s: &GameState);
+
+    /// A request may come before the position it is for (the caller saw
+    /// `/game/state` first): waits for the position before ply `ply` (0:
+    /// any), at most [`POSITION_WAIT`].
+    fn wait_for_ply(&mut self, states: &Subscription<GameState>, ply: u32) -> Result<(), String> {
+        let ply = ply as usize;
+        let end = Instant::now() + POSITION_WAIT;
+        while ply != 0 && self.plies() + 1 != ply && Instant::now() < end {
+            if let Ok(s) = states.recv_timeout(end.saturating_duration_since(Instant::now())) {
+                self.on_game_state(&s);
+            }
+        }
+        if ply != 0 && self.plies() + 1 != ply {
+            return Err(format!(
+                "the move is for ply {ply}, the position received on /game/state is after {} moves",
+                self.plies()
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// What the world looks like now: for tests and summaries that must judge the
 /// robot by the world, not by what the nodes say.
@@ -399,12 +429,9 @@ fn stamp(t: Duration) -> Time {
     Time::from_nanos(t.as_nanos().min(i64::MAX as u128) as i64)
 }
 
-impl Node {
-    fn header(&self, frame: &str) -> Header {
-        Header {
-            stamp: stamp(self.world.time()),
-            frame_id: frame.into(),
-        }
+impl FollowsGameState for Node {
+    fn plies(&self) -> usize {
+        self.plies
     }
 
     fn on_game_state(&mut self, s: &GameState) {
@@ -444,28 +471,14 @@ impl Node {
             self.game_number = s.game_number;
         }
     }
+}
 
-    /// A request may come before the position it is for (the caller saw
-    /// /game/state first): waits for it, at most [`POSITION_WAIT`].
-    fn wait_for_ply(
-        &mut self,
-        states: &gamebot_ros::Subscription<GameState>,
-        ply: u32,
-    ) -> Result<(), String> {
-        let ply = ply as usize;
-        let end = Instant::now() + POSITION_WAIT;
-        while ply != 0 && self.plies + 1 != ply && Instant::now() < end {
-            if let Ok(s) = states.recv_timeout(end.saturating_duration_since(Instant::now())) {
-                self.on_game_state(&s);
-            }
+impl Node {
+    fn header(&self, frame: &str) -> Header {
+        Header {
+            stamp: stamp(self.world.time()),
+            frame_id: frame.into(),
         }
-        if ply != 0 && self.plies + 1 != ply {
-            return Err(format!(
-                "the move is for ply {ply}, the position received on /game/state is after {} moves",
-                self.plies
-            ));
-        }
-        Ok(())
     }
 
     /// The simulated person answers a call for help: the hand makes the
