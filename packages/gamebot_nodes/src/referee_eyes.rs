@@ -6,15 +6,19 @@
 //!   the person to finish, or — once an observation that is no legal
 //!   successor has stayed stable for `illegal_after` — reject it naming the
 //!   changed locations; then wait until the board shows the position again
-//!   (or a legal successor).
+//!   (or a legal successor). A board that fits several turns that each end
+//!   the person's turn (nothing left to finish: pentago's winning placement
+//!   and another placement plus a twist that gives the same board) is
+//!   settled once it has stayed stable for `illegal_after`: the fewest moves
+//!   that explain it are played.
 //! - [`SeenBoard`] and [`corrections`]: after the arm's move, compare the
 //!   stable observation with the expected position; for every piece seen in
 //!   the wrong place (on a wrong location, or a blob on none) a corrective
 //!   transfer from where it was seen to where it belongs.
 
 use crate::move_inference::{
-    changes, infer, same_relevant, visible_board, Change, Inference, InferenceConfig,
-    InferenceError,
+    changes, infer, same_relevant, visible_board, Change, Continuation, Inference, InferenceConfig,
+    InferenceError, MoveClass,
 };
 use gamebot_rules::{ElementId, Game, Move, State};
 use gamebot_vision::board_model::VisionBoard;
@@ -104,6 +108,9 @@ pub struct PersonWatch {
     rejected: Option<Vec<Option<usize>>>,
     /// The board the person was last asked to finish.
     asked: Option<Vec<Option<usize>>>,
+    /// A board every reading of which ends the turn, and since when it has
+    /// been stable.
+    settling: Option<(Vec<Option<usize>>, Duration)>,
 }
 
 impl PersonWatch {
@@ -117,12 +124,18 @@ impl PersonWatch {
         self.rejected.is_some()
     }
 
-    /// When an illegal-looking board will be reported if it stays (for the caller's deadline).
+    /// When an illegal-looking board will be reported, or an ambiguous
+    /// finished turn settled, if the board stays (for the caller's deadline).
     pub fn report_due(&self, illegal_after: Duration) -> Option<Duration> {
-        match (&self.illegal_since, &self.rejected) {
+        let illegal = match (&self.illegal_since, &self.rejected) {
             (Some((_, since)), None) => Some(*since + illegal_after),
             _ => None,
-        }
+        };
+        let settle = self
+            .settling
+            .as_ref()
+            .map(|(_, since)| *since + illegal_after);
+        illegal.into_iter().chain(settle).min()
     }
 
     /// Judges one stable observation `seen` (classes per camera location) at time `now`.
@@ -140,6 +153,9 @@ impl PersonWatch {
         let inf = infer(game, board, state, seen, config)?;
         if !matches!(inf, Inference::Illegal { .. }) {
             self.illegal_since = None;
+        }
+        if !matches!(inf, Inference::Ambiguous(_)) {
+            self.settling = None;
         }
         Ok(match inf {
             Inference::Unchanged => {
@@ -172,6 +188,13 @@ impl PersonWatch {
                         moves: prefix,
                         text,
                         complete: false,
+                    }
+                } else if let Some(rep) = self.settled(&classes, seen, now, illegal_after) {
+                    self.reset();
+                    PersonVerdict::Play {
+                        moves: rep.moves.clone(),
+                        text: rep.texts.join(" "),
+                        complete: true,
                     }
                 } else if self.asked.as_deref() == Some(seen) {
                     PersonVerdict::Nothing
@@ -218,7 +241,45 @@ impl PersonWatch {
     }
 }
 
-fn inf_prefix(classes: &[crate::move_inference::MoveClass]) -> Vec<Move> {
+impl PersonWatch {
+    /// An ambiguous board whose every reading ends the person's turn: there
+    /// is nothing left to finish, so once it has stayed stable for
+    /// `illegal_after` the reading with the fewest moves (then the first by
+    /// text, as a class picks its representative) is the one played — the
+    /// same board either way. `None` while it may still change, or when some
+    /// reading leaves the turn open.
+    fn settled<'c>(
+        &mut self,
+        classes: &'c [MoveClass],
+        seen: &[Option<usize>],
+        now: Duration,
+        illegal_after: Duration,
+    ) -> Option<&'c Continuation> {
+        if !classes.iter().all(MoveClass::complete) {
+            self.settling = None;
+            return None;
+        }
+        match &self.settling {
+            Some((b, since)) if b.as_slice() == seen => {
+                if now.saturating_sub(*since) < illegal_after {
+                    return None;
+                }
+            }
+            _ => {
+                self.settling = Some((seen.to_vec(), now));
+                if !illegal_after.is_zero() {
+                    return None;
+                }
+            }
+        }
+        classes
+            .iter()
+            .map(MoveClass::representative)
+            .min_by(|a, b| (a.moves.len(), &a.texts).cmp(&(b.moves.len(), &b.texts)))
+    }
+}
+
+fn inf_prefix(classes: &[MoveClass]) -> Vec<Move> {
     Inference::Ambiguous(classes.to_vec()).common_prefix()
 }
 
@@ -560,6 +621,77 @@ mod tests {
                 .unwrap(),
             PersonVerdict::Restored
         );
+    }
+
+    /// Soak finding (pentago, seed 36, ply 63): blue's placement on c(3,2)
+    /// makes five in a row and ends the game, and placing on c(2,3) then
+    /// turning quadrant 3 back gives the same board. Nothing is left to
+    /// finish under either reading: after the first sight (asked to finish)
+    /// and `illegal_after` of the same board, the one-move reading is played.
+    /// Before, the referee asked once and then waited for ever.
+    #[test]
+    fn a_finished_turn_that_reads_two_ways_is_settled_with_the_fewest_moves() {
+        let g = game("pentago.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let mut st = g.initial_state();
+        const MOVES: &str = "r(12):sr(12)->c(1,3) twister:twistready->rot(3,1) b(1):sb(1)->c(2,6) twister:twistready->rot(3,1) r(3):sr(3)->c(3,5) twister:twistready->rot(1,1) b(10):sb(10)->c(5,6) twister:twistready->rot(3,2) r(15):sr(15)->c(1,3) twister:twistready->rot(3,1) b(11):sb(11)->c(4,3) twister:twistready->rot(3,2) r(6):sr(6)->c(4,5) twister:twistready->rot(3,1) b(12):sb(12)->c(4,4) twister:twistready->rot(4,2) r(10):sr(10)->c(6,6) twister:twistready->rot(1,1) b(13):sb(13)->c(3,2) twister:twistready->rot(2,1) r(1):sr(1)->c(2,6) twister:twistready->rot(2,1) b(14):sb(14)->c(2,5) twister:twistready->rot(3,1) r(11):sr(11)->c(1,6) twister:twistready->rot(2,2) b(15):sb(15)->c(5,3) twister:twistready->rot(4,1) r(2):sr(2)->c(1,3) twister:twistready->rot(4,2) b(16):sb(16)->c(5,4) twister:twistready->rot(3,2) r(14):sr(14)->c(1,4) twister:twistready->rot(4,2) b(17):sb(17)->c(4,5) twister:twistready->rot(3,1) r(5):sr(5)->c(3,3) twister:twistready->rot(1,1) b(18):sb(18)->c(1,2) twister:twistready->rot(4,1) r(13):sr(13)->c(6,3) twister:twistready->rot(1,1) b(2):sb(2)->c(1,6) twister:twistready->rot(1,1) r(4):sr(4)->c(4,2) twister:twistready->rot(1,1) b(3):sb(3)->c(3,6) twister:twistready->rot(1,2) r(16):sr(16)->c(4,4) twister:twistready->rot(3,1) b(4):sb(4)->c(5,1) twister:twistready->rot(1,2) r(7):sr(7)->c(5,5) twister:twistready->rot(3,2) b(5):sb(5)->c(4,3) twister:twistready->rot(1,2) r(18):sr(18)->c(2,4) twister:twistready->rot(1,1) b(6):sb(6)->c(2,2) twister:twistready->rot(2,2) r(9):sr(9)->c(6,1) twister:twistready->rot(4,1)";
+        for text in MOVES.split(' ') {
+            let mv = g.find_move(&st, text).unwrap();
+            g.apply(&mut st, &mv).unwrap();
+        }
+        let mut after = st.clone();
+        let mv = g.find_move(&after, "b(7):sb(7)->c(3,2)").unwrap();
+        g.apply(&mut after, &mv).unwrap();
+        let seen = visible_board(&g, &board, &after);
+        let cfg = InferenceConfig::default();
+        let wait = Duration::from_secs(2);
+        let t = |s: f64| Duration::from_secs_f64(s);
+        let mut w = PersonWatch::default();
+        let v = w
+            .observe(&g, &board, &st, &seen, t(0.0), wait, &cfg)
+            .unwrap();
+        let PersonVerdict::AskFinish(msg) = v else {
+            panic!("expected to be asked to finish: {v:?}")
+        };
+        assert!(msg.contains("b(7):sb(7)->c(3,2) |"), "{msg}");
+        assert_eq!(w.report_due(wait), Some(t(2.0)));
+        assert_eq!(
+            w.observe(&g, &board, &st, &seen, t(1.5), wait, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
+        let v = w
+            .observe(&g, &board, &st, &seen, t(2.0), wait, &cfg)
+            .unwrap();
+        assert_eq!(
+            v,
+            PersonVerdict::Play {
+                moves: vec![mv],
+                text: "b(7):sb(7)->c(3,2)".into(),
+                complete: true,
+            }
+        );
+        assert_eq!(after.outcome().winner(), Some(2), "the placement wins");
+
+        // A board that changes while it waits starts the wait again.
+        let mut w = PersonWatch::default();
+        w.observe(&g, &board, &st, &seen, t(0.0), wait, &cfg)
+            .unwrap();
+        let before = visible_board(&g, &board, &st);
+        w.observe(&g, &board, &st, &before, t(1.0), wait, &cfg)
+            .unwrap();
+        w.observe(&g, &board, &st, &seen, t(1.5), wait, &cfg)
+            .unwrap();
+        assert_eq!(
+            w.observe(&g, &board, &st, &seen, t(3.0), wait, &cfg)
+                .unwrap(),
+            PersonVerdict::Nothing
+        );
+        assert!(matches!(
+            w.observe(&g, &board, &st, &seen, t(3.5), wait, &cfg)
+                .unwrap(),
+            PersonVerdict::Play { complete: true, .. }
+        ));
     }
 
     /// A piece the arm knocked (or dropped) onto a square no move puts it

@@ -1206,7 +1206,10 @@ impl<B: Bus> Referee<B> {
             }
             Ok(PersonVerdict::AskFinish(msg)) => {
                 self.event(GameEvent::INFO, None, msg);
-                None
+                // A finished turn that only reads two ways is settled later.
+                self.person
+                    .report_due(illegal_after)
+                    .map(|d| self.epoch + d)
             }
             Ok(PersonVerdict::Reject { message, .. }) => {
                 tracing::info!("{message}");
