@@ -1520,7 +1520,7 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     }
     // A miss: run it with the variables it may write (but its parameters) unbound.
     let saved: smallvec::SmallVec<[(VarId, Option<Value>); 16]> = info
-        .writes
+        .saved
         .iter()
         .map(|&v| (v, slots[v as usize].clone()))
         .collect();

@@ -53,7 +53,7 @@
 //! of the calls that found one, judged after 32 such calls) is no longer
 //! memoized in that scratch.
 
-use crate::expr::{Builtin, Expr, FuncId, VarId};
+use crate::expr::{Builtin, Expr, FuncId, LazyItem, VarId};
 use crate::game::{Function, Template, TemplatePiece};
 use crate::lexer::Op;
 use crate::state::{State, NO_ELEMENT};
@@ -66,20 +66,34 @@ pub(crate) struct MemoInfo {
     /// What an evaluation depends on besides the position: the parameters,
     /// then the variables it reads but never writes (following calls).
     pub inputs: Vec<VarId>,
-    /// Every variable an evaluation may write (the parameters included).
+    /// Every variable an evaluation may write (the parameters included)
+    /// except the dead ones ([`dead_vars`]): what an entry holds.
     pub writes: Vec<VarId>,
+    /// `writes` and the parameters: saved before a miss runs, and put back
+    /// before a failed attempt runs again plainly (a parameter the body
+    /// assigns must start from its argument again).
+    pub saved: Vec<VarId>,
     /// `writes` without the function's own parameters: unbound on a miss.
     pub locals: Vec<VarId>,
 }
 
 /// Which functions are memoized (see the module documentation).
-pub(crate) fn analyse(funcs: &[Option<Function>], templates: &[Template]) -> Vec<Option<MemoInfo>> {
+pub(crate) fn analyse(
+    funcs: &[Option<Function>],
+    templates: &[Template],
+    dead: &[bool],
+) -> Vec<Option<MemoInfo>> {
     (0..funcs.len())
-        .map(|f| analyse_one(funcs, templates, f as FuncId))
+        .map(|f| analyse_one(funcs, templates, dead, f as FuncId))
         .collect()
 }
 
-fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) -> Option<MemoInfo> {
+fn analyse_one(
+    funcs: &[Option<Function>],
+    templates: &[Template],
+    dead: &[bool],
+    f: FuncId,
+) -> Option<MemoInfo> {
     let def = funcs.get(f as usize)?.as_ref()?;
     if def.body.is_empty() {
         return None;
@@ -159,13 +173,20 @@ fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) ->
     if weight(funcs, f, &mut Vec::new()) < MIN_WEIGHT {
         return None;
     }
-    let mut all: Vec<VarId> = writes.into_iter().collect();
+    // What a call leaves in a dead variable is never read (`dead_vars`): a
+    // hit does not write it, a miss neither saves nor unbinds it.
+    let mut all: Vec<VarId> = writes
+        .into_iter()
+        .filter(|&v| !dead.get(v as usize).copied().unwrap_or(false))
+        .collect();
     all.sort_unstable();
     let locals = all
         .iter()
         .copied()
         .filter(|v| !def.params.contains(v))
         .collect();
+    let mut saved = all.clone();
+    saved.extend(def.params.iter().filter(|p| !all.contains(p)));
     let mut inputs = def.params.clone();
     inputs.extend(free);
     if inputs.is_empty() || inputs.len() > MAX_INPUTS {
@@ -176,8 +197,220 @@ fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) ->
     Some(MemoInfo {
         inputs,
         writes: all,
+        saved,
         locals,
     })
+}
+
+/// Adds the variables `e` mentions (reads, writes, loop variables,
+/// interpolations) to `out`.
+pub(crate) fn mentions(e: &Expr, templates: &[Template], out: &mut FxHashSet<VarId>) {
+    e.walk(&mut |x| match x {
+        Expr::Var(v) | Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
+            out.insert(*v);
+        }
+        Expr::Interp(t) => {
+            if let Some(tpl) = templates.get(*t as usize) {
+                out.extend(tpl.vars.iter().copied());
+            }
+        }
+        _ => {}
+    });
+}
+
+/// The variables no expression can observe once the invocation that wrote
+/// them has returned ("dead" after it): a memo hit need not write them back,
+/// and a miss need not save or unbind them.
+///
+/// `v` is dead when
+/// - exactly one user function `g` mentions it (as a parameter, read,
+///   assignment, loop variable or interpolation), and nothing outside the
+///   functions does (`outside`: rule patterns and filters, conditions,
+///   `toLocations`, followups, bonuses, scorings, end-of-game records,
+///   evaluations);
+/// - `g` cannot call itself (following calls and deferred calls), and
+/// - every read of `v` in `g`'s body is preceded, on every path of the same
+///   invocation, by a write of `v` in that invocation ([`assigned`]; the
+///   parameters are written on entry).
+///
+/// Then every read of `v` happens inside an invocation of `g`, after a write
+/// in that invocation, and no other code runs between the two that could
+/// write `v` (only `g` writes it, and `g` is not re-entered from below): the
+/// value read is the one that write gave, whatever `v` held before. So what a
+/// call leaves in `v` is never read; in particular an unrestored value after
+/// a memo hit cannot change any value, variable that is read, state change or
+/// error. (Errors end the operation; the engine itself reads no variable
+/// slot.) The analysis is conservative about evaluation order: only the
+/// order of body lines, of `AND`/`OR` operands, of an `IF`'s condition
+/// before its branches, and of an assignment's value before the assignment
+/// is relied on; operands of anything else are checked against what was
+/// assigned before all of them.
+pub(crate) fn dead_vars(
+    funcs: &[Option<Function>],
+    templates: &[Template],
+    outside: &FxHashSet<VarId>,
+    nvars: usize,
+) -> Vec<bool> {
+    const NONE: u32 = u32::MAX;
+    const MANY: u32 = u32::MAX - 1;
+    let mut owner = vec![NONE; nvars];
+    let note = |v: VarId, g: u32, owner: &mut Vec<u32>| {
+        let o = &mut owner[v as usize];
+        if *o == NONE {
+            *o = g;
+        } else if *o != g {
+            *o = MANY;
+        }
+    };
+    let mut callees: Vec<Vec<FuncId>> = vec![Vec::new(); funcs.len()];
+    for (g, def) in funcs.iter().enumerate() {
+        let Some(def) = def else { continue };
+        for &p in &def.params {
+            note(p, g as u32, &mut owner);
+        }
+        for line in &def.body {
+            line.expr.walk(&mut |e| match e {
+                Expr::Var(v) | Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
+                    note(*v, g as u32, &mut owner)
+                }
+                Expr::Interp(t) => {
+                    if let Some(tpl) = templates.get(*t as usize) {
+                        for &v in &tpl.vars {
+                            note(v, g as u32, &mut owner);
+                        }
+                    }
+                }
+                Expr::Call(h, _) => callees[g].push(*h),
+                Expr::Lazy(items) => {
+                    for it in items.iter() {
+                        if let LazyItem::Defer(h, _) = it {
+                            callees[g].push(*h);
+                        }
+                    }
+                }
+                _ => {}
+            });
+        }
+    }
+    let recursive = |g: usize| {
+        let mut seen = vec![false; funcs.len()];
+        let mut todo: Vec<FuncId> = callees[g].clone();
+        while let Some(h) = todo.pop() {
+            let h = h as usize;
+            if h == g {
+                return true;
+            }
+            if h < seen.len() && !seen[h] {
+                seen[h] = true;
+                todo.extend_from_slice(&callees[h]);
+            }
+        }
+        false
+    };
+    let mut dead = vec![false; nvars];
+    for (g, def) in funcs.iter().enumerate() {
+        let Some(def) = def else { continue };
+        let mine: Vec<VarId> = (0..nvars as VarId)
+            .filter(|&v| owner[v as usize] == g as u32 && !outside.contains(&v))
+            .collect();
+        if mine.is_empty() || recursive(g) {
+            continue;
+        }
+        let mut s: FxHashSet<VarId> = def.params.iter().copied().collect();
+        let mut early: FxHashSet<VarId> = FxHashSet::default();
+        for line in &def.body {
+            assigned(&line.expr, templates, &mut s, &mut early);
+        }
+        for v in mine {
+            dead[v as usize] = !early.contains(&v);
+        }
+    }
+    dead
+}
+
+/// Definite assignment ([`dead_vars`]): adds to `s` the variables `e`
+/// certainly writes when it gives a value, and to `early` those it may read
+/// when not in `s` (nor written before in `e`).
+fn assigned(
+    e: &Expr,
+    templates: &[Template],
+    s: &mut FxHashSet<VarId>,
+    early: &mut FxHashSet<VarId>,
+) {
+    // Operands whose order is not relied on: each checked against `s`.
+    let unordered = |xs: &mut dyn Iterator<Item = &Expr>,
+                     s: &mut FxHashSet<VarId>,
+                     early: &mut FxHashSet<VarId>| {
+        let base = s.clone();
+        for x in xs {
+            let mut sx = base.clone();
+            assigned(x, templates, &mut sx, early);
+            s.extend(sx);
+        }
+    };
+    match e {
+        Expr::Int(_) | Expr::Bool(_) | Expr::Str(_) => {}
+        Expr::Var(v) => {
+            if !s.contains(v) {
+                early.insert(*v);
+            }
+        }
+        Expr::Interp(t) => {
+            if let Some(tpl) = templates.get(*t as usize) {
+                for v in &tpl.vars {
+                    if !s.contains(v) {
+                        early.insert(*v);
+                    }
+                }
+            }
+        }
+        Expr::Assign(v, x) => {
+            assigned(x, templates, s, early);
+            s.insert(*v);
+        }
+        Expr::Binary(Op::And | Op::Or, a, b) => {
+            assigned(a, templates, s, early);
+            let mut sb = s.clone();
+            assigned(b, templates, &mut sb, early);
+        }
+        Expr::Builtin(Builtin::If, a) if !a.is_empty() => {
+            assigned(&a[0], templates, s, early);
+            let mut branches = a[1..].iter().map(|x| {
+                let mut sx = s.clone();
+                assigned(x, templates, &mut sx, early);
+                sx
+            });
+            let first = branches.next();
+            let second = branches.next();
+            if let (Some(x), Some(y)) = (first, second) {
+                s.extend(x.intersection(&y).copied().collect::<Vec<_>>());
+            }
+        }
+        Expr::Loop {
+            var,
+            from,
+            to,
+            body,
+            ..
+        } => {
+            unordered(&mut [&**from, &**to].into_iter(), s, early);
+            let mut sb = s.clone();
+            sb.insert(*var);
+            assigned(body, templates, &mut sb, early);
+        }
+        Expr::Unary(_, x) => assigned(x, templates, s, early),
+        Expr::Binary(_, a, b) => unordered(&mut [&**a, &**b].into_iter(), s, early),
+        Expr::Set(xs) | Expr::Call(_, xs) | Expr::Builtin(_, xs) => {
+            unordered(&mut xs.iter(), s, early)
+        }
+        Expr::Lazy(items) => {
+            let mut all = items.iter().flat_map(|it| match it {
+                LazyItem::Defer(_, xs) => xs.iter().collect::<Vec<_>>(),
+                LazyItem::Now(x) => vec![x],
+            });
+            unordered(&mut all, s, early)
+        }
+    }
 }
 
 /// The static weight ([`weight`]) a function must have to be memoized: below it, looking
