@@ -548,6 +548,7 @@ impl Game {
         let mut compiler = crate::compile::Compiler {
             memo_funcs: memo_info.iter().map(Option::is_some).collect(),
             record: memo_info.iter().any(Option::is_some),
+            dead: &dead,
             funcs: &funcs,
             func_names: &func_names,
             sym_loc: &sym_loc,

@@ -58,7 +58,7 @@ use crate::game::{Function, Template, TemplatePiece};
 use crate::lexer::Op;
 use crate::state::{State, NO_ELEMENT};
 use crate::value::{Str, Value};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 /// Per memoized function: its parameters and the variables it may write.
 #[derive(Debug)]
@@ -558,19 +558,109 @@ pub(crate) const MAX_INPUTS: usize = 8;
 /// Fills the unused places of a [`Key`] (no [`key_of`] gives it).
 pub(crate) const NO_INPUT: u64 = u64::MAX;
 
+/// The entries of one function: open addressing over the keys' used words
+/// (a key of `n` inputs hashes and compares `n` words, not [`MAX_INPUTS`]).
 #[derive(Clone, Debug, Default)]
 struct Table {
-    map: FxHashMap<Key, Entry>,
+    /// Per place: 1 + the index of its entry in `entries`, 0 when free. A
+    /// power of two, at least twice the entries (up to [`PLACES`]); empty
+    /// until the first store.
+    places: Vec<u32>,
+    entries: Vec<(Key, Entry)>,
     /// Calls that found an entry, and those whose entry was still valid.
     tries: u32,
     hits: u32,
     off: bool,
 }
 
+/// Places of a full table (a power of two, twice [`CAPACITY`]).
+const PLACES: usize = 2 * CAPACITY;
+
+/// The hash of a key of `n` inputs.
+#[inline(always)]
+fn hash(key: &Key, n: usize) -> u64 {
+    let mut h: u64 = 0;
+    for &w in &key[..n] {
+        h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    h
+}
+
 impl Table {
     fn turn_off(&mut self) {
         self.off = true;
-        self.map = FxHashMap::default();
+        self.places = Vec::new();
+        self.entries = Vec::new();
+    }
+
+    /// The first place of a hash.
+    #[inline(always)]
+    fn first(&self, h: u64) -> usize {
+        (h >> (64 - self.places.len().trailing_zeros())) as usize
+    }
+
+    /// The entry of `key`: the existing one, or a new one (the table is
+    /// emptied first when it holds [`CAPACITY`] entries).
+    fn entry(&mut self, key: Key, n: usize) -> &mut Entry {
+        if let Some(i) = self.find(&key, n) {
+            return &mut self.entries[i].1;
+        }
+        if self.entries.len() >= CAPACITY {
+            self.entries.clear();
+            self.places.iter_mut().for_each(|p| *p = 0);
+        } else if 2 * (self.entries.len() + 1) > self.places.len() {
+            // Twice the places, the entries placed again.
+            let size = (2 * self.places.len()).clamp(16, PLACES);
+            self.places = vec![0; size];
+            for j in 0..self.entries.len() {
+                let i = self.free_place(&self.entries[j].0, n);
+                self.places[i] = j as u32 + 1;
+            }
+        }
+        let i = self.free_place(&key, n);
+        self.entries.push((
+            key,
+            Entry {
+                reads: Vec::new(),
+                ints: Vec::new(),
+                others: Vec::new(),
+                result: Value::Bool(false),
+            },
+        ));
+        self.places[i] = self.entries.len() as u32;
+        &mut self.entries.last_mut().expect("pushed").1
+    }
+
+    /// The index in `entries` of `key`'s entry (`n` inputs), if any.
+    #[inline(always)]
+    fn find(&self, key: &Key, n: usize) -> Option<usize> {
+        if self.places.is_empty() {
+            return None;
+        }
+        let mask = self.places.len() - 1;
+        let mut i = self.first(hash(key, n));
+        loop {
+            let at = self.places[i];
+            if at == 0 {
+                return None;
+            }
+            // Word by word (a slice comparison calls `memcmp`).
+            let k = &self.entries[at as usize - 1].0;
+            if k[..n].iter().zip(&key[..n]).all(|(a, b)| a == b) {
+                return Some(at as usize - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The first free place on `key`'s probe sequence (there is one).
+    fn free_place(&self, key: &Key, n: usize) -> usize {
+        let mask = self.places.len() - 1;
+        let mut i = self.first(hash(key, n));
+        while self.places[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        i
     }
 }
 
@@ -643,12 +733,14 @@ impl Memo {
         slots: &mut [Option<Value>],
         f: FuncId,
         key: &Key,
+        n: usize,
         st: &State,
     ) -> Option<Value> {
         let t = &mut self.tables[f as usize];
-        let e = t.map.get(key)?;
+        let i = t.find(key, n)?;
         // Judged on the calls that found an entry (a cold table misses anyway).
         t.tries += 1;
+        let e = &t.entries[i].1;
         if !e.reads.iter().all(|r| r.holds(st)) {
             if t.tries >= TRIAL && t.hits < t.tries / 2 {
                 t.turn_off();
@@ -678,6 +770,7 @@ impl Memo {
         &mut self,
         f: FuncId,
         key: Key,
+        n: usize,
         start: usize,
         slots: &[Option<Value>],
         vars: &[VarId],
@@ -685,36 +778,19 @@ impl Memo {
     ) {
         let t = &mut self.tables[f as usize];
         if !t.off {
-            let fill = |e: &mut Entry| {
-                e.reads.clear();
-                e.reads.extend_from_slice(&self.buf[start..]);
-                e.ints.clear();
-                e.others.clear();
-                for &v in vars {
-                    match &slots[v as usize] {
-                        Some(Value::Int(i)) => e.ints.push((v, *i)),
-                        Some(x) => e.others.push((v, x.clone())),
-                        None => {}
-                    }
-                }
-                e.result = result;
-            };
-            match t.map.get_mut(&key) {
-                Some(e) => fill(e),
-                None => {
-                    if t.map.len() >= CAPACITY {
-                        t.map.clear();
-                    }
-                    let mut e = Entry {
-                        reads: Vec::with_capacity(self.buf.len() - start),
-                        ints: Vec::with_capacity(vars.len()),
-                        others: Vec::new(),
-                        result: Value::Bool(false),
-                    };
-                    fill(&mut e);
-                    t.map.insert(key, e);
+            let e = t.entry(key, n);
+            e.reads.clear();
+            e.reads.extend_from_slice(&self.buf[start..]);
+            e.ints.clear();
+            e.others.clear();
+            for &v in vars {
+                match &slots[v as usize] {
+                    Some(Value::Int(i)) => e.ints.push((v, *i)),
+                    Some(x) => e.others.push((v, x.clone())),
+                    None => {}
                 }
             }
+            e.result = result;
         }
         if self.depth == 0 {
             self.buf.clear();
