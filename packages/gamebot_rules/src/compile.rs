@@ -1698,15 +1698,7 @@ fn memo_miss(
     let (slots, memo) = c.vars.slots_and_memo();
     match result {
         Ok(value) => {
-            memo.store(
-                fid,
-                key,
-                info.inputs.len(),
-                start,
-                slots,
-                &info.writes,
-                value.clone(),
-            );
+            memo.store(fid, key, info, start, slots, value.clone());
             let (slots, _) = c.vars.slots_and_memo();
             for (v, old) in saved {
                 if slots[v as usize].is_none() {

@@ -45,8 +45,18 @@
 //! variable before writing it (a helper adding to its caller's `$res`, say),
 //! and is no longer memoized in that scratch.
 //!
-//! Entries are only an acceleration: values, variables, state changes and
-//! errors are those of the plain evaluation. As with the other shared
+//! Dead variables ([`dead_vars`]) are left out of all of this: a variable
+//! that only one non-recursive function mentions, and that it reads only
+//! after writing it in the same invocation, is never read with a value an
+//! earlier call left in it. So an entry neither holds nor writes it back, a
+//! miss neither saves nor unbinds it (its reads are preceded by writes within
+//! the evaluation anyway), and a call whose parameters are all dead reads its
+//! key from the arguments and binds them only on a miss (`run_memo_keyed` in
+//! `compile.rs`). What such a call leaves in dead variables may differ from
+//! the plain evaluation; nothing can observe it.
+//!
+//! Entries are only an acceleration: values, variables that can be read,
+//! state changes and errors are those of the plain evaluation. As with the other shared
 //! evaluations of move generation (docs/ARCHITECTURE.md), an entry that is
 //! used saves the evaluation-budget steps (and the call-depth checks) the
 //! call would have taken. A function whose entries are often stale (in half
@@ -765,17 +775,17 @@ impl Memo {
     }
 
     /// Stores the evaluation whose reads start at `start` in [`Memo::buf`]
-    /// and which left the variables `vars` (those bound) in `slots`.
+    /// and which left the variables `info.writes` (those bound) in `slots`.
     pub fn store(
         &mut self,
         f: FuncId,
         key: Key,
-        n: usize,
+        info: &MemoInfo,
         start: usize,
         slots: &[Option<Value>],
-        vars: &[VarId],
         result: Value,
     ) {
+        let (n, vars) = (info.inputs.len(), &info.writes);
         let t = &mut self.tables[f as usize];
         if !t.off {
             let e = t.entry(key, n);
