@@ -289,6 +289,47 @@ impl Arg {
     }
 }
 
+/// An argument of a memoized call whose key is read without binding the
+/// parameters first ([`Compiler::key_args`]).
+enum KeyArg {
+    Var(VarId),
+    /// A literal: its key and its value.
+    Lit(u64, Value),
+}
+
+impl KeyArg {
+    /// Binds the argument to parameter `p` as [`Arg::set`] would.
+    #[inline(always)]
+    fn set(&self, c: &mut Ctx<'_>, p: VarId) -> R<()> {
+        match self {
+            KeyArg::Var(w) => match c.vars.get(*w) {
+                Some(&Value::Int(i)) => c.vars.set_int(p, i),
+                Some(_) => copy_var(c, *w, p),
+                None => return Err(unbound(c, *w)),
+            },
+            KeyArg::Lit(_, Value::Int(i)) => c.vars.set_int(p, *i),
+            KeyArg::Lit(_, x) => set_value(c, p, x),
+        }
+        Ok(())
+    }
+}
+
+/// `$p = $w` for a bound `$w` holding no Int (kept out of line: rare).
+#[cold]
+#[inline(never)]
+fn copy_var(c: &mut Ctx<'_>, w: VarId, p: VarId) {
+    if let Some(x) = c.vars.get(w).cloned() {
+        c.vars.set(p, x);
+    }
+}
+
+/// `$p = x` (kept out of line: rare).
+#[cold]
+#[inline(never)]
+fn set_value(c: &mut Ctx<'_>, p: VarId, x: &Value) {
+    c.vars.set(p, x.clone());
+}
+
 /// A member of a lazy-set literal.
 enum LazyC {
     Defer(FuncId, Vec<Opnd>),
@@ -366,6 +407,9 @@ pub(crate) struct Compiler<'a> {
     /// Whether any function is memoized: then the built-ins record their
     /// reads of the position while a memoized call runs.
     pub record: bool,
+    /// Per variable: whether what a call leaves in it is never read
+    /// (`memo::dead_vars`).
+    pub dead: &'a [bool],
 }
 
 /// In an id table of a template: the table cannot decide, ask `Ctx::template`.
@@ -961,6 +1005,23 @@ impl Compiler<'_> {
                 }
                 Some(func) => {
                     let params = func.params.clone();
+                    if self.memo_funcs.get(fid as usize) == Some(&true) {
+                        if let Some(keys) = self.key_args(&params, args) {
+                            let params: Box<[VarId]> = params.into();
+                            if self.bool_funcs.get(fid as usize) == Some(&true) {
+                                return Node::Bool(f(move |c| {
+                                    match run_memo_keyed(c, fid, &params, &keys)? {
+                                        Value::Bool(b) => Ok(b),
+                                        other => Err(EvalError::new(format!(
+                                            "internal: a Bool function gave {}",
+                                            other.kind()
+                                        ))),
+                                    }
+                                }));
+                            }
+                            return Node::Val(f(move |c| run_memo_keyed(c, fid, &params, &keys)));
+                        }
+                    }
                     let args: Vec<Arg> = args.iter().map(|a| self.arg(a)).collect();
                     if self.memo_funcs.get(fid as usize) == Some(&true) {
                         if self.bool_funcs.get(fid as usize) == Some(&true) {
@@ -1002,6 +1063,38 @@ impl Compiler<'_> {
                 }
             },
         )
+    }
+
+    /// The arguments of a call of a memoized function as [`KeyArg`]s, when a
+    /// hit need not bind the parameters: every parameter is dead
+    /// (`memo::dead_vars`: nothing reads what a call leaves in it), and every
+    /// argument is a literal or a variable that is none of the parameters (so
+    /// binding them one after the other gives the values read before).
+    fn key_args(&self, params: &[VarId], args: &[Expr]) -> Option<Box<[KeyArg]>> {
+        if !params
+            .iter()
+            .all(|&p| self.dead.get(p as usize).copied().unwrap_or(false))
+        {
+            return None;
+        }
+        args.iter()
+            .map(|a| match *a {
+                Expr::Var(v) if !params.contains(&v) => Some(KeyArg::Var(v)),
+                Expr::Int(i) => Some(KeyArg::Lit(
+                    crate::memo::key_of(&Value::Int(i))?,
+                    Value::Int(i),
+                )),
+                Expr::Bool(b) => Some(KeyArg::Lit(
+                    crate::memo::key_of(&Value::Bool(b))?,
+                    Value::Bool(b),
+                )),
+                Expr::Str(t) => {
+                    let v = Value::Str(Str::Sym(t));
+                    Some(KeyArg::Lit(crate::memo::key_of(&v)?, v))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// `$V = $V UNION {a, b, ...}`: the members `a, b, ...` first, then those
@@ -1515,12 +1608,82 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    if let Some(v) = memo.hit(slots, fid, &key, st) {
+    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
         return Ok(v);
     }
+    memo_miss(c, fid, info, key)
+}
+
+/// A call of a memoized function whose dead parameters (`memo::dead_vars`)
+/// are bound only when it runs ([`Compiler::key_args`]): the key is read
+/// from the arguments, and a hit binds nothing but what the entry holds. The
+/// arguments are read in order, so an unbound one is the same error as when
+/// binding; otherwise the parameters are bound and the call is [`run_memo`]'s.
+fn run_memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -> R<Value> {
+    if let Some(v) = memo_keyed(c, fid, params, args)? {
+        return Ok(v);
+    }
+    // Not memoized now, or an argument without a key: the plain call.
+    for (p, a) in params.iter().zip(args) {
+        a.set(c, *p)?;
+    }
+    run_func(c, fid, false)
+}
+
+/// The memoized part of [`run_memo_keyed`]: the call's value, or `None` when
+/// it is to run plainly (nothing bound yet).
+fn memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -> R<Option<Value>> {
+    let g = c.g;
+    let Some(info) = g.memo_info.get(fid as usize).and_then(Option::as_ref) else {
+        return Ok(None);
+    };
+    c.vars.memo.for_game(g.id, g.funcs.len());
+    if c.vars.memo.is_off(fid) {
+        return Ok(None);
+    }
+    let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
+    for (k, a) in key.iter_mut().zip(args) {
+        match a {
+            KeyArg::Var(w) => match c.vars.get(*w).map(crate::memo::key_of) {
+                Some(Some(x)) => *k = x,
+                Some(None) => return Ok(None),
+                None => return Err(unbound(c, *w)),
+            },
+            KeyArg::Lit(x, _) => *k = *x,
+        }
+    }
+    for (k, p) in key[params.len()..]
+        .iter_mut()
+        .zip(&info.inputs[params.len()..])
+    {
+        match c.vars.get(*p).and_then(crate::memo::key_of) {
+            Some(x) => *k = x,
+            None => return Ok(None),
+        }
+    }
+    let st = c.st.get();
+    let (slots, memo) = c.vars.slots_and_memo();
+    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
+        return Ok(Some(v));
+    }
+    for (p, a) in params.iter().zip(args) {
+        a.set(c, *p)?;
+    }
+    memo_miss(c, fid, info, key).map(Some)
+}
+
+/// A miss of [`run_memo`]: runs the function (its parameters bound) and
+/// stores the entry.
+fn memo_miss(
+    c: &mut Ctx<'_>,
+    fid: FuncId,
+    info: &crate::memo::MemoInfo,
+    key: crate::memo::Key,
+) -> R<Value> {
+    let (slots, memo) = c.vars.slots_and_memo();
     // A miss: run it with the variables it may write (but its parameters) unbound.
     let saved: smallvec::SmallVec<[(VarId, Option<Value>); 16]> = info
-        .writes
+        .saved
         .iter()
         .map(|&v| (v, slots[v as usize].clone()))
         .collect();
@@ -1535,7 +1698,7 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     let (slots, memo) = c.vars.slots_and_memo();
     match result {
         Ok(value) => {
-            memo.store(fid, key, start, slots, &info.writes, value.clone());
+            memo.store(fid, key, info, start, slots, value.clone());
             let (slots, _) = c.vars.slots_and_memo();
             for (v, old) in saved {
                 if slots[v as usize].is_none() {
@@ -1739,7 +1902,10 @@ impl Ctx<'_> {
         }
     }
 
-    /// One side of a condition `A AND B` (`Ctx::and_side`).
+    /// One side of a condition `A AND B` (`Ctx::and_side`). Out of line:
+    /// inlined into move generation it made the generation loop of games
+    /// without such conditions slower (frogs-old +2 % instructions).
+    #[inline(never)]
     pub(crate) fn run_and_side(&mut self, se: &SrcExpr, left: bool) -> R<bool> {
         match se.code.0.as_deref() {
             Some(Compiled {

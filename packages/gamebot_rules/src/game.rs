@@ -302,6 +302,10 @@ pub struct Game {
     pub(crate) cfuncs: Vec<Option<crate::compile::CFunc>>,
     /// Per function name: whether and how its calls are memoized (`memo.rs`).
     pub(crate) memo_info: Vec<Option<crate::memo::MemoInfo>>,
+    /// Per variable: whether no expression can observe what a call leaves in
+    /// it (`memo::dead_vars`); the tests compare the other variables only.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) dead: Vec<bool>,
     /// Distinguishes games (and so their memo tables) in a shared scratch.
     pub(crate) id: u64,
     pub(crate) templates: Vec<Template>,
@@ -504,10 +508,47 @@ impl Game {
         // Compile every expression once (issue 18): see `compile.rs`.
         let (mut rules, mut scorings, mut ends, mut evaluations) =
             (rules, scorings, ends, evaluations);
-        let memo_info = crate::memo::analyse(&funcs, &templates);
+        // Variables mentioned outside the user functions (for `memo::dead_vars`).
+        let mut outside = rustc_hash::FxHashSet::default();
+        {
+            let mut expr = |se: &SrcExpr| crate::memo::mentions(&se.expr, &templates, &mut outside);
+            for r in &rules {
+                r.to_locations.iter().for_each(&mut expr);
+                r.condition.iter().for_each(&mut expr);
+                r.followup.iter().for_each(&mut expr);
+                for (a, w) in &r.bonuses {
+                    expr(a);
+                    expr(w);
+                }
+            }
+            for s in &scorings {
+                expr(&s.situation);
+                s.players.iter().for_each(&mut expr);
+                s.scores.iter().for_each(&mut expr);
+            }
+            for e in &ends {
+                expr(&e.situation);
+                expr(&e.winner);
+            }
+            for e in &evaluations {
+                expr(&e.value);
+            }
+        }
+        for r in &rules {
+            outside.extend(r.element.vars().chain(r.from.vars()));
+            outside.extend(r.to.iter().flat_map(|t| t.vars()));
+            for f in [&r.player, &r.state] {
+                if let Filter::Var(v) = f {
+                    outside.insert(*v);
+                }
+            }
+        }
+        let dead = crate::memo::dead_vars(&funcs, &templates, &outside, var_names.len());
+        let memo_info = crate::memo::analyse(&funcs, &templates, &dead);
         let mut compiler = crate::compile::Compiler {
             memo_funcs: memo_info.iter().map(Option::is_some).collect(),
             record: memo_info.iter().any(Option::is_some),
+            dead: &dead,
             funcs: &funcs,
             func_names: &func_names,
             sym_loc: &sym_loc,
@@ -588,6 +629,7 @@ impl Game {
             funcs,
             cfuncs,
             memo_info,
+            dead,
             id: {
                 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
                 NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)

@@ -45,20 +45,30 @@
 //! variable before writing it (a helper adding to its caller's `$res`, say),
 //! and is no longer memoized in that scratch.
 //!
-//! Entries are only an acceleration: values, variables, state changes and
-//! errors are those of the plain evaluation. As with the other shared
+//! Dead variables ([`dead_vars`]) are left out of all of this: a variable
+//! that only one non-recursive function mentions, and that it reads only
+//! after writing it in the same invocation, is never read with a value an
+//! earlier call left in it. So an entry neither holds nor writes it back, a
+//! miss neither saves nor unbinds it (its reads are preceded by writes within
+//! the evaluation anyway), and a call whose parameters are all dead reads its
+//! key from the arguments and binds them only on a miss (`run_memo_keyed` in
+//! `compile.rs`). What such a call leaves in dead variables may differ from
+//! the plain evaluation; nothing can observe it.
+//!
+//! Entries are only an acceleration: values, variables that can be read,
+//! state changes and errors are those of the plain evaluation. As with the other shared
 //! evaluations of move generation (docs/ARCHITECTURE.md), an entry that is
 //! used saves the evaluation-budget steps (and the call-depth checks) the
 //! call would have taken. A function whose entries are often stale (in half
 //! of the calls that found one, judged after 32 such calls) is no longer
 //! memoized in that scratch.
 
-use crate::expr::{Builtin, Expr, FuncId, VarId};
+use crate::expr::{Builtin, Expr, FuncId, LazyItem, VarId};
 use crate::game::{Function, Template, TemplatePiece};
 use crate::lexer::Op;
 use crate::state::{State, NO_ELEMENT};
 use crate::value::{Str, Value};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 /// Per memoized function: its parameters and the variables it may write.
 #[derive(Debug)]
@@ -66,20 +76,34 @@ pub(crate) struct MemoInfo {
     /// What an evaluation depends on besides the position: the parameters,
     /// then the variables it reads but never writes (following calls).
     pub inputs: Vec<VarId>,
-    /// Every variable an evaluation may write (the parameters included).
+    /// Every variable an evaluation may write (the parameters included)
+    /// except the dead ones ([`dead_vars`]): what an entry holds.
     pub writes: Vec<VarId>,
+    /// `writes` and the parameters: saved before a miss runs, and put back
+    /// before a failed attempt runs again plainly (a parameter the body
+    /// assigns must start from its argument again).
+    pub saved: Vec<VarId>,
     /// `writes` without the function's own parameters: unbound on a miss.
     pub locals: Vec<VarId>,
 }
 
 /// Which functions are memoized (see the module documentation).
-pub(crate) fn analyse(funcs: &[Option<Function>], templates: &[Template]) -> Vec<Option<MemoInfo>> {
+pub(crate) fn analyse(
+    funcs: &[Option<Function>],
+    templates: &[Template],
+    dead: &[bool],
+) -> Vec<Option<MemoInfo>> {
     (0..funcs.len())
-        .map(|f| analyse_one(funcs, templates, f as FuncId))
+        .map(|f| analyse_one(funcs, templates, dead, f as FuncId))
         .collect()
 }
 
-fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) -> Option<MemoInfo> {
+fn analyse_one(
+    funcs: &[Option<Function>],
+    templates: &[Template],
+    dead: &[bool],
+    f: FuncId,
+) -> Option<MemoInfo> {
     let def = funcs.get(f as usize)?.as_ref()?;
     if def.body.is_empty() {
         return None;
@@ -159,13 +183,20 @@ fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) ->
     if weight(funcs, f, &mut Vec::new()) < MIN_WEIGHT {
         return None;
     }
-    let mut all: Vec<VarId> = writes.into_iter().collect();
+    // What a call leaves in a dead variable is never read (`dead_vars`): a
+    // hit does not write it, a miss neither saves nor unbinds it.
+    let mut all: Vec<VarId> = writes
+        .into_iter()
+        .filter(|&v| !dead.get(v as usize).copied().unwrap_or(false))
+        .collect();
     all.sort_unstable();
     let locals = all
         .iter()
         .copied()
         .filter(|v| !def.params.contains(v))
         .collect();
+    let mut saved = all.clone();
+    saved.extend(def.params.iter().filter(|p| !all.contains(p)));
     let mut inputs = def.params.clone();
     inputs.extend(free);
     if inputs.is_empty() || inputs.len() > MAX_INPUTS {
@@ -176,8 +207,220 @@ fn analyse_one(funcs: &[Option<Function>], templates: &[Template], f: FuncId) ->
     Some(MemoInfo {
         inputs,
         writes: all,
+        saved,
         locals,
     })
+}
+
+/// Adds the variables `e` mentions (reads, writes, loop variables,
+/// interpolations) to `out`.
+pub(crate) fn mentions(e: &Expr, templates: &[Template], out: &mut FxHashSet<VarId>) {
+    e.walk(&mut |x| match x {
+        Expr::Var(v) | Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
+            out.insert(*v);
+        }
+        Expr::Interp(t) => {
+            if let Some(tpl) = templates.get(*t as usize) {
+                out.extend(tpl.vars.iter().copied());
+            }
+        }
+        _ => {}
+    });
+}
+
+/// The variables no expression can observe once the invocation that wrote
+/// them has returned ("dead" after it): a memo hit need not write them back,
+/// and a miss need not save or unbind them.
+///
+/// `v` is dead when
+/// - exactly one user function `g` mentions it (as a parameter, read,
+///   assignment, loop variable or interpolation), and nothing outside the
+///   functions does (`outside`: rule patterns and filters, conditions,
+///   `toLocations`, followups, bonuses, scorings, end-of-game records,
+///   evaluations);
+/// - `g` cannot call itself (following calls and deferred calls), and
+/// - every read of `v` in `g`'s body is preceded, on every path of the same
+///   invocation, by a write of `v` in that invocation ([`assigned`]; the
+///   parameters are written on entry).
+///
+/// Then every read of `v` happens inside an invocation of `g`, after a write
+/// in that invocation, and no other code runs between the two that could
+/// write `v` (only `g` writes it, and `g` is not re-entered from below): the
+/// value read is the one that write gave, whatever `v` held before. So what a
+/// call leaves in `v` is never read; in particular an unrestored value after
+/// a memo hit cannot change any value, variable that is read, state change or
+/// error. (Errors end the operation; the engine itself reads no variable
+/// slot.) The analysis is conservative about evaluation order: only the
+/// order of body lines, of `AND`/`OR` operands, of an `IF`'s condition
+/// before its branches, and of an assignment's value before the assignment
+/// is relied on; operands of anything else are checked against what was
+/// assigned before all of them.
+pub(crate) fn dead_vars(
+    funcs: &[Option<Function>],
+    templates: &[Template],
+    outside: &FxHashSet<VarId>,
+    nvars: usize,
+) -> Vec<bool> {
+    const NONE: u32 = u32::MAX;
+    const MANY: u32 = u32::MAX - 1;
+    let mut owner = vec![NONE; nvars];
+    let note = |v: VarId, g: u32, owner: &mut Vec<u32>| {
+        let o = &mut owner[v as usize];
+        if *o == NONE {
+            *o = g;
+        } else if *o != g {
+            *o = MANY;
+        }
+    };
+    let mut callees: Vec<Vec<FuncId>> = vec![Vec::new(); funcs.len()];
+    for (g, def) in funcs.iter().enumerate() {
+        let Some(def) = def else { continue };
+        for &p in &def.params {
+            note(p, g as u32, &mut owner);
+        }
+        for line in &def.body {
+            line.expr.walk(&mut |e| match e {
+                Expr::Var(v) | Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
+                    note(*v, g as u32, &mut owner)
+                }
+                Expr::Interp(t) => {
+                    if let Some(tpl) = templates.get(*t as usize) {
+                        for &v in &tpl.vars {
+                            note(v, g as u32, &mut owner);
+                        }
+                    }
+                }
+                Expr::Call(h, _) => callees[g].push(*h),
+                Expr::Lazy(items) => {
+                    for it in items.iter() {
+                        if let LazyItem::Defer(h, _) = it {
+                            callees[g].push(*h);
+                        }
+                    }
+                }
+                _ => {}
+            });
+        }
+    }
+    let recursive = |g: usize| {
+        let mut seen = vec![false; funcs.len()];
+        let mut todo: Vec<FuncId> = callees[g].clone();
+        while let Some(h) = todo.pop() {
+            let h = h as usize;
+            if h == g {
+                return true;
+            }
+            if h < seen.len() && !seen[h] {
+                seen[h] = true;
+                todo.extend_from_slice(&callees[h]);
+            }
+        }
+        false
+    };
+    let mut dead = vec![false; nvars];
+    for (g, def) in funcs.iter().enumerate() {
+        let Some(def) = def else { continue };
+        let mine: Vec<VarId> = (0..nvars as VarId)
+            .filter(|&v| owner[v as usize] == g as u32 && !outside.contains(&v))
+            .collect();
+        if mine.is_empty() || recursive(g) {
+            continue;
+        }
+        let mut s: FxHashSet<VarId> = def.params.iter().copied().collect();
+        let mut early: FxHashSet<VarId> = FxHashSet::default();
+        for line in &def.body {
+            assigned(&line.expr, templates, &mut s, &mut early);
+        }
+        for v in mine {
+            dead[v as usize] = !early.contains(&v);
+        }
+    }
+    dead
+}
+
+/// Definite assignment ([`dead_vars`]): adds to `s` the variables `e`
+/// certainly writes when it gives a value, and to `early` those it may read
+/// when not in `s` (nor written before in `e`).
+fn assigned(
+    e: &Expr,
+    templates: &[Template],
+    s: &mut FxHashSet<VarId>,
+    early: &mut FxHashSet<VarId>,
+) {
+    // Operands whose order is not relied on: each checked against `s`.
+    let unordered = |xs: &mut dyn Iterator<Item = &Expr>,
+                     s: &mut FxHashSet<VarId>,
+                     early: &mut FxHashSet<VarId>| {
+        let base = s.clone();
+        for x in xs {
+            let mut sx = base.clone();
+            assigned(x, templates, &mut sx, early);
+            s.extend(sx);
+        }
+    };
+    match e {
+        Expr::Int(_) | Expr::Bool(_) | Expr::Str(_) => {}
+        Expr::Var(v) => {
+            if !s.contains(v) {
+                early.insert(*v);
+            }
+        }
+        Expr::Interp(t) => {
+            if let Some(tpl) = templates.get(*t as usize) {
+                for v in &tpl.vars {
+                    if !s.contains(v) {
+                        early.insert(*v);
+                    }
+                }
+            }
+        }
+        Expr::Assign(v, x) => {
+            assigned(x, templates, s, early);
+            s.insert(*v);
+        }
+        Expr::Binary(Op::And | Op::Or, a, b) => {
+            assigned(a, templates, s, early);
+            let mut sb = s.clone();
+            assigned(b, templates, &mut sb, early);
+        }
+        Expr::Builtin(Builtin::If, a) if !a.is_empty() => {
+            assigned(&a[0], templates, s, early);
+            let mut branches = a[1..].iter().map(|x| {
+                let mut sx = s.clone();
+                assigned(x, templates, &mut sx, early);
+                sx
+            });
+            let first = branches.next();
+            let second = branches.next();
+            if let (Some(x), Some(y)) = (first, second) {
+                s.extend(x.intersection(&y).copied().collect::<Vec<_>>());
+            }
+        }
+        Expr::Loop {
+            var,
+            from,
+            to,
+            body,
+            ..
+        } => {
+            unordered(&mut [&**from, &**to].into_iter(), s, early);
+            let mut sb = s.clone();
+            sb.insert(*var);
+            assigned(body, templates, &mut sb, early);
+        }
+        Expr::Unary(_, x) => assigned(x, templates, s, early),
+        Expr::Binary(_, a, b) => unordered(&mut [&**a, &**b].into_iter(), s, early),
+        Expr::Set(xs) | Expr::Call(_, xs) | Expr::Builtin(_, xs) => {
+            unordered(&mut xs.iter(), s, early)
+        }
+        Expr::Lazy(items) => {
+            let mut all = items.iter().flat_map(|it| match it {
+                LazyItem::Defer(_, xs) => xs.iter().collect::<Vec<_>>(),
+                LazyItem::Now(x) => vec![x],
+            });
+            unordered(&mut all, s, early)
+        }
+    }
 }
 
 /// The static weight ([`weight`]) a function must have to be memoized: below it, looking
@@ -325,19 +568,109 @@ pub(crate) const MAX_INPUTS: usize = 8;
 /// Fills the unused places of a [`Key`] (no [`key_of`] gives it).
 pub(crate) const NO_INPUT: u64 = u64::MAX;
 
+/// The entries of one function: open addressing over the keys' used words
+/// (a key of `n` inputs hashes and compares `n` words, not [`MAX_INPUTS`]).
 #[derive(Clone, Debug, Default)]
 struct Table {
-    map: FxHashMap<Key, Entry>,
+    /// Per place: 1 + the index of its entry in `entries`, 0 when free. A
+    /// power of two, at least twice the entries (up to [`PLACES`]); empty
+    /// until the first store.
+    places: Vec<u32>,
+    entries: Vec<(Key, Entry)>,
     /// Calls that found an entry, and those whose entry was still valid.
     tries: u32,
     hits: u32,
     off: bool,
 }
 
+/// Places of a full table (a power of two, twice [`CAPACITY`]).
+const PLACES: usize = 2 * CAPACITY;
+
+/// The hash of a key of `n` inputs.
+#[inline(always)]
+fn hash(key: &Key, n: usize) -> u64 {
+    let mut h: u64 = 0;
+    for &w in &key[..n] {
+        h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    h
+}
+
 impl Table {
     fn turn_off(&mut self) {
         self.off = true;
-        self.map = FxHashMap::default();
+        self.places = Vec::new();
+        self.entries = Vec::new();
+    }
+
+    /// The first place of a hash.
+    #[inline(always)]
+    fn first(&self, h: u64) -> usize {
+        (h >> (64 - self.places.len().trailing_zeros())) as usize
+    }
+
+    /// The entry of `key`: the existing one, or a new one (the table is
+    /// emptied first when it holds [`CAPACITY`] entries).
+    fn entry(&mut self, key: Key, n: usize) -> &mut Entry {
+        if let Some(i) = self.find(&key, n) {
+            return &mut self.entries[i].1;
+        }
+        if self.entries.len() >= CAPACITY {
+            self.entries.clear();
+            self.places.iter_mut().for_each(|p| *p = 0);
+        } else if 2 * (self.entries.len() + 1) > self.places.len() {
+            // Twice the places, the entries placed again.
+            let size = (2 * self.places.len()).clamp(16, PLACES);
+            self.places = vec![0; size];
+            for j in 0..self.entries.len() {
+                let i = self.free_place(&self.entries[j].0, n);
+                self.places[i] = j as u32 + 1;
+            }
+        }
+        let i = self.free_place(&key, n);
+        self.entries.push((
+            key,
+            Entry {
+                reads: Vec::new(),
+                ints: Vec::new(),
+                others: Vec::new(),
+                result: Value::Bool(false),
+            },
+        ));
+        self.places[i] = self.entries.len() as u32;
+        &mut self.entries.last_mut().expect("pushed").1
+    }
+
+    /// The index in `entries` of `key`'s entry (`n` inputs), if any.
+    #[inline(always)]
+    fn find(&self, key: &Key, n: usize) -> Option<usize> {
+        if self.places.is_empty() {
+            return None;
+        }
+        let mask = self.places.len() - 1;
+        let mut i = self.first(hash(key, n));
+        loop {
+            let at = self.places[i];
+            if at == 0 {
+                return None;
+            }
+            // Word by word (a slice comparison calls `memcmp`).
+            let k = &self.entries[at as usize - 1].0;
+            if k[..n].iter().zip(&key[..n]).all(|(a, b)| a == b) {
+                return Some(at as usize - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The first free place on `key`'s probe sequence (there is one).
+    fn free_place(&self, key: &Key, n: usize) -> usize {
+        let mask = self.places.len() - 1;
+        let mut i = self.first(hash(key, n));
+        while self.places[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        i
     }
 }
 
@@ -410,12 +743,14 @@ impl Memo {
         slots: &mut [Option<Value>],
         f: FuncId,
         key: &Key,
+        n: usize,
         st: &State,
     ) -> Option<Value> {
         let t = &mut self.tables[f as usize];
-        let e = t.map.get(key)?;
+        let i = t.find(key, n)?;
         // Judged on the calls that found an entry (a cold table misses anyway).
         t.tries += 1;
+        let e = &t.entries[i].1;
         if !e.reads.iter().all(|r| r.holds(st)) {
             if t.tries >= TRIAL && t.hits < t.tries / 2 {
                 t.turn_off();
@@ -440,48 +775,32 @@ impl Memo {
     }
 
     /// Stores the evaluation whose reads start at `start` in [`Memo::buf`]
-    /// and which left the variables `vars` (those bound) in `slots`.
+    /// and which left the variables `info.writes` (those bound) in `slots`.
     pub fn store(
         &mut self,
         f: FuncId,
         key: Key,
+        info: &MemoInfo,
         start: usize,
         slots: &[Option<Value>],
-        vars: &[VarId],
         result: Value,
     ) {
+        let (n, vars) = (info.inputs.len(), &info.writes);
         let t = &mut self.tables[f as usize];
         if !t.off {
-            let fill = |e: &mut Entry| {
-                e.reads.clear();
-                e.reads.extend_from_slice(&self.buf[start..]);
-                e.ints.clear();
-                e.others.clear();
-                for &v in vars {
-                    match &slots[v as usize] {
-                        Some(Value::Int(i)) => e.ints.push((v, *i)),
-                        Some(x) => e.others.push((v, x.clone())),
-                        None => {}
-                    }
-                }
-                e.result = result;
-            };
-            match t.map.get_mut(&key) {
-                Some(e) => fill(e),
-                None => {
-                    if t.map.len() >= CAPACITY {
-                        t.map.clear();
-                    }
-                    let mut e = Entry {
-                        reads: Vec::with_capacity(self.buf.len() - start),
-                        ints: Vec::with_capacity(vars.len()),
-                        others: Vec::new(),
-                        result: Value::Bool(false),
-                    };
-                    fill(&mut e);
-                    t.map.insert(key, e);
+            let e = t.entry(key, n);
+            e.reads.clear();
+            e.reads.extend_from_slice(&self.buf[start..]);
+            e.ints.clear();
+            e.others.clear();
+            for &v in vars {
+                match &slots[v as usize] {
+                    Some(Value::Int(i)) => e.ints.push((v, *i)),
+                    Some(x) => e.others.push((v, x.clone())),
+                    None => {}
                 }
             }
+            e.result = result;
         }
         if self.depth == 0 {
             self.buf.clear();
