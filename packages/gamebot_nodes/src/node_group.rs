@@ -96,9 +96,18 @@ impl NodeGroup {
             .name(name.clone())
             .spawn(move || {
                 let r = body(&node, &own);
-                if let Err(e) = &r {
-                    tracing::error!("node {} failed: {e}", node.name());
-                    stop.request();
+                match &r {
+                    Err(e) => {
+                        tracing::error!("node {} failed: {e}", node.name());
+                        stop.request();
+                    }
+                    // A node ends without an error only when asked to; one
+                    // that ends on its own is named (the group notices it
+                    // through `any_stopped`).
+                    Ok(()) if !own.is_requested() => {
+                        tracing::error!("node {} ended without being asked to", node.name());
+                    }
+                    Ok(()) => {}
                 }
                 r
             })
