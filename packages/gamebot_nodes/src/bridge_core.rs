@@ -344,31 +344,47 @@ impl MotionModel {
     }
 
     /// Compares read-back pulses (per joint, in joint order) with the model
-    /// at `t`; returns the largest difference in µs and re-seeds joints that
-    /// differ by more than `tolerance_us`.
-    pub fn check(&mut self, readback: &[Option<f64>], t: Duration, tolerance_us: f64) -> f64 {
+    /// over `[asked, answered]`, the clock times of the query and of its
+    /// answer: the board sampled its pulses somewhere in between, so a joint
+    /// moving meanwhile may read anywhere between the model's values at the
+    /// two ends. Returns the largest difference in µs from that range and
+    /// re-seeds joints that differ by more than `tolerance_us` (from the read
+    /// value at `answered`).
+    pub fn check(
+        &mut self,
+        readback: &[Option<f64>],
+        asked: Duration,
+        answered: Duration,
+        tolerance_us: f64,
+    ) -> f64 {
+        let answered = answered.max(asked);
         let mut worst: f64 = 0.0;
         let chans: Vec<u8> = self.joints.joints.iter().map(|j| j.servo.channel).collect();
         for (i, rb) in readback.iter().enumerate() {
             let Some(rb) = *rb else { continue };
-            let model = self.segments.get(i).copied().flatten().map(|s| s.at(t).0);
-            let diff = model.map_or(f64::INFINITY, |m| (m - rb).abs());
+            let seg = self.segments.get(i).copied().flatten();
+            let diff = seg.map_or(f64::INFINITY, |s| {
+                let (a, b) = (s.at(asked).0, s.at(answered).0);
+                // A segment is linear in time, so its values over the
+                // interval lie between those at its ends.
+                (a.min(b) - rb).max(rb - a.max(b)).max(0.0)
+            });
             if diff.is_finite() {
                 worst = worst.max(diff);
             }
             if diff > tolerance_us {
                 // Keep the rest of a move under way: from the read-back to the
                 // same target, ending when the move was to end.
-                match self.segments.get(i).copied().flatten() {
-                    Some(s) if s.start + s.duration > t => {
+                match seg {
+                    Some(s) if s.start + s.duration > answered => {
                         self.segments[i] = Some(Segment {
                             from_us: rb,
                             to_us: s.to_us,
-                            start: t,
-                            duration: s.start + s.duration - t,
+                            start: answered,
+                            duration: s.start + s.duration - answered,
                         });
                     }
-                    _ => self.seed(chans[i], Some(rb), t),
+                    _ => self.seed(chans[i], Some(rb), answered),
                 }
             }
         }
@@ -501,14 +517,58 @@ mod tests {
         // A read-back far from the model re-seeds it.
         let mut rb = vec![None; j.joints().len()];
         rb[0] = Some(1650.0);
-        let worst = m.check(&rb, Duration::from_millis(1500), 20.0);
+        let worst = m.check(
+            &rb,
+            Duration::from_millis(1500),
+            Duration::from_millis(1500),
+            20.0,
+        );
         assert!((worst - 50.0).abs() < 1e-9);
         assert_eq!(m.pulses_at(Duration::from_millis(1500))[0], Some(1650.0));
         // ...keeping the rest of the move: it still ends at the target on time.
         assert_eq!(m.pulses_at(Duration::from_secs(2))[0], Some(1700.0));
         // At rest, a read-back that differs becomes the position.
         rb[0] = Some(1760.0);
-        m.check(&rb, Duration::from_secs(3), 20.0);
+        m.check(&rb, Duration::from_secs(3), Duration::from_secs(3), 20.0);
         assert_eq!(m.pulses_at(Duration::from_secs(5))[0], Some(1760.0));
+    }
+
+    /// A read-back answered a while after it was asked for may show any pulse
+    /// the move passed through meanwhile (a fast clock makes a short wait on
+    /// the line a long stretch of the move); outside that range it re-seeds.
+    #[test]
+    fn a_read_back_is_compared_over_the_time_the_query_took() {
+        let (_, j) = joints();
+        let mut m = MotionModel::new(j.clone());
+        for jt in j.joints() {
+            m.seed(jt.servo.channel, Some(1500.0), Duration::ZERO);
+        }
+        let mv = GroupMove::new(
+            vec![ServoTarget {
+                channel: Channel::new(0).unwrap(),
+                pulse: Pulse::new(1700).unwrap(),
+                speed: None,
+            }],
+            Some(MoveTime::new(1000).unwrap()),
+        )
+        .unwrap();
+        // 1500 -> 1700 µs from 1 s to 2 s: 1540 at 1.2 s, 1600 at 1.5 s.
+        m.start(&mv, Duration::from_secs(1), Duration::from_secs(1));
+        let (asked, answered) = (Duration::from_millis(1200), Duration::from_millis(1500));
+        let mut rb = vec![None; j.joints().len()];
+        rb[0] = Some(1590.0);
+        assert_eq!(m.check(&rb, asked, answered, 20.0), 0.0);
+        assert_eq!(m.pulses_at(Duration::from_millis(1500))[0], Some(1600.0));
+        // Compared at the asking time alone it would be 50 µs off.
+        assert!(m.clone().check(&rb, asked, asked, 20.0) > 49.0);
+        // Beyond the range on either side: the distance to its nearer end.
+        rb[0] = Some(1630.0);
+        assert!((m.clone().check(&rb, asked, answered, 20.0) - 30.0).abs() < 1e-9);
+        rb[0] = Some(1510.0);
+        let worst = m.check(&rb, asked, answered, 20.0);
+        assert!((worst - 30.0).abs() < 1e-9);
+        // Re-seeded from the read value at the answer's time, same end.
+        assert_eq!(m.pulses_at(answered)[0], Some(1510.0));
+        assert_eq!(m.pulses_at(Duration::from_secs(2))[0], Some(1700.0));
     }
 }

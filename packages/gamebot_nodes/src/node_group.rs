@@ -101,11 +101,11 @@ impl NodeGroup {
                         tracing::error!("node {} failed: {e}", node.name());
                         stop.request();
                     }
-                    // A node ends without an error only when asked to; one
-                    // that ends on its own is named (the group notices it
-                    // through `any_stopped`).
+                    // A node that ends on its own (the referee at game over,
+                    // when told to) is named; the group notices it through
+                    // `any_stopped` and names it in `stopped_nodes`.
                     Ok(()) if !own.is_requested() => {
-                        tracing::error!("node {} ended without being asked to", node.name());
+                        tracing::info!("node {} ended on its own", node.name());
                     }
                     Ok(()) => {}
                 }
@@ -133,6 +133,15 @@ impl NodeGroup {
     /// Whether a node has stopped (failed, or the group is shutting down).
     pub fn any_stopped(&self) -> bool {
         self.threads.iter().any(|t| t.handle.is_finished())
+    }
+
+    /// The names of the nodes that have stopped, in the order they were started.
+    pub fn stopped_nodes(&self) -> Vec<&str> {
+        self.threads
+            .iter()
+            .filter(|t| t.handle.is_finished())
+            .map(|t| t.name.as_str())
+            .collect()
     }
 
     /// Stops every node and returns the first node error, naming the node.
@@ -228,6 +237,32 @@ mod tests {
         wait_for(g.shutdown());
         let e = g.stop().unwrap_err().to_string();
         assert!(e.contains("fails: broken"), "{e}");
+    }
+
+    #[test]
+    fn a_node_that_ends_on_its_own_is_named() {
+        let mut g = NodeGroup::new();
+        g.spawn(NodeOptions::new("waits"), |_, stop| {
+            wait_for(stop);
+            Ok(())
+        })
+        .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        g.spawn(NodeOptions::new("ends"), move |_, _| {
+            drop(tx);
+            Ok(())
+        })
+        .unwrap();
+        // The channel closes when the node's body returns; its thread is
+        // finished a moment later.
+        let _ = rx.recv();
+        while !g.any_stopped() {
+            std::thread::yield_now();
+        }
+        assert_eq!(g.stopped_nodes(), vec!["ends"]);
+        // An end without an error does not stop the others.
+        assert!(!g.shutdown().is_requested());
+        g.stop().unwrap();
     }
 
     #[test]

@@ -315,7 +315,10 @@ impl SimGame {
                 break;
             }
             if self.robot.any_stopped() {
-                summary.stopped = Some("a node stopped (see the log)".into());
+                summary.stopped = Some(format!(
+                    "node {} stopped (see the log)",
+                    self.robot.stopped_nodes().join(", ")
+                ));
                 break;
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {

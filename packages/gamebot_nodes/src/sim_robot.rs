@@ -158,6 +158,11 @@ impl SimRobot {
         self.nodes.any_stopped()
     }
 
+    /// The names of the nodes that have stopped.
+    pub fn stopped_nodes(&self) -> Vec<&str> {
+        self.nodes.stopped_nodes()
+    }
+
     /// Stops every node and returns the first node error, naming the node.
     /// (Dropping the robot stops and joins them too.)
     pub fn stop(self) -> Result<(), NodeError> {

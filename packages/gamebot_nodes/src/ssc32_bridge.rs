@@ -587,9 +587,13 @@ impl Bridge<'_> {
                     Ok(p) => {
                         let rb: Vec<Option<f64>> =
                             p.iter().map(|p| p.map(|p| f64::from(p.micros()))).collect();
-                        let worst = self
-                            .model
-                            .check(&rb, now, self.config.readback_tolerance_us);
+                        // The board answered some time after `now`: at a
+                        // high real-time factor even a short wait on the
+                        // line is a long stretch of a move.
+                        let answered = self.config.clock.now();
+                        let worst =
+                            self.model
+                                .check(&rb, now, answered, self.config.readback_tolerance_us);
                         if worst > self.config.readback_tolerance_us {
                             tracing::warn!(
                                 worst_us = worst,
