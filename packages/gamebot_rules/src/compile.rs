@@ -628,6 +628,67 @@ impl Compiler<'_> {
     }
 
     fn node(&self, e: &Expr) -> Node {
+        match crate::pure::compile(self, e) {
+            Some(p) => self.pure_node(p, e),
+            None => self.node_slow(e),
+        }
+    }
+
+    /// A pure expression (`pure.rs`): its tree evaluated over registers, and
+    /// when that gives up, its closures ([`Compiler::node_slow`]) with the
+    /// budget steps the tree took put back.
+    fn pure_node(&self, p: crate::pure::Code, e: &Expr) -> Node {
+        use crate::pure::Code;
+        match (p, self.node_slow(e)) {
+            (Code::Int(p), slow) => {
+                let slow: CInt = match slow {
+                    Node::Int(g) => g,
+                    n => f(move |c| match n.value(c)? {
+                        Value::Int(i) => Ok(i),
+                        other => Err(EvalError::new(format!(
+                            "internal: a pure Int expression gave {}",
+                            other.kind()
+                        ))),
+                    }),
+                };
+                Node::Int(f(move |c| {
+                    let steps = c.vars.steps_left();
+                    match p(c, &mut [0; crate::pure::REGS]) {
+                        Some(i) => Ok(i),
+                        None => {
+                            c.vars.set_steps_left(steps);
+                            slow(c)
+                        }
+                    }
+                }))
+            }
+            (Code::Bool(p), slow) => {
+                let slow: CBool = match slow {
+                    Node::Bool(g) => g,
+                    n => f(move |c| match n.value(c)? {
+                        Value::Bool(b) => Ok(b),
+                        other => Err(EvalError::new(format!(
+                            "internal: a pure Bool expression gave {}",
+                            other.kind()
+                        ))),
+                    }),
+                };
+                Node::Bool(f(move |c| {
+                    let steps = c.vars.steps_left();
+                    match p(c, &mut [0; crate::pure::REGS]) {
+                        Some(b) => Ok(b),
+                        None => {
+                            c.vars.set_steps_left(steps);
+                            slow(c)
+                        }
+                    }
+                }))
+            }
+        }
+    }
+
+    /// [`Compiler::node`] without trying the pure form at the root.
+    fn node_slow(&self, e: &Expr) -> Node {
         match e {
             &Expr::Int(i) => Node::Int(f(move |_| Ok(i))),
             &Expr::Bool(b) => Node::Bool(f(move |_| Ok(b))),

@@ -1189,3 +1189,72 @@ fn dead_variables() {
         assert!(!dead(v), "${v} should be live");
     }
 }
+
+/// Calls of small pure functions are inlined over registers (`pure.rs`):
+/// the same values, errors, variables and evaluation-budget steps as the
+/// reference evaluator, also when the registers give up (an overflow, a
+/// division by zero, a variable that is unbound or holds no Int).
+#[test]
+fn inlined_calls_agree_with_the_reference() {
+    let defs = "Dist($da, $db)\n$dd = $da - $db\nABS($dd)\nEND\n\
+                Near($na, $nb)\nDist($na, $nb) <= 1\nEND\n\
+                Half($ha)\n$ha / 2\nEND\n\
+                Pick($pa)\nIF($pa > 0, $pa, 0 - $pa) % 4\nEND\n";
+    assert_eq!(int(run(defs, &["$A = 7", "Dist($A, 5) + Dist(5, $A)"])), 4);
+    assert!(boolean(run(
+        defs,
+        &["$A = 7", "Near($A, 6) AND NOT Near($A, 9)"]
+    )));
+    assert_eq!(int(run(defs, &["Half(7) + Half(0 - 7)"])), 0);
+    assert_eq!(int(run(defs, &["Pick(0 - 7) + Pick(6)"])), 5);
+    for (lines, error) in [
+        (&["Dist(2147483647, 0 - 1)"][..], "integer overflow"),
+        (&["$S = \"x\"", "Dist($S, 1)"][..], "Int"),
+        (&["Dist($U, 1)"][..], "not bound"),
+        (&["$A = 1", "Near($A, $U)"][..], "not bound"),
+        (&["Half(2) / (Half(1) * Half(1))"][..], "division by zero"),
+    ] {
+        let e = run(defs, lines).expect_err("an error");
+        assert!(e.contains(error), "{lines:?}: {e}");
+    }
+    // One step per call, as the closures and the reference take: `Probe`,
+    // two `Near` and two `Dist` are 5 steps.
+    let lines = ["$A = 3", "Near($A, 2) AND Near($A, 4)"];
+    assert!(boolean(run_budget(defs, &lines, 5)));
+    let e = run_budget(defs, &lines, 4).expect_err("4 steps are too few");
+    assert!(e.contains("evaluation budget exhausted"), "{e}");
+}
+
+/// Which calls `pure.rs` inlines: pure functions whose parameters and
+/// assigned variables are dead; not a function whose parameter is read
+/// elsewhere, a memoized one or a recursive one.
+#[test]
+fn only_pure_functions_with_dead_variables_are_inlined() {
+    let text = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=s(1)\ntype=cell\n\
+         [ELEMENT TYPES]\nname=peg\nstates=1\n[PLAYER NAMES]\n1=a\n\
+         [MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=s(1)\n[EXPRESSIONS]\n\
+         Dist($da, $db)\n$dd = $da - $db\nABS($dd)\nEND\n\
+         Live($la)\n$la + 1\nEND\n\
+         Down($n)\nIF($n <= 0, 0, 1 + Down($n - 1))\nEND\n\
+         Probe\nDist($A, 2) > 1\nLive(3) > $la\nDown(3) > 1\n$A + 1 > 2\nEND\n";
+    let g = Game::parse("inline.game", text).unwrap();
+    let c = crate::compile::Compiler {
+        funcs: &g.funcs,
+        func_names: &g.func_names,
+        sym_loc: &g.sym_loc,
+        sym_elem: &g.sym_elem,
+        templates: &g.templates,
+        bool_funcs: Vec::new(),
+        memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
+        record: false,
+        dead: &g.dead,
+    };
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    let lines = &g.funcs[probe].as_ref().unwrap().body;
+    let inlined: Vec<bool> = lines
+        .iter()
+        .map(|l| crate::pure::compile(&c, &l.expr).is_some())
+        .collect();
+    // No call in the last line: left to the closures of `compile.rs`.
+    assert_eq!(inlined, [true, false, false, false]);
+}
