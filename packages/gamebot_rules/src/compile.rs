@@ -1083,11 +1083,16 @@ impl Compiler<'_> {
                             return Node::Val(f(move |c| run_memo_keyed(c, fid, &params, &keys)));
                         }
                     }
-                    let args: Vec<Arg> = args.iter().map(|a| self.arg(a)).collect();
+                    // Each parameter with its argument: one slice to walk.
+                    let args: Box<[(VarId, Arg)]> = params
+                        .iter()
+                        .zip(args.iter())
+                        .map(|(&p, a)| (p, self.arg(a)))
+                        .collect();
                     if self.memo_funcs.get(fid as usize) == Some(&true) {
                         if self.bool_funcs.get(fid as usize) == Some(&true) {
                             return Node::Bool(f(move |c| {
-                                for (p, a) in params.iter().zip(&args) {
+                                for (p, a) in args.iter() {
                                     a.set(c, *p)?;
                                 }
                                 match run_memo(c, fid)? {
@@ -1100,7 +1105,7 @@ impl Compiler<'_> {
                             }));
                         }
                         return Node::Val(f(move |c| {
-                            for (p, a) in params.iter().zip(&args) {
+                            for (p, a) in args.iter() {
                                 a.set(c, *p)?;
                             }
                             run_memo(c, fid)
@@ -1108,7 +1113,7 @@ impl Compiler<'_> {
                     }
                     if self.bool_funcs.get(fid as usize) == Some(&true) {
                         return Node::Bool(f(move |c| {
-                            for (p, a) in params.iter().zip(&args) {
+                            for (p, a) in args.iter() {
                                 a.set(c, *p)?;
                             }
                             run_func_bool(c, fid)
@@ -1116,7 +1121,7 @@ impl Compiler<'_> {
                     }
                     f(move |c| {
                         // Sequential binding: a later argument sees earlier parameters (§5.9).
-                        for (p, a) in params.iter().zip(&args) {
+                        for (p, a) in args.iter() {
                             a.set(c, *p)?;
                         }
                         run_func(c, fid, false)
@@ -1836,7 +1841,7 @@ fn run_lines_bool(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32) -> R
 /// The checks and bookkeeping of entering a user function (`Ctx::run_body`):
 /// defined, non-empty, [`Ctx::enter_call`]. Increments
 /// the call depth; the caller decrements it.
-#[inline]
+#[inline(always)]
 fn enter<'g>(c: &mut Ctx<'g>, fid: FuncId) -> R<(&'g CFunc, &'g Node, u32)> {
     let g: &'g crate::game::Game = c.g;
     let Some(cf) = g.cfuncs.get(fid as usize).and_then(Option::as_ref) else {
