@@ -418,7 +418,8 @@ const ASK: u16 = u16::MAX;
 const NONE: u16 = u16::MAX - 1;
 
 /// What a name template's id table needs at run time.
-struct IdTable {
+#[derive(Clone)]
+pub(crate) struct IdTable {
     t: u32,
     locations: bool,
     mins: [i32; 2],
@@ -455,6 +456,39 @@ impl IdTable {
     fn outside(&self, nonneg: bool) -> Option<Option<u16>> {
         (self.exhaustive && (self.negatives_unknown || nonneg)).then_some(None)
     }
+
+    /// The id of the name built from `x` (a template over one variable), as
+    /// [`IdArg::get`] finds it: `Some(None)` for no such name, `None` when
+    /// the table cannot decide.
+    #[inline(always)]
+    pub(crate) fn lookup1(&self, x: i32) -> Option<Option<u16>> {
+        let o = x.wrapping_sub(self.mins[0]) as u32;
+        if o < self.dims[0] {
+            self.hit(o as usize)
+        } else {
+            self.outside(x >= 0)
+        }
+    }
+
+    /// [`IdTable::lookup1`] of a template over two variables.
+    #[inline(always)]
+    pub(crate) fn lookup2(&self, x: i32, y: i32) -> Option<Option<u16>> {
+        let ox = x.wrapping_sub(self.mins[0]) as u32;
+        let oy = y.wrapping_sub(self.mins[1]) as u32;
+        if ox < self.dims[0] && oy < self.dims[1] {
+            self.hit(ox as usize * self.dims[1] as usize + oy as usize)
+        } else {
+            self.outside(x >= 0 && y >= 0)
+        }
+    }
+}
+
+/// A location argument for `pure.rs`: a literal name's id, or a template
+/// over one or two variables with its id table.
+pub(crate) enum PureLoc {
+    Const(Option<u16>),
+    One(VarId, IdTable),
+    Two(VarId, VarId, IdTable),
 }
 
 /// A location or element argument, resolved in place for the usual shapes
@@ -639,6 +673,27 @@ impl Compiler<'_> {
     /// budget steps the tree took put back.
     fn pure_node(&self, p: crate::pure::Code, e: &Expr) -> Node {
         use crate::pure::Code;
+        // Runs the register closures; when they give up, puts back the
+        // budget steps (and, in a game with memoized functions, the
+        // position reads recorded) and runs `$slow`.
+        macro_rules! pure {
+            ($p:ident, $slow:ident, $rec:expr) => {
+                f(move |c| {
+                    let steps = c.vars.steps_left();
+                    let reads = if $rec { c.vars.memo.buf.len() } else { 0 };
+                    match $p(c, &mut [0; crate::pure::REGS]) {
+                        Some(x) => Ok(x),
+                        None => {
+                            c.vars.set_steps_left(steps);
+                            if $rec {
+                                c.vars.memo.buf.truncate(reads);
+                            }
+                            $slow(c)
+                        }
+                    }
+                })
+            };
+        }
         match (p, self.node_slow(e)) {
             (Code::Int(p), slow) => {
                 let slow: CInt = match slow {
@@ -651,16 +706,7 @@ impl Compiler<'_> {
                         ))),
                     }),
                 };
-                Node::Int(f(move |c| {
-                    let steps = c.vars.steps_left();
-                    match p(c, &mut [0; crate::pure::REGS]) {
-                        Some(i) => Ok(i),
-                        None => {
-                            c.vars.set_steps_left(steps);
-                            slow(c)
-                        }
-                    }
-                }))
+                Node::Int(rec!(self, pure!(p, slow, REC)))
             }
             (Code::Bool(p), slow) => {
                 let slow: CBool = match slow {
@@ -673,16 +719,7 @@ impl Compiler<'_> {
                         ))),
                     }),
                 };
-                Node::Bool(f(move |c| {
-                    let steps = c.vars.steps_left();
-                    match p(c, &mut [0; crate::pure::REGS]) {
-                        Some(b) => Ok(b),
-                        None => {
-                            c.vars.set_steps_left(steps);
-                            slow(c)
-                        }
-                    }
-                }))
+                Node::Bool(rec!(self, pure!(p, slow, REC)))
             }
         }
     }
@@ -975,6 +1012,19 @@ impl Compiler<'_> {
                 tab.dims = [n0, n1];
                 Some(IdArg::Two(v, w, tab))
             }
+            _ => None,
+        }
+    }
+
+    /// A location argument in the shapes `pure.rs` reads in place.
+    pub(crate) fn pure_loc(&self, e: &Expr) -> Option<PureLoc> {
+        match *e {
+            Expr::Str(s) => Some(PureLoc::Const(known(self.sym_loc, s))),
+            Expr::Interp(t) => match self.id_template(t, true)? {
+                IdArg::One(v, tab) => Some(PureLoc::One(v, tab)),
+                IdArg::Two(v, w, tab) => Some(PureLoc::Two(v, w, tab)),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -1894,7 +1944,7 @@ fn run_lines(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32, split: bo
 /// may use, recorded while a memoized call is evaluated (`memo.rs`).
 impl Ctx<'_> {
     #[inline(always)]
-    fn rd_content<const R: bool>(&mut self, l: u16) -> Option<u16> {
+    pub(crate) fn rd_content<const R: bool>(&mut self, l: u16) -> Option<u16> {
         let x = self.st.get().content(l);
         if R {
             self.vars

@@ -3,7 +3,9 @@
 //!
 //! An expression built only from Int and Bool literals, variables holding
 //! Ints, the integer operators, `ABS`, unary `-`, the comparisons of two
-//! Ints, `AND`, `OR`, `NOT`, `IF` and calls of *inlinable* user functions,
+//! Ints, `AND`, `OR`, `NOT`, `IF`, `EMPTY` of a literal location name or of
+//! a template over one or two Ints (read through the template's id table,
+//! `compile.rs`), and calls of *inlinable* user functions,
 //! with at least one such call, is compiled (besides its usual closures,
 //! `compile.rs`) into a [`Pure`] tree and that into closures over an array
 //! of registers: a call costs no `enter`, no parameter binding in the
@@ -14,22 +16,26 @@
 //! as the call has arguments, is not memoized, all its parameters are dead
 //! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
 //! body line but the last assigns a dead variable (so it passes: an
-//! assignment gives `true`), and the last line and the assigned values are
-//! pure expressions themselves. Its parameters and dead locals live in
+//! assignment gives `true`) or, when the last line is Bool, is a Bool guard
+//! (a false one ends the call with `false`, §5.9), and the last line, the
+//! guards and the assigned values are pure expressions themselves. Its parameters and dead locals live in
 //! registers of the evaluation instead of the namespace; a dead variable is
 //! mentioned by this one function only and read only after a write in the
 //! same invocation, so no expression can tell the difference.
 //!
 //! The evaluation has no side effect but the evaluation-budget steps of the
-//! inlined calls (one per call, as `Ctx::enter_call` takes). Whenever it
-//! cannot give the value the closures would give — a variable unbound or not
-//! an Int, an overflow, a division by zero, the budget or the recursion
-//! limits near — it gives up: the steps it took are put back and the
-//! expression runs through its closures, which give the value or the error
-//! of the reference evaluator. So the value, the variables, the budget and
-//! every error are those of the closures.
+//! inlined calls (one per call, as `Ctx::enter_call` takes) and, in a game
+//! with memoized functions, the position reads of `EMPTY` recorded for
+//! `memo.rs` (as the closures record them). Whenever it cannot give the
+//! value the closures would give — a variable unbound or not an Int, an
+//! overflow, a division by zero, a name the id table cannot decide, the
+//! budget or the recursion limits near — it gives up: the steps it took and
+//! the reads it recorded are put back and the expression runs through its
+//! closures, which give the value or the error of the reference evaluator.
+//! So the value, the variables, the budget, the recorded reads and every
+//! error are those of the closures.
 
-use crate::compile::Compiler;
+use crate::compile::{Compiler, IdTable, PureLoc};
 use crate::eval::Ctx;
 use crate::expr::{Builtin, Expr, VarId};
 use crate::lexer::Op;
@@ -57,6 +63,24 @@ pub(crate) enum Pure {
     Neg(Box<Pure>),
     If(Box<Pure>, Box<Pure>, Box<Pure>),
     Call(Box<Inlined>),
+    /// `EMPTY(..)` of a literal location name or of a template over one or
+    /// two Ints.
+    Empty(Box<PLoc>),
+}
+
+/// The location of a pure `EMPTY`.
+pub(crate) enum PLoc {
+    Const(Option<u16>),
+    One(Pure, IdTable),
+    Two(Pure, Pure, IdTable),
+}
+
+/// A body line of an inlined call before its last.
+pub(crate) enum Step {
+    /// An assignment of a dead variable: into its register.
+    Let(u8, Pure),
+    /// A Bool line: `false` ends the call with `false`.
+    Guard(Pure),
 }
 
 /// An inlined call: its arguments into registers, its assignment lines, its
@@ -65,7 +89,7 @@ pub(crate) struct Inlined {
     /// How many inlined calls enclose this one, itself included.
     nest: u32,
     args: Vec<(u8, Pure)>,
-    lets: Vec<(u8, Pure)>,
+    steps: Vec<Step>,
     body: Pure,
 }
 
@@ -146,6 +170,18 @@ impl Builder<'_, '_> {
                 let f = self.of(&a[2], ty, scope, nest)?;
                 (Pure::If(Box::new(cond), Box::new(t), Box::new(f)), ty)
             }
+            Expr::Builtin(Builtin::Empty, a) if a.len() == 1 => {
+                let var = |b: &mut Self, v: VarId| b.of(&Expr::Var(v), Ty::Int, scope, nest);
+                let loc = match self.c.pure_loc(&a[0])? {
+                    PureLoc::Const(l) => PLoc::Const(l),
+                    PureLoc::One(v, tab) => PLoc::One(var(self, v)?, tab),
+                    PureLoc::Two(v, w, tab) => {
+                        let x = var(self, v)?;
+                        PLoc::Two(x, var(self, w)?, tab)
+                    }
+                };
+                (Pure::Empty(Box::new(loc)), Ty::Bool)
+            }
             Expr::Call(fid, args) => {
                 if nest >= MAX_NEST {
                     return None;
@@ -171,26 +207,32 @@ impl Builder<'_, '_> {
                     argv.push((r, x));
                     inner.push((p, r));
                 }
-                let mut lets = Vec::new();
+                let mut steps = Vec::new();
                 for line in lines {
-                    let Expr::Assign(v, x) = &line.expr else {
-                        return None;
-                    };
-                    if c.dead.get(*v as usize) != Some(&true) {
-                        return None;
+                    match &line.expr {
+                        Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&true) => {
+                            let x = self.of(x, Ty::Int, Some(&inner), nest + 1)?;
+                            let r = self.reg()?;
+                            steps.push(Step::Let(r, x));
+                            inner.push((*v, r));
+                        }
+                        Expr::Assign(..) => return None,
+                        e => {
+                            steps.push(Step::Guard(self.of(e, Ty::Bool, Some(&inner), nest + 1)?))
+                        }
                     }
-                    let x = self.of(x, Ty::Int, Some(&inner), nest + 1)?;
-                    let r = self.reg()?;
-                    lets.push((r, x));
-                    inner.push((*v, r));
                 }
                 let (body, ty) = self.build(&last.expr, Some(&inner), nest + 1)?;
+                // A false guard line gives `false`: only in a Bool function.
+                if ty != Ty::Bool && steps.iter().any(|s| matches!(s, Step::Guard(_))) {
+                    return None;
+                }
                 self.calls += 1;
                 (
                     Pure::Call(Box::new(Inlined {
                         nest: nest + 1,
                         args: argv,
-                        lets,
+                        steps,
                         body,
                     })),
                     ty,
@@ -226,9 +268,10 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
     if b.calls == 0 {
         return None;
     }
+    let rec = c.record;
     Some(match ty {
-        Ty::Int => Code::Int(lower_int(&p)),
-        Ty::Bool => Code::Bool(lower_bool(&p)),
+        Ty::Int => Code::Int(lower_int(&p, rec)),
+        Ty::Bool => Code::Bool(lower_bool(&p, rec)),
     })
 }
 
@@ -273,12 +316,12 @@ enum Leaf {
 }
 
 impl Leaf {
-    fn of(p: &Pure) -> Leaf {
+    fn of(p: &Pure, rec: bool) -> Leaf {
         match *p {
             Pure::Lit(i) => Leaf::Lit(i),
             Pure::Var(v) => Leaf::Var(v),
             Pure::Reg(k) => Leaf::Reg(k),
-            _ => Leaf::Node(lower_int(p)),
+            _ => Leaf::Node(lower_int(p, rec)),
         }
     }
 
@@ -301,6 +344,7 @@ impl Leaf {
 fn bin<T: 'static>(
     a: &Pure,
     b: &Pure,
+    rec: bool,
     k: impl Fn(i32, i32) -> Option<T> + Copy + Send + Sync + 'static,
 ) -> P<T> {
     /// An Int variable of the namespace, or give up.
@@ -312,7 +356,7 @@ fn bin<T: 'static>(
             }
         };
     }
-    match (Leaf::of(a), Leaf::of(b)) {
+    match (Leaf::of(a, rec), Leaf::of(b, rec)) {
         (Leaf::Var(v), Leaf::Var(w)) => Box::new(move |c: &mut Ctx<'_>, _: &mut Regs| {
             let p = var!(c, v);
             k(p, var!(c, w))
@@ -348,24 +392,49 @@ fn bin<T: 'static>(
 
 /// What an inlined call does before its last line: its arguments into
 /// their registers, the limits checked and one budget step
-/// (`Ctx::enter_call`), its assignment lines into their registers.
+/// (`Ctx::enter_call`), its other lines (assignments into their registers,
+/// guards).
 struct Prologue {
     nest: u32,
     args: Vec<(u8, Leaf)>,
+    /// The other lines when all are assignments (the usual case).
     lets: Vec<(u8, Leaf)>,
+    /// The other lines when there are guards among them, in order.
+    steps: Vec<PStep>,
+}
+
+enum PStep {
+    Let(u8, Leaf),
+    Guard(PBool),
 }
 
 impl Prologue {
-    fn of(call: &Inlined) -> Prologue {
-        Prologue {
+    fn of(call: &Inlined, rec: bool) -> Prologue {
+        let guards = call.steps.iter().any(|s| matches!(s, Step::Guard(_)));
+        let mut pro = Prologue {
             nest: call.nest,
-            args: call.args.iter().map(|(k, a)| (*k, Leaf::of(a))).collect(),
-            lets: call.lets.iter().map(|(k, a)| (*k, Leaf::of(a))).collect(),
+            args: call
+                .args
+                .iter()
+                .map(|(k, a)| (*k, Leaf::of(a, rec)))
+                .collect(),
+            lets: Vec::new(),
+            steps: Vec::new(),
+        };
+        for s in &call.steps {
+            match s {
+                Step::Let(k, a) if !guards => pro.lets.push((*k, Leaf::of(a, rec))),
+                Step::Let(k, a) => pro.steps.push(PStep::Let(*k, Leaf::of(a, rec))),
+                Step::Guard(g) => pro.steps.push(PStep::Guard(lower_bool(g, rec))),
+            }
         }
+        pro
     }
 
+    /// `Some(false)` when a guard line was false (the call gives `false`);
+    /// `G`: whether the call has guard lines (`steps`), else only `lets`.
     #[inline(always)]
-    fn run(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<()> {
+    fn run<const G: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
         for (k, a) in &self.args {
             r[*k as usize % REGS] = a.get(c, r)?;
         }
@@ -373,14 +442,27 @@ impl Prologue {
             return None;
         }
         c.vars.step().ok()?;
-        for (k, a) in &self.lets {
-            r[*k as usize % REGS] = a.get(c, r)?;
+        if !G {
+            for (k, a) in &self.lets {
+                r[*k as usize % REGS] = a.get(c, r)?;
+            }
+            return Some(true);
         }
-        Some(())
+        for s in &self.steps {
+            match s {
+                PStep::Let(k, a) => r[*k as usize % REGS] = a.get(c, r)?,
+                PStep::Guard(g) => {
+                    if !g(c, r)? {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+        Some(true)
     }
 }
 
-fn lower_int(p: &Pure) -> PInt {
+fn lower_int(p: &Pure, rec: bool) -> PInt {
     match p {
         &Pure::Lit(i) => fi(move |_, _| Some(i)),
         &Pure::Var(v) => fi(move |c, _| match c.vars.get(v) {
@@ -389,31 +471,32 @@ fn lower_int(p: &Pure) -> PInt {
         }),
         &Pure::Reg(k) => fi(move |_, r| Some(r[k as usize % REGS])),
         Pure::Bin(op, a, b) => match op {
-            Op::Add => bin(a, b, i32::checked_add),
-            Op::Sub => bin(a, b, i32::checked_sub),
-            Op::Mul => bin(a, b, i32::checked_mul),
-            Op::Div => bin(a, b, i32::checked_div),
+            Op::Add => bin(a, b, rec, i32::checked_add),
+            Op::Sub => bin(a, b, rec, i32::checked_sub),
+            Op::Mul => bin(a, b, rec, i32::checked_mul),
+            Op::Div => bin(a, b, rec, i32::checked_div),
             // `MIN % -1` is 0 in the closures too (`wrapping_rem`).
-            Op::Rem => bin(a, b, |x, y| (y != 0).then(|| x.wrapping_rem(y))),
+            Op::Rem => bin(a, b, rec, |x, y| (y != 0).then(|| x.wrapping_rem(y))),
             _ => fi(|_, _| None),
         },
         Pure::Abs(a) => {
-            let x = Leaf::of(a);
+            let x = Leaf::of(a, rec);
             fi(move |c, r| x.get(c, r)?.checked_abs())
         }
         Pure::Neg(a) => {
-            let x = Leaf::of(a);
+            let x = Leaf::of(a, rec);
             fi(move |c, r| x.get(c, r)?.checked_neg())
         }
         Pure::If(cond, t, e) => {
-            let (cond, t, e) = (lower_bool(cond), lower_int(t), lower_int(e));
+            let (cond, t, e) = (lower_bool(cond, rec), lower_int(t, rec), lower_int(e, rec));
             fi(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
         }
         Pure::Call(call) => {
-            let pro = Prologue::of(call);
-            let body = lower_int(&call.body);
+            let pro = Prologue::of(call, rec);
+            let body = lower_int(&call.body, rec);
+            // No guard lines in an Int function (see `Builder::build`).
             fi(move |c, r| {
-                pro.run(c, r)?;
+                pro.run::<false>(c, r)?;
                 body(c, r)
             })
         }
@@ -421,42 +504,103 @@ fn lower_int(p: &Pure) -> PInt {
     }
 }
 
-fn lower_bool(p: &Pure) -> PBool {
+fn lower_bool(p: &Pure, rec: bool) -> PBool {
     match p {
         &Pure::BoolLit(b) => fb(move |_, _| Some(b)),
         Pure::Bin(op, a, b) => match op {
-            Op::Eq => bin(a, b, |x, y| Some(x == y)),
-            Op::Ne => bin(a, b, |x, y| Some(x != y)),
-            Op::Lt => bin(a, b, |x, y| Some(x < y)),
-            Op::Le => bin(a, b, |x, y| Some(x <= y)),
-            Op::Gt => bin(a, b, |x, y| Some(x > y)),
-            Op::Ge => bin(a, b, |x, y| Some(x >= y)),
+            Op::Eq => bin(a, b, rec, |x, y| Some(x == y)),
+            Op::Ne => bin(a, b, rec, |x, y| Some(x != y)),
+            Op::Lt => bin(a, b, rec, |x, y| Some(x < y)),
+            Op::Le => bin(a, b, rec, |x, y| Some(x <= y)),
+            Op::Gt => bin(a, b, rec, |x, y| Some(x > y)),
+            Op::Ge => bin(a, b, rec, |x, y| Some(x >= y)),
             _ => fb(|_, _| None),
         },
         Pure::And(a, b) => {
-            let (a, b) = (lower_bool(a), lower_bool(b));
+            let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
             fb(move |c, r| Some(a(c, r)? && b(c, r)?))
         }
         Pure::Or(a, b) => {
-            let (a, b) = (lower_bool(a), lower_bool(b));
+            let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
             fb(move |c, r| Some(a(c, r)? || b(c, r)?))
         }
         Pure::Not(a) => {
-            let a = lower_bool(a);
+            let a = lower_bool(a, rec);
             fb(move |c, r| Some(!a(c, r)?))
         }
         Pure::If(cond, t, e) => {
-            let (cond, t, e) = (lower_bool(cond), lower_bool(t), lower_bool(e));
+            let (cond, t, e) = (
+                lower_bool(cond, rec),
+                lower_bool(t, rec),
+                lower_bool(e, rec),
+            );
             fb(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
         }
         Pure::Call(call) => {
-            let pro = Prologue::of(call);
-            let body = lower_bool(&call.body);
+            let pro = Prologue::of(call, rec);
+            let body = lower_bool(&call.body, rec);
+            if pro.steps.is_empty() {
+                return fb(move |c, r| {
+                    pro.run::<false>(c, r)?;
+                    body(c, r)
+                });
+            }
             fb(move |c, r| {
-                pro.run(c, r)?;
+                if !pro.run::<true>(c, r)? {
+                    return Some(false);
+                }
                 body(c, r)
             })
         }
+        Pure::Empty(loc) => match (&**loc, rec) {
+            (PLoc::Const(None), _) => fb(|_, _| Some(true)),
+            (&PLoc::Const(Some(l)), false) => {
+                fb(move |c, _| Some(c.rd_content::<false>(l).is_none()))
+            }
+            (&PLoc::Const(Some(l)), true) => {
+                fb(move |c, _| Some(c.rd_content::<true>(l).is_none()))
+            }
+            (PLoc::One(..) | PLoc::Two(..), _) => empty_at(loc, rec),
+        },
         _ => fb(|_, _| None),
+    }
+}
+
+/// `EMPTY` of a templated location name: the id from the template's table
+/// (give up when the table cannot decide), `true` for no such location.
+fn empty_at(loc: &PLoc, rec: bool) -> PBool {
+    /// The emptiness of location `id` (`None`: no such location).
+    macro_rules! empty {
+        ($c:expr, $id:expr, $rec:literal) => {
+            Some(match $id? {
+                Some(l) => $c.rd_content::<$rec>(l).is_none(),
+                None => true,
+            })
+        };
+    }
+    let (x, y, tab) = match loc {
+        PLoc::One(x, tab) => (Leaf::of(x, rec), None, tab.clone()),
+        PLoc::Two(x, y, tab) => (Leaf::of(x, rec), Some(Leaf::of(y, rec)), tab.clone()),
+        PLoc::Const(_) => return fb(|_, _| None),
+    };
+    match (y, rec) {
+        (None, false) => fb(move |c, r| {
+            let id = tab.lookup1(x.get(c, r)?);
+            empty!(c, id, false)
+        }),
+        (None, true) => fb(move |c, r| {
+            let id = tab.lookup1(x.get(c, r)?);
+            empty!(c, id, true)
+        }),
+        (Some(y), false) => fb(move |c, r| {
+            let p = x.get(c, r)?;
+            let id = tab.lookup2(p, y.get(c, r)?);
+            empty!(c, id, false)
+        }),
+        (Some(y), true) => fb(move |c, r| {
+            let p = x.get(c, r)?;
+            let id = tab.lookup2(p, y.get(c, r)?);
+            empty!(c, id, true)
+        }),
     }
 }

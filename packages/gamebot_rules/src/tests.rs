@@ -330,6 +330,28 @@ fn memoized_calls_agree_with_the_reference() {
     let mut got = format!("{v:?}");
     got.retain(|c| c.is_ascii_digit() || c == ',');
     assert_eq!(got, "3,3,6,3", "{v:?}");
+    // A memoized function whose reads go through an inlined call
+    // (`pure.rs`): the reads are recorded there too, so a changed position
+    // makes the entry stale; a call that gives up ($S holds a Str) leaves
+    // no reads of its attempt behind.
+    let inlined = format!(
+        "Probe2($pa)\n{heavy}\nFree($pa, 4)\nEND\n\
+         Free($fx, $fy)\n$fx >= 1\nEMPTY(\"s($fx,$fy)\")\nEND\n"
+    );
+    let lines = [
+        "$r1 = Probe2(3)",
+        "$r2 = Probe2(3)",
+        "MOVE(\"p(1)\", \"t(1)\", \"s(3,4)\")",
+        "$r3 = Probe2(3)",
+        "$r4 = Probe2(0)",
+        "{$r1,$r2,$r3,$r4}",
+    ];
+    let v = run(&inlined, &lines).unwrap();
+    assert_eq!(
+        format!("{v:?}"),
+        "Set([Bool(true), Bool(true), Bool(false), Bool(false)])"
+    );
+    assert!(run(&inlined, &["$S = \"x\"", "Probe2($S)"]).is_err());
 }
 
 /// The functions the original-style fixtures' end checks and targets spend
@@ -1217,6 +1239,25 @@ fn inlined_calls_agree_with_the_reference() {
         let e = run(defs, lines).expect_err("an error");
         assert!(e.contains(error), "{lines:?}: {e}");
     }
+    // Guard lines and `EMPTY` (s(3,4) is empty, t(1) holds p(1), s(3,5)
+    // and t(2) are no locations, so empty).
+    let places = "Free($fx, $fy)\n$fx >= 1\nEMPTY(\"s($fx,$fy)\")\nEND\n\
+                  Taken($tk)\nNOT EMPTY(\"t($tk)\")\nEND\n\
+                  Both($ba)\nFree($ba, 4) AND EMPTY(\"s(3,4)\") AND NOT EMPTY(\"t(1)\")\nEND\n";
+    assert!(boolean(run(
+        places,
+        &["Free(3, 4) AND NOT Free(0, 4) AND Free(3, 5) AND Both(3)"]
+    )));
+    assert!(boolean(run(places, &["Taken(1) AND NOT Taken(2)"])));
+    assert!(boolean(run(
+        places,
+        &[
+            "MOVE(\"p(1)\", \"t(1)\", \"s(3,4)\")",
+            "NOT Free(3, 4) AND NOT Taken(1)"
+        ]
+    )));
+    let e = run(places, &["$S = \"x\"", "Free($S, 4)"]).expect_err("a Str");
+    assert!(e.contains("Int"), "{e}");
     // One step per call, as the closures and the reference take: `Probe`,
     // two `Near` and two `Dist` are 5 steps.
     let lines = ["$A = 3", "Near($A, 2) AND Near($A, 4)"];
@@ -1236,7 +1277,9 @@ fn only_pure_functions_with_dead_variables_are_inlined() {
          Dist($da, $db)\n$dd = $da - $db\nABS($dd)\nEND\n\
          Live($la)\n$la + 1\nEND\n\
          Down($n)\nIF($n <= 0, 0, 1 + Down($n - 1))\nEND\n\
-         Probe\nDist($A, 2) > 1\nLive(3) > $la\nDown(3) > 1\n$A + 1 > 2\nEND\n";
+         Free($fx)\n$fx >= 1\nEMPTY(\"s($fx)\")\nEND\n\
+         Count($cx)\n$cx >= 1\n$cx + 1\nEND\n\
+         Probe\nDist($A, 2) > 1\nLive(3) > $la\nDown(3) > 1\n$A + 1 > 2\nFree(1)\nCount(1) > 1\nEND\n";
     let g = Game::parse("inline.game", text).unwrap();
     let c = crate::compile::Compiler {
         funcs: &g.funcs,
@@ -1255,6 +1298,8 @@ fn only_pure_functions_with_dead_variables_are_inlined() {
         .iter()
         .map(|l| crate::pure::compile(&c, &l.expr).is_some())
         .collect();
-    // No call in the last line: left to the closures of `compile.rs`.
-    assert_eq!(inlined, [true, false, false, false]);
+    // No call in `$A + 1 > 2`: left to the closures of `compile.rs`. A
+    // guard line is inlined in a Bool function only (a false guard gives
+    // `false`, not an Int).
+    assert_eq!(inlined, [true, false, false, false, true, false]);
 }
