@@ -751,6 +751,26 @@ impl Compiler<'_> {
                     let set = Arc::new(consts);
                     return Node::Val(f(move |_| Ok(Value::Set(set.clone()))));
                 }
+                if xs.len() == 1 {
+                    // One member (`{"pad($h1)"}`, `{FreeBin}`): when it is a
+                    // location name, the set `{name}` built at load for that
+                    // location (`Game::loc_singletons`), shared instead of
+                    // allocated; equal to a fresh one, and the in-place
+                    // `UNION` never changes a shared set. Otherwise a new set.
+                    let mut xs = xs;
+                    let x = xs.swap_remove(0);
+                    return Node::Val(f(move |c| {
+                        let m = x.get(c)?;
+                        if let Value::Str(Str::Sym(s)) = m {
+                            if let Some(l) = c.g.sym_location(s) {
+                                if let Some(set) = c.g.loc_singletons.get(l as usize) {
+                                    return Ok(Value::Set(set.clone()));
+                                }
+                            }
+                        }
+                        Ok(Value::Set(Arc::new(vec![m])))
+                    }));
+                }
                 Node::Val(f(move |c| {
                     let mut out = Vec::with_capacity(xs.len());
                     for x in &xs {

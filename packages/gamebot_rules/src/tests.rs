@@ -1303,3 +1303,62 @@ fn only_pure_functions_with_dead_variables_are_inlined() {
     // `false`, not an Int).
     assert_eq!(inlined, [true, false, false, false, true, false]);
 }
+
+/// One-member set literals: a member that is a location name gives the set
+/// built at load for that location (`Game::loc_singletons`), any other member
+/// a new set; both as the reference builds them. The shared set must not be
+/// changed by an in-place `UNION` (`$Q` would then hold two members), and
+/// each location must give its own name (s(3,4) is location 0, t(1) is 1).
+#[test]
+fn one_member_sets_agree_with_the_reference() {
+    let defs = "One($oa)\n{\"s($oa,4)\"}\nEND\n\
+                Tee($ta)\n$tr = {}\nIF($ta > 0, $tr = {\"t($ta)\"}, true)\n$tr\nEND\n";
+    for lines in [
+        &["$A = 3", "One($A)"][..],
+        &["Tee(1)"],
+        &["Tee(0)"],
+        &["Tee(2)"],
+        &[
+            "$A = 3",
+            "$R = One($A)",
+            "$R = $R UNION {\"t(1)\"}",
+            "$Q = One($A)",
+            "$Q",
+        ],
+        &[
+            "$A = 3",
+            "$R = {\"s($A,4)\"}",
+            "$R = $R UNION {\"t(1)\"}",
+            "$R",
+        ],
+        &["$A = 1", "{\"p($A)\"}"],
+        &["$A = 1", "{$A}"],
+        &["$A = 1", "{{$A}}"],
+        &["$A = 9", "{\"s($A,4)\"}"],
+    ] {
+        let v = run(defs, lines);
+        assert!(v.is_ok(), "{lines:?}: {v:?}");
+    }
+    assert!(boolean(run(
+        defs,
+        &[
+            "$A = 3",
+            "$R = One($A)",
+            "($R == {\"s(3,4)\"}) AND NOT ($R == Tee(1))"
+        ]
+    )));
+    assert!(boolean(run(defs, &["$A = \"t(1)\"", "{$A} == Tee(1)"])));
+    let e = run(defs, &["{$U}"]).expect_err("unbound");
+    assert!(e.contains("not bound"), "{e}");
+    let v = run(
+        defs,
+        &[
+            "$A = 3",
+            "$R = One($A)",
+            "$R = $R UNION {\"t(1)\"}",
+            "$Q = One($A)",
+            "$Q",
+        ],
+    );
+    assert_eq!(format!("{v:?}").matches("Sym").count(), 1, "{v:?}");
+}
