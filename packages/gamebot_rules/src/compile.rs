@@ -418,7 +418,8 @@ const ASK: u16 = u16::MAX;
 const NONE: u16 = u16::MAX - 1;
 
 /// What a name template's id table needs at run time.
-struct IdTable {
+#[derive(Clone)]
+pub(crate) struct IdTable {
     t: u32,
     locations: bool,
     mins: [i32; 2],
@@ -455,6 +456,39 @@ impl IdTable {
     fn outside(&self, nonneg: bool) -> Option<Option<u16>> {
         (self.exhaustive && (self.negatives_unknown || nonneg)).then_some(None)
     }
+
+    /// The id of the name built from `x` (a template over one variable), as
+    /// [`IdArg::get`] finds it: `Some(None)` for no such name, `None` when
+    /// the table cannot decide.
+    #[inline(always)]
+    pub(crate) fn lookup1(&self, x: i32) -> Option<Option<u16>> {
+        let o = x.wrapping_sub(self.mins[0]) as u32;
+        if o < self.dims[0] {
+            self.hit(o as usize)
+        } else {
+            self.outside(x >= 0)
+        }
+    }
+
+    /// [`IdTable::lookup1`] of a template over two variables.
+    #[inline(always)]
+    pub(crate) fn lookup2(&self, x: i32, y: i32) -> Option<Option<u16>> {
+        let ox = x.wrapping_sub(self.mins[0]) as u32;
+        let oy = y.wrapping_sub(self.mins[1]) as u32;
+        if ox < self.dims[0] && oy < self.dims[1] {
+            self.hit(ox as usize * self.dims[1] as usize + oy as usize)
+        } else {
+            self.outside(x >= 0 && y >= 0)
+        }
+    }
+}
+
+/// A location argument for `pure.rs`: a literal name's id, or a template
+/// over one or two variables with its id table.
+pub(crate) enum PureLoc {
+    Const(Option<u16>),
+    One(VarId, IdTable),
+    Two(VarId, VarId, IdTable),
 }
 
 /// A location or element argument, resolved in place for the usual shapes
@@ -628,6 +662,70 @@ impl Compiler<'_> {
     }
 
     fn node(&self, e: &Expr) -> Node {
+        match crate::pure::compile(self, e) {
+            Some(p) => self.pure_node(p, e),
+            None => self.node_slow(e),
+        }
+    }
+
+    /// A pure expression (`pure.rs`): its tree evaluated over registers, and
+    /// when that gives up, its closures ([`Compiler::node_slow`]) with the
+    /// budget steps the tree took put back.
+    fn pure_node(&self, p: crate::pure::Code, e: &Expr) -> Node {
+        use crate::pure::Code;
+        // Runs the register closures; when they give up, puts back the
+        // budget steps (and, in a game with memoized functions, the
+        // position reads recorded) and runs `$slow`.
+        macro_rules! pure {
+            ($p:ident, $slow:ident, $rec:expr) => {
+                f(move |c| {
+                    let steps = c.vars.steps_left();
+                    let reads = if $rec { c.vars.memo.buf.len() } else { 0 };
+                    match $p(c, &mut [0; crate::pure::REGS]) {
+                        Some(x) => Ok(x),
+                        None => {
+                            c.vars.set_steps_left(steps);
+                            if $rec {
+                                c.vars.memo.buf.truncate(reads);
+                            }
+                            $slow(c)
+                        }
+                    }
+                })
+            };
+        }
+        match (p, self.node_slow(e)) {
+            (Code::Int(p), slow) => {
+                let slow: CInt = match slow {
+                    Node::Int(g) => g,
+                    n => f(move |c| match n.value(c)? {
+                        Value::Int(i) => Ok(i),
+                        other => Err(EvalError::new(format!(
+                            "internal: a pure Int expression gave {}",
+                            other.kind()
+                        ))),
+                    }),
+                };
+                Node::Int(rec!(self, pure!(p, slow, REC)))
+            }
+            (Code::Bool(p), slow) => {
+                let slow: CBool = match slow {
+                    Node::Bool(g) => g,
+                    n => f(move |c| match n.value(c)? {
+                        Value::Bool(b) => Ok(b),
+                        other => Err(EvalError::new(format!(
+                            "internal: a pure Bool expression gave {}",
+                            other.kind()
+                        ))),
+                    }),
+                };
+                Node::Bool(rec!(self, pure!(p, slow, REC)))
+            }
+        }
+    }
+
+    /// [`Compiler::node`] without trying the pure form at the root.
+    fn node_slow(&self, e: &Expr) -> Node {
         match e {
             &Expr::Int(i) => Node::Int(f(move |_| Ok(i))),
             &Expr::Bool(b) => Node::Bool(f(move |_| Ok(b))),
@@ -652,6 +750,26 @@ impl Compiler<'_> {
                     // in-place `UNION` only changes a set nothing else holds).
                     let set = Arc::new(consts);
                     return Node::Val(f(move |_| Ok(Value::Set(set.clone()))));
+                }
+                if xs.len() == 1 {
+                    // One member (`{"pad($h1)"}`, `{FreeBin}`): when it is a
+                    // location name, the set `{name}` built at load for that
+                    // location (`Game::loc_singletons`), shared instead of
+                    // allocated; equal to a fresh one, and the in-place
+                    // `UNION` never changes a shared set. Otherwise a new set.
+                    let mut xs = xs;
+                    let x = xs.swap_remove(0);
+                    return Node::Val(f(move |c| {
+                        let m = x.get(c)?;
+                        if let Value::Str(Str::Sym(s)) = m {
+                            if let Some(l) = c.g.sym_location(s) {
+                                if let Some(set) = c.g.loc_singletons.get(l as usize) {
+                                    return Ok(Value::Set(set.clone()));
+                                }
+                            }
+                        }
+                        Ok(Value::Set(Arc::new(vec![m])))
+                    }));
                 }
                 Node::Val(f(move |c| {
                     let mut out = Vec::with_capacity(xs.len());
@@ -918,6 +1036,19 @@ impl Compiler<'_> {
         }
     }
 
+    /// A location argument in the shapes `pure.rs` reads in place.
+    pub(crate) fn pure_loc(&self, e: &Expr) -> Option<PureLoc> {
+        match *e {
+            Expr::Str(s) => Some(PureLoc::Const(known(self.sym_loc, s))),
+            Expr::Interp(t) => match self.id_template(t, true)? {
+                IdArg::One(v, tab) => Some(PureLoc::One(v, tab)),
+                IdArg::Two(v, w, tab) => Some(PureLoc::Two(v, w, tab)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// A location argument: its id, or `None` for a name that is no location.
     fn loc(&self, e: &Expr, what: &'static str) -> IdArg {
         match *e {
@@ -1022,11 +1153,16 @@ impl Compiler<'_> {
                             return Node::Val(f(move |c| run_memo_keyed(c, fid, &params, &keys)));
                         }
                     }
-                    let args: Vec<Arg> = args.iter().map(|a| self.arg(a)).collect();
+                    // Each parameter with its argument: one slice to walk.
+                    let args: Box<[(VarId, Arg)]> = params
+                        .iter()
+                        .zip(args.iter())
+                        .map(|(&p, a)| (p, self.arg(a)))
+                        .collect();
                     if self.memo_funcs.get(fid as usize) == Some(&true) {
                         if self.bool_funcs.get(fid as usize) == Some(&true) {
                             return Node::Bool(f(move |c| {
-                                for (p, a) in params.iter().zip(&args) {
+                                for (p, a) in args.iter() {
                                     a.set(c, *p)?;
                                 }
                                 match run_memo(c, fid)? {
@@ -1039,7 +1175,7 @@ impl Compiler<'_> {
                             }));
                         }
                         return Node::Val(f(move |c| {
-                            for (p, a) in params.iter().zip(&args) {
+                            for (p, a) in args.iter() {
                                 a.set(c, *p)?;
                             }
                             run_memo(c, fid)
@@ -1047,7 +1183,7 @@ impl Compiler<'_> {
                     }
                     if self.bool_funcs.get(fid as usize) == Some(&true) {
                         return Node::Bool(f(move |c| {
-                            for (p, a) in params.iter().zip(&args) {
+                            for (p, a) in args.iter() {
                                 a.set(c, *p)?;
                             }
                             run_func_bool(c, fid)
@@ -1055,7 +1191,7 @@ impl Compiler<'_> {
                     }
                     f(move |c| {
                         // Sequential binding: a later argument sees earlier parameters (§5.9).
-                        for (p, a) in params.iter().zip(&args) {
+                        for (p, a) in args.iter() {
                             a.set(c, *p)?;
                         }
                         run_func(c, fid, false)
@@ -1775,7 +1911,7 @@ fn run_lines_bool(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32) -> R
 /// The checks and bookkeeping of entering a user function (`Ctx::run_body`):
 /// defined, non-empty, [`Ctx::enter_call`]. Increments
 /// the call depth; the caller decrements it.
-#[inline]
+#[inline(always)]
 fn enter<'g>(c: &mut Ctx<'g>, fid: FuncId) -> R<(&'g CFunc, &'g Node, u32)> {
     let g: &'g crate::game::Game = c.g;
     let Some(cf) = g.cfuncs.get(fid as usize).and_then(Option::as_ref) else {
@@ -1828,7 +1964,7 @@ fn run_lines(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32, split: bo
 /// may use, recorded while a memoized call is evaluated (`memo.rs`).
 impl Ctx<'_> {
     #[inline(always)]
-    fn rd_content<const R: bool>(&mut self, l: u16) -> Option<u16> {
+    pub(crate) fn rd_content<const R: bool>(&mut self, l: u16) -> Option<u16> {
         let x = self.st.get().content(l);
         if R {
             self.vars

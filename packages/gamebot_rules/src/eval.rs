@@ -306,6 +306,18 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// Whether an inlined call (`pure.rs`) nested `nest` deep in the
+    /// expression evaluated now is certainly within the limits
+    /// [`Ctx::enter_call`] checks: well below [`MAX_CALL_DEPTH`] and half
+    /// the [`CALL_STACK_BUDGET`] (the closures, which check exactly, take
+    /// over otherwise).
+    #[inline]
+    pub(crate) fn inline_call_ok(&self, nest: u32) -> bool {
+        self.depth == 0
+            || (self.depth.saturating_add(nest) < MAX_CALL_DEPTH - 1
+                && self.stack_base.abs_diff(stack_mark()) < CALL_STACK_BUDGET / 2)
+    }
+
     pub(crate) fn state_mut(&mut self, what: Builtin) -> R<&mut State> {
         match &mut self.st {
             StateRef::Rw(s) => Ok(s),

@@ -290,6 +290,9 @@ pub struct Game {
     pub(crate) sym_loc: Vec<u16>,
     pub(crate) sym_elem: Vec<u16>,
     pub(crate) loc_sym: Vec<Sym>,
+    /// Per location: the set `{name}` of its name alone, built once at load
+    /// and shared by every one-member set literal that gives it (`compile.rs`).
+    pub(crate) loc_singletons: Vec<Arc<Vec<crate::value::Value>>>,
     pub(crate) elem_sym: Vec<Sym>,
     pub(crate) etype_sym: Vec<Sym>,
     pub(crate) ltype_sym: Vec<Sym>,
@@ -620,6 +623,10 @@ impl Game {
             sym_map,
             sym_loc,
             sym_elem,
+            loc_singletons: loc_sym
+                .iter()
+                .map(|&s| Arc::new(vec![crate::value::Value::Str(crate::value::Str::Sym(s))]))
+                .collect(),
             loc_sym,
             elem_sym,
             etype_sym,

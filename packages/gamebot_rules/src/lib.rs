@@ -38,6 +38,7 @@ mod memo;
 pub mod model;
 mod pattern;
 pub mod physical;
+mod pure;
 mod state;
 mod value;
 

@@ -330,6 +330,28 @@ fn memoized_calls_agree_with_the_reference() {
     let mut got = format!("{v:?}");
     got.retain(|c| c.is_ascii_digit() || c == ',');
     assert_eq!(got, "3,3,6,3", "{v:?}");
+    // A memoized function whose reads go through an inlined call
+    // (`pure.rs`): the reads are recorded there too, so a changed position
+    // makes the entry stale; a call that gives up ($S holds a Str) leaves
+    // no reads of its attempt behind.
+    let inlined = format!(
+        "Probe2($pa)\n{heavy}\nFree($pa, 4)\nEND\n\
+         Free($fx, $fy)\n$fx >= 1\nEMPTY(\"s($fx,$fy)\")\nEND\n"
+    );
+    let lines = [
+        "$r1 = Probe2(3)",
+        "$r2 = Probe2(3)",
+        "MOVE(\"p(1)\", \"t(1)\", \"s(3,4)\")",
+        "$r3 = Probe2(3)",
+        "$r4 = Probe2(0)",
+        "{$r1,$r2,$r3,$r4}",
+    ];
+    let v = run(&inlined, &lines).unwrap();
+    assert_eq!(
+        format!("{v:?}"),
+        "Set([Bool(true), Bool(true), Bool(false), Bool(false)])"
+    );
+    assert!(run(&inlined, &["$S = \"x\"", "Probe2($S)"]).is_err());
 }
 
 /// The functions the original-style fixtures' end checks and targets spend
@@ -1188,4 +1210,155 @@ fn dead_variables() {
     for v in ["eo", "mq", "both", "ra", "tw", "lj"] {
         assert!(!dead(v), "${v} should be live");
     }
+}
+
+/// Calls of small pure functions are inlined over registers (`pure.rs`):
+/// the same values, errors, variables and evaluation-budget steps as the
+/// reference evaluator, also when the registers give up (an overflow, a
+/// division by zero, a variable that is unbound or holds no Int).
+#[test]
+fn inlined_calls_agree_with_the_reference() {
+    let defs = "Dist($da, $db)\n$dd = $da - $db\nABS($dd)\nEND\n\
+                Near($na, $nb)\nDist($na, $nb) <= 1\nEND\n\
+                Half($ha)\n$ha / 2\nEND\n\
+                Pick($pa)\nIF($pa > 0, $pa, 0 - $pa) % 4\nEND\n";
+    assert_eq!(int(run(defs, &["$A = 7", "Dist($A, 5) + Dist(5, $A)"])), 4);
+    assert!(boolean(run(
+        defs,
+        &["$A = 7", "Near($A, 6) AND NOT Near($A, 9)"]
+    )));
+    assert_eq!(int(run(defs, &["Half(7) + Half(0 - 7)"])), 0);
+    assert_eq!(int(run(defs, &["Pick(0 - 7) + Pick(6)"])), 5);
+    for (lines, error) in [
+        (&["Dist(2147483647, 0 - 1)"][..], "integer overflow"),
+        (&["$S = \"x\"", "Dist($S, 1)"][..], "Int"),
+        (&["Dist($U, 1)"][..], "not bound"),
+        (&["$A = 1", "Near($A, $U)"][..], "not bound"),
+        (&["Half(2) / (Half(1) * Half(1))"][..], "division by zero"),
+    ] {
+        let e = run(defs, lines).expect_err("an error");
+        assert!(e.contains(error), "{lines:?}: {e}");
+    }
+    // Guard lines and `EMPTY` (s(3,4) is empty, t(1) holds p(1), s(3,5)
+    // and t(2) are no locations, so empty).
+    let places = "Free($fx, $fy)\n$fx >= 1\nEMPTY(\"s($fx,$fy)\")\nEND\n\
+                  Taken($tk)\nNOT EMPTY(\"t($tk)\")\nEND\n\
+                  Both($ba)\nFree($ba, 4) AND EMPTY(\"s(3,4)\") AND NOT EMPTY(\"t(1)\")\nEND\n";
+    assert!(boolean(run(
+        places,
+        &["Free(3, 4) AND NOT Free(0, 4) AND Free(3, 5) AND Both(3)"]
+    )));
+    assert!(boolean(run(places, &["Taken(1) AND NOT Taken(2)"])));
+    assert!(boolean(run(
+        places,
+        &[
+            "MOVE(\"p(1)\", \"t(1)\", \"s(3,4)\")",
+            "NOT Free(3, 4) AND NOT Taken(1)"
+        ]
+    )));
+    let e = run(places, &["$S = \"x\"", "Free($S, 4)"]).expect_err("a Str");
+    assert!(e.contains("Int"), "{e}");
+    // One step per call, as the closures and the reference take: `Probe`,
+    // two `Near` and two `Dist` are 5 steps.
+    let lines = ["$A = 3", "Near($A, 2) AND Near($A, 4)"];
+    assert!(boolean(run_budget(defs, &lines, 5)));
+    let e = run_budget(defs, &lines, 4).expect_err("4 steps are too few");
+    assert!(e.contains("evaluation budget exhausted"), "{e}");
+}
+
+/// Which calls `pure.rs` inlines: pure functions whose parameters and
+/// assigned variables are dead; not a function whose parameter is read
+/// elsewhere, a memoized one or a recursive one.
+#[test]
+fn only_pure_functions_with_dead_variables_are_inlined() {
+    let text = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=s(1)\ntype=cell\n\
+         [ELEMENT TYPES]\nname=peg\nstates=1\n[PLAYER NAMES]\n1=a\n\
+         [MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=s(1)\n[EXPRESSIONS]\n\
+         Dist($da, $db)\n$dd = $da - $db\nABS($dd)\nEND\n\
+         Live($la)\n$la + 1\nEND\n\
+         Down($n)\nIF($n <= 0, 0, 1 + Down($n - 1))\nEND\n\
+         Free($fx)\n$fx >= 1\nEMPTY(\"s($fx)\")\nEND\n\
+         Count($cx)\n$cx >= 1\n$cx + 1\nEND\n\
+         Probe\nDist($A, 2) > 1\nLive(3) > $la\nDown(3) > 1\n$A + 1 > 2\nFree(1)\nCount(1) > 1\nEND\n";
+    let g = Game::parse("inline.game", text).unwrap();
+    let c = crate::compile::Compiler {
+        funcs: &g.funcs,
+        func_names: &g.func_names,
+        sym_loc: &g.sym_loc,
+        sym_elem: &g.sym_elem,
+        templates: &g.templates,
+        bool_funcs: Vec::new(),
+        memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
+        record: false,
+        dead: &g.dead,
+    };
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    let lines = &g.funcs[probe].as_ref().unwrap().body;
+    let inlined: Vec<bool> = lines
+        .iter()
+        .map(|l| crate::pure::compile(&c, &l.expr).is_some())
+        .collect();
+    // No call in `$A + 1 > 2`: left to the closures of `compile.rs`. A
+    // guard line is inlined in a Bool function only (a false guard gives
+    // `false`, not an Int).
+    assert_eq!(inlined, [true, false, false, false, true, false]);
+}
+
+/// One-member set literals: a member that is a location name gives the set
+/// built at load for that location (`Game::loc_singletons`), any other member
+/// a new set; both as the reference builds them. The shared set must not be
+/// changed by an in-place `UNION` (`$Q` would then hold two members), and
+/// each location must give its own name (s(3,4) is location 0, t(1) is 1).
+#[test]
+fn one_member_sets_agree_with_the_reference() {
+    let defs = "One($oa)\n{\"s($oa,4)\"}\nEND\n\
+                Tee($ta)\n$tr = {}\nIF($ta > 0, $tr = {\"t($ta)\"}, true)\n$tr\nEND\n";
+    for lines in [
+        &["$A = 3", "One($A)"][..],
+        &["Tee(1)"],
+        &["Tee(0)"],
+        &["Tee(2)"],
+        &[
+            "$A = 3",
+            "$R = One($A)",
+            "$R = $R UNION {\"t(1)\"}",
+            "$Q = One($A)",
+            "$Q",
+        ],
+        &[
+            "$A = 3",
+            "$R = {\"s($A,4)\"}",
+            "$R = $R UNION {\"t(1)\"}",
+            "$R",
+        ],
+        &["$A = 1", "{\"p($A)\"}"],
+        &["$A = 1", "{$A}"],
+        &["$A = 1", "{{$A}}"],
+        &["$A = 9", "{\"s($A,4)\"}"],
+    ] {
+        let v = run(defs, lines);
+        assert!(v.is_ok(), "{lines:?}: {v:?}");
+    }
+    assert!(boolean(run(
+        defs,
+        &[
+            "$A = 3",
+            "$R = One($A)",
+            "($R == {\"s(3,4)\"}) AND NOT ($R == Tee(1))"
+        ]
+    )));
+    assert!(boolean(run(defs, &["$A = \"t(1)\"", "{$A} == Tee(1)"])));
+    let e = run(defs, &["{$U}"]).expect_err("unbound");
+    assert!(e.contains("not bound"), "{e}");
+    let v = run(
+        defs,
+        &[
+            "$A = 3",
+            "$R = One($A)",
+            "$R = $R UNION {\"t(1)\"}",
+            "$Q = One($A)",
+            "$Q",
+        ],
+    );
+    assert_eq!(format!("{v:?}").matches("Sym").count(), 1, "{v:?}");
 }

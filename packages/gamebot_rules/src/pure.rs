@@ -1,0 +1,606 @@
+//! Calls of small pure user functions inlined, their parameters and locals
+//! in registers (issue 18, seventh step).
+//!
+//! An expression built only from Int and Bool literals, variables holding
+//! Ints, the integer operators, `ABS`, unary `-`, the comparisons of two
+//! Ints, `AND`, `OR`, `NOT`, `IF`, `EMPTY` of a literal location name or of
+//! a template over one or two Ints (read through the template's id table,
+//! `compile.rs`), and calls of *inlinable* user functions,
+//! with at least one such call, is compiled (besides its usual closures,
+//! `compile.rs`) into a [`Pure`] tree and that into closures over an array
+//! of registers: a call costs no `enter`, no parameter binding in the
+//! namespace, no run over the body's lines, and the operands that are
+//! literals, variables or registers are read in place.
+//!
+//! A user function is inlinable when it is defined with as many parameters
+//! as the call has arguments, is not memoized, all its parameters are dead
+//! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
+//! body line but the last assigns a dead variable (so it passes: an
+//! assignment gives `true`) or, when the last line is Bool, is a Bool guard
+//! (a false one ends the call with `false`, §5.9), and the last line, the
+//! guards and the assigned values are pure expressions themselves. Its parameters and dead locals live in
+//! registers of the evaluation instead of the namespace; a dead variable is
+//! mentioned by this one function only and read only after a write in the
+//! same invocation, so no expression can tell the difference.
+//!
+//! The evaluation has no side effect but the evaluation-budget steps of the
+//! inlined calls (one per call, as `Ctx::enter_call` takes) and, in a game
+//! with memoized functions, the position reads of `EMPTY` recorded for
+//! `memo.rs` (as the closures record them). Whenever it cannot give the
+//! value the closures would give — a variable unbound or not an Int, an
+//! overflow, a division by zero, a name the id table cannot decide, the
+//! budget or the recursion limits near — it gives up: the steps it took and
+//! the reads it recorded are put back and the expression runs through its
+//! closures, which give the value or the error of the reference evaluator.
+//! So the value, the variables, the budget, the recorded reads and every
+//! error are those of the closures.
+
+use crate::compile::{Compiler, IdTable, PureLoc};
+use crate::eval::Ctx;
+use crate::expr::{Builtin, Expr, VarId};
+use crate::lexer::Op;
+use crate::value::Value;
+
+/// Registers per evaluation (parameters and dead locals of inlined calls).
+pub(crate) const REGS: usize = 16;
+/// Inlined calls nested at most.
+const MAX_NEST: u32 = 4;
+
+/// A pure expression (see the module documentation).
+pub(crate) enum Pure {
+    Lit(i32),
+    BoolLit(bool),
+    /// A variable of the namespace that must hold an Int.
+    Var(VarId),
+    /// A register (an inlined call's parameter or dead local).
+    Reg(u8),
+    /// `+ - * / %` (Int) or a comparison (Bool) of two Ints.
+    Bin(Op, Box<Pure>, Box<Pure>),
+    And(Box<Pure>, Box<Pure>),
+    Or(Box<Pure>, Box<Pure>),
+    Not(Box<Pure>),
+    Abs(Box<Pure>),
+    Neg(Box<Pure>),
+    If(Box<Pure>, Box<Pure>, Box<Pure>),
+    Call(Box<Inlined>),
+    /// `EMPTY(..)` of a literal location name or of a template over one or
+    /// two Ints.
+    Empty(Box<PLoc>),
+}
+
+/// The location of a pure `EMPTY`.
+pub(crate) enum PLoc {
+    Const(Option<u16>),
+    One(Pure, IdTable),
+    Two(Pure, Pure, IdTable),
+}
+
+/// A body line of an inlined call before its last.
+pub(crate) enum Step {
+    /// An assignment of a dead variable: into its register.
+    Let(u8, Pure),
+    /// A Bool line: `false` ends the call with `false`.
+    Guard(Pure),
+}
+
+/// An inlined call: its arguments into registers, its assignment lines, its
+/// last line.
+pub(crate) struct Inlined {
+    /// How many inlined calls enclose this one, itself included.
+    nest: u32,
+    args: Vec<(u8, Pure)>,
+    steps: Vec<Step>,
+    body: Pure,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ty {
+    Int,
+    Bool,
+}
+
+/// Builds [`Pure`] trees for one root expression.
+struct Builder<'c, 'a> {
+    c: &'c Compiler<'a>,
+    regs: u8,
+    calls: u32,
+}
+
+/// The variables of one inlined call held in registers.
+type Scope = Vec<(VarId, u8)>;
+
+impl Builder<'_, '_> {
+    fn reg(&mut self) -> Option<u8> {
+        if (self.regs as usize) < REGS {
+            self.regs += 1;
+            Some(self.regs - 1)
+        } else {
+            None
+        }
+    }
+
+    /// `e` as a pure tree with its type; `scope` is `None` at the root (every
+    /// variable read from the namespace) and the registers of the inlined
+    /// call being built otherwise.
+    fn build(&mut self, e: &Expr, scope: Option<&Scope>, nest: u32) -> Option<(Pure, Ty)> {
+        Some(match e {
+            &Expr::Int(i) => (Pure::Lit(i), Ty::Int),
+            &Expr::Bool(b) => (Pure::BoolLit(b), Ty::Bool),
+            &Expr::Var(v) => match scope {
+                None => (Pure::Var(v), Ty::Int),
+                Some(s) => match s.iter().rev().find(|(w, _)| *w == v) {
+                    Some(&(_, r)) => (Pure::Reg(r), Ty::Int),
+                    // A dead variable of another function, or read before
+                    // this call writes it: not inlined.
+                    None if self.c.dead.get(v as usize).copied().unwrap_or(true) => return None,
+                    None => (Pure::Var(v), Ty::Int),
+                },
+            },
+            Expr::Unary(Op::Not, x) => (
+                Pure::Not(Box::new(self.of(x, Ty::Bool, scope, nest)?)),
+                Ty::Bool,
+            ),
+            Expr::Unary(Op::Abs, x) => (
+                Pure::Abs(Box::new(self.of(x, Ty::Int, scope, nest)?)),
+                Ty::Int,
+            ),
+            Expr::Unary(Op::Sub, x) => (
+                Pure::Neg(Box::new(self.of(x, Ty::Int, scope, nest)?)),
+                Ty::Int,
+            ),
+            Expr::Binary(op, a, b) => {
+                let (arg, ty) = match op {
+                    Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => (Ty::Int, Ty::Int),
+                    Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => (Ty::Int, Ty::Bool),
+                    Op::And | Op::Or => (Ty::Bool, Ty::Bool),
+                    _ => return None,
+                };
+                let x = Box::new(self.of(a, arg, scope, nest)?);
+                let y = Box::new(self.of(b, arg, scope, nest)?);
+                let p = match op {
+                    Op::And => Pure::And(x, y),
+                    Op::Or => Pure::Or(x, y),
+                    _ => Pure::Bin(*op, x, y),
+                };
+                (p, ty)
+            }
+            Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
+                let cond = self.of(&a[0], Ty::Bool, scope, nest)?;
+                let (t, ty) = self.build(&a[1], scope, nest)?;
+                let f = self.of(&a[2], ty, scope, nest)?;
+                (Pure::If(Box::new(cond), Box::new(t), Box::new(f)), ty)
+            }
+            Expr::Builtin(Builtin::Empty, a) if a.len() == 1 => {
+                let var = |b: &mut Self, v: VarId| b.of(&Expr::Var(v), Ty::Int, scope, nest);
+                let loc = match self.c.pure_loc(&a[0])? {
+                    PureLoc::Const(l) => PLoc::Const(l),
+                    PureLoc::One(v, tab) => PLoc::One(var(self, v)?, tab),
+                    PureLoc::Two(v, w, tab) => {
+                        let x = var(self, v)?;
+                        PLoc::Two(x, var(self, w)?, tab)
+                    }
+                };
+                (Pure::Empty(Box::new(loc)), Ty::Bool)
+            }
+            Expr::Call(fid, args) => {
+                if nest >= MAX_NEST {
+                    return None;
+                }
+                let c = self.c;
+                let func = c.funcs.get(*fid as usize)?.as_ref()?;
+                if func.params.len() != args.len()
+                    || c.memo_funcs.get(*fid as usize) == Some(&true)
+                    || !func
+                        .params
+                        .iter()
+                        .all(|&p| c.dead.get(p as usize) == Some(&true))
+                {
+                    return None;
+                }
+                let (last, lines) = func.body.split_last()?;
+                // The arguments, in the caller's scope, in order.
+                let mut argv = Vec::with_capacity(args.len());
+                let mut inner: Scope = Vec::new();
+                for (a, &p) in args.iter().zip(&func.params) {
+                    let x = self.of(a, Ty::Int, scope, nest)?;
+                    let r = self.reg()?;
+                    argv.push((r, x));
+                    inner.push((p, r));
+                }
+                let mut steps = Vec::new();
+                for line in lines {
+                    match &line.expr {
+                        Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&true) => {
+                            let x = self.of(x, Ty::Int, Some(&inner), nest + 1)?;
+                            let r = self.reg()?;
+                            steps.push(Step::Let(r, x));
+                            inner.push((*v, r));
+                        }
+                        Expr::Assign(..) => return None,
+                        e => {
+                            steps.push(Step::Guard(self.of(e, Ty::Bool, Some(&inner), nest + 1)?))
+                        }
+                    }
+                }
+                let (body, ty) = self.build(&last.expr, Some(&inner), nest + 1)?;
+                // A false guard line gives `false`: only in a Bool function.
+                if ty != Ty::Bool && steps.iter().any(|s| matches!(s, Step::Guard(_))) {
+                    return None;
+                }
+                self.calls += 1;
+                (
+                    Pure::Call(Box::new(Inlined {
+                        nest: nest + 1,
+                        args: argv,
+                        steps,
+                        body,
+                    })),
+                    ty,
+                )
+            }
+            _ => return None,
+        })
+    }
+
+    /// [`Builder::build`] of an operand that must have type `ty`.
+    fn of(&mut self, e: &Expr, ty: Ty, scope: Option<&Scope>, nest: u32) -> Option<Pure> {
+        let (p, t) = self.build(e, scope, nest)?;
+        (t == ty).then_some(p)
+    }
+}
+
+/// `e` as register closures when it is pure and inlines at least one call
+/// (pure expressions without calls have closures of their own in
+/// `compile.rs`, as fast). Only operators, `IF` and calls are tried as roots.
+pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
+    if !matches!(
+        e,
+        Expr::Binary(..) | Expr::Unary(..) | Expr::Call(..) | Expr::Builtin(Builtin::If, _)
+    ) {
+        return None;
+    }
+    let mut b = Builder {
+        c,
+        regs: 0,
+        calls: 0,
+    };
+    let (p, ty) = b.build(e, None, 0)?;
+    if b.calls == 0 {
+        return None;
+    }
+    let rec = c.record;
+    Some(match ty {
+        Ty::Int => Code::Int(lower_int(&p, rec)),
+        Ty::Bool => Code::Bool(lower_bool(&p, rec)),
+    })
+}
+
+/// Registers of one evaluation.
+pub(crate) type Regs = [i32; REGS];
+
+/// A closure over the registers; `None` means "give up".
+type P<T> = Box<dyn Fn(&mut Ctx<'_>, &mut Regs) -> Option<T> + Send + Sync>;
+type PInt = P<i32>;
+type PBool = P<bool>;
+
+/// A pure expression lowered to closures over registers; `None` from a
+/// closure means "give up" (see the module documentation).
+pub(crate) enum Code {
+    Int(PInt),
+    Bool(PBool),
+}
+
+#[inline]
+fn fi<G>(g: G) -> PInt
+where
+    G: Fn(&mut Ctx<'_>, &mut Regs) -> Option<i32> + Send + Sync + 'static,
+{
+    Box::new(g)
+}
+
+#[inline]
+fn fb<G>(g: G) -> PBool
+where
+    G: Fn(&mut Ctx<'_>, &mut Regs) -> Option<bool> + Send + Sync + 'static,
+{
+    Box::new(g)
+}
+
+/// An Int operand, read in place when it is a literal, a variable or a
+/// register.
+enum Leaf {
+    Lit(i32),
+    Var(VarId),
+    Reg(u8),
+    Node(PInt),
+}
+
+impl Leaf {
+    fn of(p: &Pure, rec: bool) -> Leaf {
+        match *p {
+            Pure::Lit(i) => Leaf::Lit(i),
+            Pure::Var(v) => Leaf::Var(v),
+            Pure::Reg(k) => Leaf::Reg(k),
+            _ => Leaf::Node(lower_int(p, rec)),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<i32> {
+        match self {
+            Leaf::Lit(i) => Some(*i),
+            Leaf::Var(v) => match c.vars.get(*v) {
+                Some(Value::Int(i)) => Some(*i),
+                _ => None,
+            },
+            Leaf::Reg(k) => Some(r[*k as usize % REGS]),
+            Leaf::Node(g) => g(c, r),
+        }
+    }
+}
+
+/// `a op b` over two Int operands, `k` the operator; the usual operand
+/// shapes get closures of their own (no dispatch on the operand kinds).
+fn bin<T: 'static>(
+    a: &Pure,
+    b: &Pure,
+    rec: bool,
+    k: impl Fn(i32, i32) -> Option<T> + Copy + Send + Sync + 'static,
+) -> P<T> {
+    /// An Int variable of the namespace, or give up.
+    macro_rules! var {
+        ($c:expr, $v:expr) => {
+            match $c.vars.get($v) {
+                Some(Value::Int(i)) => *i,
+                _ => return None,
+            }
+        };
+    }
+    match (Leaf::of(a, rec), Leaf::of(b, rec)) {
+        (Leaf::Var(v), Leaf::Var(w)) => Box::new(move |c: &mut Ctx<'_>, _: &mut Regs| {
+            let p = var!(c, v);
+            k(p, var!(c, w))
+        }),
+        (Leaf::Var(v), Leaf::Lit(q)) => {
+            Box::new(move |c: &mut Ctx<'_>, _: &mut Regs| k(var!(c, v), q))
+        }
+        (Leaf::Lit(p), Leaf::Var(w)) => {
+            Box::new(move |c: &mut Ctx<'_>, _: &mut Regs| k(p, var!(c, w)))
+        }
+        (Leaf::Reg(x), Leaf::Reg(y)) => Box::new(move |_: &mut Ctx<'_>, r: &mut Regs| {
+            k(r[x as usize % REGS], r[y as usize % REGS])
+        }),
+        (Leaf::Reg(x), Leaf::Lit(q)) => {
+            Box::new(move |_: &mut Ctx<'_>, r: &mut Regs| k(r[x as usize % REGS], q))
+        }
+        (Leaf::Lit(p), Leaf::Reg(y)) => {
+            Box::new(move |_: &mut Ctx<'_>, r: &mut Regs| k(p, r[y as usize % REGS]))
+        }
+        (Leaf::Node(g), Leaf::Lit(q)) => {
+            Box::new(move |c: &mut Ctx<'_>, r: &mut Regs| k(g(c, r)?, q))
+        }
+        (Leaf::Node(g), Leaf::Node(h)) => Box::new(move |c: &mut Ctx<'_>, r: &mut Regs| {
+            let p = g(c, r)?;
+            k(p, h(c, r)?)
+        }),
+        (x, y) => Box::new(move |c: &mut Ctx<'_>, r: &mut Regs| {
+            let p = x.get(c, r)?;
+            k(p, y.get(c, r)?)
+        }),
+    }
+}
+
+/// What an inlined call does before its last line: its arguments into
+/// their registers, the limits checked and one budget step
+/// (`Ctx::enter_call`), its other lines (assignments into their registers,
+/// guards).
+struct Prologue {
+    nest: u32,
+    args: Vec<(u8, Leaf)>,
+    /// The other lines when all are assignments (the usual case).
+    lets: Vec<(u8, Leaf)>,
+    /// The other lines when there are guards among them, in order.
+    steps: Vec<PStep>,
+}
+
+enum PStep {
+    Let(u8, Leaf),
+    Guard(PBool),
+}
+
+impl Prologue {
+    fn of(call: &Inlined, rec: bool) -> Prologue {
+        let guards = call.steps.iter().any(|s| matches!(s, Step::Guard(_)));
+        let mut pro = Prologue {
+            nest: call.nest,
+            args: call
+                .args
+                .iter()
+                .map(|(k, a)| (*k, Leaf::of(a, rec)))
+                .collect(),
+            lets: Vec::new(),
+            steps: Vec::new(),
+        };
+        for s in &call.steps {
+            match s {
+                Step::Let(k, a) if !guards => pro.lets.push((*k, Leaf::of(a, rec))),
+                Step::Let(k, a) => pro.steps.push(PStep::Let(*k, Leaf::of(a, rec))),
+                Step::Guard(g) => pro.steps.push(PStep::Guard(lower_bool(g, rec))),
+            }
+        }
+        pro
+    }
+
+    /// `Some(false)` when a guard line was false (the call gives `false`);
+    /// `G`: whether the call has guard lines (`steps`), else only `lets`.
+    #[inline(always)]
+    fn run<const G: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
+        for (k, a) in &self.args {
+            r[*k as usize % REGS] = a.get(c, r)?;
+        }
+        if !c.inline_call_ok(self.nest) {
+            return None;
+        }
+        c.vars.step().ok()?;
+        if !G {
+            for (k, a) in &self.lets {
+                r[*k as usize % REGS] = a.get(c, r)?;
+            }
+            return Some(true);
+        }
+        for s in &self.steps {
+            match s {
+                PStep::Let(k, a) => r[*k as usize % REGS] = a.get(c, r)?,
+                PStep::Guard(g) => {
+                    if !g(c, r)? {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+        Some(true)
+    }
+}
+
+fn lower_int(p: &Pure, rec: bool) -> PInt {
+    match p {
+        &Pure::Lit(i) => fi(move |_, _| Some(i)),
+        &Pure::Var(v) => fi(move |c, _| match c.vars.get(v) {
+            Some(Value::Int(i)) => Some(*i),
+            _ => None,
+        }),
+        &Pure::Reg(k) => fi(move |_, r| Some(r[k as usize % REGS])),
+        Pure::Bin(op, a, b) => match op {
+            Op::Add => bin(a, b, rec, i32::checked_add),
+            Op::Sub => bin(a, b, rec, i32::checked_sub),
+            Op::Mul => bin(a, b, rec, i32::checked_mul),
+            Op::Div => bin(a, b, rec, i32::checked_div),
+            // `MIN % -1` is 0 in the closures too (`wrapping_rem`).
+            Op::Rem => bin(a, b, rec, |x, y| (y != 0).then(|| x.wrapping_rem(y))),
+            _ => fi(|_, _| None),
+        },
+        Pure::Abs(a) => {
+            let x = Leaf::of(a, rec);
+            fi(move |c, r| x.get(c, r)?.checked_abs())
+        }
+        Pure::Neg(a) => {
+            let x = Leaf::of(a, rec);
+            fi(move |c, r| x.get(c, r)?.checked_neg())
+        }
+        Pure::If(cond, t, e) => {
+            let (cond, t, e) = (lower_bool(cond, rec), lower_int(t, rec), lower_int(e, rec));
+            fi(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
+        }
+        Pure::Call(call) => {
+            let pro = Prologue::of(call, rec);
+            let body = lower_int(&call.body, rec);
+            // No guard lines in an Int function (see `Builder::build`).
+            fi(move |c, r| {
+                pro.run::<false>(c, r)?;
+                body(c, r)
+            })
+        }
+        _ => fi(|_, _| None),
+    }
+}
+
+fn lower_bool(p: &Pure, rec: bool) -> PBool {
+    match p {
+        &Pure::BoolLit(b) => fb(move |_, _| Some(b)),
+        Pure::Bin(op, a, b) => match op {
+            Op::Eq => bin(a, b, rec, |x, y| Some(x == y)),
+            Op::Ne => bin(a, b, rec, |x, y| Some(x != y)),
+            Op::Lt => bin(a, b, rec, |x, y| Some(x < y)),
+            Op::Le => bin(a, b, rec, |x, y| Some(x <= y)),
+            Op::Gt => bin(a, b, rec, |x, y| Some(x > y)),
+            Op::Ge => bin(a, b, rec, |x, y| Some(x >= y)),
+            _ => fb(|_, _| None),
+        },
+        Pure::And(a, b) => {
+            let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
+            fb(move |c, r| Some(a(c, r)? && b(c, r)?))
+        }
+        Pure::Or(a, b) => {
+            let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
+            fb(move |c, r| Some(a(c, r)? || b(c, r)?))
+        }
+        Pure::Not(a) => {
+            let a = lower_bool(a, rec);
+            fb(move |c, r| Some(!a(c, r)?))
+        }
+        Pure::If(cond, t, e) => {
+            let (cond, t, e) = (
+                lower_bool(cond, rec),
+                lower_bool(t, rec),
+                lower_bool(e, rec),
+            );
+            fb(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
+        }
+        Pure::Call(call) => {
+            let pro = Prologue::of(call, rec);
+            let body = lower_bool(&call.body, rec);
+            if pro.steps.is_empty() {
+                return fb(move |c, r| {
+                    pro.run::<false>(c, r)?;
+                    body(c, r)
+                });
+            }
+            fb(move |c, r| {
+                if !pro.run::<true>(c, r)? {
+                    return Some(false);
+                }
+                body(c, r)
+            })
+        }
+        Pure::Empty(loc) => match (&**loc, rec) {
+            (PLoc::Const(None), _) => fb(|_, _| Some(true)),
+            (&PLoc::Const(Some(l)), false) => {
+                fb(move |c, _| Some(c.rd_content::<false>(l).is_none()))
+            }
+            (&PLoc::Const(Some(l)), true) => {
+                fb(move |c, _| Some(c.rd_content::<true>(l).is_none()))
+            }
+            (PLoc::One(..) | PLoc::Two(..), _) => empty_at(loc, rec),
+        },
+        _ => fb(|_, _| None),
+    }
+}
+
+/// `EMPTY` of a templated location name: the id from the template's table
+/// (give up when the table cannot decide), `true` for no such location.
+fn empty_at(loc: &PLoc, rec: bool) -> PBool {
+    /// The emptiness of location `id` (`None`: no such location).
+    macro_rules! empty {
+        ($c:expr, $id:expr, $rec:literal) => {
+            Some(match $id? {
+                Some(l) => $c.rd_content::<$rec>(l).is_none(),
+                None => true,
+            })
+        };
+    }
+    let (x, y, tab) = match loc {
+        PLoc::One(x, tab) => (Leaf::of(x, rec), None, tab.clone()),
+        PLoc::Two(x, y, tab) => (Leaf::of(x, rec), Some(Leaf::of(y, rec)), tab.clone()),
+        PLoc::Const(_) => return fb(|_, _| None),
+    };
+    match (y, rec) {
+        (None, false) => fb(move |c, r| {
+            let id = tab.lookup1(x.get(c, r)?);
+            empty!(c, id, false)
+        }),
+        (None, true) => fb(move |c, r| {
+            let id = tab.lookup1(x.get(c, r)?);
+            empty!(c, id, true)
+        }),
+        (Some(y), false) => fb(move |c, r| {
+            let p = x.get(c, r)?;
+            let id = tab.lookup2(p, y.get(c, r)?);
+            empty!(c, id, false)
+        }),
+        (Some(y), true) => fb(move |c, r| {
+            let p = x.get(c, r)?;
+            let id = tab.lookup2(p, y.get(c, r)?);
+            empty!(c, id, true)
+        }),
+    }
+}
