@@ -490,15 +490,13 @@ mod tests {
         assert!(e.reason.contains("gripper_finger"), "{e}");
     }
 
-    #[test]
-    fn the_model_interpolates_like_the_board_and_follows_readbacks() {
-        let (arm, j) = joints();
+    /// Every servo at 1500 µs, then the base (channel 0) moving to 1700 µs
+    /// from 1 s to 2 s.
+    fn base_moving(j: &ServoJoints) -> MotionModel {
         let mut m = MotionModel::new(j.clone());
-        assert!(!m.is_known());
         for jt in j.joints() {
             m.seed(jt.servo.channel, Some(1500.0), Duration::ZERO);
         }
-        assert!(m.is_known());
         let mv = GroupMove::new(
             vec![ServoTarget {
                 channel: Channel::new(0).unwrap(),
@@ -509,6 +507,15 @@ mod tests {
         )
         .unwrap();
         m.start(&mv, Duration::from_secs(1), Duration::from_secs(1));
+        m
+    }
+
+    #[test]
+    fn the_model_interpolates_like_the_board_and_follows_readbacks() {
+        let (arm, j) = joints();
+        assert!(!MotionModel::new(j.clone()).is_known());
+        let mut m = base_moving(&j);
+        assert!(m.is_known());
         let p = m.pulses_at(Duration::from_millis(1500));
         assert!((p[0].unwrap() - 1600.0).abs() < 1e-9);
         let (pos, vel) = m.state_at(Duration::from_millis(1500), arm.home());
@@ -539,21 +546,8 @@ mod tests {
     #[test]
     fn a_read_back_is_compared_over_the_time_the_query_took() {
         let (_, j) = joints();
-        let mut m = MotionModel::new(j.clone());
-        for jt in j.joints() {
-            m.seed(jt.servo.channel, Some(1500.0), Duration::ZERO);
-        }
-        let mv = GroupMove::new(
-            vec![ServoTarget {
-                channel: Channel::new(0).unwrap(),
-                pulse: Pulse::new(1700).unwrap(),
-                speed: None,
-            }],
-            Some(MoveTime::new(1000).unwrap()),
-        )
-        .unwrap();
         // 1500 -> 1700 µs from 1 s to 2 s: 1540 at 1.2 s, 1600 at 1.5 s.
-        m.start(&mv, Duration::from_secs(1), Duration::from_secs(1));
+        let mut m = base_moving(&j);
         let (asked, answered) = (Duration::from_millis(1200), Duration::from_millis(1500));
         let mut rb = vec![None; j.joints().len()];
         rb[0] = Some(1590.0);
