@@ -457,9 +457,9 @@ impl IdTable {
         (self.exhaustive && (self.negatives_unknown || nonneg)).then_some(None)
     }
 
-    /// The id of the name built from `x` (a template over one variable), as
-    /// [`IdArg::get`] finds it: `Some(None)` for no such name, `None` when
-    /// the table cannot decide.
+    /// The id of the name built from `x` (a template over one variable):
+    /// `Some(None)` for no such name, `None` when the table cannot decide
+    /// (then [`IdTable::ask`] builds the name).
     #[inline(always)]
     pub(crate) fn lookup1(&self, x: i32) -> Option<Option<u16>> {
         let o = x.wrapping_sub(self.mins[0]) as u32;
@@ -483,18 +483,10 @@ impl IdTable {
     }
 }
 
-/// A location argument for `pure.rs`: a literal name's id, or a template
-/// over one or two variables with its id table.
-pub(crate) enum PureLoc {
-    Const(Option<u16>),
-    One(VarId, IdTable),
-    Two(VarId, VarId, IdTable),
-}
-
 /// A location or element argument, resolved in place for the usual shapes
 /// (a literal name, a template over one or two Int variables) instead of
 /// through a closure of its own.
-enum IdArg {
+pub(crate) enum IdArg {
     Const(Option<u16>),
     One(VarId, IdTable),
     Two(VarId, VarId, IdTable),
@@ -509,13 +501,7 @@ impl IdArg {
             IdArg::Const(x) => Ok(*x),
             IdArg::One(v, tab) => {
                 if let Some(Value::Int(x)) = c.vars.get(*v) {
-                    let o = x.wrapping_sub(tab.mins[0]) as u32;
-                    let found = if o < tab.dims[0] {
-                        tab.hit(o as usize)
-                    } else {
-                        tab.outside(*x >= 0)
-                    };
-                    if let Some(id) = found {
+                    if let Some(id) = tab.lookup1(*x) {
                         return Ok(id);
                     }
                 }
@@ -524,14 +510,7 @@ impl IdArg {
             IdArg::Two(v, w, tab) => {
                 if let (Some(Value::Int(x)), Some(Value::Int(y))) = (c.vars.get(*v), c.vars.get(*w))
                 {
-                    let ox = x.wrapping_sub(tab.mins[0]) as u32;
-                    let oy = y.wrapping_sub(tab.mins[1]) as u32;
-                    let found = if ox < tab.dims[0] && oy < tab.dims[1] {
-                        tab.hit(ox as usize * tab.dims[1] as usize + oy as usize)
-                    } else {
-                        tab.outside(*x >= 0 && *y >= 0)
-                    };
-                    if let Some(id) = found {
+                    if let Some(id) = tab.lookup2(*x, *y) {
                         return Ok(id);
                     }
                 }
@@ -1036,31 +1015,30 @@ impl Compiler<'_> {
         }
     }
 
-    /// A location argument in the shapes `pure.rs` reads in place.
-    pub(crate) fn pure_loc(&self, e: &Expr) -> Option<PureLoc> {
+    /// A location argument in the shapes resolved in place (a literal
+    /// name, a template over one or two Int variables; never
+    /// [`IdArg::Other`]), or `None` for any other shape. `pure.rs` reads
+    /// these too.
+    pub(crate) fn loc_in_place(&self, e: &Expr) -> Option<IdArg> {
         match *e {
-            Expr::Str(s) => Some(PureLoc::Const(known(self.sym_loc, s))),
-            Expr::Interp(t) => match self.id_template(t, true)? {
-                IdArg::One(v, tab) => Some(PureLoc::One(v, tab)),
-                IdArg::Two(v, w, tab) => Some(PureLoc::Two(v, w, tab)),
-                _ => None,
-            },
+            Expr::Str(s) => Some(IdArg::Const(known(self.sym_loc, s))),
+            Expr::Interp(t) => self.id_template(t, true),
             _ => None,
         }
     }
 
     /// A location argument: its id, or `None` for a name that is no location.
     fn loc(&self, e: &Expr, what: &'static str) -> IdArg {
+        if let Some(a) = self.loc_in_place(e) {
+            return a;
+        }
         match *e {
-            Expr::Str(s) => IdArg::Const(known(self.sym_loc, s)),
-            Expr::Interp(t) => self.id_template(t, true).unwrap_or_else(|| {
-                IdArg::Other(f(move |c| {
-                    Ok(match c.template(t)? {
-                        Some(s) => c.g.sym_location(s),
-                        None => None,
-                    })
-                }))
-            }),
+            Expr::Interp(t) => IdArg::Other(f(move |c| {
+                Ok(match c.template(t)? {
+                    Some(s) => c.g.sym_location(s),
+                    None => None,
+                })
+            })),
             _ => {
                 let n = self.name(e, what);
                 IdArg::Other(f(move |c| {

@@ -35,7 +35,7 @@
 //! So the value, the variables, the budget, the recorded reads and every
 //! error are those of the closures.
 
-use crate::compile::{Compiler, IdTable, PureLoc};
+use crate::compile::{Compiler, IdArg, IdTable};
 use crate::eval::Ctx;
 use crate::expr::{Builtin, Expr, VarId};
 use crate::lexer::Op;
@@ -172,13 +172,14 @@ impl Builder<'_, '_> {
             }
             Expr::Builtin(Builtin::Empty, a) if a.len() == 1 => {
                 let var = |b: &mut Self, v: VarId| b.of(&Expr::Var(v), Ty::Int, scope, nest);
-                let loc = match self.c.pure_loc(&a[0])? {
-                    PureLoc::Const(l) => PLoc::Const(l),
-                    PureLoc::One(v, tab) => PLoc::One(var(self, v)?, tab),
-                    PureLoc::Two(v, w, tab) => {
+                let loc = match self.c.loc_in_place(&a[0])? {
+                    IdArg::Const(l) => PLoc::Const(l),
+                    IdArg::One(v, tab) => PLoc::One(var(self, v)?, tab),
+                    IdArg::Two(v, w, tab) => {
                         let x = var(self, v)?;
                         PLoc::Two(x, var(self, w)?, tab)
                     }
+                    IdArg::Other(_) => return None,
                 };
                 (Pure::Empty(Box::new(loc)), Ty::Bool)
             }
