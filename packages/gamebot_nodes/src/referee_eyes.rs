@@ -318,6 +318,33 @@ impl Check {
     }
 }
 
+/// How far (cm) a piece may lie from where a correction picked it up and
+/// still count as "back where it was lifted".
+pub const REGRASP_RADIUS_CM: f64 = 2.0;
+
+impl Correction {
+    /// Whether this correction asks again for what `earlier` asked: the same
+    /// kind of piece to the same place, taken from within
+    /// [`REGRASP_RADIUS_CM`] of where `earlier` took it. After a correction,
+    /// that means the arm did not carry the piece (it slipped from the
+    /// gripper and fell back where it lay).
+    pub fn repeats(&self, earlier: &Correction) -> bool {
+        self.element_type == earlier.element_type
+            && self.to_location == earlier.to_location
+            && self.turn_over == earlier.turn_over
+            && (self.from_cm[0] - earlier.from_cm[0]).hypot(self.from_cm[1] - earlier.from_cm[1])
+                <= REGRASP_RADIUS_CM
+    }
+}
+
+/// Whether the corrections `now` are those `earlier` asked for, each one
+/// repeated (see [`Correction::repeats`]): the earlier attempt changed nothing.
+pub fn repeats_all(now: &[Correction], earlier: &[Correction]) -> bool {
+    !now.is_empty()
+        && now.len() == earlier.len()
+        && now.iter().all(|c| earlier.iter().any(|e| c.repeats(e)))
+}
+
 /// Compares `seen` with `expected` and plans corrections: for every relevant
 /// location that should hold a piece it does not show, a piece of that kind
 /// seen in the wrong place — a blob on no location first, then one on a
@@ -530,6 +557,34 @@ fn other_side(game: &Game, board: &VisionBoard, expected: &State, e: ElementId) 
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_correction_repeats_one_that_took_the_same_piece_from_near_the_same_place() {
+        let c = |ty: &str, from: [f64; 2], to: &str| Correction {
+            element: String::new(),
+            element_type: ty.into(),
+            from_location: String::new(),
+            from_cm: from,
+            to_location: to.into(),
+            to_cm: None,
+            turn_over: false,
+        };
+        let first = c("cross", [10.0, 5.0], "cell(1,1)");
+        assert!(c("cross", [11.0, 6.0], "cell(1,1)").repeats(&first));
+        assert!(
+            !c("cross", [13.0, 5.0], "cell(1,1)").repeats(&first),
+            "moved 3 cm"
+        );
+        assert!(!c("nought", [10.0, 5.0], "cell(1,1)").repeats(&first));
+        assert!(!c("cross", [10.0, 5.0], "cell(1,2)").repeats(&first));
+        let mut flipped = first.clone();
+        flipped.turn_over = true;
+        assert!(!flipped.repeats(&first));
+        let two = [first.clone(), c("cross", [0.0, 0.0], "cell(2,2)")];
+        assert!(repeats_all(&[two[1].clone(), two[0].clone()], &two));
+        assert!(!repeats_all(&two[..1], &two), "one of two done: progress");
+        assert!(!repeats_all(&[], &[]));
+    }
+
     use super::*;
 
     fn game(name: &str) -> Game {

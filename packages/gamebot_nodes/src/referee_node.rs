@@ -54,6 +54,11 @@ pub struct RefereeParams {
     pub camera_timeout_s: f64,
     /// Corrective attempts by the arm before asking the person for help.
     pub correction_attempts: u32,
+    /// Corrections after which the camera asked for the same corrections again,
+    /// the pieces within `REGRASP_RADIUS_CM` of where they were taken (they
+    /// slipped from the gripper and fell back where they lay): tried again
+    /// without counting against `correction_attempts`.
+    pub regrasp_attempts: u32,
     /// While waiting for help or for a person, a reminder event this often.
     pub remind_after_s: f64,
     /// Board file (a name under config/boards/ or a path) whose placement
@@ -136,6 +141,13 @@ impl RefereeParams {
                 20,
                 "corrective attempts by the arm before asking for help",
             )? as u32,
+            regrasp_attempts: p.declare_int(
+                "regrasp_attempts",
+                4,
+                0,
+                20,
+                "corrections that left the board unchanged (a slip), tried again without counting against correction_attempts",
+            )? as u32,
             remind_after_s: p.declare_double(
                 "remind_after_s",
                 30.0,
@@ -200,6 +212,11 @@ struct RobotTurn {
     stage: RobotStage,
     /// Corrective goals sent so far.
     corrections: u32,
+    /// Of those, the ones the camera showed had carried nothing (the same
+    /// corrections were needed again, from the same places).
+    regrasps: u32,
+    /// The last corrections sent.
+    last_corrections: Vec<Correction>,
 }
 
 /// The robot turn's states (see docs/ARCHITECTURE.md, the referee's turn loop).
@@ -783,6 +800,8 @@ impl<B: Bus> Referee<B> {
                 next_try: self.clock.now(),
             },
             corrections: 0,
+            regrasps: 0,
+            last_corrections: Vec::new(),
         });
         self.publish_state();
         Ok(())
@@ -1092,7 +1111,14 @@ impl<B: Bus> Referee<B> {
                         return Some(first + illegal_after);
                     }
                     let changes: Vec<String> = c.changes.iter().map(|x| x.to_string()).collect();
-                    let attempts = t.corrections;
+                    // A correction that carried nothing (the piece slipped and
+                    // fell back where it lay, so the same correction is needed
+                    // again) is tried again on its own budget.
+                    if crate::referee_eyes::repeats_all(&c.corrections, &t.last_corrections) {
+                        t.regrasps += 1;
+                    }
+                    let attempts = t.corrections - t.regrasps;
+                    let regrasps = t.regrasps;
                     self.robot_event(
                         GameEvent::OBSERVATION_MISMATCH,
                         &[],
@@ -1102,11 +1128,13 @@ impl<B: Bus> Referee<B> {
                         ),
                     );
                     if attempts < self.params.correction_attempts
+                        && regrasps <= self.params.regrasp_attempts
                         && !c.corrections.is_empty()
                         && c.uncorrectable.is_empty()
                     {
                         if let Some(t) = self.robot.as_mut() {
                             t.corrections += 1;
+                            t.last_corrections = c.corrections.clone();
                         }
                         for k in &c.corrections {
                             tracing::warn!(
@@ -1133,10 +1161,12 @@ impl<B: Bus> Referee<B> {
                             crate::flip_station::through_station(actions, station.as_ref());
                         return self.send_execute(actions, "correcting");
                     }
-                    let why = if c.uncorrectable.is_empty() {
-                        format!("{attempts} correction(s) did not help")
-                    } else {
+                    let why = if !c.uncorrectable.is_empty() {
                         format!("no piece to put on {}", c.uncorrectable.join(", "))
+                    } else if regrasps > self.params.regrasp_attempts {
+                        format!("the piece slipped from the gripper {regrasps} time(s)")
+                    } else {
+                        format!("{attempts} correction(s) did not help")
                     };
                     let msg = format!(
                         "help: please put the board right ({}): {}",

@@ -11,6 +11,9 @@
 //! - A piece that cannot be corrected (slips every time): after the
 //!   attempts, a help request; the person puts the piece right by hand and
 //!   the game goes on.
+//! - Corrections after which the camera sees the board unchanged (the piece
+//!   slipped back where it lay) are tried again on their own budget,
+//!   `regrasp_attempts`, not on `correction_attempts`.
 
 use gamebot_interfaces::msg::{GameEvent, GameState};
 use gamebot_interfaces::srv::{HumanMoveRequest, SimFaultRequest};
@@ -27,7 +30,7 @@ fn repo(p: &str) -> String {
 }
 
 /// The robot for tic-tac-toe: the arm plays crosses, a `camera` person noughts.
-fn robot(speed: f64, faults: &str, attempts: i64) -> SimRobot {
+fn robot(speed: f64, faults: &str, attempts: i64, regrasps: i64) -> SimRobot {
     let game = repo("games/tictactoe.game");
     let mut r = SimRobot::start(
         &game,
@@ -59,7 +62,8 @@ fn robot(speed: f64, faults: &str, attempts: i64) -> SimRobot {
             .param("arm", ParamValue::Bool(true))
             .param("camera", ParamValue::Bool(true))
             .param("illegal_after_s", ParamValue::Double(0.5))
-            .param("correction_attempts", ParamValue::Integer(attempts)),
+            .param("correction_attempts", ParamValue::Integer(attempts))
+            .param("regrasp_attempts", ParamValue::Integer(regrasps)),
         |n, s| referee_node::run(n, s, false),
     )
     .unwrap();
@@ -140,7 +144,7 @@ fn set_faults(r: &SimRobot, spec: &str) {
 
 #[test]
 fn a_slipped_transfer_is_seen_corrected_and_confirmed() {
-    let r = robot(10.0, "slip=1", 2);
+    let r = robot(10.0, "slip=1", 2, 4);
     let mut w = watch(&r);
     // The first cross slips: the camera does not show it on its cell.
     w.until("the mismatch", |w| {
@@ -175,7 +179,7 @@ fn a_slipped_transfer_is_seen_corrected_and_confirmed() {
 
 #[test]
 fn an_uncorrectable_piece_asks_for_help_and_the_game_goes_on() {
-    let r = robot(10.0, "slip=1", 1);
+    let r = robot(10.0, "slip=1", 1, 0);
     let mut w = watch(&r);
     w.until("the help request", |w| {
         w.has(GameEvent::INFO, "help: please put the board right")
@@ -228,5 +232,44 @@ fn an_uncorrectable_piece_asks_for_help_and_the_game_goes_on() {
             .as_ref()
             .is_some_and(|s| s.phase == GameState::PHASE_WAITING_FOR_HUMAN && s.current_player == 2)
     });
+    r.stop().unwrap();
+}
+
+#[test]
+fn a_correction_that_changed_nothing_is_tried_again_on_its_own_budget() {
+    // One counted correction, two retries of a correction that left the board
+    // as it was: the piece slips every time, so three corrections, then help.
+    let r = robot(10.0, "slip=1", 1, 2);
+    let mut w = watch(&r);
+    w.until("the help request", |w| {
+        w.has(GameEvent::INFO, "help: please put the board right")
+    });
+    assert!(
+        w.has(GameEvent::INFO, "slipped from the gripper 3 time(s)"),
+        "the reason names the slips: {:?}",
+        w.seen.iter().map(|e| e.message.clone()).collect::<Vec<_>>()
+    );
+    let corrections = w
+        .seen
+        .iter()
+        .filter(|e| e.kind == GameEvent::ARM_STARTED && e.message.contains("correcting"))
+        .count();
+    assert_eq!(corrections, 3);
+    assert_eq!(w.plies(), 0, "not played on the arm's word");
+    // The world agrees: no cross lies on a cell of the board.
+    let snap = r.probe().snapshot();
+    let on_board = r
+        .places()
+        .iter()
+        .filter(|(name, _)| name.starts_with("cell("))
+        .filter_map(|(_, p)| *p)
+        .filter(|c| {
+            snap.pieces.iter().any(|p| {
+                p.element_type == "cross"
+                    && 1000.0 * (p.position[0] - c[0]).hypot(p.position[1] - c[1]) < 8.0
+            })
+        })
+        .count();
+    assert_eq!(on_board, 0);
     r.stop().unwrap();
 }
