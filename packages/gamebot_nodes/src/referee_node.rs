@@ -164,6 +164,10 @@ impl RefereeParams {
     }
 }
 
+/// The INFO event repeated every `remind_after_s` while the referee waits
+/// for help (a person, or the simulated one, looks at the board again).
+pub const HELP_REMINDER: &str = "help: still waiting for the board to show the expected position";
+
 /// State of the turn loop that the services share.
 struct Referee<B: Bus> {
     core: RefereeCore,
@@ -988,11 +992,7 @@ impl<B: Bus> Referee<B> {
                 if now >= *remind_at {
                     *remind_at = now + secs(self.params.remind_after_s);
                     let at = *remind_at;
-                    self.robot_event(
-                        GameEvent::INFO,
-                        &[],
-                        "help: still waiting for the board to show the expected position".into(),
-                    );
+                    self.robot_event(GameEvent::INFO, &[], HELP_REMINDER.into());
                     return Some(at);
                 }
                 Some(*remind_at)

@@ -15,6 +15,7 @@
 //! are compared, location by location, with the rule engine's position
 //! ([`world_differences`]); `world_ok` is that comparison, never a node's word.
 
+use crate::referee_node::HELP_REMINDER;
 use crate::sim_robot::SimRobot;
 use crate::sim_world::WorldSnapshot;
 use crate::{detector_node, planner_node, referee_node, NodeError};
@@ -309,6 +310,8 @@ impl SimGame {
         let mut game_number: Option<u32> = None;
         // Ended by a newer game: the world now holds that game's set-up.
         let mut replaced = false;
+        // The call for help the simulated person is answering.
+        let mut helping: Option<Helping> = None;
         loop {
             if stop.is_requested() {
                 summary.stopped = Some("shutdown requested".into());
@@ -358,6 +361,20 @@ impl SimGame {
                         }
                     }
                     GameEvent::OBSERVATION_MISMATCH => mismatches += 1,
+                    // The referee still waits: what the hand did was not
+                    // enough (a piece put down a little off, on another). A
+                    // person reminded looks again.
+                    GameEvent::INFO if e.message.starts_with(HELP_REMINDER) => {
+                        if let Some(h) = helping.as_mut().filter(|h| h.looks < PERSON_LOOKS) {
+                            h.looks += 1;
+                            tracing::warn!(
+                                "the referee still waits for help: the simulated person looks again ({} of {PERSON_LOOKS})",
+                                h.looks
+                            );
+                            let (text, ply) = (h.text.clone(), h.ply);
+                            self.person_helps(&text, ply, report)?;
+                        }
+                    }
                     GameEvent::MOVE_PLAYED => {
                         let text = e.r#move.text.clone();
                         let by_robot = self
@@ -446,24 +463,17 @@ impl SimGame {
                     );
                     if self.config.person_helps {
                         let text = robot_move.clone().unwrap_or_default();
-                        let r = self.help.call(
-                            PutBoardRightRequest {
-                                r#move: text.clone(),
-                                ply: s.move_history.len() as u32 + 1,
-                            },
-                            Duration::from_secs(30),
-                        )?;
-                        tracing::warn!(
-                            "the simulated person {} the board right for {text}: {}",
-                            if r.accepted { "put" } else { "could not put" },
-                            r.message
-                        );
-                        report(Progress::PersonHelped {
-                            text: &text,
-                            accepted: r.accepted,
-                            message: &r.message,
+                        let ply = s.move_history.len() as u32 + 1;
+                        self.person_helps(&text, ply, report)?;
+                        helping = Some(Helping {
+                            text,
+                            ply,
+                            looks: 1,
                         });
                     }
+                }
+                if s.phase != GameState::PHASE_WAITING_FOR_HELP {
+                    helping = None;
                 }
                 last_phase = Some(s.phase);
                 last = Some(s);
@@ -561,6 +571,34 @@ impl SimGame {
         Ok(summary)
     }
 
+    /// The simulated person puts the board right for `text` (the robot move
+    /// the referee waits for, at `ply`): `/sim/put_board_right`.
+    fn person_helps(
+        &mut self,
+        text: &str,
+        ply: u32,
+        report: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<(), NodeError> {
+        let r = self.help.call(
+            PutBoardRightRequest {
+                r#move: text.to_string(),
+                ply,
+            },
+            Duration::from_secs(30),
+        )?;
+        tracing::warn!(
+            "the simulated person {} the board right for {text}: {}",
+            if r.accepted { "put" } else { "could not put" },
+            r.message
+        );
+        report(Progress::PersonHelped {
+            text,
+            accepted: r.accepted,
+            message: &r.message,
+        });
+        Ok(())
+    }
+
     /// The referee's client node (to call services from the embedder).
     pub fn client(&self) -> &InProcNode {
         &self.client
@@ -571,6 +609,18 @@ impl SimGame {
         self.robot.stop()
     }
 }
+
+/// A call for help the simulated person is answering: the robot move the
+/// referee waits for, its ply, and how many times the person looked.
+struct Helping {
+    text: String,
+    ply: u32,
+    looks: u32,
+}
+
+/// How many times the simulated person looks at one call for help (the
+/// first time, then at the referee's reminders).
+const PERSON_LOOKS: u32 = 3;
 
 /// How far (mm, horizontally) from a location's point a piece may lie and
 /// still count as on it in the closed loop's world check: the simulated

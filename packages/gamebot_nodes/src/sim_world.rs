@@ -517,44 +517,7 @@ impl Node {
             place,
             self.world.off_board_spot(),
         )?;
-        // The rules track which element is where, the hand takes what lies
-        // there: pieces of one type that the camera cannot tell apart may have
-        // traded names (the referee inferred an equivalent move). What lies
-        // where is followed through the turn's own transfers (a twist parks a
-        // piece on a buffer and takes it on from there; a stand-in taken once
-        // is not there to be taken again). A piece turned over is found the
-        // same way: where the rules have it (after this turn's transfers: the
-        // piece the hand put there).
-        let mut table = PlannedTable::new(&self.world, &self.game);
-        let mut taken: BTreeMap<String, String> = BTreeMap::new();
-        for a in &mut actions {
-            match a {
-                HandAction::Transfer { element, from, to } => {
-                    let named = element.clone();
-                    if let Some(top) = table.take(from) {
-                        *element = top;
-                    } else if let Some((l, top)) = table.take_stand_in(element, from) {
-                        *from = l;
-                        *element = top;
-                    }
-                    taken.insert(named, element.clone());
-                    table.put(to, element);
-                }
-                HandAction::Flip { element } => {
-                    if let Some(piece) = taken.get(element.as_str()) {
-                        *element = piece.clone();
-                    } else if let Some(e) =
-                        self.game.elements.iter().position(|x| x.name == *element)
-                    {
-                        let l = self.state.location_of(e as u16);
-                        if let Some(top) = table.top(&self.game.locations[l as usize].name) {
-                            *element = top;
-                        }
-                    }
-                }
-                HandAction::Cover { .. } => {}
-            }
-        }
+        resolve_hand_pieces(&self.world, &self.game, &self.state, &mut actions);
         if cover_seconds > 0.0 {
             let c = self.world.board_centre();
             actions.push(HandAction::Cover {
@@ -717,6 +680,47 @@ impl Node {
             })
             .collect();
         MarkerArray { markers }
+    }
+}
+
+/// Names in the person's hand actions the pieces the world really has
+/// (see the comment inside); `state` is the position the actions start from.
+fn resolve_hand_pieces(world: &World, game: &Game, state: &State, actions: &mut [HandAction]) {
+    // The rules track which element is where, the hand takes what lies
+    // there: pieces of one type that the camera cannot tell apart may have
+    // traded names (the referee inferred an equivalent move). What lies
+    // where is followed through the turn's own transfers (a twist parks a
+    // piece on a buffer and takes it on from there; a stand-in taken once
+    // is not there to be taken again). A piece turned over is found the
+    // same way: where the rules have it (after this turn's transfers: the
+    // piece the hand put there).
+    let mut table = PlannedTable::new(world, game);
+    let mut taken: BTreeMap<String, String> = BTreeMap::new();
+    for a in actions.iter_mut() {
+        match a {
+            HandAction::Transfer { element, from, to } => {
+                let named = element.clone();
+                if let Some(top) = table.take(from) {
+                    *element = top;
+                } else if let Some((l, top)) = table.take_stand_in(element, from) {
+                    *from = l;
+                    *element = top;
+                }
+                taken.insert(named, element.clone());
+                table.put(to, element);
+            }
+            HandAction::Flip { element } => {
+                if let Some(piece) = taken.get(element.as_str()) {
+                    *element = piece.clone();
+                } else if let Some(e) = game.elements.iter().position(|x| x.name == *element) {
+                    let l = state.location_of(e as u16);
+                    if let Some(top) = table.top(&game.locations[l as usize].name) {
+                        *element = top;
+                    }
+                }
+            }
+            HandAction::Cover { .. } => {}
+        }
     }
 }
 
@@ -1221,6 +1225,47 @@ mod tests {
         assert_ne!(under, top);
         assert_eq!(table.take("sr(1)"), None);
         assert_eq!(table.take("sr(10)"), None);
+    }
+
+    /// Reversi: corrections carried the disc the rules have on a pool spot
+    /// (and every disc lying there) elsewhere; the person's move takes a disc
+    /// from the nearest pool spot that has one (a soak once refused the
+    /// person's move every 0.5 s for good: "d(34) is not on pool(30)").
+    #[test]
+    fn a_pool_disc_carried_away_is_stood_in_for() {
+        let (game, mut world, before) = world_at("reversi6.game", &[]);
+        let legal = game.legal_moves(&before).unwrap();
+        let text = game.move_text(&legal[0]);
+        let place = |l: u16| world.location_position_by_name(&game.locations[l as usize].name);
+        let (actions, after) =
+            hand_actions(&game, &before, &text, place, world.off_board_spot()).unwrap();
+        let Some(HandAction::Transfer { from, .. }) = actions.first() else {
+            panic!("{text}: {actions:?}")
+        };
+        // Empty the move's pool spot: everything there goes off the board.
+        let off = world.off_board_spot();
+        let away: Vec<HandAction> = world
+            .pieces_at(from)
+            .into_iter()
+            .rev()
+            .enumerate()
+            .map(|(i, element)| HandAction::Transfer {
+                element,
+                from: from.clone(),
+                to: HandTarget::Table([off[0] + 0.03 * i as f64, off[1]]),
+            })
+            .collect();
+        assert!(!away.is_empty());
+        run_hand(&mut world, &away);
+        assert!(world.pieces_at(from).is_empty());
+        let mut resolved = actions.clone();
+        resolve_hand_pieces(&world, &game, &before, &mut resolved);
+        run_hand(&mut world, &resolved);
+        let d = differences(&game, &world, &after);
+        assert!(
+            d.iter().all(|x| !x.contains("b(")),
+            "{text}: the board differs: {d:?}"
+        );
     }
 
     /// A piece parked on a buffer is taken on from there; a stand-in taken

@@ -63,7 +63,8 @@ fn robot(speed: f64, faults: &str, attempts: i64, regrasps: i64) -> SimRobot {
             .param("camera", ParamValue::Bool(true))
             .param("illegal_after_s", ParamValue::Double(0.5))
             .param("correction_attempts", ParamValue::Integer(attempts))
-            .param("regrasp_attempts", ParamValue::Integer(regrasps)),
+            .param("regrasp_attempts", ParamValue::Integer(regrasps))
+            .param("remind_after_s", ParamValue::Double(2.0)),
         |n, s| referee_node::run(n, s, false),
     )
     .unwrap();
@@ -189,6 +190,11 @@ fn an_uncorrectable_piece_asks_for_help_and_the_game_goes_on() {
         GameState::PHASE_WAITING_FOR_HELP
     );
     assert_eq!(w.plies(), 0);
+    // Nobody helps yet: the referee reminds (a person, or the simulated one,
+    // looks at the board again).
+    w.until("a reminder", |w| {
+        w.has(GameEvent::INFO, referee_node::HELP_REMINDER)
+    });
     // The person puts the cross where the referee wants it.
     let ev = w
         .seen
