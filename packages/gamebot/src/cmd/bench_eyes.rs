@@ -7,7 +7,10 @@
 //! 2. the person's move to the referee: the simulated person makes random
 //!    legal moves (`camera` players), frames published in lockstep (each
 //!    frame's observation awaited before the world steps on); sim time from
-//!    the hand's last touch of a piece to the referee's state showing the move.
+//!    the hand's last touch of a piece to the referee's state showing the move;
+//! 3. the camera's position error: every piece an observation reports while
+//!    nothing is carried, against the world's nearest piece of its type
+//!    (horizontal distance, mm) — what a re-seat threshold must stay above.
 
 use std::time::{Duration, Instant};
 
@@ -37,6 +40,33 @@ pub struct Args {
     pub moves: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Horizontal distances (mm) from each piece an observation reports to the
+/// world's nearest resting piece of the same type, with whether the piece
+/// was reported on a relevant location (the board, not a supply).
+fn position_errors(
+    game: &gamebot_rules::Game,
+    o: &gamebot_interfaces::msg::BoardObservation,
+    world: &[gamebot_sim::PieceInfo],
+) -> Vec<(bool, f64)> {
+    o.pieces
+        .iter()
+        .chain(&o.unassigned)
+        .filter_map(|p| {
+            let relevant = game
+                .location_by_name(&p.location)
+                .is_some_and(|l| game.is_relevant(l));
+            world
+                .iter()
+                .filter(|w| !w.held && w.element_type == p.element_type)
+                .map(|w| {
+                    1000.0 * (w.position[0] - p.position.x).hypot(w.position[1] - p.position.y)
+                })
+                .min_by(f64::total_cmp)
+                .map(|d| (relevant, d))
+        })
+        .collect()
 }
 
 fn stats(v: &[f64]) -> (f64, f64, f64, f64) {
@@ -90,15 +120,23 @@ pub fn run(a: Args) -> Result<i32> {
         s.spawn(move || referee_node::run(&referee, &st2, false));
         let out = (|| -> Result<()> {
             // One frame through the detector; returns the wall latency.
-            let send = |world: &mut World| -> Result<f64> {
+            // (With nothing carried, the observation's position errors go to `errors`.)
+            let mut errors: Vec<(bool, f64)> = Vec::new();
+            let mut send = |world: &mut World| -> Result<f64> {
                 world.step(world.frame_period())?;
                 let f = world.render()?;
                 let img = mat_to_image(&f.image, Header::default()).map_err(|e| anyhow!(e))?;
                 let t = Instant::now();
                 images.publish(&img)?;
-                obs.recv_timeout(Duration::from_secs(10))
+                let o = obs
+                    .recv_timeout(Duration::from_secs(10))
                     .map_err(|_| anyhow!("no observation within 10 s"))?;
-                Ok(t.elapsed().as_secs_f64())
+                let latency = t.elapsed().as_secs_f64();
+                let pieces = world.pieces();
+                if !world.hand_busy() && pieces.iter().all(|p| !p.held) {
+                    errors.extend(position_errors(&game, &o, &pieces));
+                }
+                Ok(latency)
             };
             // Warm up, then measure.
             for _ in 0..5 {
@@ -178,6 +216,27 @@ pub fn run(a: Args) -> Result<i32> {
                 "person's last touch -> move played (sim time, 10 frames/s): {} moves, mean {m:.2} s (sd {sd:.2}, min {lo:.2}, max {hi:.2})",
                 delays.len()
             );
+            for (what, board_only) in [("all pieces", false), ("on the board", true)] {
+                let mut e: Vec<f64> = errors
+                    .iter()
+                    .filter(|(r, _)| *r || !board_only)
+                    .map(|(_, d)| *d)
+                    .collect();
+                e.sort_by(f64::total_cmp);
+                let p = |q: f64| {
+                    e.get(((e.len() as f64 - 1.0) * q).round() as usize)
+                        .copied()
+                        .unwrap_or(f64::NAN)
+                };
+                let (m, sd, _, hi) = stats(&e);
+                println!(
+                    "camera position error, {what} (seen piece vs the world's nearest of its type, resting): {} readings, mean {m:.2} mm (sd {sd:.2}), median {:.2}, p95 {:.2}, p99 {:.2}, max {hi:.2}",
+                    e.len(),
+                    p(0.5),
+                    p(0.95),
+                    p(0.99)
+                );
+            }
             Ok(())
         })();
         stop.request();
