@@ -349,7 +349,7 @@ impl RefereeCore {
 
     /// The `robot=` coordinates (cm) of a location, when given as x,y,z,
     /// where the arm finds them (through the board's placement, if any).
-    fn robot_point(&self, l: u16) -> Option<[f64; 3]> {
+    pub fn robot_point(&self, l: u16) -> Option<[f64; 3]> {
         match self.game.locations[l as usize].robot {
             Some(RobotSpec::Cartesian(p)) => Some(match &self.board {
                 Some(b) => b.to_arm_cm(p),

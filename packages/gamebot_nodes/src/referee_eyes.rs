@@ -20,7 +20,7 @@ use crate::move_inference::{
     changes, infer, same_relevant, visible_board, Change, Continuation, Inference, InferenceConfig,
     InferenceError, MoveClass,
 };
-use gamebot_rules::{ElementId, Game, Move, State};
+use gamebot_rules::{ElementId, Game, LocationId, Move, State};
 use gamebot_vision::board_model::VisionBoard;
 use std::time::Duration;
 
@@ -335,6 +335,50 @@ impl Correction {
             && (self.from_cm[0] - earlier.from_cm[0]).hypot(self.from_cm[1] - earlier.from_cm[1])
                 <= REGRASP_RADIUS_CM
     }
+}
+
+/// Pieces of `state` the camera sees on a relevant location farther than
+/// `reseat_cm` from its point for the arm (`point`: cm, the location's
+/// `robot=` through the board's placement) — nudged by a neighbour, put down
+/// a little off: each goes back onto its point, picked where it was seen.
+/// Locations in `skip` (those the arm's next move touches) are left alone.
+/// The camera reads a piece on the board to within 1.7 mm (`gamebot bench
+/// eyes`), so a threshold of a few mm fires only for pieces really off.
+pub fn reseats(
+    game: &Game,
+    state: &State,
+    seen: &SeenBoard,
+    reseat_cm: f64,
+    skip: &[&str],
+    point: impl Fn(LocationId) -> Option<[f64; 3]>,
+) -> Vec<Correction> {
+    let mut out = Vec::new();
+    for p in &seen.pieces {
+        if p.location.is_empty() || skip.contains(&p.location.as_str()) {
+            continue;
+        }
+        let Some(l) = game.location_by_name(&p.location) else {
+            continue;
+        };
+        let (Some(e), Some(to)) = (state.content(l), point(l)) else {
+            continue;
+        };
+        if !game.is_relevant(l) {
+            continue;
+        }
+        if (p.table_cm[0] - to[0]).hypot(p.table_cm[1] - to[1]) > reseat_cm {
+            out.push(Correction {
+                element: game.elements[e as usize].name.clone(),
+                element_type: game.element_type_of(e).name.clone(),
+                from_location: p.location.clone(),
+                from_cm: p.table_cm,
+                to_location: p.location.clone(),
+                to_cm: Some(to),
+                turn_over: false,
+            });
+        }
+    }
+    out
 }
 
 /// Whether the corrections `now` are those `earlier` asked for, each one
@@ -798,6 +842,62 @@ mod tests {
         assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
         assert_eq!(c.corrections[0].to_location, "sx(1)");
         assert_eq!(c.corrections[0].element, "x(1)");
+    }
+
+    #[test]
+    fn a_piece_seen_off_its_point_is_reseated() {
+        let g = game("tictactoe.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let st = g.initial_state();
+        let m = g
+            .legal_moves(&st)
+            .unwrap()
+            .into_iter()
+            .find(|m| g.locations[m.to as usize].name == "cell(2,2)")
+            .unwrap();
+        let mut after = st.clone();
+        g.apply(&mut after, &m).unwrap();
+        // The supplies are seen far from their points (irrelevant: left alone).
+        let seen_at = |cm: [f64; 2]| {
+            let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
+            for (i, c) in visible_board(&g, &board, &after).iter().enumerate() {
+                if let Some(c) = c {
+                    let name = board.locations[i].name.clone();
+                    let at = if name == "cell(2,2)" {
+                        cm
+                    } else {
+                        [50.0, 50.0]
+                    };
+                    pieces.push((name, board.classes[*c].name.clone(), 1, at));
+                }
+            }
+            seen_of(&board, &pieces)
+        };
+        let robot = |l: LocationId| g.locations[l as usize].robot_cm();
+        // cell(2,2)'s point is (0, 18) cm.
+        assert!(reseats(&g, &after, &seen_at([0.3, 18.2]), 0.5, &[], robot).is_empty());
+        let r = reseats(&g, &after, &seen_at([0.6, 18.0]), 0.5, &[], robot);
+        assert_eq!(r.len(), 1, "{r:?}");
+        let k = &r[0];
+        assert_eq!(
+            (k.from_location.as_str(), k.from_cm, k.to_location.as_str()),
+            ("cell(2,2)", [0.6, 18.0], "cell(2,2)")
+        );
+        assert_eq!(k.to_cm, Some([0.0, 18.0, 0.0]));
+        assert_eq!(k.element_type, "cross");
+        assert!(!k.turn_over);
+        // The next move's own locations are left to the move.
+        assert!(reseats(
+            &g,
+            &after,
+            &seen_at([0.6, 18.0]),
+            0.5,
+            &["cell(2,2)"],
+            robot
+        )
+        .is_empty());
+        // A piece the position does not have there is not the re-seat's business.
+        assert!(reseats(&g, &st, &seen_at([0.6, 18.0]), 0.5, &[], robot).is_empty());
     }
 
     #[test]

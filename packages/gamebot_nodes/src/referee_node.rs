@@ -59,6 +59,10 @@ pub struct RefereeParams {
     /// slipped from the gripper and fell back where they lay): tried again
     /// without counting against `correction_attempts`.
     pub regrasp_attempts: u32,
+    /// Before the robot's move, pieces the camera sees farther than this (mm)
+    /// from their location's point are put back on it, and the move's own
+    /// piece is picked where it lies; 0 = never.
+    pub reseat_mm: f64,
     /// While waiting for help or for a person, a reminder event this often.
     pub remind_after_s: f64,
     /// Board file (a name under config/boards/ or a path) whose placement
@@ -148,6 +152,13 @@ impl RefereeParams {
                 20,
                 "corrections that left the board unchanged (a slip), tried again without counting against correction_attempts",
             )? as u32,
+            reseat_mm: p.declare_double(
+                "reseat_mm",
+                5.0,
+                0.0,
+                100.0,
+                "before the robot's move, pieces seen farther than this (mm) from their point are put back; 0 = never",
+            )?,
             remind_after_s: p.declare_double(
                 "remind_after_s",
                 30.0,
@@ -898,11 +909,21 @@ impl<B: Bus> Referee<B> {
                 if now < *next_try {
                     return Some(*next_try);
                 }
-                let actions: Vec<ActionMsg> = t.actions.iter().map(action_msg).collect();
+                let mut actions: Vec<ActionMsg> = t.actions.iter().map(action_msg).collect();
+                // Pieces the camera sees off their points are put back first;
+                // the move's own piece is picked where it lies.
+                let reseat = self.reseat(&mut actions);
+                let what = if reseat.is_empty() {
+                    "the move".to_string()
+                } else {
+                    format!("re-seating {} piece(s), then the move", reseat.len())
+                };
+                let mut all: Vec<ActionMsg> = reseat.iter().map(correction_msg).collect();
+                all.extend(actions);
                 // A FLIP goes through the board's turn-over station.
                 let station = self.core.flip_station();
-                let actions = crate::flip_station::through_station(actions, station.as_ref());
-                self.send_execute(actions, "the move")
+                let actions = crate::flip_station::through_station(all, station.as_ref());
+                self.send_execute(actions, &what)
             }
             RobotStage::Executing {
                 goal,
@@ -998,6 +1019,66 @@ impl<B: Bus> Referee<B> {
                 Some(*remind_at)
             }
         }
+    }
+
+    /// With a camera and `reseat_mm` > 0: the transfers that put back pieces
+    /// the latest stable view shows more than `reseat_mm` off their points
+    /// (locations the move touches aside), and the move's `actions` changed
+    /// to pick a piece seen off its point where it lies.
+    fn reseat(&self, actions: &mut [ActionMsg]) -> Vec<Correction> {
+        let Some((seen, _)) = self.seen.as_ref() else {
+            return Vec::new();
+        };
+        if self.observations.is_none() || self.params.reseat_mm <= 0.0 {
+            return Vec::new();
+        }
+        let game = self.core.game();
+        let reseat_cm = self.params.reseat_mm / 10.0;
+        // A piece the move takes from where an earlier action put it lies
+        // where that action put it.
+        for k in 0..actions.len() {
+            let from = actions[k].from_location.clone();
+            if actions[..k].iter().any(|a| a.to_location == from)
+                || !game
+                    .location_by_name(&from)
+                    .is_some_and(|l| game.is_relevant(l))
+            {
+                continue;
+            }
+            let Some(p) = seen.pieces.iter().find(|p| p.location == from) else {
+                continue;
+            };
+            let a = &mut actions[k];
+            let off = (p.table_cm[0] - a.from_position.x * 100.0)
+                .hypot(p.table_cm[1] - a.from_position.y * 100.0);
+            if off > reseat_cm {
+                tracing::info!(
+                    "{} is seen {:.1} mm off {from}: the arm picks it where it lies",
+                    a.element,
+                    off * 10.0
+                );
+                a.from_position.x = p.table_cm[0] / 100.0;
+                a.from_position.y = p.table_cm[1] / 100.0;
+            }
+        }
+        let touched: Vec<&str> = actions
+            .iter()
+            .flat_map(|a| [a.from_location.as_str(), a.to_location.as_str()])
+            .collect();
+        let out =
+            crate::referee_eyes::reseats(game, self.core.state(), seen, reseat_cm, &touched, |l| {
+                self.core.robot_point(l)
+            });
+        for c in &out {
+            let to = c.to_cm.unwrap_or_default();
+            tracing::info!(
+                "re-seating {} seen {:.1} mm off {}",
+                c.element,
+                10.0 * (c.from_cm[0] - to[0]).hypot(c.from_cm[1] - to[1]),
+                c.to_location
+            );
+        }
+        out
     }
 
     /// Plays the robot's move once it is known to have happened.
