@@ -310,6 +310,9 @@ pub struct Check {
     pub corrections: Vec<Correction>,
     /// Locations whose piece is missing and no misplaced piece of its kind was seen.
     pub uncorrectable: Vec<String>,
+    /// The relevant locations show the position (`changes` may still name
+    /// a place off the board whose piece lies on no location).
+    pub board_right: bool,
 }
 
 impl Check {
@@ -408,10 +411,30 @@ pub fn check(
 ) -> Check {
     let want = visible_board(game, board, expected);
     if same_relevant(board, &want, &seen.classes) {
+        // The board is right; a piece lying on no location whose kind the
+        // position has in a place off the board that the camera sees empty
+        // (a capture that slipped on its way to the bin) goes there.
+        let strays: Vec<&SeenPiece> = seen
+            .pieces
+            .iter()
+            .filter(|p| p.location.is_empty())
+            .collect();
+        let back = removals(game, board, expected, &want, seen, &strays, true);
         return Check {
-            changes: Vec::new(),
-            corrections: Vec::new(),
+            changes: back
+                .iter()
+                .map(|c| Change {
+                    location: c.to_location.clone(),
+                    expected: c.element_type.clone(),
+                    seen: format!(
+                        "empty (one lies on no location at ({:.1}, {:.1}) cm)",
+                        c.from_cm[0], c.from_cm[1]
+                    ),
+                })
+                .collect(),
+            corrections: back,
             uncorrectable: Vec::new(),
+            board_right: true,
         };
     }
     let ch = changes(board, &want, &seen.classes);
@@ -458,12 +481,13 @@ pub fn check(
         .filter(|(s, used)| !**used && s.rank == SpareRank::OnAWrongSquare)
         .map(|(s, _)| s.piece)
         .collect();
-    let mut all = removals(game, board, expected, &want, seen, &unused);
+    let mut all = removals(game, board, expected, &want, seen, &unused, false);
     all.extend(corrections);
     Check {
         changes: ch,
         corrections: all,
         uncorrectable,
+        board_right: false,
     }
 }
 
@@ -533,8 +557,9 @@ fn spares<'a>(board: &VisionBoard, want: &[Option<usize>], seen: &'a SeenBoard) 
 /// location wants (`unused`): back to a place off the board the rules keep
 /// for their kind — an irrelevant location the position fills with that kind
 /// but the camera sees empty (the hole the piece came from), else an empty
-/// one where a piece of that kind starts the game. They go first, so a
-/// location they block is free before anything is put there.
+/// one where a piece of that kind starts the game (not with `holes_only`).
+/// They go first, so a location they block is free before anything is put
+/// there.
 fn removals(
     game: &Game,
     board: &VisionBoard,
@@ -542,6 +567,7 @@ fn removals(
     want: &[Option<usize>],
     seen: &SeenBoard,
     unused: &[&SeenPiece],
+    holes_only: bool,
 ) -> Vec<Correction> {
     let initial = game.initial_state();
     let mut homes_used: Vec<usize> = Vec::new();
@@ -565,7 +591,9 @@ fn removals(
                 Some((j, elem))
             })
         };
-        let Some((j, e)) = home(true, &homes_used).or_else(|| home(false, &homes_used)) else {
+        let Some((j, e)) = home(true, &homes_used)
+            .or_else(|| (!holes_only).then(|| home(false, &homes_used)).flatten())
+        else {
             continue;
         };
         homes_used.push(j);
@@ -842,6 +870,44 @@ mod tests {
         assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
         assert_eq!(c.corrections[0].to_location, "sx(1)");
         assert_eq!(c.corrections[0].element, "x(1)");
+    }
+
+    /// A capture that slipped on its way to the bin: the board is right, the
+    /// bin the position fills is seen empty, and a piece of its kind lies on
+    /// no location — it goes to the bin. A stray with no hole to go to is no
+    /// reason to hold a move back.
+    #[test]
+    fn a_piece_on_no_location_goes_to_the_hole_of_its_kind() {
+        let g = game("tictactoe.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let st = g.initial_state();
+        let seen_with = |hole: Option<&str>| {
+            let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
+            for (i, c) in visible_board(&g, &board, &st).iter().enumerate() {
+                if let Some(c) = c {
+                    let name = board.locations[i].name.clone();
+                    if Some(name.as_str()) != hole {
+                        pieces.push((name, board.classes[*c].name.clone(), 1, [0.0, 0.0]));
+                    }
+                }
+            }
+            pieces.push((String::new(), "cross".into(), 1, [-10.0, 15.0]));
+            seen_of(&board, &pieces)
+        };
+        let c = check(&g, &board, &st, &seen_with(Some("sx(2)")), false);
+        assert_eq!(c.changes.len(), 1, "{:?}", c.changes);
+        assert_eq!(c.changes[0].location, "sx(2)");
+        assert!(!c.confirmed());
+        assert_eq!(c.corrections.len(), 1, "{:?}", c.corrections);
+        let k = &c.corrections[0];
+        assert_eq!(
+            (k.from_location.as_str(), k.from_cm, k.to_location.as_str()),
+            ("", [-10.0, 15.0], "sx(2)")
+        );
+        assert_eq!(k.element, "x(2)");
+        assert!(c.board_right);
+        let c = check(&g, &board, &st, &seen_with(None), false);
+        assert!(c.confirmed(), "{:?}", c.changes);
     }
 
     #[test]

@@ -1264,7 +1264,9 @@ impl<B: Bus> Referee<B> {
                     return Some(remind_at);
                 }
                 RobotStage::WaitingForHelp { .. } => {
-                    if c.confirmed() {
+                    // The person's hands put the board right; a piece left on
+                    // no location off the board is not worth holding the game.
+                    if c.board_right {
                         self.robot_event(
                             GameEvent::INFO,
                             &[],
