@@ -56,8 +56,8 @@ pub struct RefereeParams {
     pub correction_attempts: u32,
     /// Corrections after which the camera asked for the same corrections again,
     /// the pieces within `REGRASP_RADIUS_CM` of where they were taken (they
-    /// slipped from the gripper and fell back where they lay): tried again
-    /// without counting against `correction_attempts`.
+    /// slipped from the gripper and fell back where they lay): up to this
+    /// many do not count against `correction_attempts` (0: all count).
     pub regrasp_attempts: u32,
     /// Before the robot's move, pieces the camera sees farther than this (mm)
     /// from their location's point are put back on it, and the move's own
@@ -150,7 +150,7 @@ impl RefereeParams {
                 4,
                 0,
                 20,
-                "corrections that left the board unchanged (a slip), tried again without counting against correction_attempts",
+                "corrections that carried nothing (the piece slipped back where it lay) that do not count against correction_attempts",
             )? as u32,
             reseat_mm: p.declare_double(
                 "reseat_mm",
@@ -1198,8 +1198,9 @@ impl<B: Bus> Referee<B> {
                     if crate::referee_eyes::repeats_all(&c.corrections, &t.last_corrections) {
                         t.regrasps += 1;
                     }
-                    let attempts = t.corrections - t.regrasps;
+                    // Up to `regrasp_attempts` of those are free; the rest count.
                     let regrasps = t.regrasps;
+                    let attempts = t.corrections - regrasps.min(self.params.regrasp_attempts);
                     self.robot_event(
                         GameEvent::OBSERVATION_MISMATCH,
                         &[],
@@ -1209,7 +1210,6 @@ impl<B: Bus> Referee<B> {
                         ),
                     );
                     if attempts < self.params.correction_attempts
-                        && regrasps <= self.params.regrasp_attempts
                         && !c.corrections.is_empty()
                         && c.uncorrectable.is_empty()
                     {
@@ -1244,8 +1244,10 @@ impl<B: Bus> Referee<B> {
                     }
                     let why = if !c.uncorrectable.is_empty() {
                         format!("no piece to put on {}", c.uncorrectable.join(", "))
-                    } else if regrasps > self.params.regrasp_attempts {
-                        format!("the piece slipped from the gripper {regrasps} time(s)")
+                    } else if regrasps > 0 {
+                        format!(
+                            "{attempts} correction(s) did not help; the piece slipped from the gripper {regrasps} time(s)"
+                        )
                     } else {
                         format!("{attempts} correction(s) did not help")
                     };

@@ -55,6 +55,9 @@ pub struct SimGameConfig {
     /// the camera, goes on; the call still counts as an intervention.
     /// Otherwise the game waits (as for a person who must do it).
     pub person_helps: bool,
+    /// More referee parameters (name, value), after the ones the sim game
+    /// sets (e.g. `regrasp_attempts`).
+    pub referee_params: Vec<(String, ParamValue)>,
 }
 
 impl SimGameConfig {
@@ -70,6 +73,7 @@ impl SimGameConfig {
             wall_limit: None,
             referee_stays: false,
             person_helps: true,
+            referee_params: Vec::new(),
         }
     }
 }
@@ -213,17 +217,18 @@ impl SimGame {
         )?;
         robot.spawn(NodeOptions::new("planner"), planner_node::run)?;
         let stays = config.referee_stays;
-        robot.spawn(
-            NodeOptions::new("referee")
-                .param("game_file", ParamValue::String(config.game_file.clone()))
-                .param("player_kinds", ParamValue::StringArray(kinds.clone()))
-                .param("seed", ParamValue::Integer(config.seed as i64))
-                // The world's board: its placement and turn-over station.
-                .param("board", ParamValue::String(config.world.board.clone()))
-                .param("arm", ParamValue::Bool(true))
-                .param("camera", ParamValue::Bool(true)),
-            move |n, s| referee_node::run(n, s, !stays),
-        )?;
+        let mut referee = NodeOptions::new("referee")
+            .param("game_file", ParamValue::String(config.game_file.clone()))
+            .param("player_kinds", ParamValue::StringArray(kinds.clone()))
+            .param("seed", ParamValue::Integer(config.seed as i64))
+            // The world's board: its placement and turn-over station.
+            .param("board", ParamValue::String(config.world.board.clone()))
+            .param("arm", ParamValue::Bool(true))
+            .param("camera", ParamValue::Bool(true));
+        for (name, value) in &config.referee_params {
+            referee = referee.param(name, value.clone());
+        }
+        robot.spawn(referee, move |n, s| referee_node::run(n, s, !stays))?;
         Ok(SimGame {
             robot,
             game,

@@ -36,7 +36,18 @@ fn closed_loop(file: &str, seed: u64, faults: &str) -> GameSummary {
 /// As [`closed_loop`], but calls for help may happen (the simulated person
 /// answers them).
 fn closed_loop_helped(file: &str, seed: u64, faults: &str) -> GameSummary {
+    closed_loop_with(file, seed, faults, Vec::new())
+}
+
+/// As [`closed_loop_helped`], with more referee parameters.
+fn closed_loop_with(
+    file: &str,
+    seed: u64,
+    faults: &str,
+    referee_params: Vec<(String, gamebot_ros::ParamValue)>,
+) -> GameSummary {
     let mut config = SimGameConfig::new(&repo(&format!("games/{file}")), "random");
+    config.referee_params = referee_params;
     config.calibration = repo("config/camera/sim.yaml");
     config.seed = seed;
     config.wall_limit = Some(Duration::from_secs(900));
@@ -138,13 +149,24 @@ fn tictactoe_with_faults() {
 }
 
 /// Every piece the arm lifts slips out of the gripper: the referee sees the
-/// square still empty, its corrections slip too, and it asks for help; the
+/// square still empty, its corrections slip too (with `regrasp_attempts` 0
+/// every one counts), and it asks for help; the
 /// simulated person puts the board right (`/sim/put_board_right`), the
 /// camera shows it, and the game goes on to its end. One call for help per
 /// robot move, every one answered.
 #[test]
 fn a_person_answers_every_call_for_help() {
-    let s = closed_loop_helped("tictactoe.game", 9, "slip=1");
+    // Slips are not retried on their own budget here: the calls for help
+    // come sooner.
+    let s = closed_loop_with(
+        "tictactoe.game",
+        9,
+        "slip=1",
+        vec![(
+            "regrasp_attempts".into(),
+            gamebot_ros::ParamValue::Integer(0),
+        )],
+    );
     let robot_moves = s.moves.iter().filter(|m| m.by == "robot").count() as u32;
     assert!(robot_moves >= 3, "{:?}", s.moves);
     assert_eq!(s.interventions, robot_moves, "{:?}", s.moves);
