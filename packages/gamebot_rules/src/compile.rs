@@ -410,6 +410,8 @@ pub(crate) struct Compiler<'a> {
     /// Per variable: whether what a call leaves in it is never read
     /// (`memo::dead_vars`).
     pub dead: &'a [bool],
+    /// The symbol of `""`.
+    pub empty_sym: Sym,
 }
 
 /// In an id table of a template: the table cannot decide, ask `Ctx::template`.
@@ -1025,6 +1027,21 @@ impl Compiler<'_> {
             Expr::Interp(t) => self.id_template(t, true),
             _ => None,
         }
+    }
+
+    /// [`Compiler::loc_in_place`] of an element name (its id table over
+    /// the elements).
+    pub(crate) fn elem_in_place(&self, e: &Expr) -> Option<IdArg> {
+        match *e {
+            Expr::Str(s) => Some(IdArg::Const(known(self.sym_elem, s))),
+            Expr::Interp(t) => self.id_template(t, false),
+            _ => None,
+        }
+    }
+
+    /// The element named by symbol `s`.
+    pub(crate) fn elem_id(&self, s: Sym) -> Option<u16> {
+        known(self.sym_elem, s)
     }
 
     /// A location argument: its id, or `None` for a name that is no location.
@@ -1952,7 +1969,7 @@ impl Ctx<'_> {
         x
     }
     #[inline(always)]
-    fn rd_state<const R: bool>(&mut self, e: u16) -> i32 {
+    pub(crate) fn rd_state<const R: bool>(&mut self, e: u16) -> i32 {
         let x = self.st.get().element_state(e);
         if R {
             self.vars.memo.note(Read::State(e, x));
@@ -1960,7 +1977,7 @@ impl Ctx<'_> {
         x
     }
     #[inline(always)]
-    fn rd_owner<const R: bool>(&mut self, e: u16) -> i32 {
+    pub(crate) fn rd_owner<const R: bool>(&mut self, e: u16) -> i32 {
         let x = self.st.get().owner(e);
         if R {
             self.vars.memo.note(Read::Owner(e, x));

@@ -552,6 +552,7 @@ impl Game {
             memo_funcs: memo_info.iter().map(Option::is_some).collect(),
             record: memo_info.iter().any(Option::is_some),
             dead: &dead,
+            empty_sym: sym_map[""],
             funcs: &funcs,
             func_names: &func_names,
             sym_loc: &sym_loc,

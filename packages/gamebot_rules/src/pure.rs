@@ -39,6 +39,7 @@ use crate::compile::{Compiler, IdArg, IdTable};
 use crate::eval::Ctx;
 use crate::expr::{Builtin, Expr, VarId};
 use crate::lexer::Op;
+use crate::state::Attr;
 use crate::value::Value;
 
 /// Registers per evaluation (parameters and dead locals of inlined calls).
@@ -66,9 +67,24 @@ pub(crate) enum Pure {
     /// `EMPTY(..)` of a literal location name or of a template over one or
     /// two Ints.
     Empty(Box<PLoc>),
+    /// `CONTENT(..)` of a location named as for `EMPTY`: an [`Ty::Elem`].
+    Content(Box<PLoc>),
+    /// `OWNER(..)` (`Attr::Owner`) or `STATE(..)` (`Attr::State`) of an
+    /// element: an Int.
+    Attr(Attr, Box<PElem>),
 }
 
-/// The location of a pure `EMPTY`.
+/// The element of a pure `OWNER`/`STATE`.
+pub(crate) enum PElem {
+    /// An [`Ty::Elem`] value (the content of a location).
+    Elem(Pure),
+    /// An element named by a literal or a template over one or two Ints
+    /// (`IdTable` of elements): `None` is no such element.
+    Name(PLoc),
+}
+
+/// The location (or, in [`PElem::Name`], the element) named in place: a
+/// literal name or a template over one or two Ints.
 pub(crate) enum PLoc {
     Const(Option<u16>),
     One(Pure, IdTable),
@@ -97,17 +113,31 @@ pub(crate) struct Inlined {
 pub(crate) enum Ty {
     Int,
     Bool,
+    /// What `CONTENT` gives, held in an `i32` like an Int: the occupant's
+    /// element id, or [`NO_ELEM`] for `""` (an empty location or no such
+    /// location). Only built when no element is named `""`, so that two
+    /// such values are equal exactly when the names the closures compare
+    /// are (element names are distinct symbols, none of them `""`).
+    Elem,
 }
+
+/// The [`Ty::Elem`] value of `""`.
+pub(crate) const NO_ELEM: i32 = -1;
+/// The [`Ty::Elem`] code of a string literal that is neither `""` nor an
+/// element name: equal to no value `CONTENT` gives.
+const NOT_ELEM: i32 = -2;
 
 /// Builds [`Pure`] trees for one root expression.
 struct Builder<'c, 'a> {
     c: &'c Compiler<'a>,
     regs: u8,
     calls: u32,
+    /// Whether [`Ty::Elem`] values may be built.
+    elems: bool,
 }
 
-/// The variables of one inlined call held in registers.
-type Scope = Vec<(VarId, u8)>;
+/// The variables of one inlined call held in registers, with their types.
+type Scope = Vec<(VarId, u8, Ty)>;
 
 impl Builder<'_, '_> {
     fn reg(&mut self) -> Option<u8> {
@@ -128,8 +158,8 @@ impl Builder<'_, '_> {
             &Expr::Bool(b) => (Pure::BoolLit(b), Ty::Bool),
             &Expr::Var(v) => match scope {
                 None => (Pure::Var(v), Ty::Int),
-                Some(s) => match s.iter().rev().find(|(w, _)| *w == v) {
-                    Some(&(_, r)) => (Pure::Reg(r), Ty::Int),
+                Some(s) => match s.iter().rev().find(|(w, ..)| *w == v) {
+                    Some(&(_, r, ty)) => (Pure::Reg(r), ty),
                     // A dead variable of another function, or read before
                     // this call writes it: not inlined.
                     None if self.c.dead.get(v as usize).copied().unwrap_or(true) => return None,
@@ -148,6 +178,22 @@ impl Builder<'_, '_> {
                 Pure::Neg(Box::new(self.of(x, Ty::Int, scope, nest)?)),
                 Ty::Int,
             ),
+            Expr::Binary(op @ (Op::Eq | Op::Ne), a, b) if self.elems => {
+                // Two Elem values, or one and a string literal; else Ints.
+                let side = |b: &mut Self, x: &Expr| match *x {
+                    Expr::Str(s) => Some((Pure::Lit(b.elem_code(s)), None)),
+                    _ => b.build(x, scope, nest).map(|(p, t)| (p, Some(t))),
+                };
+                let (x, tx) = side(self, a)?;
+                let (y, ty) = side(self, b)?;
+                match (tx, ty) {
+                    (Some(Ty::Elem), Some(Ty::Elem) | None)
+                    | (None, Some(Ty::Elem))
+                    | (Some(Ty::Int), Some(Ty::Int)) => {}
+                    _ => return None,
+                }
+                (Pure::Bin(*op, Box::new(x), Box::new(y)), Ty::Bool)
+            }
             Expr::Binary(op, a, b) => {
                 let (arg, ty) = match op {
                     Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => (Ty::Int, Ty::Int),
@@ -171,17 +217,26 @@ impl Builder<'_, '_> {
                 (Pure::If(Box::new(cond), Box::new(t), Box::new(f)), ty)
             }
             Expr::Builtin(Builtin::Empty, a) if a.len() == 1 => {
-                let var = |b: &mut Self, v: VarId| b.of(&Expr::Var(v), Ty::Int, scope, nest);
-                let loc = match self.c.loc_in_place(&a[0])? {
-                    IdArg::Const(l) => PLoc::Const(l),
-                    IdArg::One(v, tab) => PLoc::One(var(self, v)?, tab),
-                    IdArg::Two(v, w, tab) => {
-                        let x = var(self, v)?;
-                        PLoc::Two(x, var(self, w)?, tab)
-                    }
-                    IdArg::Other(_) => return None,
-                };
+                let loc = self.name(self.c.loc_in_place(&a[0])?, scope, nest)?;
                 (Pure::Empty(Box::new(loc)), Ty::Bool)
+            }
+            Expr::Builtin(Builtin::Content, a) if a.len() == 1 && self.elems => {
+                let loc = self.name(self.c.loc_in_place(&a[0])?, scope, nest)?;
+                (Pure::Content(Box::new(loc)), Ty::Elem)
+            }
+            Expr::Builtin(b @ (Builtin::Owner | Builtin::State), a)
+                if a.len() == 1 && self.elems =>
+            {
+                let attr = if *b == Builtin::Owner {
+                    Attr::Owner
+                } else {
+                    Attr::State
+                };
+                let el = match self.c.elem_in_place(&a[0]) {
+                    Some(id) => PElem::Name(self.name(id, scope, nest)?),
+                    None => PElem::Elem(self.of(&a[0], Ty::Elem, scope, nest)?),
+                };
+                (Pure::Attr(attr, Box::new(el)), Ty::Int)
             }
             Expr::Call(fid, args) => {
                 if nest >= MAX_NEST {
@@ -199,23 +254,27 @@ impl Builder<'_, '_> {
                     return None;
                 }
                 let (last, lines) = func.body.split_last()?;
+                // The call's registers are above those of the enclosing
+                // calls and free again once it has given its value (a
+                // stack): its siblings and later lines reuse them.
+                let mark = self.regs;
                 // The arguments, in the caller's scope, in order.
                 let mut argv = Vec::with_capacity(args.len());
                 let mut inner: Scope = Vec::new();
                 for (a, &p) in args.iter().zip(&func.params) {
-                    let x = self.of(a, Ty::Int, scope, nest)?;
+                    let (x, ty) = self.value(a, scope, nest)?;
                     let r = self.reg()?;
                     argv.push((r, x));
-                    inner.push((p, r));
+                    inner.push((p, r, ty));
                 }
                 let mut steps = Vec::new();
                 for line in lines {
                     match &line.expr {
                         Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&true) => {
-                            let x = self.of(x, Ty::Int, Some(&inner), nest + 1)?;
+                            let (x, ty) = self.value(x, Some(&inner), nest + 1)?;
                             let r = self.reg()?;
                             steps.push(Step::Let(r, x));
-                            inner.push((*v, r));
+                            inner.push((*v, r, ty));
                         }
                         Expr::Assign(..) => return None,
                         e => {
@@ -229,6 +288,7 @@ impl Builder<'_, '_> {
                     return None;
                 }
                 self.calls += 1;
+                self.regs = mark;
                 (
                     Pure::Call(Box::new(Inlined {
                         nest: nest + 1,
@@ -248,6 +308,40 @@ impl Builder<'_, '_> {
         let (p, t) = self.build(e, scope, nest)?;
         (t == ty).then_some(p)
     }
+
+    /// [`Builder::build`] of a value a register holds (an argument, an
+    /// assigned value): an Int or an Elem.
+    fn value(&mut self, e: &Expr, scope: Option<&Scope>, nest: u32) -> Option<(Pure, Ty)> {
+        let (p, t) = self.build(e, scope, nest)?;
+        (t != Ty::Bool).then_some((p, t))
+    }
+
+    /// A name given in place (`Compiler::loc_in_place`/`elem_in_place`):
+    /// its Int arguments in this scope.
+    fn name(&mut self, id: IdArg, scope: Option<&Scope>, nest: u32) -> Option<PLoc> {
+        let var = |b: &mut Self, v: VarId| b.of(&Expr::Var(v), Ty::Int, scope, nest);
+        Some(match id {
+            IdArg::Const(l) => PLoc::Const(l),
+            IdArg::One(v, tab) => PLoc::One(var(self, v)?, tab),
+            IdArg::Two(v, w, tab) => {
+                let x = var(self, v)?;
+                PLoc::Two(x, var(self, w)?, tab)
+            }
+            IdArg::Other(_) => return None,
+        })
+    }
+
+    /// The [`Ty::Elem`] value equal to the string literal `s`.
+    fn elem_code(&self, s: crate::value::Sym) -> i32 {
+        if s == self.c.empty_sym {
+            NO_ELEM
+        } else {
+            match self.c.elem_id(s) {
+                Some(e) => i32::from(e),
+                None => NOT_ELEM,
+            }
+        }
+    }
 }
 
 /// `e` as register closures when it is pure and inlines at least one call
@@ -264,6 +358,8 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         c,
         regs: 0,
         calls: 0,
+        // Elem values need `""` to be no element's name (see `Ty::Elem`).
+        elems: c.elem_id(c.empty_sym).is_none(),
     };
     let (p, ty) = b.build(e, None, 0)?;
     if b.calls == 0 {
@@ -273,6 +369,9 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
     Some(match ty {
         Ty::Int => Code::Int(lower_int(&p, rec)),
         Ty::Bool => Code::Bool(lower_bool(&p, rec)),
+        // An Elem at the root would have to become a name again: left to
+        // the closures.
+        Ty::Elem => return None,
     })
 }
 
@@ -501,6 +600,8 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
                 body(c, r)
             })
         }
+        Pure::Content(loc) => content_at(loc, rec),
+        Pure::Attr(attr, el) => attr_of(*attr, el, rec),
         _ => fi(|_, _| None),
     }
 }
@@ -603,5 +704,115 @@ fn empty_at(loc: &PLoc, rec: bool) -> PBool {
             let id = tab.lookup2(p, y.get(c, r)?);
             empty!(c, id, true)
         }),
+    }
+}
+
+/// The id named by a [`PLoc`] (a location, or an element for
+/// [`PElem::Name`]): `Some(None)` for no such name, `None` when the id
+/// table cannot decide (give up).
+enum Named {
+    Const(Option<u16>),
+    One(Leaf, IdTable),
+    Two(Leaf, Leaf, IdTable),
+}
+
+impl Named {
+    fn of(loc: &PLoc, rec: bool) -> Named {
+        match loc {
+            &PLoc::Const(l) => Named::Const(l),
+            PLoc::One(x, tab) => Named::One(Leaf::of(x, rec), tab.clone()),
+            PLoc::Two(x, y, tab) => Named::Two(Leaf::of(x, rec), Leaf::of(y, rec), tab.clone()),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<Option<u16>> {
+        match self {
+            Named::Const(l) => Some(*l),
+            Named::One(x, tab) => tab.lookup1(x.get(c, r)?),
+            Named::Two(x, y, tab) => {
+                let p = x.get(c, r)?;
+                tab.lookup2(p, y.get(c, r)?)
+            }
+        }
+    }
+}
+
+/// `CONTENT` of a location named in place: the occupant's id, or
+/// [`NO_ELEM`] for an empty location or a name that is no location (the
+/// closures give `""` for both).
+fn content_at(loc: &PLoc, rec: bool) -> PInt {
+    /// The Elem value of location `id` (`None`: no such location).
+    macro_rules! content {
+        ($c:expr, $id:expr, $rec:literal) => {
+            Some(match $id {
+                Some(l) => match $c.rd_content::<$rec>(l) {
+                    Some(e) => i32::from(e),
+                    None => NO_ELEM,
+                },
+                None => NO_ELEM,
+            })
+        };
+    }
+    let at = Named::of(loc, rec);
+    match (at, rec) {
+        (Named::Const(None), _) => fi(|_, _| Some(NO_ELEM)),
+        (Named::Two(x, y, tab), false) => fi(move |c, r| {
+            let p = x.get(c, r)?;
+            let id = tab.lookup2(p, y.get(c, r)?)?;
+            content!(c, id, false)
+        }),
+        (Named::Two(x, y, tab), true) => fi(move |c, r| {
+            let p = x.get(c, r)?;
+            let id = tab.lookup2(p, y.get(c, r)?)?;
+            content!(c, id, true)
+        }),
+        (at, false) => fi(move |c, r| {
+            let id = at.get(c, r)?;
+            content!(c, id, false)
+        }),
+        (at, true) => fi(move |c, r| {
+            let id = at.get(c, r)?;
+            content!(c, id, true)
+        }),
+    }
+}
+
+/// `OWNER`/`STATE` of an element: -1 for no element (an Elem value
+/// [`NO_ELEM`], or a name that is no element), as the closures give.
+fn attr_of(attr: Attr, el: &PElem, rec: bool) -> PInt {
+    /// The attribute of element `id` (`None`: no such element).
+    macro_rules! attr {
+        ($c:expr, $id:expr, $rec:literal) => {
+            Some(match $id {
+                Some(e) => match attr {
+                    Attr::Owner => $c.rd_owner::<$rec>(e),
+                    _ => $c.rd_state::<$rec>(e),
+                },
+                None => -1,
+            })
+        };
+    }
+    if !matches!(attr, Attr::Owner | Attr::State) {
+        return fi(|_, _| None);
+    }
+    match el {
+        PElem::Elem(x) => {
+            let x = Leaf::of(x, rec);
+            // `NO_ELEM` (and only it: the other values are ids) is no element.
+            if rec {
+                fi(move |c, r| attr!(c, u16::try_from(x.get(c, r)?).ok(), true))
+            } else {
+                fi(move |c, r| attr!(c, u16::try_from(x.get(c, r)?).ok(), false))
+            }
+        }
+        PElem::Name(n) => {
+            let at = Named::of(n, rec);
+            if rec {
+                fi(move |c, r| attr!(c, at.get(c, r)?, true))
+            } else {
+                fi(move |c, r| attr!(c, at.get(c, r)?, false))
+            }
+        }
     }
 }

@@ -1291,6 +1291,7 @@ fn only_pure_functions_with_dead_variables_are_inlined() {
         memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
         record: false,
         dead: &g.dead,
+        empty_sym: g.empty_sym,
     };
     let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
     let lines = &g.funcs[probe].as_ref().unwrap().body;
