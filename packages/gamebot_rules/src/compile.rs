@@ -412,6 +412,9 @@ pub(crate) struct Compiler<'a> {
     pub dead: &'a [bool],
     /// The symbol of `""`.
     pub empty_sym: Sym,
+    /// Loop bodies memoized as units (`memo::units`): the body's address,
+    /// its id in `Game::memo_info` (after the functions).
+    pub units: Vec<(usize, FuncId)>,
 }
 
 /// In an id table of a template: the table cannot decide, ask `Ctx::template`.
@@ -1286,7 +1289,13 @@ impl Compiler<'_> {
         } else {
             "a FORSOME body"
         };
+        let at = body as *const Expr as usize;
+        let unit = self.units.iter().find(|u| u.0 == at).map(|u| u.1);
         let body = self.bool(body, what);
+        let body = match unit {
+            Some(u) => f(move |c| run_unit(c, u, &body)),
+            None => body,
+        };
         f(move |c| {
             let a = from(c)?;
             let b = to(c)?;
@@ -1726,7 +1735,7 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     let Some(info) = g.memo_info.get(fid as usize).and_then(Option::as_ref) else {
         return run_func(c, fid, false);
     };
-    c.vars.memo.for_game(g.id, g.funcs.len());
+    c.vars.memo.for_game(g.id, g.memo_info.len());
     if c.vars.memo.is_off(fid) {
         return run_func(c, fid, false);
     }
@@ -1768,7 +1777,7 @@ fn memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -
     let Some(info) = g.memo_info.get(fid as usize).and_then(Option::as_ref) else {
         return Ok(None);
     };
-    c.vars.memo.for_game(g.id, g.funcs.len());
+    c.vars.memo.for_game(g.id, g.memo_info.len());
     if c.vars.memo.is_off(fid) {
         return Ok(None);
     }
@@ -1811,6 +1820,18 @@ fn memo_miss(
     info: &crate::memo::MemoInfo,
     key: crate::memo::Key,
 ) -> R<Value> {
+    memo_miss_with(c, fid, info, key, |c| run_func(c, fid, false))
+}
+
+/// [`memo_miss`] of function or unit `fid` whose evaluation is `run`.
+#[inline(always)]
+fn memo_miss_with(
+    c: &mut Ctx<'_>,
+    fid: FuncId,
+    info: &crate::memo::MemoInfo,
+    key: crate::memo::Key,
+    run: impl Fn(&mut Ctx<'_>) -> R<Value>,
+) -> R<Value> {
     let (slots, memo) = c.vars.slots_and_memo();
     // A miss: run it with the variables it may write (but its parameters) unbound.
     let saved: smallvec::SmallVec<[(VarId, Option<Value>); 16]> = info
@@ -1824,7 +1845,7 @@ fn memo_miss(
     let start = memo.buf.len();
     memo.depth += 1;
     let steps = c.vars.steps_left();
-    let result = run_func(c, fid, false);
+    let result = run(c);
     c.vars.memo.depth -= 1;
     let (slots, memo) = c.vars.slots_and_memo();
     match result {
@@ -1853,7 +1874,7 @@ fn memo_miss(
             memo.failed = None;
             memo.bypass += 1;
             c.vars.set_steps_left(steps);
-            let plain = run_func(c, fid, false);
+            let plain = run(c);
             c.vars.memo.bypass -= 1;
             if plain.is_ok() {
                 // The attempt failed only because it ran with variables
@@ -1863,6 +1884,39 @@ fn memo_miss(
             }
             plain
         }
+    }
+}
+
+/// A loop body memoized as unit `u` (`memo::units`): evaluated in place
+/// (no call), its entry looked up by the values of its inputs.
+fn run_unit(c: &mut Ctx<'_>, u: FuncId, body: &CBool) -> R<bool> {
+    let g = c.g;
+    let Some(info) = g.memo_info.get(u as usize).and_then(Option::as_ref) else {
+        return body(c);
+    };
+    c.vars.memo.for_game(g.id, g.memo_info.len());
+    if c.vars.memo.is_off(u) {
+        return body(c);
+    }
+    let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
+    for (k, p) in key.iter_mut().zip(&info.inputs) {
+        match c.vars.get(*p).and_then(crate::memo::key_of) {
+            Some(x) => *k = x,
+            None => return body(c),
+        }
+    }
+    let st = c.st.get();
+    let (slots, memo) = c.vars.slots_and_memo();
+    let v = match memo.hit(slots, u, &key, info.inputs.len(), st) {
+        Some(v) => v,
+        None => memo_miss_with(c, u, info, key, |c| body(c).map(Value::Bool))?,
+    };
+    match v {
+        Value::Bool(b) => Ok(b),
+        other => Err(EvalError::new(format!(
+            "internal: a loop body gave {}",
+            other.kind()
+        ))),
     }
 }
 

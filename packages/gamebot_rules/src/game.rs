@@ -547,8 +547,15 @@ impl Game {
             }
         }
         let dead = crate::memo::dead_vars(&funcs, &templates, &outside, var_names.len());
-        let memo_info = crate::memo::analyse(&funcs, &templates, &dead);
+        let mut memo_info = crate::memo::analyse(&funcs, &templates, &dead);
+        // Loop bodies memoized as units, numbered after the functions.
+        let mut units = Vec::new();
+        for (body, info) in crate::memo::units(&funcs, &templates, &dead) {
+            units.push((body as usize, memo_info.len() as crate::expr::FuncId));
+            memo_info.push(Some(info));
+        }
         let mut compiler = crate::compile::Compiler {
+            units,
             memo_funcs: memo_info.iter().map(Option::is_some).collect(),
             record: memo_info.iter().any(Option::is_some),
             dead: &dead,
