@@ -136,8 +136,18 @@ struct Builder<'c, 'a> {
     elems: bool,
 }
 
-/// The variables of one inlined call held in registers, with their types.
-type Scope = Vec<(VarId, u8, Ty)>;
+/// The variables of one inlined call, with their types: each in a register,
+/// or (a parameter whose argument is a literal or a register of the caller)
+/// that literal or register itself (no copy, no register of its own: a
+/// register is never written again while the call that allocated it runs,
+/// since an assignment takes a new one).
+type Scope = Vec<(VarId, Slot, Ty)>;
+
+#[derive(Clone, Copy)]
+enum Slot {
+    Reg(u8),
+    Lit(i32),
+}
 
 impl Builder<'_, '_> {
     fn reg(&mut self) -> Option<u8> {
@@ -159,7 +169,8 @@ impl Builder<'_, '_> {
             &Expr::Var(v) => match scope {
                 None => (Pure::Var(v), Ty::Int),
                 Some(s) => match s.iter().rev().find(|(w, ..)| *w == v) {
-                    Some(&(_, r, ty)) => (Pure::Reg(r), ty),
+                    Some(&(_, Slot::Reg(r), ty)) => (Pure::Reg(r), ty),
+                    Some(&(_, Slot::Lit(i), ty)) => (Pure::Lit(i), ty),
                     // A dead variable of another function, or read before
                     // this call writes it: not inlined.
                     None if self.c.dead.get(v as usize).copied().unwrap_or(true) => return None,
@@ -263,9 +274,16 @@ impl Builder<'_, '_> {
                 let mut inner: Scope = Vec::new();
                 for (a, &p) in args.iter().zip(&func.params) {
                     let (x, ty) = self.value(a, scope, nest)?;
-                    let r = self.reg()?;
-                    argv.push((r, x));
-                    inner.push((p, r, ty));
+                    let slot = match x {
+                        Pure::Reg(r) => Slot::Reg(r),
+                        Pure::Lit(i) => Slot::Lit(i),
+                        x => {
+                            let r = self.reg()?;
+                            argv.push((r, x));
+                            Slot::Reg(r)
+                        }
+                    };
+                    inner.push((p, slot, ty));
                 }
                 let mut steps = Vec::new();
                 for line in lines {
@@ -274,7 +292,7 @@ impl Builder<'_, '_> {
                             let (x, ty) = self.value(x, Some(&inner), nest + 1)?;
                             let r = self.reg()?;
                             steps.push(Step::Let(r, x));
-                            inner.push((*v, r, ty));
+                            inner.push((*v, Slot::Reg(r), ty));
                         }
                         Expr::Assign(..) => return None,
                         e => {
@@ -373,6 +391,22 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         // the closures.
         Ty::Elem => return None,
     })
+}
+
+/// Whether a call of `f` with Int arguments can be inlined at the root of
+/// an expression (under `c.memo_funcs`).
+pub(crate) fn inlinable(c: &Compiler<'_>, f: crate::expr::FuncId) -> bool {
+    let Some(Some(def)) = c.funcs.get(f as usize) else {
+        return false;
+    };
+    let call = Expr::Call(f, def.params.iter().map(|&p| Expr::Var(p)).collect());
+    let mut b = Builder {
+        c,
+        regs: 0,
+        calls: 0,
+        elems: c.elem_id(c.empty_sym).is_none(),
+    };
+    b.build(&call, None, 0).is_some()
 }
 
 /// Registers of one evaluation.

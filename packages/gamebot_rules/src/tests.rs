@@ -368,7 +368,8 @@ fn memoized_calls_agree_with_the_reference() {
 }
 
 /// The functions the original-style fixtures' end checks and targets spend
-/// their time in are memoized (so the digest test plays through the memo),
+/// their time in are memoized or are units (so the digest test plays
+/// through the memo),
 /// the small helpers and the functions reading variables they do not write
 /// are not, and one scratch serves two games without mixing their tables.
 #[test]
@@ -379,7 +380,11 @@ fn memoized_functions_of_the_fixtures() {
         g.memo_info[f].is_some()
     };
     let c4 = Game::load(root.join("bench/connect4-orig.game")).unwrap();
-    assert!(memoized(&c4, "Four") && memoized(&c4, "HasFour"));
+    assert!(memoized(&c4, "HasFour"));
+    // `HasFour`'s inner loop body is a unit (`memo::units`); `Four`, called
+    // only there and inlinable, is inlined into it instead of memoized.
+    assert_eq!(c4.memo_info.len(), c4.funcs.len() + 1);
+    assert!(!memoized(&c4, "Four"));
     assert!(!memoized(&c4, "IsValid") && !memoized(&c4, "Disc"));
     let r6 = Game::load(root.join("bench/reversi6-orig.game")).unwrap();
     assert!(memoized(&r6, "CanFlip") && memoized(&r6, "Run"));
@@ -1505,6 +1510,43 @@ fn loop_bodies_memoized_as_units_agree_with_the_reference() {
     )
     .expect_err("unbound");
     assert!(e.contains("not bound"), "{e}");
+}
+
+/// A parameter whose argument is a literal or a register of the caller is
+/// that literal or register in the inlined call (`pure.rs`, no copy); an
+/// assignment of the parameter in the callee takes a register of its own, so
+/// the caller's value is unchanged (`Wrap` gives 76, not 77; it fails when
+/// the assignment writes the caller's register).
+#[test]
+fn inlined_parameters_alias_the_callers_registers() {
+    let defs = "Bump($ba)\n$ba = $ba + 1\n$ba * 10\nEND\n\
+                Wrap($wa)\n$wb = $wa + 5\nBump($wb) + $wb\nEND\n\
+                Twice($ta, $tb)\nBump($ta) + Bump($tb) + $ta\nEND\n";
+    assert_eq!(int(run(defs, &["Wrap(1)"])), 76);
+    assert_eq!(int(run(defs, &["Bump(3) + Twice(2, 4)"])), 40 + 30 + 50 + 2);
+    assert_eq!(int(run(defs, &["$A = 2", "Twice($A, $A)"])), 30 + 30 + 2);
+}
+
+/// A memoized function called only from units' bodies and inlinable is
+/// inlined there instead of memoized (`Game::assemble`); called from
+/// anywhere else too, it stays memoized.
+#[test]
+fn functions_called_only_from_units_are_inlined() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let text = std::fs::read_to_string(root.join("bench/tictactoe-orig.game")).unwrap();
+    let memoized = |g: &Game, n: &str| {
+        let f = g.func_names.iter().position(|x| x == n).unwrap();
+        g.memo_info[f].is_some()
+    };
+    let g = Game::parse("t.game", &text).unwrap();
+    assert_eq!(g.memo_info.len(), g.funcs.len() + 1);
+    assert!(!memoized(&g, "LineFrom") && memoized(&g, "HasLine"));
+    let more = text.replace(
+        "[SCORINGS]",
+        "Extra($xp)\nLineFrom(1, 1, 1, 0, $xp)\nEND\n\n[SCORINGS]",
+    );
+    let g = Game::parse("t.game", &more).unwrap();
+    assert!(memoized(&g, "LineFrom") && memoized(&g, "HasLine"));
 }
 
 /// Which calls `pure.rs` inlines: pure functions whose parameters and
