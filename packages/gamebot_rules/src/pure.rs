@@ -3,9 +3,11 @@
 //!
 //! An expression built only from Int and Bool literals, variables holding
 //! Ints, the integer operators, `ABS`, unary `-`, the comparisons of two
-//! Ints, `AND`, `OR`, `NOT`, `IF`, `EMPTY` of a literal location name or of
-//! a template over one or two Ints (read through the template's id table,
-//! `compile.rs`), and calls of *inlinable* user functions,
+//! Ints, `AND`, `OR`, `NOT`, `IF`, `EMPTY` and `CONTENT` of a literal
+//! location name or of a template over one or two Ints (read through the
+//! template's id table, `compile.rs`), `OWNER`/`STATE` of such a `CONTENT`
+//! or of an element named the same way, comparisons of `CONTENT`'s values
+//! ([`Ty::Elem`], issue 18 tenth step), and calls of *inlinable* user functions,
 //! with at least one such call, is compiled (besides its usual closures,
 //! `compile.rs`) into a [`Pure`] tree and that into closures over an array
 //! of registers: a call costs no `enter`, no parameter binding in the
