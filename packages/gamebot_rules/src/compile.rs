@@ -359,11 +359,21 @@ pub(crate) struct Compiled {
     and: Option<(CBool, CBool)>,
     /// Its arguments when it is a call `F(...)` (hoisted called conditions).
     call_args: Option<Vec<Arg>>,
+    /// That call inlined over registers (`pure.rs`), when `F` is inlinable.
+    split: Option<crate::pure::Split>,
 }
 
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
 #[derive(Clone, Default)]
 pub(crate) struct Code(pub(crate) Option<Arc<Compiled>>);
+
+impl Code {
+    /// Whether it is a call inlined for `call_split` (`pure::Split`).
+    #[cfg(test)]
+    pub(crate) fn has_split(&self) -> bool {
+        self.0.as_ref().is_some_and(|c| c.split.is_some())
+    }
+}
 
 impl std::fmt::Debug for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -561,10 +571,15 @@ impl Compiler<'_> {
             Expr::Call(_, args) => Some(args.iter().map(|a| self.arg(a)).collect()),
             _ => None,
         };
+        let split = match e {
+            Expr::Call(fid, args) => crate::pure::compile_split(self, *fid, args),
+            _ => None,
+        };
         Code(Some(Arc::new(Compiled {
             whole: self.node(e),
             and,
             call_args,
+            split,
         })))
     }
 
@@ -2116,9 +2131,23 @@ impl Ctx<'_> {
         match se.code.0.as_deref() {
             Some(Compiled {
                 call_args: Some(cargs),
+                split,
                 ..
             }) if !self.vars.reference => {
                 self.first_conjunct = None;
+                if let Some(sp) = split {
+                    // Inlined (`pure.rs`); when the registers give up, the
+                    // budget steps and recorded reads are put back and the
+                    // call runs as below.
+                    let steps = self.vars.steps_left();
+                    let reads = self.vars.memo.buf.len();
+                    if let Some(v) = sp.run(self) {
+                        return Ok(Value::Bool(v));
+                    }
+                    self.vars.set_steps_left(steps);
+                    self.vars.memo.buf.truncate(reads);
+                    self.first_conjunct = None;
+                }
                 let func = self.func(*fid, cargs.len())?;
                 for (p, a) in func.params.iter().zip(cargs) {
                     a.set(self, *p)?;

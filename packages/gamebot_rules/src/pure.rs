@@ -151,7 +151,7 @@ enum Slot {
     Lit(i32),
 }
 
-impl Builder<'_, '_> {
+impl<'c, 'a> Builder<'c, 'a> {
     fn reg(&mut self) -> Option<u8> {
         if (self.regs as usize) < REGS {
             self.regs += 1;
@@ -252,62 +252,17 @@ impl Builder<'_, '_> {
                 (Pure::Attr(attr, Box::new(el)), Ty::Int)
             }
             Expr::Call(fid, args) => {
-                if nest >= MAX_NEST {
-                    return None;
-                }
-                let c = self.c;
-                let func = c.funcs.get(*fid as usize)?.as_ref()?;
-                if func.params.len() != args.len()
-                    || c.memo_funcs.get(*fid as usize) == Some(&true)
-                    || !func
-                        .params
-                        .iter()
-                        .all(|&p| c.dead.get(p as usize) == Some(&true))
-                {
-                    return None;
-                }
-                let (last, lines) = func.body.split_last()?;
-                // The call's registers are above those of the enclosing
-                // calls and free again once it has given its value (a
-                // stack): its siblings and later lines reuse them.
                 let mark = self.regs;
-                // The arguments, in the caller's scope, in order.
-                let mut argv = Vec::with_capacity(args.len());
-                let mut inner: Scope = Vec::new();
-                for (a, &p) in args.iter().zip(&func.params) {
-                    let (x, ty) = self.value(a, scope, nest)?;
-                    let slot = match x {
-                        Pure::Reg(r) => Slot::Reg(r),
-                        Pure::Lit(i) => Slot::Lit(i),
-                        x => {
-                            let r = self.reg()?;
-                            argv.push((r, x));
-                            Slot::Reg(r)
-                        }
-                    };
-                    inner.push((p, slot, ty));
-                }
-                let mut steps = Vec::new();
-                for line in lines {
-                    match &line.expr {
-                        Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&true) => {
-                            let (x, ty) = self.value(x, Some(&inner), nest + 1)?;
-                            let r = self.reg()?;
-                            steps.push(Step::Let(r, x));
-                            inner.push((*v, Slot::Reg(r), ty));
-                        }
-                        Expr::Assign(..) => return None,
-                        e => {
-                            steps.push(Step::Guard(self.of(e, Ty::Bool, Some(&inner), nest + 1)?))
-                        }
-                    }
-                }
-                let (body, ty) = self.build(&last.expr, Some(&inner), nest + 1)?;
+                let (argv, steps, inner, last) = self.enter(*fid, args, scope, nest)?;
+                let (body, ty) = self.build(last, Some(&inner), nest + 1)?;
                 // A false guard line gives `false`: only in a Bool function.
                 if ty != Ty::Bool && steps.iter().any(|s| matches!(s, Step::Guard(_))) {
                     return None;
                 }
                 self.calls += 1;
+                // The call's registers are above those of the enclosing
+                // calls and free again once it has given its value (a
+                // stack): its siblings and later lines reuse them.
                 self.regs = mark;
                 (
                     Pure::Call(Box::new(Inlined {
@@ -321,6 +276,64 @@ impl Builder<'_, '_> {
             }
             _ => return None,
         })
+    }
+
+    /// An inlinable call of `fid` (see the module documentation): its
+    /// arguments into registers (in the caller's `scope`), its lines before
+    /// the last (assignments into registers, guards), the scope of its body
+    /// and its last line.
+    #[allow(clippy::type_complexity)]
+    fn enter(
+        &mut self,
+        fid: crate::expr::FuncId,
+        args: &[Expr],
+        scope: Option<&Scope>,
+        nest: u32,
+    ) -> Option<(Vec<(u8, Pure)>, Vec<Step>, Scope, &'a Expr)> {
+        if nest >= MAX_NEST {
+            return None;
+        }
+        let c: &'c Compiler<'a> = self.c;
+        let func = c.funcs.get(fid as usize)?.as_ref()?;
+        if func.params.len() != args.len()
+            || c.memo_funcs.get(fid as usize) == Some(&true)
+            || !func
+                .params
+                .iter()
+                .all(|&p| c.dead.get(p as usize) == Some(&true))
+        {
+            return None;
+        }
+        let (last, lines) = func.body.split_last()?;
+        let mut argv = Vec::with_capacity(args.len());
+        let mut inner: Scope = Vec::new();
+        for (a, &p) in args.iter().zip(&func.params) {
+            let (x, ty) = self.value(a, scope, nest)?;
+            let slot = match x {
+                Pure::Reg(r) => Slot::Reg(r),
+                Pure::Lit(i) => Slot::Lit(i),
+                x => {
+                    let r = self.reg()?;
+                    argv.push((r, x));
+                    Slot::Reg(r)
+                }
+            };
+            inner.push((p, slot, ty));
+        }
+        let mut steps = Vec::new();
+        for line in lines {
+            match &line.expr {
+                Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&true) => {
+                    let (x, ty) = self.value(x, Some(&inner), nest + 1)?;
+                    let r = self.reg()?;
+                    steps.push(Step::Let(r, x));
+                    inner.push((*v, Slot::Reg(r), ty));
+                }
+                Expr::Assign(..) => return None,
+                e => steps.push(Step::Guard(self.of(e, Ty::Bool, Some(&inner), nest + 1)?)),
+            }
+        }
+        Some((argv, steps, inner, &last.expr))
     }
 
     /// [`Builder::build`] of an operand that must have type `ty`.
@@ -409,6 +422,71 @@ pub(crate) fn inlinable(c: &Compiler<'_>, f: crate::expr::FuncId) -> bool {
         elems: c.elem_id(c.empty_sym).is_none(),
     };
     b.build(&call, None, 0).is_some()
+}
+
+/// A hoisted rule condition `F(..)` whose last line is `A AND B`
+/// (`Ctx::call_split`: `A`'s value is kept for the element's other targets),
+/// with `F` inlined: its arguments, lines and both sides over registers.
+pub(crate) struct Split {
+    pro: Prologue,
+    left: PBool,
+    right: PBool,
+}
+
+/// [`Split`] of the call `F(args)` when `F` is inlinable and its last line is
+/// `A AND B`.
+pub(crate) fn compile_split(
+    c: &Compiler<'_>,
+    f: crate::expr::FuncId,
+    args: &[Expr],
+) -> Option<Split> {
+    let mut b = Builder {
+        c,
+        regs: 0,
+        calls: 0,
+        elems: c.elem_id(c.empty_sym).is_none(),
+    };
+    let (argv, steps, inner, last) = b.enter(f, args, None, 0)?;
+    let Expr::Binary(Op::And, x, y) = last else {
+        return None;
+    };
+    let left = b.of(x, Ty::Bool, Some(&inner), 1)?;
+    let right = b.of(y, Ty::Bool, Some(&inner), 1)?;
+    let rec = c.record;
+    let call = Inlined {
+        nest: 1,
+        args: argv,
+        steps,
+        body: Pure::BoolLit(true),
+    };
+    Some(Split {
+        pro: Prologue::of(&call, rec),
+        left: lower_bool(&left, rec),
+        right: lower_bool(&right, rec),
+    })
+}
+
+impl Split {
+    /// The call's value, with `A`'s value in `c.first_conjunct` when the
+    /// lines before the last passed (as `call_split` leaves it); `None`:
+    /// give up (the caller puts the budget and the recorded reads back).
+    pub(crate) fn run(&self, c: &mut Ctx<'_>) -> Option<bool> {
+        let mut r = [0; REGS];
+        let passed = if self.pro.steps.is_empty() {
+            self.pro.run::<false>(c, &mut r)?
+        } else {
+            self.pro.run::<true>(c, &mut r)?
+        };
+        if !passed {
+            return Some(false);
+        }
+        let a = (self.left)(c, &mut r)?;
+        c.first_conjunct = Some(a);
+        if !a {
+            return Some(false);
+        }
+        (self.right)(c, &mut r)
+    }
 }
 
 /// Registers of one evaluation.
