@@ -359,11 +359,21 @@ pub(crate) struct Compiled {
     and: Option<(CBool, CBool)>,
     /// Its arguments when it is a call `F(...)` (hoisted called conditions).
     call_args: Option<Vec<Arg>>,
+    /// That call inlined over registers (`pure.rs`), when `F` is inlinable.
+    split: Option<crate::pure::Split>,
 }
 
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
 #[derive(Clone, Default)]
 pub(crate) struct Code(pub(crate) Option<Arc<Compiled>>);
+
+impl Code {
+    /// Whether it is a call inlined for `call_split` (`pure::Split`).
+    #[cfg(test)]
+    pub(crate) fn has_split(&self) -> bool {
+        self.0.as_ref().is_some_and(|c| c.split.is_some())
+    }
+}
 
 impl std::fmt::Debug for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -410,6 +420,11 @@ pub(crate) struct Compiler<'a> {
     /// Per variable: whether what a call leaves in it is never read
     /// (`memo::dead_vars`).
     pub dead: &'a [bool],
+    /// The symbol of `""`.
+    pub empty_sym: Sym,
+    /// Loop bodies memoized as units (`memo::units`): the body's address,
+    /// its id in `Game::memo_info` (after the functions).
+    pub units: Vec<(usize, FuncId)>,
 }
 
 /// In an id table of a template: the table cannot decide, ask `Ctx::template`.
@@ -556,10 +571,15 @@ impl Compiler<'_> {
             Expr::Call(_, args) => Some(args.iter().map(|a| self.arg(a)).collect()),
             _ => None,
         };
+        let split = match e {
+            Expr::Call(fid, args) => crate::pure::compile_split(self, *fid, args),
+            _ => None,
+        };
         Code(Some(Arc::new(Compiled {
             whole: self.node(e),
             and,
             call_args,
+            split,
         })))
     }
 
@@ -1027,6 +1047,21 @@ impl Compiler<'_> {
         }
     }
 
+    /// [`Compiler::loc_in_place`] of an element name (its id table over
+    /// the elements).
+    pub(crate) fn elem_in_place(&self, e: &Expr) -> Option<IdArg> {
+        match *e {
+            Expr::Str(s) => Some(IdArg::Const(known(self.sym_elem, s))),
+            Expr::Interp(t) => self.id_template(t, false),
+            _ => None,
+        }
+    }
+
+    /// The element named by symbol `s`.
+    pub(crate) fn elem_id(&self, s: Sym) -> Option<u16> {
+        known(self.sym_elem, s)
+    }
+
     /// A location argument: its id, or `None` for a name that is no location.
     fn loc(&self, e: &Expr, what: &'static str) -> IdArg {
         if let Some(a) = self.loc_in_place(e) {
@@ -1269,7 +1304,13 @@ impl Compiler<'_> {
         } else {
             "a FORSOME body"
         };
+        let at = body as *const Expr as usize;
+        let unit = self.units.iter().find(|u| u.0 == at).map(|u| u.1);
         let body = self.bool(body, what);
+        let body = match unit {
+            Some(u) => f(move |c| run_unit(c, u, &body)),
+            None => body,
+        };
         f(move |c| {
             let a = from(c)?;
             let b = to(c)?;
@@ -1709,7 +1750,7 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     let Some(info) = g.memo_info.get(fid as usize).and_then(Option::as_ref) else {
         return run_func(c, fid, false);
     };
-    c.vars.memo.for_game(g.id, g.funcs.len());
+    c.vars.memo.for_game(g.id, g.memo_info.len());
     if c.vars.memo.is_off(fid) {
         return run_func(c, fid, false);
     }
@@ -1751,7 +1792,7 @@ fn memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -
     let Some(info) = g.memo_info.get(fid as usize).and_then(Option::as_ref) else {
         return Ok(None);
     };
-    c.vars.memo.for_game(g.id, g.funcs.len());
+    c.vars.memo.for_game(g.id, g.memo_info.len());
     if c.vars.memo.is_off(fid) {
         return Ok(None);
     }
@@ -1794,6 +1835,18 @@ fn memo_miss(
     info: &crate::memo::MemoInfo,
     key: crate::memo::Key,
 ) -> R<Value> {
+    memo_miss_with(c, fid, info, key, |c| run_func(c, fid, false))
+}
+
+/// [`memo_miss`] of function or unit `fid` whose evaluation is `run`.
+#[inline(always)]
+fn memo_miss_with(
+    c: &mut Ctx<'_>,
+    fid: FuncId,
+    info: &crate::memo::MemoInfo,
+    key: crate::memo::Key,
+    run: impl Fn(&mut Ctx<'_>) -> R<Value>,
+) -> R<Value> {
     let (slots, memo) = c.vars.slots_and_memo();
     // A miss: run it with the variables it may write (but its parameters) unbound.
     let saved: smallvec::SmallVec<[(VarId, Option<Value>); 16]> = info
@@ -1807,7 +1860,7 @@ fn memo_miss(
     let start = memo.buf.len();
     memo.depth += 1;
     let steps = c.vars.steps_left();
-    let result = run_func(c, fid, false);
+    let result = run(c);
     c.vars.memo.depth -= 1;
     let (slots, memo) = c.vars.slots_and_memo();
     match result {
@@ -1836,7 +1889,7 @@ fn memo_miss(
             memo.failed = None;
             memo.bypass += 1;
             c.vars.set_steps_left(steps);
-            let plain = run_func(c, fid, false);
+            let plain = run(c);
             c.vars.memo.bypass -= 1;
             if plain.is_ok() {
                 // The attempt failed only because it ran with variables
@@ -1846,6 +1899,39 @@ fn memo_miss(
             }
             plain
         }
+    }
+}
+
+/// A loop body memoized as unit `u` (`memo::units`): evaluated in place
+/// (no call), its entry looked up by the values of its inputs.
+fn run_unit(c: &mut Ctx<'_>, u: FuncId, body: &CBool) -> R<bool> {
+    let g = c.g;
+    let Some(info) = g.memo_info.get(u as usize).and_then(Option::as_ref) else {
+        return body(c);
+    };
+    c.vars.memo.for_game(g.id, g.memo_info.len());
+    if c.vars.memo.is_off(u) {
+        return body(c);
+    }
+    let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
+    for (k, p) in key.iter_mut().zip(&info.inputs) {
+        match c.vars.get(*p).and_then(crate::memo::key_of) {
+            Some(x) => *k = x,
+            None => return body(c),
+        }
+    }
+    let st = c.st.get();
+    let (slots, memo) = c.vars.slots_and_memo();
+    let v = match memo.hit(slots, u, &key, info.inputs.len(), st) {
+        Some(v) => v,
+        None => memo_miss_with(c, u, info, key, |c| body(c).map(Value::Bool))?,
+    };
+    match v {
+        Value::Bool(b) => Ok(b),
+        other => Err(EvalError::new(format!(
+            "internal: a loop body gave {}",
+            other.kind()
+        ))),
     }
 }
 
@@ -1952,7 +2038,7 @@ impl Ctx<'_> {
         x
     }
     #[inline(always)]
-    fn rd_state<const R: bool>(&mut self, e: u16) -> i32 {
+    pub(crate) fn rd_state<const R: bool>(&mut self, e: u16) -> i32 {
         let x = self.st.get().element_state(e);
         if R {
             self.vars.memo.note(Read::State(e, x));
@@ -1960,7 +2046,7 @@ impl Ctx<'_> {
         x
     }
     #[inline(always)]
-    fn rd_owner<const R: bool>(&mut self, e: u16) -> i32 {
+    pub(crate) fn rd_owner<const R: bool>(&mut self, e: u16) -> i32 {
         let x = self.st.get().owner(e);
         if R {
             self.vars.memo.note(Read::Owner(e, x));
@@ -2045,9 +2131,23 @@ impl Ctx<'_> {
         match se.code.0.as_deref() {
             Some(Compiled {
                 call_args: Some(cargs),
+                split,
                 ..
             }) if !self.vars.reference => {
                 self.first_conjunct = None;
+                if let Some(sp) = split {
+                    // Inlined (`pure.rs`); when the registers give up, the
+                    // budget steps and recorded reads are put back and the
+                    // call runs as below.
+                    let steps = self.vars.steps_left();
+                    let reads = self.vars.memo.buf.len();
+                    if let Some(v) = sp.run(self) {
+                        return Ok(Value::Bool(v));
+                    }
+                    self.vars.set_steps_left(steps);
+                    self.vars.memo.buf.truncate(reads);
+                    self.first_conjunct = None;
+                }
                 let func = self.func(*fid, cargs.len())?;
                 for (p, a) in func.params.iter().zip(cargs) {
                     a.set(self, *p)?;

@@ -547,11 +547,116 @@ impl Game {
             }
         }
         let dead = crate::memo::dead_vars(&funcs, &templates, &outside, var_names.len());
-        let memo_info = crate::memo::analyse(&funcs, &templates, &dead);
+        let mut memo_info = crate::memo::analyse(&funcs, &templates, &dead);
+        // Loop bodies memoized as units, numbered after the functions.
+        let mut units = Vec::new();
+        for (body, info) in crate::memo::units(&funcs, &templates, &dead) {
+            units.push((body as usize, memo_info.len() as crate::expr::FuncId));
+            memo_info.push(Some(info));
+        }
+        // A memoized function called only from units' bodies, whose calls
+        // `pure.rs` can inline, is not memoized: the unit's entry already
+        // stands for its calls, and on a unit's miss the inlined calls cost
+        // less than looking their own entries up (issue 18, tenth step).
+        if !units.is_empty() {
+            let mut total = vec![0u32; funcs.len()];
+            let count = |e: &Expr, n: &mut Vec<u32>| {
+                e.walk(&mut |x| match x {
+                    Expr::Call(h, _) => n[*h as usize] += 1,
+                    Expr::Lazy(items) => {
+                        for it in items.iter() {
+                            if let crate::expr::LazyItem::Defer(h, _) = it {
+                                n[*h as usize] += 1;
+                            }
+                        }
+                    }
+                    _ => {}
+                })
+            };
+            for def in funcs.iter().flatten() {
+                def.body.iter().for_each(|l| count(&l.expr, &mut total));
+            }
+            {
+                let mut outer = |se: &SrcExpr| count(&se.expr, &mut total);
+                for r in &rules {
+                    r.to_locations.iter().for_each(&mut outer);
+                    r.condition.iter().for_each(&mut outer);
+                    r.followup.iter().for_each(&mut outer);
+                    for (a, w) in &r.bonuses {
+                        outer(a);
+                        outer(w);
+                    }
+                }
+                for sc in &scorings {
+                    outer(&sc.situation);
+                    sc.players.iter().for_each(&mut outer);
+                    sc.scores.iter().for_each(&mut outer);
+                }
+                for e in &ends {
+                    outer(&e.situation);
+                    outer(&e.winner);
+                }
+                for e in &evaluations {
+                    outer(&e.value);
+                }
+            }
+            let mut inside = vec![0u32; funcs.len()];
+            for &(body, _) in &units {
+                // SAFETY-free: the address is only compared, the body is found
+                // again by walking the functions.
+                for def in funcs.iter().flatten() {
+                    for l in &def.body {
+                        l.expr.walk(&mut |x| {
+                            if let Expr::Loop { body: b, .. } = x {
+                                if &**b as *const Expr as usize == body {
+                                    count(b, &mut inside);
+                                }
+                            }
+                        });
+                    }
+                }
+            }
+            let mut probe = crate::compile::Compiler {
+                units: Vec::new(),
+                memo_funcs: Vec::new(),
+                record: false,
+                dead: &dead,
+                empty_sym: sym_map[""],
+                funcs: &funcs,
+                func_names: &func_names,
+                sym_loc: &sym_loc,
+                sym_elem: &sym_elem,
+                templates: &templates,
+                bool_funcs: Vec::new(),
+            };
+            let mut demote: Vec<bool> = (0..funcs.len())
+                .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
+                .collect();
+            // Those still inlinable when the others stay memoized, to a fixed point.
+            loop {
+                probe.memo_funcs = (0..memo_info.len())
+                    .map(|f| memo_info[f].is_some() && !demote.get(f).copied().unwrap_or(false))
+                    .collect();
+                let still: Vec<bool> = (0..funcs.len())
+                    .map(|f| demote[f] && crate::pure::inlinable(&probe, f as crate::expr::FuncId))
+                    .collect();
+                if still == demote {
+                    break;
+                }
+                demote = still;
+            }
+            for (f, d) in demote.into_iter().enumerate() {
+                if d {
+                    memo_info[f] = None;
+                }
+            }
+        }
         let mut compiler = crate::compile::Compiler {
+            units,
             memo_funcs: memo_info.iter().map(Option::is_some).collect(),
             record: memo_info.iter().any(Option::is_some),
             dead: &dead,
+            empty_sym: sym_map[""],
             funcs: &funcs,
             func_names: &func_names,
             sym_loc: &sym_loc,

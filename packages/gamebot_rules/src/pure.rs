@@ -3,9 +3,11 @@
 //!
 //! An expression built only from Int and Bool literals, variables holding
 //! Ints, the integer operators, `ABS`, unary `-`, the comparisons of two
-//! Ints, `AND`, `OR`, `NOT`, `IF`, `EMPTY` of a literal location name or of
-//! a template over one or two Ints (read through the template's id table,
-//! `compile.rs`), and calls of *inlinable* user functions,
+//! Ints, `AND`, `OR`, `NOT`, `IF`, `EMPTY` and `CONTENT` of a literal
+//! location name or of a template over one or two Ints (read through the
+//! template's id table, `compile.rs`), `OWNER`/`STATE` of such a `CONTENT`
+//! or of an element named the same way, comparisons of `CONTENT`'s values
+//! ([`Ty::Elem`], issue 18 tenth step), and calls of *inlinable* user functions,
 //! with at least one such call, is compiled (besides its usual closures,
 //! `compile.rs`) into a [`Pure`] tree and that into closures over an array
 //! of registers: a call costs no `enter`, no parameter binding in the
@@ -39,6 +41,7 @@ use crate::compile::{Compiler, IdArg, IdTable};
 use crate::eval::Ctx;
 use crate::expr::{Builtin, Expr, VarId};
 use crate::lexer::Op;
+use crate::state::Attr;
 use crate::value::Value;
 
 /// Registers per evaluation (parameters and dead locals of inlined calls).
@@ -66,9 +69,24 @@ pub(crate) enum Pure {
     /// `EMPTY(..)` of a literal location name or of a template over one or
     /// two Ints.
     Empty(Box<PLoc>),
+    /// `CONTENT(..)` of a location named as for `EMPTY`: an [`Ty::Elem`].
+    Content(Box<PLoc>),
+    /// `OWNER(..)` (`Attr::Owner`) or `STATE(..)` (`Attr::State`) of an
+    /// element: an Int.
+    Attr(Attr, Box<PElem>),
 }
 
-/// The location of a pure `EMPTY`.
+/// The element of a pure `OWNER`/`STATE`.
+pub(crate) enum PElem {
+    /// An [`Ty::Elem`] value (the content of a location).
+    Elem(Pure),
+    /// An element named by a literal or a template over one or two Ints
+    /// (`IdTable` of elements): `None` is no such element.
+    Name(PLoc),
+}
+
+/// The location (or, in [`PElem::Name`], the element) named in place: a
+/// literal name or a template over one or two Ints.
 pub(crate) enum PLoc {
     Const(Option<u16>),
     One(Pure, IdTable),
@@ -97,19 +115,43 @@ pub(crate) struct Inlined {
 pub(crate) enum Ty {
     Int,
     Bool,
+    /// What `CONTENT` gives, held in an `i32` like an Int: the occupant's
+    /// element id, or [`NO_ELEM`] for `""` (an empty location or no such
+    /// location). Only built when no element is named `""`, so that two
+    /// such values are equal exactly when the names the closures compare
+    /// are (element names are distinct symbols, none of them `""`).
+    Elem,
 }
+
+/// The [`Ty::Elem`] value of `""`.
+pub(crate) const NO_ELEM: i32 = -1;
+/// The [`Ty::Elem`] code of a string literal that is neither `""` nor an
+/// element name: equal to no value `CONTENT` gives.
+const NOT_ELEM: i32 = -2;
 
 /// Builds [`Pure`] trees for one root expression.
 struct Builder<'c, 'a> {
     c: &'c Compiler<'a>,
     regs: u8,
     calls: u32,
+    /// Whether [`Ty::Elem`] values may be built.
+    elems: bool,
 }
 
-/// The variables of one inlined call held in registers.
-type Scope = Vec<(VarId, u8)>;
+/// The variables of one inlined call, with their types: each in a register,
+/// or (a parameter whose argument is a literal or a register of the caller)
+/// that literal or register itself (no copy, no register of its own: a
+/// register is never written again while the call that allocated it runs,
+/// since an assignment takes a new one).
+type Scope = Vec<(VarId, Slot, Ty)>;
 
-impl Builder<'_, '_> {
+#[derive(Clone, Copy)]
+enum Slot {
+    Reg(u8),
+    Lit(i32),
+}
+
+impl<'c, 'a> Builder<'c, 'a> {
     fn reg(&mut self) -> Option<u8> {
         if (self.regs as usize) < REGS {
             self.regs += 1;
@@ -128,8 +170,9 @@ impl Builder<'_, '_> {
             &Expr::Bool(b) => (Pure::BoolLit(b), Ty::Bool),
             &Expr::Var(v) => match scope {
                 None => (Pure::Var(v), Ty::Int),
-                Some(s) => match s.iter().rev().find(|(w, _)| *w == v) {
-                    Some(&(_, r)) => (Pure::Reg(r), Ty::Int),
+                Some(s) => match s.iter().rev().find(|(w, ..)| *w == v) {
+                    Some(&(_, Slot::Reg(r), ty)) => (Pure::Reg(r), ty),
+                    Some(&(_, Slot::Lit(i), ty)) => (Pure::Lit(i), ty),
                     // A dead variable of another function, or read before
                     // this call writes it: not inlined.
                     None if self.c.dead.get(v as usize).copied().unwrap_or(true) => return None,
@@ -148,6 +191,22 @@ impl Builder<'_, '_> {
                 Pure::Neg(Box::new(self.of(x, Ty::Int, scope, nest)?)),
                 Ty::Int,
             ),
+            Expr::Binary(op @ (Op::Eq | Op::Ne), a, b) if self.elems => {
+                // Two Elem values, or one and a string literal; else Ints.
+                let side = |b: &mut Self, x: &Expr| match *x {
+                    Expr::Str(s) => Some((Pure::Lit(b.elem_code(s)), None)),
+                    _ => b.build(x, scope, nest).map(|(p, t)| (p, Some(t))),
+                };
+                let (x, tx) = side(self, a)?;
+                let (y, ty) = side(self, b)?;
+                match (tx, ty) {
+                    (Some(Ty::Elem), Some(Ty::Elem) | None)
+                    | (None, Some(Ty::Elem))
+                    | (Some(Ty::Int), Some(Ty::Int)) => {}
+                    _ => return None,
+                }
+                (Pure::Bin(*op, Box::new(x), Box::new(y)), Ty::Bool)
+            }
             Expr::Binary(op, a, b) => {
                 let (arg, ty) = match op {
                     Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => (Ty::Int, Ty::Int),
@@ -171,64 +230,40 @@ impl Builder<'_, '_> {
                 (Pure::If(Box::new(cond), Box::new(t), Box::new(f)), ty)
             }
             Expr::Builtin(Builtin::Empty, a) if a.len() == 1 => {
-                let var = |b: &mut Self, v: VarId| b.of(&Expr::Var(v), Ty::Int, scope, nest);
-                let loc = match self.c.loc_in_place(&a[0])? {
-                    IdArg::Const(l) => PLoc::Const(l),
-                    IdArg::One(v, tab) => PLoc::One(var(self, v)?, tab),
-                    IdArg::Two(v, w, tab) => {
-                        let x = var(self, v)?;
-                        PLoc::Two(x, var(self, w)?, tab)
-                    }
-                    IdArg::Other(_) => return None,
-                };
+                let loc = self.name(self.c.loc_in_place(&a[0])?, scope, nest)?;
                 (Pure::Empty(Box::new(loc)), Ty::Bool)
             }
+            Expr::Builtin(Builtin::Content, a) if a.len() == 1 && self.elems => {
+                let loc = self.name(self.c.loc_in_place(&a[0])?, scope, nest)?;
+                (Pure::Content(Box::new(loc)), Ty::Elem)
+            }
+            Expr::Builtin(b @ (Builtin::Owner | Builtin::State), a)
+                if a.len() == 1 && self.elems =>
+            {
+                let attr = if *b == Builtin::Owner {
+                    Attr::Owner
+                } else {
+                    Attr::State
+                };
+                let el = match self.c.elem_in_place(&a[0]) {
+                    Some(id) => PElem::Name(self.name(id, scope, nest)?),
+                    None => PElem::Elem(self.of(&a[0], Ty::Elem, scope, nest)?),
+                };
+                (Pure::Attr(attr, Box::new(el)), Ty::Int)
+            }
             Expr::Call(fid, args) => {
-                if nest >= MAX_NEST {
-                    return None;
-                }
-                let c = self.c;
-                let func = c.funcs.get(*fid as usize)?.as_ref()?;
-                if func.params.len() != args.len()
-                    || c.memo_funcs.get(*fid as usize) == Some(&true)
-                    || !func
-                        .params
-                        .iter()
-                        .all(|&p| c.dead.get(p as usize) == Some(&true))
-                {
-                    return None;
-                }
-                let (last, lines) = func.body.split_last()?;
-                // The arguments, in the caller's scope, in order.
-                let mut argv = Vec::with_capacity(args.len());
-                let mut inner: Scope = Vec::new();
-                for (a, &p) in args.iter().zip(&func.params) {
-                    let x = self.of(a, Ty::Int, scope, nest)?;
-                    let r = self.reg()?;
-                    argv.push((r, x));
-                    inner.push((p, r));
-                }
-                let mut steps = Vec::new();
-                for line in lines {
-                    match &line.expr {
-                        Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&true) => {
-                            let x = self.of(x, Ty::Int, Some(&inner), nest + 1)?;
-                            let r = self.reg()?;
-                            steps.push(Step::Let(r, x));
-                            inner.push((*v, r));
-                        }
-                        Expr::Assign(..) => return None,
-                        e => {
-                            steps.push(Step::Guard(self.of(e, Ty::Bool, Some(&inner), nest + 1)?))
-                        }
-                    }
-                }
-                let (body, ty) = self.build(&last.expr, Some(&inner), nest + 1)?;
+                let mark = self.regs;
+                let (argv, steps, inner, last) = self.enter(*fid, args, scope, nest)?;
+                let (body, ty) = self.build(last, Some(&inner), nest + 1)?;
                 // A false guard line gives `false`: only in a Bool function.
                 if ty != Ty::Bool && steps.iter().any(|s| matches!(s, Step::Guard(_))) {
                     return None;
                 }
                 self.calls += 1;
+                // The call's registers are above those of the enclosing
+                // calls and free again once it has given its value (a
+                // stack): its siblings and later lines reuse them.
+                self.regs = mark;
                 (
                     Pure::Call(Box::new(Inlined {
                         nest: nest + 1,
@@ -243,10 +278,102 @@ impl Builder<'_, '_> {
         })
     }
 
+    /// An inlinable call of `fid` (see the module documentation): its
+    /// arguments into registers (in the caller's `scope`), its lines before
+    /// the last (assignments into registers, guards), the scope of its body
+    /// and its last line.
+    #[allow(clippy::type_complexity)]
+    fn enter(
+        &mut self,
+        fid: crate::expr::FuncId,
+        args: &[Expr],
+        scope: Option<&Scope>,
+        nest: u32,
+    ) -> Option<(Vec<(u8, Pure)>, Vec<Step>, Scope, &'a Expr)> {
+        if nest >= MAX_NEST {
+            return None;
+        }
+        let c: &'c Compiler<'a> = self.c;
+        let func = c.funcs.get(fid as usize)?.as_ref()?;
+        if func.params.len() != args.len()
+            || c.memo_funcs.get(fid as usize) == Some(&true)
+            || !func
+                .params
+                .iter()
+                .all(|&p| c.dead.get(p as usize) == Some(&true))
+        {
+            return None;
+        }
+        let (last, lines) = func.body.split_last()?;
+        let mut argv = Vec::with_capacity(args.len());
+        let mut inner: Scope = Vec::new();
+        for (a, &p) in args.iter().zip(&func.params) {
+            let (x, ty) = self.value(a, scope, nest)?;
+            let slot = match x {
+                Pure::Reg(r) => Slot::Reg(r),
+                Pure::Lit(i) => Slot::Lit(i),
+                x => {
+                    let r = self.reg()?;
+                    argv.push((r, x));
+                    Slot::Reg(r)
+                }
+            };
+            inner.push((p, slot, ty));
+        }
+        let mut steps = Vec::new();
+        for line in lines {
+            match &line.expr {
+                Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&true) => {
+                    let (x, ty) = self.value(x, Some(&inner), nest + 1)?;
+                    let r = self.reg()?;
+                    steps.push(Step::Let(r, x));
+                    inner.push((*v, Slot::Reg(r), ty));
+                }
+                Expr::Assign(..) => return None,
+                e => steps.push(Step::Guard(self.of(e, Ty::Bool, Some(&inner), nest + 1)?)),
+            }
+        }
+        Some((argv, steps, inner, &last.expr))
+    }
+
     /// [`Builder::build`] of an operand that must have type `ty`.
     fn of(&mut self, e: &Expr, ty: Ty, scope: Option<&Scope>, nest: u32) -> Option<Pure> {
         let (p, t) = self.build(e, scope, nest)?;
         (t == ty).then_some(p)
+    }
+
+    /// [`Builder::build`] of a value a register holds (an argument, an
+    /// assigned value): an Int or an Elem.
+    fn value(&mut self, e: &Expr, scope: Option<&Scope>, nest: u32) -> Option<(Pure, Ty)> {
+        let (p, t) = self.build(e, scope, nest)?;
+        (t != Ty::Bool).then_some((p, t))
+    }
+
+    /// A name given in place (`Compiler::loc_in_place`/`elem_in_place`):
+    /// its Int arguments in this scope.
+    fn name(&mut self, id: IdArg, scope: Option<&Scope>, nest: u32) -> Option<PLoc> {
+        let var = |b: &mut Self, v: VarId| b.of(&Expr::Var(v), Ty::Int, scope, nest);
+        Some(match id {
+            IdArg::Const(l) => PLoc::Const(l),
+            IdArg::One(v, tab) => PLoc::One(var(self, v)?, tab),
+            IdArg::Two(v, w, tab) => {
+                let x = var(self, v)?;
+                PLoc::Two(x, var(self, w)?, tab)
+            }
+            IdArg::Other(_) => return None,
+        })
+    }
+
+    /// The [`Ty::Elem`] value equal to the string literal `s`.
+    fn elem_code(&self, s: crate::value::Sym) -> i32 {
+        if s == self.c.empty_sym {
+            NO_ELEM
+        } else {
+            match self.c.elem_id(s) {
+                Some(e) => i32::from(e),
+                None => NOT_ELEM,
+            }
+        }
     }
 }
 
@@ -264,6 +391,8 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         c,
         regs: 0,
         calls: 0,
+        // Elem values need `""` to be no element's name (see `Ty::Elem`).
+        elems: c.elem_id(c.empty_sym).is_none(),
     };
     let (p, ty) = b.build(e, None, 0)?;
     if b.calls == 0 {
@@ -273,7 +402,91 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
     Some(match ty {
         Ty::Int => Code::Int(lower_int(&p, rec)),
         Ty::Bool => Code::Bool(lower_bool(&p, rec)),
+        // An Elem at the root would have to become a name again: left to
+        // the closures.
+        Ty::Elem => return None,
     })
+}
+
+/// Whether a call of `f` with Int arguments can be inlined at the root of
+/// an expression (under `c.memo_funcs`).
+pub(crate) fn inlinable(c: &Compiler<'_>, f: crate::expr::FuncId) -> bool {
+    let Some(Some(def)) = c.funcs.get(f as usize) else {
+        return false;
+    };
+    let call = Expr::Call(f, def.params.iter().map(|&p| Expr::Var(p)).collect());
+    let mut b = Builder {
+        c,
+        regs: 0,
+        calls: 0,
+        elems: c.elem_id(c.empty_sym).is_none(),
+    };
+    b.build(&call, None, 0).is_some()
+}
+
+/// A hoisted rule condition `F(..)` whose last line is `A AND B`
+/// (`Ctx::call_split`: `A`'s value is kept for the element's other targets),
+/// with `F` inlined: its arguments, lines and both sides over registers.
+pub(crate) struct Split {
+    pro: Prologue,
+    left: PBool,
+    right: PBool,
+}
+
+/// [`Split`] of the call `F(args)` when `F` is inlinable and its last line is
+/// `A AND B`.
+pub(crate) fn compile_split(
+    c: &Compiler<'_>,
+    f: crate::expr::FuncId,
+    args: &[Expr],
+) -> Option<Split> {
+    let mut b = Builder {
+        c,
+        regs: 0,
+        calls: 0,
+        elems: c.elem_id(c.empty_sym).is_none(),
+    };
+    let (argv, steps, inner, last) = b.enter(f, args, None, 0)?;
+    let Expr::Binary(Op::And, x, y) = last else {
+        return None;
+    };
+    let left = b.of(x, Ty::Bool, Some(&inner), 1)?;
+    let right = b.of(y, Ty::Bool, Some(&inner), 1)?;
+    let rec = c.record;
+    let call = Inlined {
+        nest: 1,
+        args: argv,
+        steps,
+        body: Pure::BoolLit(true),
+    };
+    Some(Split {
+        pro: Prologue::of(&call, rec),
+        left: lower_bool(&left, rec),
+        right: lower_bool(&right, rec),
+    })
+}
+
+impl Split {
+    /// The call's value, with `A`'s value in `c.first_conjunct` when the
+    /// lines before the last passed (as `call_split` leaves it); `None`:
+    /// give up (the caller puts the budget and the recorded reads back).
+    pub(crate) fn run(&self, c: &mut Ctx<'_>) -> Option<bool> {
+        let mut r = [0; REGS];
+        let passed = if self.pro.steps.is_empty() {
+            self.pro.run::<false>(c, &mut r)?
+        } else {
+            self.pro.run::<true>(c, &mut r)?
+        };
+        if !passed {
+            return Some(false);
+        }
+        let a = (self.left)(c, &mut r)?;
+        c.first_conjunct = Some(a);
+        if !a {
+            return Some(false);
+        }
+        (self.right)(c, &mut r)
+    }
 }
 
 /// Registers of one evaluation.
@@ -501,6 +714,8 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
                 body(c, r)
             })
         }
+        Pure::Content(loc) => content_at(loc, rec),
+        Pure::Attr(attr, el) => attr_of(*attr, el, rec),
         _ => fi(|_, _| None),
     }
 }
@@ -603,5 +818,115 @@ fn empty_at(loc: &PLoc, rec: bool) -> PBool {
             let id = tab.lookup2(p, y.get(c, r)?);
             empty!(c, id, true)
         }),
+    }
+}
+
+/// The id named by a [`PLoc`] (a location, or an element for
+/// [`PElem::Name`]): `Some(None)` for no such name, `None` when the id
+/// table cannot decide (give up).
+enum Named {
+    Const(Option<u16>),
+    One(Leaf, IdTable),
+    Two(Leaf, Leaf, IdTable),
+}
+
+impl Named {
+    fn of(loc: &PLoc, rec: bool) -> Named {
+        match loc {
+            &PLoc::Const(l) => Named::Const(l),
+            PLoc::One(x, tab) => Named::One(Leaf::of(x, rec), tab.clone()),
+            PLoc::Two(x, y, tab) => Named::Two(Leaf::of(x, rec), Leaf::of(y, rec), tab.clone()),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<Option<u16>> {
+        match self {
+            Named::Const(l) => Some(*l),
+            Named::One(x, tab) => tab.lookup1(x.get(c, r)?),
+            Named::Two(x, y, tab) => {
+                let p = x.get(c, r)?;
+                tab.lookup2(p, y.get(c, r)?)
+            }
+        }
+    }
+}
+
+/// `CONTENT` of a location named in place: the occupant's id, or
+/// [`NO_ELEM`] for an empty location or a name that is no location (the
+/// closures give `""` for both).
+fn content_at(loc: &PLoc, rec: bool) -> PInt {
+    /// The Elem value of location `id` (`None`: no such location).
+    macro_rules! content {
+        ($c:expr, $id:expr, $rec:literal) => {
+            Some(match $id {
+                Some(l) => match $c.rd_content::<$rec>(l) {
+                    Some(e) => i32::from(e),
+                    None => NO_ELEM,
+                },
+                None => NO_ELEM,
+            })
+        };
+    }
+    let at = Named::of(loc, rec);
+    match (at, rec) {
+        (Named::Const(None), _) => fi(|_, _| Some(NO_ELEM)),
+        (Named::Two(x, y, tab), false) => fi(move |c, r| {
+            let p = x.get(c, r)?;
+            let id = tab.lookup2(p, y.get(c, r)?)?;
+            content!(c, id, false)
+        }),
+        (Named::Two(x, y, tab), true) => fi(move |c, r| {
+            let p = x.get(c, r)?;
+            let id = tab.lookup2(p, y.get(c, r)?)?;
+            content!(c, id, true)
+        }),
+        (at, false) => fi(move |c, r| {
+            let id = at.get(c, r)?;
+            content!(c, id, false)
+        }),
+        (at, true) => fi(move |c, r| {
+            let id = at.get(c, r)?;
+            content!(c, id, true)
+        }),
+    }
+}
+
+/// `OWNER`/`STATE` of an element: -1 for no element (an Elem value
+/// [`NO_ELEM`], or a name that is no element), as the closures give.
+fn attr_of(attr: Attr, el: &PElem, rec: bool) -> PInt {
+    /// The attribute of element `id` (`None`: no such element).
+    macro_rules! attr {
+        ($c:expr, $id:expr, $rec:literal) => {
+            Some(match $id {
+                Some(e) => match attr {
+                    Attr::Owner => $c.rd_owner::<$rec>(e),
+                    _ => $c.rd_state::<$rec>(e),
+                },
+                None => -1,
+            })
+        };
+    }
+    if !matches!(attr, Attr::Owner | Attr::State) {
+        return fi(|_, _| None);
+    }
+    match el {
+        PElem::Elem(x) => {
+            let x = Leaf::of(x, rec);
+            // `NO_ELEM` (and only it: the other values are ids) is no element.
+            if rec {
+                fi(move |c, r| attr!(c, u16::try_from(x.get(c, r)?).ok(), true))
+            } else {
+                fi(move |c, r| attr!(c, u16::try_from(x.get(c, r)?).ok(), false))
+            }
+        }
+        PElem::Name(n) => {
+            let at = Named::of(n, rec);
+            if rec {
+                fi(move |c, r| attr!(c, at.get(c, r)?, true))
+            } else {
+                fi(move |c, r| attr!(c, at.get(c, r)?, false))
+            }
+        }
     }
 }

@@ -13,7 +13,13 @@ fn run(defs: &str, lines: &[&str]) -> Result<Value, String> {
 
 /// [`run`] with an evaluation budget of `steps`.
 fn run_budget(defs: &str, lines: &[&str], steps: u64) -> Result<Value, String> {
-    let [compiled, reference] = run_each(defs, lines, steps);
+    run_budget_on(BOARD, defs, lines, steps)
+}
+
+/// [`run_budget`] on the game text `board` (every section before
+/// `[EXPRESSIONS]`).
+fn run_budget_on(board: &str, defs: &str, lines: &[&str], steps: u64) -> Result<Value, String> {
+    let [compiled, reference] = run_each_on(board, defs, lines, steps);
     // Debug text: `Value`'s equality inverts deferred arguments (§11 defect 14).
     // The two evaluators' frames differ in size, so a recursion runs out of
     // its stack budget at different depths: those counts are not compared.
@@ -38,16 +44,23 @@ type Outcome = (Result<Value, String>, Vec<String>, String);
 /// evaluator: `[compiled, reference]`. A game that does not load gives that
 /// error twice.
 fn run_each(defs: &str, lines: &[&str], steps: u64) -> [Outcome; 2] {
+    run_each_on(BOARD, defs, lines, steps)
+}
+
+/// The game of [`run`]: locations s(3,4) and t(1), p(1) on t(1).
+const BOARD: &str =
+    "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=s(3,4)\ntype=cell\nname=t(1)\ntype=cell\n\
+     [ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n2=b\n\
+     [MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=t(1)\n";
+
+/// [`run_each`] on the game text `board`.
+fn run_each_on(board: &str, defs: &str, lines: &[&str], steps: u64) -> [Outcome; 2] {
     let mut body = String::new();
     for l in lines {
         body.push_str(l);
         body.push('\n');
     }
-    let text = format!(
-        "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=s(3,4)\ntype=cell\nname=t(1)\ntype=cell\n\
-         [ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n2=b\n\
-         [MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=t(1)\n[EXPRESSIONS]\n{defs}\nProbe\n{body}END\n"
-    );
+    let text = format!("{board}[EXPRESSIONS]\n{defs}\nProbe\n{body}END\n");
     let g = match Game::parse("probe.game", &text) {
         Ok(g) => g,
         Err(e) => {
@@ -355,7 +368,8 @@ fn memoized_calls_agree_with_the_reference() {
 }
 
 /// The functions the original-style fixtures' end checks and targets spend
-/// their time in are memoized (so the digest test plays through the memo),
+/// their time in are memoized or are units (so the digest test plays
+/// through the memo),
 /// the small helpers and the functions reading variables they do not write
 /// are not, and one scratch serves two games without mixing their tables.
 #[test]
@@ -366,7 +380,11 @@ fn memoized_functions_of_the_fixtures() {
         g.memo_info[f].is_some()
     };
     let c4 = Game::load(root.join("bench/connect4-orig.game")).unwrap();
-    assert!(memoized(&c4, "Four") && memoized(&c4, "HasFour"));
+    assert!(memoized(&c4, "HasFour"));
+    // `HasFour`'s inner loop body is a unit (`memo::units`); `Four`, called
+    // only there and inlinable, is inlined into it instead of memoized.
+    assert_eq!(c4.memo_info.len(), c4.funcs.len() + 1);
+    assert!(!memoized(&c4, "Four"));
     assert!(!memoized(&c4, "IsValid") && !memoized(&c4, "Disc"));
     let r6 = Game::load(root.join("bench/reversi6-orig.game")).unwrap();
     assert!(memoized(&r6, "CanFlip") && memoized(&r6, "Run"));
@@ -1266,6 +1284,330 @@ fn inlined_calls_agree_with_the_reference() {
     assert!(e.contains("evaluation budget exhausted"), "{e}");
 }
 
+/// A 3×3 board s(1..3,1..3) with bins bin(1..4): p(1) (player 1, state 1)
+/// on s(1,1), p(2) (player 2, state 2) on s(2,1), p(3) (player 1) and p(4)
+/// (player 2) in bin(3) and bin(4).
+fn grid() -> String {
+    let mut t = String::from("[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n");
+    for y in 1..=3 {
+        for x in 1..=3 {
+            t.push_str(&format!("name=s({x},{y})\ntype=cell\n"));
+        }
+    }
+    for k in 1..=4 {
+        t.push_str(&format!("name=bin({k})\ntype=cell\n"));
+    }
+    t.push_str(
+        "[ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n2=b\n[MOVABLE ELEMENTS]\n",
+    );
+    for (e, at, p) in [
+        (1, "s(1,1)", 1),
+        (2, "s(2,1)", 2),
+        (3, "bin(3)", 1),
+        (4, "bin(4)", 2),
+    ] {
+        t.push_str(&format!(
+            "name=p({e})\ntype=peg\nlocation={at}\nplayer={p}\nstate={p}\n"
+        ));
+    }
+    t
+}
+
+/// `CONTENT`, `OWNER` and `STATE` in inlined calls (`pure.rs`, the Elem
+/// values): the same values, variables, state and budget steps as the
+/// reference, for an occupied and an empty location, a name that is no
+/// location (`CONTENT` gives `""`, `OWNER("")` is -1), an element named by a
+/// template inside and outside the table, comparisons with `""`, with an
+/// element name and with a string that names no element, and two Elem values
+/// compared. It fails when `""` is taken for element 0 (p(1)).
+#[test]
+fn inlined_contents_agree_with_the_reference() {
+    let board = grid();
+    let defs = "Owns($ox, $oy, $op)\n$oc = CONTENT(\"s($ox,$oy)\")\nIF($oc == \"\", false, OWNER($oc) == $op)\nEND\n\
+                Who($wx, $wy)\n$wc = CONTENT(\"s($wx,$wy)\")\nOWNER($wc) + 10 * STATE($wc)\nEND\n\
+                Col($cx)\nSTATE(\"p($cx)\") + OWNER(\"p($cx)\")\nEND\n\
+                Is($ix, $iy)\nCONTENT(\"s($ix,$iy)\") == \"p(2)\"\nEND\n\
+                Odd($dx, $dy)\nCONTENT(\"s($dx,$dy)\") != \"zz\"\nEND\n\
+                Same($ax, $ay, $bx, $by)\n$sa = CONTENT(\"s($ax,$ay)\")\n$sb = CONTENT(\"s($bx,$by)\")\n$sa == $sb\nEND\n";
+    let int_on = |lines: &[&str]| {
+        int(run_budget_on(
+            &board,
+            defs,
+            lines,
+            crate::eval::DEFAULT_STEP_BUDGET,
+        ))
+    };
+    let bool_on = |lines: &[&str]| {
+        boolean(run_budget_on(
+            &board,
+            defs,
+            lines,
+            crate::eval::DEFAULT_STEP_BUDGET,
+        ))
+    };
+    assert!(bool_on(&[
+        "Owns(1, 1, 1) AND Owns(2, 1, 2) AND NOT Owns(1, 1, 2)"
+    ]));
+    assert!(bool_on(&[
+        "NOT Owns(3, 3, 1) AND NOT Owns(4, 4, 1) AND NOT Owns(0, 1, 1)"
+    ]));
+    // p(1): owner 1, state 1; p(2): 2 and 2; empty and unknown: -1 and -1.
+    assert_eq!(int_on(&["Who(1, 1) + 100 * Who(2, 1)"]), 11 + 100 * 22);
+    assert_eq!(int_on(&["Who(3, 3) + 0"]), -11);
+    assert_eq!(int_on(&["Who(9, 9) + 0"]), -11);
+    assert_eq!(
+        int_on(&["Col(1) + (10 * Col(4)) + (100 * Col(9))"]),
+        2 + 10 * 4 - 100 * 2
+    );
+    assert!(bool_on(&[
+        "Is(2, 1) AND NOT Is(1, 1) AND NOT Is(3, 3) AND NOT Is(7, 1)"
+    ]));
+    assert!(bool_on(&["Odd(1, 1) AND Odd(3, 3) AND Odd(8, 1)"]));
+    assert!(bool_on(&["Same(3, 3, 1, 2) AND Same(3, 3, 8, 8) AND Same(1, 1, 1, 1) AND NOT Same(1, 1, 2, 1) AND NOT Same(1, 1, 3, 3)"]));
+    assert!(bool_on(&[
+        "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")",
+        "MOVE(\"p(1)\", \"s(1,1)\", \"bin(1)\")",
+        "Owns(3, 3, 1) AND NOT Owns(1, 1, 1) AND (Who(3, 3) == 11) AND (Who(1, 1) == -11)"
+    ]));
+    assert!(bool_on(&[
+        "SETOWNER(\"p(2)\", 1)",
+        "SETSTATE(\"p(2)\", 1)",
+        "Owns(2, 1, 1) AND (Col(2) == 2)"
+    ]));
+    // A Str argument names no square (`s(x,1)`); a Set cannot be
+    // interpolated: the registers give up, the closures give the error.
+    assert!(!bool_on(&["$S = \"x\"", "Owns($S, 1, 1)"]));
+    let e = run_budget_on(
+        &board,
+        defs,
+        &["$S = {1}", "Owns($S, 1, 1)"],
+        crate::eval::DEFAULT_STEP_BUDGET,
+    )
+    .expect_err("a Set");
+    assert!(e.contains("interpolate"), "{e}");
+    // One step per call: `Probe` and two `Owns`.
+    let lines = ["Owns(1, 1, 1) AND Owns(2, 1, 2)"];
+    assert!(boolean(run_budget_on(&board, defs, &lines, 3)));
+    let e = run_budget_on(&board, defs, &lines, 2).expect_err("2 steps are too few");
+    assert!(e.contains("evaluation budget exhausted"), "{e}");
+    // These lines are register evaluations, not closures.
+    for line in [
+        "Owns(1, 1, 1) AND Is(2, 1)",
+        "Who(1, 1) + Col(1)",
+        "Same(1, 1, 2, 2)",
+        "Odd(1, 1)",
+    ] {
+        let text = format!("{board}[EXPRESSIONS]\n{defs}\nProbe\n{line}\nEND\n");
+        let g = Game::parse("grid.game", &text).unwrap();
+        let f = g.func_names.iter().position(|n| n == "Probe").unwrap();
+        let c = crate::compile::Compiler {
+            funcs: &g.funcs,
+            func_names: &g.func_names,
+            sym_loc: &g.sym_loc,
+            sym_elem: &g.sym_elem,
+            templates: &g.templates,
+            bool_funcs: Vec::new(),
+            memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
+            record: false,
+            dead: &g.dead,
+            empty_sym: g.empty_sym,
+            units: Vec::new(),
+        };
+        let e = &g.funcs[f].as_ref().unwrap().body[0].expr;
+        assert!(
+            crate::pure::compile(&c, e).is_some(),
+            "{line} is not inlined"
+        );
+    }
+}
+
+/// A memoized function whose only position reads are inlined `CONTENT`
+/// and `OWNER` (`pure.rs`): the registers record the reads as the closures
+/// do, so a move or a new owner makes its entry stale (the test fails when
+/// the inlined reads are not recorded: the second and third calls would
+/// give the first value again).
+#[test]
+fn inlined_content_reads_are_recorded_for_the_memo() {
+    let board = grid();
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let defs = format!(
+        "Mine($ma)\n{heavy}\nOwns($ma, 1, 1)\nEND\n\
+         Owns($ox, $oy, $op)\n$oc = CONTENT(\"s($ox,$oy)\")\nIF($oc == \"\", false, OWNER($oc) == $op)\nEND\n"
+    );
+    let g = Game::parse("grid.game", &format!("{board}[EXPRESSIONS]\n{defs}")).unwrap();
+    let memoized =
+        |n: &str| g.memo_info[g.func_names.iter().position(|x| x == n).unwrap()].is_some();
+    assert!(memoized("Mine") && !memoized("Owns"));
+    let lines = [
+        "$r1 = Mine(1)",
+        "$r2 = Mine(1)",
+        "SETOWNER(\"p(1)\", 2)",
+        "$r3 = Mine(1)",
+        "MOVE(\"p(1)\", \"s(1,1)\", \"bin(1)\")",
+        "$r4 = Mine(2)",
+        "MOVE(\"p(3)\", \"bin(3)\", \"s(1,1)\")",
+        "$r5 = Mine(1)",
+        "{$r1,$r2,$r3,$r4,$r5}",
+    ];
+    let v = run_budget_on(&board, &defs, &lines, crate::eval::DEFAULT_STEP_BUDGET).unwrap();
+    assert_eq!(
+        format!("{v:?}"),
+        "Set([Bool(true), Bool(true), Bool(false), Bool(false), Bool(true)])"
+    );
+}
+
+/// Loop bodies memoized as units (`memo::units`): a `FORSOME` over the
+/// squares whose body makes two calls is one, bodies with one call or with
+/// an assignment are not; evaluated again after moves, it agrees with the
+/// reference (values, variables, state). The test fails when a unit's
+/// entry does not record the reads of the calls below it (the scan would
+/// miss the line completed by the new owner), or when a unit hit ignores
+/// the loop variables (every square would give the first square's value).
+#[test]
+fn loop_bodies_memoized_as_units_agree_with_the_reference() {
+    let board = grid();
+    let defs = "Owns($ox, $oy, $op)\n$oc = CONTENT(\"s($ox,$oy)\")\nIF($oc == \"\", false, OWNER($oc) == $op)\nEND\n\
+                Line($lx, $ly, $ldx, $ldy, $lp)\n$l1 = $lx + $ldx\n$l2 = $ly + $ldy\n$l3 = $l1 + $ldx\n$l4 = $l2 + $ldy\n\
+                ($l3 >= 1) AND ($l3 <= 3) AND ($l4 >= 1) AND ($l4 <= 3) AND Owns($lx, $ly, $lp) AND Owns($l1, $l2, $lp) AND Owns($l3, $l4, $lp)\nEND\n\
+                Has($hp)\nFORSOME($hx, 1, 3, FORSOME($hy, 1, 3, Line($hx, $hy, 1, 0, $hp) OR Line($hx, $hy, 0, 1, $hp)))\nEND\n\
+                Count($cp)\n$cn = 0\nFORALL($cx, 1, 3, FORALL($cy, 1, 3, IF(Owns($cx, $cy, $cp), $cn = $cn + 1, true)))\n$cn\nEND\n\
+                Any($ap)\nFORSOME($ax, 1, 3, FORSOME($ay, 1, 3, Owns($ax, $ay, $ap)))\nEND\n";
+    let g = Game::parse("grid.game", &format!("{board}[EXPRESSIONS]\n{defs}")).unwrap();
+    // `Has`'s inner body only (`Count`'s assigns, `Any`'s makes one call,
+    // the outer bodies contain a loop).
+    assert_eq!(g.memo_info.len(), g.funcs.len() + 1);
+    assert!(g.memo_info[g.funcs.len()].is_some());
+    let lines = [
+        "$h1 = Has(1)",
+        "$h2 = Has(2)",
+        "MOVE(\"p(1)\", \"s(1,1)\", \"s(1,2)\")",
+        "MOVE(\"p(3)\", \"bin(3)\", \"s(2,2)\")",
+        "$h3 = Has(1)",
+        "MOVE(\"p(4)\", \"bin(4)\", \"s(3,2)\")",
+        "$h4 = Has(1)",
+        "$h5 = Has(2)",
+        "MOVE(\"p(4)\", \"s(3,2)\", \"bin(4)\")",
+        "MOVE(\"p(2)\", \"s(2,1)\", \"s(3,2)\")",
+        "$h6 = Has(1)",
+        "SETOWNER(\"p(2)\", 1)",
+        "$h7 = Has(1)",
+        "$h8 = Has(1)",
+        "{$h1,$h2,$h3,$h4,$h5,$h6,$h7,$h8,Count(1),Any(2)}",
+    ];
+    let v = run_budget_on(&board, defs, &lines, crate::eval::DEFAULT_STEP_BUDGET).unwrap();
+    let mut got = format!("{v:?}");
+    got.retain(|c| c.is_ascii_alphanumeric() || c == ',');
+    assert_eq!(
+        got,
+        "SetBoolfalse,Boolfalse,Boolfalse,Boolfalse,Boolfalse,Boolfalse,Booltrue,Booltrue,Int3,Boolfalse"
+    );
+    // An unbound input: the same error as the reference.
+    let e = run_budget_on(
+        &board,
+        &defs.replace("Line($hx, $hy, 1, 0, $hp)", "Line($hx, $U, 1, 0, $hp)"),
+        &["Has(1)"],
+        crate::eval::DEFAULT_STEP_BUDGET,
+    )
+    .expect_err("unbound");
+    assert!(e.contains("not bound"), "{e}");
+}
+
+/// A parameter whose argument is a literal or a register of the caller is
+/// that literal or register in the inlined call (`pure.rs`, no copy); an
+/// assignment of the parameter in the callee takes a register of its own, so
+/// the caller's value is unchanged (`Wrap` gives 76, not 77; it fails when
+/// the assignment writes the caller's register).
+#[test]
+fn inlined_parameters_alias_the_callers_registers() {
+    let defs = "Bump($ba)\n$ba = $ba + 1\n$ba * 10\nEND\n\
+                Wrap($wa)\n$wb = $wa + 5\nBump($wb) + $wb\nEND\n\
+                Twice($ta, $tb)\nBump($ta) + Bump($tb) + $ta\nEND\n";
+    assert_eq!(int(run(defs, &["Wrap(1)"])), 76);
+    assert_eq!(int(run(defs, &["Bump(3) + Twice(2, 4)"])), 40 + 30 + 50 + 2);
+    assert_eq!(int(run(defs, &["$A = 2", "Twice($A, $A)"])), 30 + 30 + 2);
+}
+
+/// A memoized function called only from units' bodies and inlinable is
+/// inlined there instead of memoized (`Game::assemble`); called from
+/// anywhere else too, it stays memoized.
+#[test]
+fn functions_called_only_from_units_are_inlined() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let text = std::fs::read_to_string(root.join("bench/tictactoe-orig.game")).unwrap();
+    let memoized = |g: &Game, n: &str| {
+        let f = g.func_names.iter().position(|x| x == n).unwrap();
+        g.memo_info[f].is_some()
+    };
+    let g = Game::parse("t.game", &text).unwrap();
+    assert_eq!(g.memo_info.len(), g.funcs.len() + 1);
+    assert!(!memoized(&g, "LineFrom") && memoized(&g, "HasLine"));
+    let more = text.replace(
+        "[SCORINGS]",
+        "Extra($xp)\nLineFrom(1, 1, 1, 0, $xp)\nEND\n\n[SCORINGS]",
+    );
+    let g = Game::parse("t.game", &more).unwrap();
+    assert!(memoized(&g, "LineFrom") && memoized(&g, "HasLine"));
+}
+
+/// A hoisted called condition `F(..)` with `F` inlinable (`pure::Split`):
+/// the moves (or the error) of the compiled form agree with the reference
+/// evaluator's and with the unsplit condition's (`... OR false`) in several
+/// positions, when the second side is false for the first targets only (it
+/// fails when the call's value is kept as the first side's: the element's
+/// other targets would be skipped), with assignment lines before the last,
+/// with `CONTENT`/`OWNER`/`STATE` on both sides, and when the registers give
+/// up (an overflow: the closures give the error).
+#[test]
+fn inlined_split_calls_agree_with_the_reference() {
+    let board = grid();
+    let cases = [
+        ("Can($ce, $cp, $cx, $cy)\n(OWNER(\"p($ce)\") == $cp) AND ($cx >= 2) AND EMPTY(\"s($cx,$cy)\")\nEND\n", true),
+        ("Can($ce, $cp, $cx, $cy)\n$cz = $cy - 1\n(OWNER(\"p($ce)\") == $cp) AND ($cz >= 1) AND EMPTY(\"s($cx,$cy)\")\nEND\n", true),
+        (
+            "Can($ce, $cp, $cx, $cy)\n(STATE(\"p($ce)\") == $cp) AND EMPTY(\"s($cx,$cy)\") AND Mine($cx, $cy)\nEND\n\
+             Mine($mx, $my)\n$ml = $mx - 1\n$mc = CONTENT(\"s($ml,$my)\")\n($mc == \"\") OR (OWNER($mc) == 1)\nEND\n",
+            true,
+        ),
+        ("Can($ce, $cp, $cx, $cy)\n(OWNER(\"p($ce)\") == $cp) AND (($cx * 1073741824) > 0)\nEND\n", true),
+    ];
+    for (defs, split) in cases {
+        let rules = |cond: &str| {
+            format!(
+                "{board}[EXPRESSIONS]\n{defs}[GAME RULES]\nname=put\nelement=p($E)\nplayer=$P\n\
+                 from=bin($K)\nto=s($X,$Y)\ncondition={cond}\nfollowup=NEXTPLAYER\n"
+            )
+        };
+        let g = Game::parse("split.game", &rules("Can($E,$P,$X,$Y)")).unwrap();
+        let plain = Game::parse("split.game", &rules("Can($E,$P,$X,$Y) OR false")).unwrap();
+        assert!(g.rules[0].hoist_call, "{defs}");
+        assert_eq!(
+            g.rules[0].condition.as_ref().unwrap().code.has_split(),
+            split,
+            "{defs}"
+        );
+        let moves = |g: &Game, st: &crate::State, reference: bool| {
+            let mut sc = g.scratch();
+            sc.set_reference_evaluator(reference);
+            let mut buf = Vec::new();
+            g.legal_moves_into(st, &mut sc, &mut buf)
+                .map(|_| buf.iter().map(|m| g.move_text(m)).collect::<Vec<_>>())
+                .map_err(|e| e.to_string())
+        };
+        let mut st = g.initial_state();
+        for _ in 0..4 {
+            let got = moves(&g, &st, false);
+            assert_eq!(got, moves(&g, &st, true), "{defs}");
+            assert_eq!(got, moves(&plain, &st, false), "{defs}");
+            let Ok(list) = got else { break };
+            let mut buf = Vec::new();
+            g.legal_moves_into(&st, &mut g.scratch(), &mut buf).unwrap();
+            let Some(mv) = buf.last() else { break };
+            assert_eq!(g.move_text(mv), *list.last().unwrap());
+            g.apply(&mut st, mv).unwrap();
+        }
+    }
+}
+
 /// Which calls `pure.rs` inlines: pure functions whose parameters and
 /// assigned variables are dead; not a function whose parameter is read
 /// elsewhere, a memoized one or a recursive one.
@@ -1291,6 +1633,8 @@ fn only_pure_functions_with_dead_variables_are_inlined() {
         memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
         record: false,
         dead: &g.dead,
+        empty_sym: g.empty_sym,
+        units: Default::default(),
     };
     let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
     let lines = &g.funcs[probe].as_ref().unwrap().body;
