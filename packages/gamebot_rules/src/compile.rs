@@ -1307,8 +1307,8 @@ impl Compiler<'_> {
         let at = body as *const Expr as usize;
         let unit = self.units.iter().find(|u| u.0 == at).map(|u| u.1);
         if unit.is_none() {
-            if let Some((cond, then, n, k)) = counting_body(body) {
-                return self.counting_loop(all, var, from, to, cond, then, n, k, what);
+            if let Some((cond, when, then, n, k)) = counting_body(body) {
+                return self.counting_loop(all, var, from, to, (cond, when), then, n, k, what);
             }
         }
         let body = self.bool(body, what);
@@ -1337,12 +1337,13 @@ impl Compiler<'_> {
         })
     }
 
-    /// A loop whose body counts, `IF(c, $n = $n + k, true)` ([`counting_body`]):
+    /// A loop whose body counts, `IF(c, $n = $n + k, true)` or
+    /// `IF(c, true, $n = $n + k)` ([`counting_body`]):
     /// the same steps as [`Compiler::run_loop`]'s closures (the budget step,
     /// the loop variable, the condition through its closure), but when the
     /// condition holds and `$n` holds an Int that `+ k` does not overflow,
     /// `$n` is incremented in place, without the `IF`, the assignment and the
-    /// `+` closures. In every other case (`$n` unbound, not an Int, an
+    /// `+` closures (when the condition is false, for the second form). In every other case (`$n` unbound, not an Int, an
     /// overflow) the assignment's own closure runs and gives the value or
     /// the error the body's closures give. The body's value is `true`
     /// whenever it has one, so `FORALL` runs every iteration and `FORSOME`
@@ -1354,7 +1355,7 @@ impl Compiler<'_> {
         var: VarId,
         from: CInt,
         to: CInt,
-        cond: &Expr,
+        (cond, when): (&Expr, bool),
         then: &Expr,
         n: VarId,
         k: i32,
@@ -1370,7 +1371,7 @@ impl Compiler<'_> {
             loop {
                 c.vars.step()?;
                 c.vars.set_int(var, i as i32);
-                if cond(c)? {
+                if cond(c)? == when {
                     match c.vars.get_mut(n) {
                         Some(Value::Int(x)) if x.checked_add(k).is_some() => *x += k,
                         _ => {
@@ -2226,14 +2227,17 @@ impl Ctx<'_> {
     }
 }
 
-/// A counting loop body `IF(c, $n = $n + k, true)` (or `k + $n`, `k` an Int
-/// literal): its condition, its assignment, `$n` and `k`.
-fn counting_body(body: &Expr) -> Option<(&Expr, &Expr, VarId, i32)> {
+/// A counting loop body `IF(c, $n = $n + k, true)` or `IF(c, true, $n = $n + k)`
+/// (or `k + $n`, `k` an Int literal): its condition, the condition's value
+/// that counts, the assignment, `$n` and `k`.
+fn counting_body(body: &Expr) -> Option<(&Expr, bool, &Expr, VarId, i32)> {
     let Expr::Builtin(Builtin::If, a) = body else {
         return None;
     };
-    let [cond, then, Expr::Bool(true)] = &a[..] else {
-        return None;
+    let (cond, when, then) = match &a[..] {
+        [cond, then, Expr::Bool(true)] => (cond, true, then),
+        [cond, Expr::Bool(true), then] => (cond, false, then),
+        _ => return None,
     };
     let Expr::Assign(n, x) = then else {
         return None;
@@ -2245,5 +2249,5 @@ fn counting_body(body: &Expr) -> Option<(&Expr, &Expr, VarId, i32)> {
         (&Expr::Var(v), &Expr::Int(k)) | (&Expr::Int(k), &Expr::Var(v)) if v == *n => k,
         _ => return None,
     };
-    Some((cond, then, *n, k))
+    Some((cond, when, then, *n, k))
 }

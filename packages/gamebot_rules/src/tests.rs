@@ -1707,7 +1707,7 @@ fn one_member_sets_agree_with_the_reference() {
     assert_eq!(format!("{v:?}").matches("Sym").count(), 1, "{v:?}");
 }
 
-/// Counting loop bodies `IF(c, $n = $n + k, true)` (`compile.rs`,
+/// Counting loop bodies `IF(c, $n = $n + k, true)` and `IF(c, true, $n = $n + k)` (`compile.rs`,
 /// `counting_loop`): values, variables, state and errors against the
 /// reference, both orders of the sum, rising and falling ranges, `FORSOME`,
 /// a condition that reads the position or writes `$n`, the loop variable
@@ -1772,6 +1772,22 @@ fn counting_loops_agree_with_the_reference() {
             Some(3),
         ),
         (&["Here(3) + Here(0)"], Some(4)),
+        (
+            &[
+                "$N = 1",
+                "FORALL($I, 1, 7, IF(($I % 2) == 0, true, $N = $N + 3))",
+                "$N",
+            ],
+            Some(13),
+        ),
+        (
+            &[
+                "$N = 2147483640",
+                "FORALL($I, 1, 7, IF($I > 5, true, $N = 2 + $N))",
+                "$N",
+            ],
+            None,
+        ),
         (&["FORALL($I, 1, 3, IF($I == 2, $M = $M + 1, true))"], None),
         (
             &["FORALL($I, 1, 3, IF($I == 2, $M = $M + 1, true))", "$I"],
