@@ -1306,6 +1306,11 @@ impl Compiler<'_> {
         };
         let at = body as *const Expr as usize;
         let unit = self.units.iter().find(|u| u.0 == at).map(|u| u.1);
+        if unit.is_none() {
+            if let Some((cond, when, then, n, k)) = counting_body(body) {
+                return self.counting_loop(all, var, from, to, (cond, when), then, n, k, what);
+            }
+        }
         let body = self.bool(body, what);
         let body = match unit {
             Some(u) => f(move |c| run_unit(c, u, &body)),
@@ -1326,6 +1331,57 @@ impl Compiler<'_> {
                 }
                 if i == b as i64 {
                     return Ok(all);
+                }
+                i += step;
+            }
+        })
+    }
+
+    /// A loop whose body counts, `IF(c, $n = $n + k, true)` or
+    /// `IF(c, true, $n = $n + k)` ([`counting_body`]):
+    /// the same steps as [`Compiler::run_loop`]'s closures (the budget step,
+    /// the loop variable, the condition through its closure), but when the
+    /// condition holds and `$n` holds an Int that `+ k` does not overflow,
+    /// `$n` is incremented in place, without the `IF`, the assignment and the
+    /// `+` closures (when the condition is false, for the second form). In every other case (`$n` unbound, not an Int, an
+    /// overflow) the assignment's own closure runs and gives the value or
+    /// the error the body's closures give. The body's value is `true`
+    /// whenever it has one, so `FORALL` runs every iteration and `FORSOME`
+    /// ends after the first, as the general loop does.
+    #[allow(clippy::too_many_arguments)]
+    fn counting_loop(
+        &self,
+        all: bool,
+        var: VarId,
+        from: CInt,
+        to: CInt,
+        (cond, when): (&Expr, bool),
+        then: &Expr,
+        n: VarId,
+        k: i32,
+        what: &'static str,
+    ) -> CBool {
+        let cond = self.bool(cond, "the condition of IF");
+        let then = self.bool(then, what);
+        f(move |c| {
+            let a = from(c)?;
+            let b = to(c)?;
+            let step: i64 = if a <= b { 1 } else { -1 };
+            let mut i = a as i64;
+            loop {
+                c.vars.step()?;
+                c.vars.set_int(var, i as i32);
+                if cond(c)? == when {
+                    match c.vars.get_mut(n) {
+                        Some(Value::Int(x)) if x.checked_add(k).is_some() => *x += k,
+                        _ => {
+                            then(c)?;
+                        }
+                    }
+                }
+                if !all || i == b as i64 {
+                    // The body gave `true`: FORSOME stops, FORALL goes on to the end.
+                    return Ok(true);
                 }
                 i += step;
             }
@@ -2169,4 +2225,29 @@ impl Ctx<'_> {
         }
         run_func(self, fid, false)
     }
+}
+
+/// A counting loop body `IF(c, $n = $n + k, true)` or `IF(c, true, $n = $n + k)`
+/// (or `k + $n`, `k` an Int literal): its condition, the condition's value
+/// that counts, the assignment, `$n` and `k`.
+fn counting_body(body: &Expr) -> Option<(&Expr, bool, &Expr, VarId, i32)> {
+    let Expr::Builtin(Builtin::If, a) = body else {
+        return None;
+    };
+    let (cond, when, then) = match &a[..] {
+        [cond, then, Expr::Bool(true)] => (cond, true, then),
+        [cond, Expr::Bool(true), then] => (cond, false, then),
+        _ => return None,
+    };
+    let Expr::Assign(n, x) = then else {
+        return None;
+    };
+    let Expr::Binary(Op::Add, l, r) = &**x else {
+        return None;
+    };
+    let k = match (&**l, &**r) {
+        (&Expr::Var(v), &Expr::Int(k)) | (&Expr::Int(k), &Expr::Var(v)) if v == *n => k,
+        _ => return None,
+    };
+    Some((cond, when, then, *n, k))
 }

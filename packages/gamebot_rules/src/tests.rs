@@ -1706,3 +1706,139 @@ fn one_member_sets_agree_with_the_reference() {
     );
     assert_eq!(format!("{v:?}").matches("Sym").count(), 1, "{v:?}");
 }
+
+/// Counting loop bodies `IF(c, $n = $n + k, true)` and `IF(c, true, $n = $n + k)` (`compile.rs`,
+/// `counting_loop`): values, variables, state and errors against the
+/// reference, both orders of the sum, rising and falling ranges, `FORSOME`,
+/// a condition that reads the position or writes `$n`, the loop variable
+/// counted, `$n` unbound, a Str, a Bool, an overflow in the middle, and
+/// every budget from too small to enough.
+#[test]
+fn counting_loops_agree_with_the_reference() {
+    let defs = "Count($cl)\n$cn = 0\nFORALL($ci, 1, 9, IF(($ci % $cl) == 0, $cn = $cn + 1, true))\n$cn\nEND\n\
+                Here($hx)\n$hn = 0\nFORALL($hi, 1, 3, IF(EMPTY(\"t($hi)\") AND ($hx > 0), $hn = 2 + $hn, true))\n$hn\nEND\n";
+    assert_eq!(int(run(defs, &["Count(2) + 10 * Count(3)"])), 4 + 10 * 3);
+    let cases: &[(&[&str], Option<i32>)] = &[
+        (
+            &[
+                "$N = 0",
+                "FORALL($I, 1, 10, IF(($I % 3) == 0, $N = $N + 2, true))",
+                "$N",
+            ],
+            Some(6),
+        ),
+        (
+            &[
+                "$N = 5",
+                "FORALL($I, 4, 0 - 2, IF($I > 1, $N = 3 + $N, true))",
+                "$N + $I",
+            ],
+            Some(14 - 2),
+        ),
+        (
+            &[
+                "$N = 0",
+                "FORSOME($I, 1, 5, IF($I > 2, $N = $N + 1, true))",
+                "$N + 10 * $I",
+            ],
+            Some(10),
+        ),
+        (
+            &[
+                "$N = 0",
+                "FORSOME($I, 3, 5, IF($I > 2, $N = $N + 1, true))",
+                "$N + 10 * $I",
+            ],
+            Some(31),
+        ),
+        (
+            &[
+                "$N = 0",
+                "FORALL($I, 1, 4, IF((($N = $N * 2) OR true) AND ($I > 1), $N = $N + 1, true))",
+                "$N",
+            ],
+            Some(7),
+        ),
+        (
+            &["FORALL($I, 1, 5, IF(true, $I = $I + 1, true))", "$I"],
+            Some(6),
+        ),
+        (
+            &[
+                "$N = 0",
+                "FORALL($I, 1, 3, IF(EMPTY(\"s($I,4)\"), $N = $N + 1, true))",
+                "$N",
+            ],
+            Some(3),
+        ),
+        (&["Here(3) + Here(0)"], Some(4)),
+        (
+            &[
+                "$N = 1",
+                "FORALL($I, 1, 7, IF(($I % 2) == 0, true, $N = $N + 3))",
+                "$N",
+            ],
+            Some(13),
+        ),
+        (
+            &[
+                "$N = 2147483640",
+                "FORALL($I, 1, 7, IF($I > 5, true, $N = 2 + $N))",
+                "$N",
+            ],
+            None,
+        ),
+        (&["FORALL($I, 1, 3, IF($I == 2, $M = $M + 1, true))"], None),
+        (
+            &["FORALL($I, 1, 3, IF($I == 2, $M = $M + 1, true))", "$I"],
+            None,
+        ),
+        (
+            &[
+                "$N = \"x\"",
+                "FORALL($I, 1, 3, IF($I == 2, $N = $N + 1, true))",
+            ],
+            None,
+        ),
+        (
+            &[
+                "$N = true",
+                "FORALL($I, 1, 3, IF($I == 2, $N = 1 + $N, true))",
+            ],
+            None,
+        ),
+        (
+            &[
+                "$N = 2147483646",
+                "FORALL($I, 1, 4, IF(true, $N = $N + 1, true))",
+            ],
+            None,
+        ),
+        (
+            &["$N = 0", "FORALL($I, 1, 3, IF($I, $N = $N + 1, true))"],
+            None,
+        ),
+    ];
+    for (lines, want) in cases {
+        // Each budget from too small to enough: `run_budget` compares the
+        // value or error, the variables and the state with the reference.
+        for steps in 1..40 {
+            let got = run_budget(defs, lines, steps);
+            if steps == 39 {
+                match want {
+                    Some(w) => assert_eq!(int(got), *w, "{lines:?}"),
+                    None => assert!(got.is_err(), "{lines:?}: {got:?}"),
+                }
+            }
+        }
+    }
+    let e = run(
+        defs,
+        &[
+            "$N = 2147483646",
+            "FORALL($I, 1, 4, IF(true, $N = $N + 1, true))",
+        ],
+    )
+    .expect_err("an overflow");
+    assert!(e.contains("integer overflow"), "{e}");
+}
