@@ -317,6 +317,8 @@ impl SimGame {
         let mut replaced = false;
         // The call for help the simulated person is answering.
         let mut helping: Option<Helping> = None;
+        // Since when (sim time) the hand has refused the opponent's move at a ply.
+        let mut refused_since: Option<(usize, Duration)> = None;
         loop {
             if stop.is_requested() {
                 summary.stopped = Some("shutdown requested".into());
@@ -539,11 +541,32 @@ impl SimGame {
                     )?;
                     if r.accepted {
                         handled_ply = Some(ply);
+                        refused_since = None;
                     } else {
                         report(Progress::HandRefused {
                             text: &text,
                             reason: &r.message,
                         });
+                        // A hand busy with help refuses for a while; one that
+                        // cannot make any move (no piece of the type left on
+                        // a supply) would refuse for ever.
+                        let now = clock.now();
+                        let since = match refused_since {
+                            Some((p, t)) if p == ply => t,
+                            _ => {
+                                refused_since = Some((ply, now));
+                                now
+                            }
+                        };
+                        if now.saturating_sub(since) >= HAND_GIVES_UP_AFTER {
+                            summary.stopped = Some(format!(
+                                "the simulated person could not make a move for {:.0} s of sim time (ply {}): {}",
+                                HAND_GIVES_UP_AFTER.as_secs_f64(),
+                                ply + 1,
+                                r.message
+                            ));
+                            break;
+                        }
                     }
                 }
             }
@@ -622,6 +645,10 @@ struct Helping {
     ply: u32,
     looks: u32,
 }
+
+/// The simulated person gives up (the game stops, unfinished, saying why)
+/// when the hand has refused every move of one turn for this long.
+const HAND_GIVES_UP_AFTER: Duration = Duration::from_secs(120);
 
 /// How many times the simulated person looks at one call for help (the
 /// first time, then at the referee's reminders).

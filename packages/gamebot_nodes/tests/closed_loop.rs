@@ -211,3 +211,39 @@ fn pentago() {
 fn reversi() {
     closed_loop("reversi6.game", 7, "");
 }
+
+/// A move the simulated hand can never make (here a location that does not
+/// exist; in the faults soaks of reversi and pentago a supply with no piece
+/// of the type left) does not hang the game: after two minutes of sim time of
+/// refusals the game stops, unfinished, and says why.
+#[test]
+fn a_move_the_hand_cannot_make_stops_the_game_with_the_reason() {
+    let mut config = SimGameConfig::new(&repo("games/tictactoe.game"), "random");
+    config.calibration = repo("config/camera/sim.yaml");
+    config.wall_limit = Some(Duration::from_secs(600));
+    config.world = WorldConfig {
+        real_time_factor: Some(20.0),
+        faults: gamebot_sim::FaultSpec::none(),
+        seed: 1,
+        ..WorldConfig::default()
+    };
+    let mut sim = SimGame::start(config, |_| Ok(())).unwrap();
+    let mut opponent = |_: &Game, _: &gamebot_interfaces::msg::GameState| {
+        OpponentTurn::Move("o(1):so(1)->nowhere".into())
+    };
+    let mut refusals = 0;
+    let summary = sim
+        .play(&mut opponent, &mut |p| {
+            if matches!(p, Progress::HandRefused { .. }) {
+                refusals += 1;
+            }
+        })
+        .unwrap();
+    sim.stop().unwrap();
+    assert!(!summary.finished);
+    let why = summary.stopped.clone().unwrap_or_default();
+    assert!(why.contains("could not make a move"), "{why}");
+    assert!(why.contains("nowhere"), "the hand's reason: {why}");
+    assert!(refusals > 1, "refused once and gave up: {refusals}");
+    assert_eq!(summary.moves.len(), 1, "the arm's first move only");
+}
