@@ -58,9 +58,71 @@ pub fn through_station(actions: Vec<ActionMsg>, station: Option<&FlipStation>) -
     out
 }
 
+/// After a goal that turned pieces over at `flipped` (their locations) went
+/// wrong: the first correction that fills one of those locations from a
+/// supply (an irrelevant location) takes the piece from the station's exit
+/// instead, where a piece that slipped on its way back lies — off the sheet
+/// the camera watches, so no correction would ever find it, and every supply
+/// piece taken in its place is one the supply lacks later. Returns whether a
+/// correction was changed (the exit is tried once per move: if nothing lies
+/// there the next corrections take from the supply again).
+pub fn take_from_exit(
+    corrections: &mut [crate::referee_eyes::Correction],
+    flipped: &[String],
+    is_supply: impl Fn(&str) -> bool,
+    station: &FlipStation,
+) -> bool {
+    let exit = station.exit_m();
+    let Some(k) = corrections
+        .iter_mut()
+        .find(|k| flipped.contains(&k.to_location) && is_supply(&k.from_location))
+    else {
+        return false;
+    };
+    k.from_location = STATION.into();
+    k.from_cm = [exit[0] * 100.0, exit[1] * 100.0];
+    // It came out of the chute the other side up: as the position wants it.
+    k.turn_over = false;
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flipped_square_filled_from_a_supply_takes_from_the_exit_first() {
+        use crate::referee_eyes::Correction;
+        let f = station();
+        let c = |from: &str, to: &str| Correction {
+            element: "d(1)".into(),
+            element_type: "disc".into(),
+            from_location: from.into(),
+            from_cm: [-13.5, 9.0],
+            to_location: to.into(),
+            to_cm: Some([0.0, 18.0, 0.0]),
+            turn_over: true,
+        };
+        let flipped = vec!["b(3,3)".to_string()];
+        let supply = |l: &str| l.starts_with("pool(");
+        // A square that was not turned over this move: the supply is right.
+        let mut ks = vec![c("pool(1)", "b(2,2)")];
+        assert!(!take_from_exit(&mut ks, &flipped, supply, &f));
+        assert_eq!(ks[0].from_location, "pool(1)");
+        // A piece on the board is a better source than the exit.
+        let mut ks = vec![c("b(4,4)", "b(3,3)")];
+        assert!(!take_from_exit(&mut ks, &flipped, supply, &f));
+        // The turned square filled from the pool: from the exit, as it is.
+        let mut ks = vec![c("pool(1)", "b(2,2)"), c("pool(2)", "b(3,3)")];
+        assert!(take_from_exit(&mut ks, &flipped, supply, &f));
+        assert_eq!(ks[0].from_location, "pool(1)");
+        let k = &ks[1];
+        assert_eq!(k.from_location, STATION);
+        let exit = f.exit_m();
+        assert!((k.from_cm[0] - exit[0] * 100.0).abs() < 1e-9);
+        assert!((k.from_cm[1] - exit[1] * 100.0).abs() < 1e-9);
+        assert!(!k.turn_over);
+    }
 
     fn station() -> FlipStation {
         let b = gamebot_kinematics::Board::load_named("a4").unwrap();

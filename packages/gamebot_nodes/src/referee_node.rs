@@ -232,6 +232,8 @@ struct RobotTurn {
     regrasps: u32,
     /// The last corrections sent.
     last_corrections: Vec<Correction>,
+    /// A correction took a piece from the turn-over station's exit.
+    exit_tried: bool,
 }
 
 /// The robot turn's states (see docs/ARCHITECTURE.md, the referee's turn loop).
@@ -817,6 +819,7 @@ impl<B: Bus> Referee<B> {
             corrections: 0,
             regrasps: 0,
             last_corrections: Vec::new(),
+            exit_tried: false,
         });
         self.publish_state();
         Ok(())
@@ -1209,15 +1212,43 @@ impl<B: Bus> Referee<B> {
                             changes.join(", ")
                         ),
                     );
+                    let mut corrections = c.corrections.clone();
                     if attempts < self.params.correction_attempts
-                        && !c.corrections.is_empty()
+                        && !corrections.is_empty()
                         && c.uncorrectable.is_empty()
                     {
+                        // A disc turned over this move that is missing from its
+                        // square may lie at the station's exit, out of view.
+                        if let (Some(f), Some(t)) = (station.as_ref(), self.robot.as_mut()) {
+                            let flipped: Vec<String> = t
+                                .actions
+                                .iter()
+                                .filter(|a| matches!(a.action, PhysicalAction::Flip { .. }))
+                                .map(|a| a.from_location.clone())
+                                .collect();
+                            let supply = |l: &str| {
+                                game.location_by_name(l)
+                                    .is_some_and(|l| !game.is_relevant(l))
+                            };
+                            if !t.exit_tried
+                                && crate::flip_station::take_from_exit(
+                                    &mut corrections,
+                                    &flipped,
+                                    supply,
+                                    f,
+                                )
+                            {
+                                t.exit_tried = true;
+                                tracing::warn!(
+                                    "a disc turned over this move is missing: the arm looks for it at the turn-over station's exit"
+                                );
+                            }
+                        }
                         if let Some(t) = self.robot.as_mut() {
                             t.corrections += 1;
-                            t.last_corrections = c.corrections.clone();
+                            t.last_corrections = corrections.clone();
                         }
-                        for k in &c.corrections {
+                        for k in &corrections {
                             tracing::warn!(
                                 "correcting: {} seen at ({:.1}, {:.1}) cm{} goes to {}{}",
                                 k.element_type,
@@ -1237,7 +1268,7 @@ impl<B: Bus> Referee<B> {
                             );
                         }
                         let actions: Vec<ActionMsg> =
-                            c.corrections.iter().map(correction_msg).collect();
+                            corrections.iter().map(correction_msg).collect();
                         let actions =
                             crate::flip_station::through_station(actions, station.as_ref());
                         return self.send_execute(actions, "correcting");
