@@ -665,6 +665,21 @@ mod tests {
         Game::load(p.to_str().unwrap()).unwrap()
     }
 
+    /// Tic-tac-toe's first move that puts a cross on `cell`: the position
+    /// before, the move, the position after.
+    fn first_cross_on(g: &Game, cell: &str) -> (State, Move, State) {
+        let st = g.initial_state();
+        let m = g
+            .legal_moves(&st)
+            .unwrap()
+            .into_iter()
+            .find(|m| g.locations[m.to as usize].name == cell)
+            .unwrap();
+        let mut after = st.clone();
+        g.apply(&mut after, &m).unwrap();
+        (st, m, after)
+    }
+
     /// A stable observation of `pieces`: (location or empty, element type,
     /// state, table position cm).
     fn seen_of(board: &VisionBoard, pieces: &[(String, String, i32, [f64; 2])]) -> SeenBoard {
@@ -914,15 +929,7 @@ mod tests {
     fn a_piece_seen_off_its_point_is_reseated() {
         let g = game("tictactoe.game");
         let board = VisionBoard::from_game(&g).unwrap();
-        let st = g.initial_state();
-        let m = g
-            .legal_moves(&st)
-            .unwrap()
-            .into_iter()
-            .find(|m| g.locations[m.to as usize].name == "cell(2,2)")
-            .unwrap();
-        let mut after = st.clone();
-        g.apply(&mut after, &m).unwrap();
+        let (st, _, after) = first_cross_on(&g, "cell(2,2)");
         // The supplies are seen far from their points (irrelevant: left alone).
         let seen_at = |cm: [f64; 2]| {
             let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
@@ -970,15 +977,7 @@ mod tests {
     fn a_slipped_piece_is_corrected_from_where_it_was_seen() {
         let g = game("tictactoe.game");
         let board = VisionBoard::from_game(&g).unwrap();
-        let st = g.initial_state();
-        let m = g
-            .legal_moves(&st)
-            .unwrap()
-            .into_iter()
-            .find(|m| g.locations[m.to as usize].name == "cell(2,2)")
-            .unwrap();
-        let mut after = st.clone();
-        g.apply(&mut after, &m).unwrap();
+        let (st, m, after) = first_cross_on(&g, "cell(2,2)");
         let from = g.locations[m.from as usize].name.clone();
         let cross = board.class_for("cross", 1).unwrap();
         // Expected: the cross on cell(2,2). Seen: the cross on no location, between squares.

@@ -1212,39 +1212,37 @@ impl<B: Bus> Referee<B> {
                             changes.join(", ")
                         ),
                     );
-                    let mut corrections = c.corrections.clone();
+                    let mut corrections = c.corrections;
                     if attempts < self.params.correction_attempts
                         && !corrections.is_empty()
                         && c.uncorrectable.is_empty()
                     {
-                        // A disc turned over this move that is missing from its
-                        // square may lie at the station's exit, out of view.
-                        if let (Some(f), Some(t)) = (station.as_ref(), self.robot.as_mut()) {
-                            let flipped: Vec<String> = t
-                                .actions
-                                .iter()
-                                .filter(|a| matches!(a.action, PhysicalAction::Flip { .. }))
-                                .map(|a| a.from_location.clone())
-                                .collect();
-                            let supply = |l: &str| {
-                                game.location_by_name(l)
-                                    .is_some_and(|l| !game.is_relevant(l))
-                            };
-                            if !t.exit_tried
-                                && crate::flip_station::take_from_exit(
+                        if let Some(t) = self.robot.as_mut() {
+                            // A disc turned over this move that is missing from
+                            // its square may lie at the station's exit, out of view.
+                            if let Some(f) = station.as_ref().filter(|_| !t.exit_tried) {
+                                let flipped: Vec<String> = t
+                                    .actions
+                                    .iter()
+                                    .filter(|a| matches!(a.action, PhysicalAction::Flip { .. }))
+                                    .map(|a| a.from_location.clone())
+                                    .collect();
+                                let supply = |l: &str| {
+                                    game.location_by_name(l)
+                                        .is_some_and(|l| !game.is_relevant(l))
+                                };
+                                if crate::flip_station::take_from_exit(
                                     &mut corrections,
                                     &flipped,
                                     supply,
                                     f,
-                                )
-                            {
-                                t.exit_tried = true;
-                                tracing::warn!(
-                                    "a disc turned over this move is missing: the arm looks for it at the turn-over station's exit"
-                                );
+                                ) {
+                                    t.exit_tried = true;
+                                    tracing::warn!(
+                                        "a disc turned over this move is missing: the arm looks for it at the turn-over station's exit"
+                                    );
+                                }
                             }
-                        }
-                        if let Some(t) = self.robot.as_mut() {
                             t.corrections += 1;
                             t.last_corrections = corrections.clone();
                         }
