@@ -324,6 +324,39 @@ pub struct Game {
     elem_by_name: FxHashMap<String, ElementId>,
 }
 
+/// Calls `f` on every expression outside the user functions: the rules'
+/// targets, conditions, followups and bonuses, the scorings, the end
+/// conditions and the evaluations.
+fn for_each_outside_expr(
+    rules: &[Rule],
+    scorings: &[Scoring],
+    ends: &[EndCondition],
+    evaluations: &[Evaluation],
+    mut f: impl FnMut(&SrcExpr),
+) {
+    for r in rules {
+        r.to_locations.iter().for_each(&mut f);
+        r.condition.iter().for_each(&mut f);
+        r.followup.iter().for_each(&mut f);
+        for (a, w) in &r.bonuses {
+            f(a);
+            f(w);
+        }
+    }
+    for sc in scorings {
+        f(&sc.situation);
+        sc.players.iter().for_each(&mut f);
+        sc.scores.iter().for_each(&mut f);
+    }
+    for e in ends {
+        f(&e.situation);
+        f(&e.winner);
+    }
+    for e in evaluations {
+        f(&e.value);
+    }
+}
+
 impl Game {
     /// Loads a game file. A path without extension also tries `.game`.
     pub fn load(path: impl AsRef<Path>) -> Result<Game, LoadError> {
@@ -513,30 +546,9 @@ impl Game {
             (rules, scorings, ends, evaluations);
         // Variables mentioned outside the user functions (for `memo::dead_vars`).
         let mut outside = rustc_hash::FxHashSet::default();
-        {
-            let mut expr = |se: &SrcExpr| crate::memo::mentions(&se.expr, &templates, &mut outside);
-            for r in &rules {
-                r.to_locations.iter().for_each(&mut expr);
-                r.condition.iter().for_each(&mut expr);
-                r.followup.iter().for_each(&mut expr);
-                for (a, w) in &r.bonuses {
-                    expr(a);
-                    expr(w);
-                }
-            }
-            for s in &scorings {
-                expr(&s.situation);
-                s.players.iter().for_each(&mut expr);
-                s.scores.iter().for_each(&mut expr);
-            }
-            for e in &ends {
-                expr(&e.situation);
-                expr(&e.winner);
-            }
-            for e in &evaluations {
-                expr(&e.value);
-            }
-        }
+        for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
+            crate::memo::mentions(&se.expr, &templates, &mut outside)
+        });
         for r in &rules {
             outside.extend(r.element.vars().chain(r.from.vars()));
             outside.extend(r.to.iter().flat_map(|t| t.vars()));
@@ -576,30 +588,9 @@ impl Game {
             for def in funcs.iter().flatten() {
                 def.body.iter().for_each(|l| count(&l.expr, &mut total));
             }
-            {
-                let mut outer = |se: &SrcExpr| count(&se.expr, &mut total);
-                for r in &rules {
-                    r.to_locations.iter().for_each(&mut outer);
-                    r.condition.iter().for_each(&mut outer);
-                    r.followup.iter().for_each(&mut outer);
-                    for (a, w) in &r.bonuses {
-                        outer(a);
-                        outer(w);
-                    }
-                }
-                for sc in &scorings {
-                    outer(&sc.situation);
-                    sc.players.iter().for_each(&mut outer);
-                    sc.scores.iter().for_each(&mut outer);
-                }
-                for e in &ends {
-                    outer(&e.situation);
-                    outer(&e.winner);
-                }
-                for e in &evaluations {
-                    outer(&e.value);
-                }
-            }
+            for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
+                count(&se.expr, &mut total)
+            });
             let mut inside = vec![0u32; funcs.len()];
             for &(body, _) in &units {
                 // SAFETY-free: the address is only compared, the body is found

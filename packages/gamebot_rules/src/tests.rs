@@ -1320,6 +1320,24 @@ fn grid() -> String {
 /// template inside and outside the table, comparisons with `""`, with an
 /// element name and with a string that names no element, and two Elem values
 /// compared. It fails when `""` is taken for element 0 (p(1)).
+/// A compiler over `g`'s functions: memoized functions marked, no unit and
+/// no Bool function known yet.
+fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
+    crate::compile::Compiler {
+        funcs: &g.funcs,
+        func_names: &g.func_names,
+        sym_loc: &g.sym_loc,
+        sym_elem: &g.sym_elem,
+        templates: &g.templates,
+        bool_funcs: Vec::new(),
+        memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
+        record: false,
+        dead: &g.dead,
+        empty_sym: g.empty_sym,
+        units: Vec::new(),
+    }
+}
+
 #[test]
 fn inlined_contents_agree_with_the_reference() {
     let board = grid();
@@ -1400,19 +1418,7 @@ fn inlined_contents_agree_with_the_reference() {
         let text = format!("{board}[EXPRESSIONS]\n{defs}\nProbe\n{line}\nEND\n");
         let g = Game::parse("grid.game", &text).unwrap();
         let f = g.func_names.iter().position(|n| n == "Probe").unwrap();
-        let c = crate::compile::Compiler {
-            funcs: &g.funcs,
-            func_names: &g.func_names,
-            sym_loc: &g.sym_loc,
-            sym_elem: &g.sym_elem,
-            templates: &g.templates,
-            bool_funcs: Vec::new(),
-            memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
-            record: false,
-            dead: &g.dead,
-            empty_sym: g.empty_sym,
-            units: Vec::new(),
-        };
+        let c = compiler_of(&g);
         let e = &g.funcs[f].as_ref().unwrap().body[0].expr;
         assert!(
             crate::pure::compile(&c, e).is_some(),
@@ -1623,19 +1629,7 @@ fn only_pure_functions_with_dead_variables_are_inlined() {
          Count($cx)\n$cx >= 1\n$cx + 1\nEND\n\
          Probe\nDist($A, 2) > 1\nLive(3) > $la\nDown(3) > 1\n$A + 1 > 2\nFree(1)\nCount(1) > 1\nEND\n";
     let g = Game::parse("inline.game", text).unwrap();
-    let c = crate::compile::Compiler {
-        funcs: &g.funcs,
-        func_names: &g.func_names,
-        sym_loc: &g.sym_loc,
-        sym_elem: &g.sym_elem,
-        templates: &g.templates,
-        bool_funcs: Vec::new(),
-        memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
-        record: false,
-        dead: &g.dead,
-        empty_sym: g.empty_sym,
-        units: Default::default(),
-    };
+    let c = compiler_of(&g);
     let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
     let lines = &g.funcs[probe].as_ref().unwrap().body;
     let inlined: Vec<bool> = lines
