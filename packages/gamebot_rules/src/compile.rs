@@ -1799,23 +1799,38 @@ fn run_func(c: &mut Ctx<'_>, fid: FuncId, split: bool) -> R<Value> {
     result
 }
 
+/// The memo description of function or unit `fid` when its table is in use
+/// for this game; `None`: it runs plainly.
+#[inline(always)]
+fn memo_on<'a>(c: &mut Ctx<'a>, fid: FuncId) -> Option<&'a crate::memo::MemoInfo> {
+    let g = c.g;
+    let info = g.memo_info.get(fid as usize).and_then(Option::as_ref)?;
+    c.vars.memo.for_game(g.id, g.memo_info.len());
+    (!c.vars.memo.is_off(fid)).then_some(info)
+}
+
+/// Fills `key` with the key values of the variables `inputs`, in order;
+/// false when one has none (unbound, or a value no key holds).
+#[inline(always)]
+fn key_from_vars(c: &Ctx<'_>, key: &mut [u64], inputs: &[VarId]) -> bool {
+    for (k, p) in key.iter_mut().zip(inputs) {
+        match c.vars.get(*p).and_then(crate::memo::key_of) {
+            Some(x) => *k = x,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// [`run_func`] of a memoized function (`memo.rs`, where the equivalence
 /// with the plain call is argued), its parameters bound.
 fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
-    let g = c.g;
-    let Some(info) = g.memo_info.get(fid as usize).and_then(Option::as_ref) else {
+    let Some(info) = memo_on(c, fid) else {
         return run_func(c, fid, false);
     };
-    c.vars.memo.for_game(g.id, g.memo_info.len());
-    if c.vars.memo.is_off(fid) {
-        return run_func(c, fid, false);
-    }
     let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
-    for (k, p) in key.iter_mut().zip(&info.inputs) {
-        match c.vars.get(*p).and_then(crate::memo::key_of) {
-            Some(x) => *k = x,
-            None => return run_func(c, fid, false),
-        }
+    if !key_from_vars(c, &mut key, &info.inputs) {
+        return run_func(c, fid, false);
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
@@ -1844,14 +1859,9 @@ fn run_memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg
 /// The memoized part of [`run_memo_keyed`]: the call's value, or `None` when
 /// it is to run plainly (nothing bound yet).
 fn memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -> R<Option<Value>> {
-    let g = c.g;
-    let Some(info) = g.memo_info.get(fid as usize).and_then(Option::as_ref) else {
+    let Some(info) = memo_on(c, fid) else {
         return Ok(None);
     };
-    c.vars.memo.for_game(g.id, g.memo_info.len());
-    if c.vars.memo.is_off(fid) {
-        return Ok(None);
-    }
     let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
     for (k, a) in key.iter_mut().zip(args) {
         match a {
@@ -1863,14 +1873,8 @@ fn memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -
             KeyArg::Lit(x, _) => *k = *x,
         }
     }
-    for (k, p) in key[params.len()..]
-        .iter_mut()
-        .zip(&info.inputs[params.len()..])
-    {
-        match c.vars.get(*p).and_then(crate::memo::key_of) {
-            Some(x) => *k = x,
-            None => return Ok(None),
-        }
+    if !key_from_vars(c, &mut key[params.len()..], &info.inputs[params.len()..]) {
+        return Ok(None);
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
@@ -1961,20 +1965,12 @@ fn memo_miss_with(
 /// A loop body memoized as unit `u` (`memo::units`): evaluated in place
 /// (no call), its entry looked up by the values of its inputs.
 fn run_unit(c: &mut Ctx<'_>, u: FuncId, body: &CBool) -> R<bool> {
-    let g = c.g;
-    let Some(info) = g.memo_info.get(u as usize).and_then(Option::as_ref) else {
+    let Some(info) = memo_on(c, u) else {
         return body(c);
     };
-    c.vars.memo.for_game(g.id, g.memo_info.len());
-    if c.vars.memo.is_off(u) {
-        return body(c);
-    }
     let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
-    for (k, p) in key.iter_mut().zip(&info.inputs) {
-        match c.vars.get(*p).and_then(crate::memo::key_of) {
-            Some(x) => *k = x,
-            None => return body(c),
-        }
+    if !key_from_vars(c, &mut key, &info.inputs) {
+        return body(c);
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
