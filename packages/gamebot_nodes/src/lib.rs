@@ -38,6 +38,7 @@ pub mod flip_station;
 pub mod gazebo_hand;
 pub mod gazebo_hand_core;
 pub mod move_inference;
+pub mod move_parts;
 pub mod node_clock;
 pub mod node_group;
 pub mod planner_core;

@@ -7,6 +7,7 @@
 //! means asleep.
 
 use crate::move_inference::InferenceConfig;
+use crate::move_parts::{Expectation, MovePart};
 use crate::referee_core::{ActionInfo, Played, PlayerKind, RefereeCore};
 use crate::referee_eyes::{check, Correction, PersonVerdict, PersonWatch, SeenBoard};
 use crate::NodeError;
@@ -234,6 +235,13 @@ struct RobotTurn {
     last_corrections: Vec<Correction>,
     /// A correction took a piece from the turn-over station's exit.
     exit_tried: bool,
+    /// The parts of the move not sent yet (with a camera, a move whose
+    /// transfers rely on each other is sent in parts; see `move_parts`).
+    parts: std::collections::VecDeque<MovePart>,
+    /// What the camera must show once the part under way is done.
+    then: Vec<Expectation>,
+    /// How many parts the move has (1: sent in one goal).
+    part_count: usize,
 }
 
 /// The robot turn's states (see docs/ARCHITECTURE.md, the referee's turn loop).
@@ -244,8 +252,21 @@ enum RobotStage {
         key: WaitKey,
         deadline: Duration,
     },
-    /// Waiting for `/arm/execute` to be served.
-    WaitingForArm { next_try: Duration },
+    /// Waiting for `/arm/execute` to be served; then the goal of `resend`
+    /// (actions, what it does), or the move.
+    WaitingForArm {
+        next_try: Duration,
+        resend: Option<(Vec<ActionMsg>, String)>,
+    },
+    /// A part of the move is done; waiting for a stable observation that
+    /// shows what the next part relies on (`RobotTurn::then`).
+    Looking {
+        since: Duration,
+        /// Expectations seen broken, and since when (they must stay
+        /// `illegal_after_s` before a transfer is made again).
+        mismatch: Option<(Vec<Option<usize>>, Duration)>,
+        report_at: Duration,
+    },
     /// The arm is done; waiting for a stable observation that shows the expected board.
     Confirming {
         since: Duration,
@@ -256,6 +277,13 @@ enum RobotStage {
     /// Asked the person for help; waiting until the board matches.
     WaitingForHelp { remind_at: Duration },
 }
+
+/// What a corrective goal does, in its `ARM_STARTED` event: the message
+/// starts with [`ARM_STARTS`] and this.
+pub const CORRECTING: &str = "correcting";
+
+/// The start of every `ARM_STARTED` event's message.
+pub const ARM_STARTS: &str = "the arm starts ";
 
 /// A goal without feedback for this long (the planner sends some every
 /// [`crate::planner_node::FEEDBACK_HEARTBEAT`] while it searches) is given
@@ -461,7 +489,9 @@ impl<B: Bus> Referee<B> {
                 RobotStage::Executing { .. } | RobotStage::WaitingForArm { .. } => {
                     GameState::PHASE_EXECUTING
                 }
-                RobotStage::Confirming { .. } => GameState::PHASE_CONFIRMING,
+                RobotStage::Confirming { .. } | RobotStage::Looking { .. } => {
+                    GameState::PHASE_CONFIRMING
+                }
                 RobotStage::WaitingForHelp { .. } => GameState::PHASE_WAITING_FOR_HELP,
             };
         }
@@ -815,11 +845,15 @@ impl<B: Bus> Referee<B> {
             actions,
             stage: RobotStage::WaitingForArm {
                 next_try: self.clock.now(),
+                resend: None,
             },
             corrections: 0,
             regrasps: 0,
             last_corrections: Vec::new(),
             exit_tried: false,
+            parts: Default::default(),
+            then: Vec::new(),
+            part_count: 1,
         });
         self.publish_state();
         Ok(())
@@ -853,6 +887,7 @@ impl<B: Bus> Referee<B> {
             if let Some(t) = self.robot.as_mut() {
                 t.stage = RobotStage::WaitingForArm {
                     next_try: now + PLANNER_RETRY,
+                    resend: Some((actions, what.to_string())),
                 };
             }
             return Some(now + PLANNER_RETRY);
@@ -879,7 +914,7 @@ impl<B: Bus> Referee<B> {
                 self.robot_event(
                     GameEvent::ARM_STARTED,
                     &actions,
-                    format!("the arm starts {what} {text}"),
+                    format!("{ARM_STARTS}{what} {text}"),
                 );
                 if let Some(t) = self.robot.as_mut() {
                     t.stage = RobotStage::Executing {
@@ -896,6 +931,7 @@ impl<B: Bus> Referee<B> {
                 if let Some(t) = self.robot.as_mut() {
                     t.stage = RobotStage::WaitingForArm {
                         next_try: now + PLANNER_RETRY,
+                        resend: Some((actions, what.to_string())),
                     };
                 }
                 Some(now + PLANNER_RETRY)
@@ -908,25 +944,42 @@ impl<B: Bus> Referee<B> {
         let now = self.clock.now();
         let t = self.robot.as_mut()?;
         match &mut t.stage {
-            RobotStage::WaitingForArm { next_try } => {
+            RobotStage::WaitingForArm { next_try, resend } => {
                 if now < *next_try {
                     return Some(*next_try);
+                }
+                if let Some((actions, what)) = resend.take() {
+                    return self.send_execute(actions, &what);
                 }
                 let mut actions: Vec<ActionMsg> = t.actions.iter().map(action_msg).collect();
                 // Pieces the camera sees off their points are put back first;
                 // the move's own piece is picked where it lies.
                 let reseat = self.reseat(&mut actions);
-                let what = if reseat.is_empty() {
-                    "the move".to_string()
+                let first = if reseat.is_empty() {
+                    String::new()
                 } else {
-                    format!("re-seating {} piece(s), then the move", reseat.len())
+                    format!("re-seating {} piece(s), then ", reseat.len())
                 };
                 let mut all: Vec<ActionMsg> = reseat.iter().map(correction_msg).collect();
                 all.extend(actions);
                 // A FLIP goes through the board's turn-over station.
                 let station = self.core.flip_station();
                 let actions = crate::flip_station::through_station(all, station.as_ref());
-                self.send_execute(actions, &what)
+                // With a camera, transfers that rely on an earlier one of the
+                // move wait until the camera has seen that one done.
+                let parts: Vec<MovePart> = match (&self.board, &self.observations) {
+                    (Some(board), Some(_)) => crate::move_parts::split(actions, |l| {
+                        board.locations.iter().any(|c| c.relevant && c.name == l)
+                    }),
+                    _ => vec![MovePart {
+                        actions,
+                        then: Vec::new(),
+                    }],
+                };
+                let t = self.robot.as_mut().expect("robot turn");
+                t.part_count = parts.len();
+                t.parts = parts.into();
+                self.send_next_part(&first)
             }
             RobotStage::Executing {
                 goal,
@@ -980,6 +1033,20 @@ impl<B: Bus> Referee<B> {
                     // With a camera, the camera decides what happened (a failed
                     // goal may have moved the piece partly; corrections follow).
                     let t = self.robot.as_mut().expect("robot turn");
+                    if ok && !t.parts.is_empty() {
+                        // The next part waits for the camera to show what it
+                        // relies on.
+                        t.stage = RobotStage::Looking {
+                            since: now,
+                            mismatch: None,
+                            report_at: now + secs(self.params.confirm_timeout_s),
+                        };
+                        return Some(now);
+                    }
+                    // After a failed goal the rest of the move is left to
+                    // the corrections against the whole move.
+                    t.parts.clear();
+                    t.then.clear();
                     t.stage = RobotStage::Confirming {
                         since: now,
                         mismatch: None,
@@ -999,7 +1066,7 @@ impl<B: Bus> Referee<B> {
                 self.commit_robot("made by the arm");
                 Some(now)
             }
-            RobotStage::Confirming { report_at, .. } => {
+            RobotStage::Confirming { report_at, .. } | RobotStage::Looking { report_at, .. } => {
                 if now >= *report_at {
                     *report_at = now + secs(self.params.confirm_timeout_s);
                     let at = *report_at;
@@ -1022,6 +1089,21 @@ impl<B: Bus> Referee<B> {
                 Some(*remind_at)
             }
         }
+    }
+
+    /// Sends the move's next part (`first`: what comes before it in the same
+    /// goal, for the event).
+    fn send_next_part(&mut self, first: &str) -> Option<Duration> {
+        let t = self.robot.as_mut()?;
+        let part = t.parts.pop_front()?;
+        t.then = part.then;
+        let what = if t.part_count > 1 {
+            let k = t.part_count - t.parts.len();
+            format!("{first}part {k} of {} of the move", t.part_count)
+        } else {
+            format!("{first}the move")
+        };
+        self.send_execute(part.actions, &what)
     }
 
     /// With a camera and `reseat_mm` > 0: the transfers that put back pieces
@@ -1269,7 +1351,7 @@ impl<B: Bus> Referee<B> {
                             corrections.iter().map(correction_msg).collect();
                         let actions =
                             crate::flip_station::through_station(actions, station.as_ref());
-                        return self.send_execute(actions, "correcting");
+                        return self.send_execute(actions, CORRECTING);
                     }
                     let why = if !c.uncorrectable.is_empty() {
                         format!("no piece to put on {}", c.uncorrectable.join(", "))
@@ -1293,6 +1375,95 @@ impl<B: Bus> Referee<B> {
                     self.robot_event(GameEvent::INFO, &[], msg);
                     self.publish_state();
                     return Some(remind_at);
+                }
+                RobotStage::Looking {
+                    since, mismatch, ..
+                } => {
+                    if seen_at <= *since {
+                        // Seen before the arm was done with the part.
+                        return None;
+                    }
+                    let piece_seen = |l: &str| {
+                        board
+                            .locations
+                            .iter()
+                            .position(|c| c.name == l)
+                            .is_some_and(|i| seen.classes[i].is_some())
+                    };
+                    let broken: Vec<Expectation> = crate::move_parts::unmet(&t.then, piece_seen)
+                        .into_iter()
+                        .cloned()
+                        .collect();
+                    if broken.is_empty() {
+                        return self.send_next_part("");
+                    }
+                    // A broken expectation must stay (the camera may still be settling).
+                    let first = match mismatch {
+                        Some((b, at)) if *b == seen.classes => *at,
+                        _ => {
+                            *mismatch = Some((seen.classes.clone(), now));
+                            now
+                        }
+                    };
+                    if now < first + illegal_after {
+                        return Some(first + illegal_after);
+                    }
+                    let lies_at = |l: &str| {
+                        seen.pieces
+                            .iter()
+                            .find(|p| p.location == l)
+                            .map(|p| p.table_cm)
+                    };
+                    let again: Vec<ActionMsg> =
+                        broken.iter().filter_map(|e| e.redo(lies_at)).collect();
+                    let said: Vec<String> = broken
+                        .iter()
+                        .map(|e| match e {
+                            Expectation::Emptied { by } => {
+                                format!("{} still shows {}", by.from_location, by.element_type)
+                            }
+                            Expectation::Filled { by } => {
+                                format!("{} shows no {}", by.to_location, by.element_type)
+                            }
+                        })
+                        .collect();
+                    if again.is_empty() {
+                        // The piece went astray on its way: the check of the
+                        // whole move after the last part finds it.
+                        tracing::warn!(
+                            "between the parts of {}: {}; the piece is not where it was taken, the move goes on",
+                            t.text,
+                            said.join(", ")
+                        );
+                        return self.send_next_part("");
+                    }
+                    // The part carried nothing: a slip, tried again on the
+                    // regrasps' budget.
+                    t.regrasps += 1;
+                    let attempts = t
+                        .corrections
+                        .saturating_sub(t.regrasps.min(self.params.regrasp_attempts));
+                    if attempts >= self.params.correction_attempts {
+                        // Out of attempts: the check of the whole move asks for help.
+                        t.parts.clear();
+                        t.then.clear();
+                        t.stage = RobotStage::Confirming {
+                            since: now,
+                            mismatch: None,
+                            report_at: now + secs(self.params.confirm_timeout_s),
+                        };
+                        return Some(now);
+                    }
+                    t.corrections += 1;
+                    self.robot_event(
+                        GameEvent::OBSERVATION_MISMATCH,
+                        &[],
+                        format!(
+                            "between the parts of the arm's move the camera shows: {}; the arm takes it again",
+                            said.join(", ")
+                        ),
+                    );
+                    return self.send_execute(again, CORRECTING);
                 }
                 RobotStage::WaitingForHelp { .. } => {
                     // The person's hands put the board right; a piece left on

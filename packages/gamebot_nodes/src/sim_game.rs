@@ -15,7 +15,7 @@
 //! are compared, location by location, with the rule engine's position
 //! ([`world_differences`]); `world_ok` is that comparison, never a node's word.
 
-use crate::referee_node::HELP_REMINDER;
+use crate::referee_node::{ARM_STARTS, CORRECTING, HELP_REMINDER};
 use crate::sim_robot::SimRobot;
 use crate::sim_world::WorldSnapshot;
 use crate::{detector_node, planner_node, referee_node, NodeError};
@@ -307,7 +307,8 @@ impl SimGame {
         // seconds so far, goals sent, mismatches.
         let mut arm_since: Option<Duration> = None;
         let mut arm_seconds = 0.0;
-        let mut arm_goals = 0u32;
+        // Goals of the arm that corrected its move (not the move's parts).
+        let mut corrective_goals = 0u32;
         let mut mismatches = 0u32;
         // The robot's move the referee is making or confirming (every event
         // about the arm's work names it).
@@ -359,7 +360,9 @@ impl SimGame {
                     GameEvent::GAME_STARTED => game_number = Some(e.game_number),
                     GameEvent::ARM_STARTED => {
                         arm_since = Some(clock.now());
-                        arm_goals += 1;
+                        if e.message.starts_with(&format!("{ARM_STARTS}{CORRECTING}")) {
+                            corrective_goals += 1;
+                        }
                         robot_move = Some(e.r#move.text.clone());
                     }
                     GameEvent::ARM_DONE | GameEvent::ARM_FAILED => {
@@ -408,11 +411,7 @@ impl SimGame {
                             seen: true,
                             world_ok: diff.is_empty(),
                             arm_seconds: if by_robot { arm_seconds } else { 0.0 },
-                            corrections: if by_robot {
-                                arm_goals.saturating_sub(1)
-                            } else {
-                                0
-                            },
+                            corrections: if by_robot { corrective_goals } else { 0 },
                             mismatches,
                         };
                         for d in diff {
@@ -423,7 +422,7 @@ impl SimGame {
                         report(Progress::Ply(&ply));
                         summary.moves.push(ply);
                         arm_seconds = 0.0;
-                        arm_goals = 0;
+                        corrective_goals = 0;
                         mismatches = 0;
                     }
                     _ => {}

@@ -31,17 +31,21 @@ fn repo(p: &str) -> String {
 
 /// The robot for tic-tac-toe: the arm plays crosses, a `camera` person noughts.
 fn robot(speed: f64, faults: &str, attempts: i64, regrasps: i64) -> SimRobot {
-    let game = repo("games/tictactoe.game");
-    let mut r = SimRobot::start(
-        &game,
-        WorldConfig {
-            real_time_factor: Some(speed),
-            faults: faults.parse().unwrap(),
-            seed: 5,
-            ..WorldConfig::default()
-        },
-    )
-    .unwrap();
+    robot_playing("tictactoe", speed, faults, attempts, regrasps)
+}
+
+/// The robot for `games/GAME.game`: the arm plays the first player, a
+/// `camera` person the second.
+fn robot_playing(name: &str, speed: f64, faults: &str, attempts: i64, regrasps: i64) -> SimRobot {
+    let game = repo(&format!("games/{name}.game"));
+    let world = WorldConfig {
+        real_time_factor: Some(speed),
+        faults: faults.parse().unwrap(),
+        seed: 5,
+        ..WorldConfig::default()
+    };
+    let board = world.board.clone();
+    let mut r = SimRobot::start(&game, world).unwrap();
     let calib = repo("config/camera/sim.yaml");
     r.spawn(
         NodeOptions::new("detector")
@@ -64,7 +68,8 @@ fn robot(speed: f64, faults: &str, attempts: i64, regrasps: i64) -> SimRobot {
             .param("illegal_after_s", ParamValue::Double(0.5))
             .param("correction_attempts", ParamValue::Integer(attempts))
             .param("regrasp_attempts", ParamValue::Integer(regrasps))
-            .param("remind_after_s", ParamValue::Double(2.0)),
+            .param("remind_after_s", ParamValue::Double(2.0))
+            .param("board", ParamValue::String(board)),
         |n, s| referee_node::run(n, s, false),
     )
     .unwrap();
@@ -277,5 +282,64 @@ fn a_correction_that_changed_nothing_is_tried_again_on_its_own_budget() {
         })
         .count();
     assert_eq!(on_board, 0);
+    r.stop().unwrap();
+}
+
+/// A reversi disc turned over through the station: its first leg (square →
+/// intake) slips, the disc falls back onto its square. The referee sends the
+/// move in parts and looks between them: it sees the disc still there and
+/// takes it again, instead of letting the second leg bring the station's
+/// disc onto it (a stack that hid a disc for good and drained the pool in
+/// the faults soaks). The world then holds exactly the rules' position.
+#[test]
+fn a_flip_whose_first_leg_slipped_is_taken_again_before_the_second_leg() {
+    let r = robot_playing("reversi6", 10.0, "slip=1", 2, 4);
+    let mut w = watch(&r);
+    w.until("the look between the parts", |w| {
+        w.has(GameEvent::OBSERVATION_MISMATCH, "between the parts")
+    });
+    assert_eq!(w.plies(), 0, "not played on the arm's word");
+    set_faults(&r, "slip=0");
+    w.until("the move confirmed", |w| w.plies() == 1);
+    let started: Vec<&GameEvent> = w
+        .seen
+        .iter()
+        .filter(|e| e.kind == GameEvent::ARM_STARTED)
+        .collect();
+    assert!(
+        started[0].message.contains("part 1 of"),
+        "{}",
+        started[0].message
+    );
+    // The leg taken again: from the square the disc still lay on, to the station.
+    let again = started
+        .iter()
+        .find(|e| e.message.contains(referee_node::CORRECTING))
+        .expect("a goal that takes the disc again");
+    let first_leg = started[0]
+        .actions
+        .iter()
+        .find(|a| a.to_location == gamebot_nodes::flip_station::STATION)
+        .expect("the first part ends with a leg to the station");
+    let leg = &again.actions[0];
+    assert_eq!(leg.from_location, first_leg.from_location, "{leg:?}");
+    assert_eq!(leg.to_location, gamebot_nodes::flip_station::STATION);
+    // The world agrees with the rules: no disc under another.
+    let game = gamebot_rules::Game::load(repo("games/reversi6.game")).unwrap();
+    let history = w.last.as_ref().unwrap().move_history.clone();
+    let rules = gamebot_nodes::referee_core::replay(&game, &history).unwrap();
+    let places = r
+        .places()
+        .iter()
+        .filter_map(|(n, p)| p.map(|p| (n.clone(), p)))
+        .collect();
+    let diff = gamebot_nodes::sim_game::world_differences(
+        &game,
+        &rules,
+        &r.probe().snapshot(),
+        &places,
+        gamebot_nodes::sim_game::ON_LOCATION_MM,
+    );
+    assert!(diff.is_empty(), "{diff:?}");
     r.stop().unwrap();
 }
