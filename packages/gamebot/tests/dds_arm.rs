@@ -180,4 +180,11 @@ fn execute_move_across_arm_controller_and_ssc32_bridge_processes() {
     let emu_log = emulator.log_text();
     let moves = emu_log.lines().filter(|l| l.contains('#')).count();
     assert!(moves >= 7, "the emulator logged {moves} moves:\n{emu_log}");
+    // Stopped, the emulator leaves no link to its pty behind.
+    drop(emulator);
+    assert!(
+        std::fs::symlink_metadata(&link).is_err(),
+        "{} left behind",
+        link.display()
+    );
 }

@@ -58,31 +58,75 @@ pub fn through_station(actions: Vec<ActionMsg>, station: Option<&FlipStation>) -
     out
 }
 
+/// How often per move the referee sends the arm to the station's exit for
+/// a disc it cannot see (a grasp there can slip too, leaving the disc where
+/// it was; a grasp where nothing lies costs one blind trip).
+pub const EXIT_TRIES: u32 = 3;
+
 /// After a goal that turned pieces over at `flipped` (their locations) went
-/// wrong: the first correction that fills one of those locations from a
-/// supply (an irrelevant location) takes the piece from the station's exit
-/// instead, where a piece that slipped on its way back lies — off the sheet
-/// the camera watches, so no correction would ever find it, and every supply
-/// piece taken in its place is one the supply lacks later. Returns whether a
-/// correction was changed (the exit is tried once per move: if nothing lies
-/// there the next corrections take from the supply again).
+/// wrong, the station's exit is one more source of a disc, unseen: a disc
+/// that slipped on its way back from the station lies there, the other side
+/// up already — off the sheet the camera watches, so no correction would
+/// ever find it, and every supply piece taken in its place is one the
+/// supply lacks later (the reversi faults soaks stalled on an empty pool
+/// so). The first that applies, in this order, changes the corrections:
+/// 1. a turned location no seen piece can fill (`uncorrectable`) gets the
+///    exit's disc (`wants(location)`: the correction that would fill it,
+///    its source still to be set);
+/// 2. a correction that fills a turned location from a supply (an
+///    irrelevant location, `is_supply`) takes the exit's disc instead; the
+///    supply piece it took goes to an uncorrectable location that wants the
+///    same (`same_kind`: same type, same side up), if there is one.
+///
+/// Returns whether the corrections changed. The caller limits the tries
+/// per move ([`EXIT_TRIES`]): when nothing lies there, the next check asks
+/// for the same corrections again and the supply serves.
 pub fn take_from_exit(
-    corrections: &mut [crate::referee_eyes::Correction],
+    corrections: &mut Vec<crate::referee_eyes::Correction>,
+    uncorrectable: &mut Vec<String>,
     flipped: &[String],
     is_supply: impl Fn(&str) -> bool,
     station: &FlipStation,
+    wants: impl Fn(&str) -> Option<crate::referee_eyes::Correction>,
+    same_kind: impl Fn(&str, &str) -> bool,
 ) -> bool {
     let exit = station.exit_m();
+    let from_exit = |k: &mut crate::referee_eyes::Correction| {
+        k.from_location = STATION.into();
+        k.from_cm = [exit[0] * 100.0, exit[1] * 100.0];
+        // It came out of the chute the other side up: as the position wants it.
+        k.turn_over = false;
+    };
+    if let Some(i) = uncorrectable.iter().position(|u| flipped.contains(u)) {
+        if let Some(mut k) = wants(&uncorrectable[i]) {
+            from_exit(&mut k);
+            corrections.push(k);
+            uncorrectable.remove(i);
+            return true;
+        }
+    }
     let Some(k) = corrections
         .iter_mut()
         .find(|k| flipped.contains(&k.to_location) && is_supply(&k.from_location))
     else {
         return false;
     };
-    k.from_location = STATION.into();
-    k.from_cm = [exit[0] * 100.0, exit[1] * 100.0];
-    // It came out of the chute the other side up: as the position wants it.
-    k.turn_over = false;
+    let freed = k.clone();
+    from_exit(k);
+    if let Some(i) = uncorrectable
+        .iter()
+        .position(|u| same_kind(u, &freed.to_location))
+    {
+        if let Some(w) = wants(&uncorrectable[i]) {
+            corrections.push(crate::referee_eyes::Correction {
+                element: w.element,
+                to_location: w.to_location,
+                to_cm: w.to_cm,
+                ..freed
+            });
+            uncorrectable.remove(i);
+        }
+    }
     true
 }
 
@@ -90,38 +134,98 @@ pub fn take_from_exit(
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_flipped_square_filled_from_a_supply_takes_from_the_exit_first() {
-        use crate::referee_eyes::Correction;
-        let f = station();
-        let c = |from: &str, to: &str| Correction {
-            element: "d(1)".into(),
+    fn correction(from: &str, to: &str) -> crate::referee_eyes::Correction {
+        crate::referee_eyes::Correction {
+            element: format!("d({to})"),
             element_type: "disc".into(),
             from_location: from.into(),
             from_cm: [-13.5, 9.0],
             to_location: to.into(),
             to_cm: Some([0.0, 18.0, 0.0]),
             turn_over: true,
-        };
-        let flipped = vec!["b(3,3)".to_string()];
-        let supply = |l: &str| l.starts_with("pool(");
+        }
+    }
+
+    /// Exit-take with `flipped` = b(3,3), the pool as supply, every
+    /// location wanting the same disc side.
+    fn exit_take(
+        ks: &mut Vec<crate::referee_eyes::Correction>,
+        uncorrectable: &mut Vec<String>,
+    ) -> bool {
+        take_from_exit(
+            ks,
+            uncorrectable,
+            &["b(3,3)".to_string()],
+            |l| l.starts_with("pool("),
+            &station(),
+            |l| Some(correction("", l)),
+            |_, _| true,
+        )
+    }
+
+    fn is_exit(k: &crate::referee_eyes::Correction) -> bool {
+        let exit = station().exit_m();
+        k.from_location == STATION
+            && (k.from_cm[0] - exit[0] * 100.0).abs() < 1e-9
+            && (k.from_cm[1] - exit[1] * 100.0).abs() < 1e-9
+            && !k.turn_over
+    }
+
+    #[test]
+    fn a_flipped_square_filled_from_a_supply_takes_from_the_exit_first() {
+        let none = || Vec::<String>::new();
         // A square that was not turned over this move: the supply is right.
-        let mut ks = vec![c("pool(1)", "b(2,2)")];
-        assert!(!take_from_exit(&mut ks, &flipped, supply, &f));
+        let mut ks = vec![correction("pool(1)", "b(2,2)")];
+        assert!(!exit_take(&mut ks, &mut none()));
         assert_eq!(ks[0].from_location, "pool(1)");
         // A piece on the board is a better source than the exit.
-        let mut ks = vec![c("b(4,4)", "b(3,3)")];
-        assert!(!take_from_exit(&mut ks, &flipped, supply, &f));
+        let mut ks = vec![correction("b(4,4)", "b(3,3)")];
+        assert!(!exit_take(&mut ks, &mut none()));
         // The turned square filled from the pool: from the exit, as it is.
-        let mut ks = vec![c("pool(1)", "b(2,2)"), c("pool(2)", "b(3,3)")];
-        assert!(take_from_exit(&mut ks, &flipped, supply, &f));
+        let mut ks = vec![
+            correction("pool(1)", "b(2,2)"),
+            correction("pool(2)", "b(3,3)"),
+        ];
+        assert!(exit_take(&mut ks, &mut none()));
         assert_eq!(ks[0].from_location, "pool(1)");
-        let k = &ks[1];
-        assert_eq!(k.from_location, STATION);
-        let exit = f.exit_m();
-        assert!((k.from_cm[0] - exit[0] * 100.0).abs() < 1e-9);
-        assert!((k.from_cm[1] - exit[1] * 100.0).abs() < 1e-9);
-        assert!(!k.turn_over);
+        assert!(is_exit(&ks[1]), "{:?}", ks[1]);
+        assert_eq!(ks.len(), 2);
+    }
+
+    /// The pool has one disc for two empty squares, the turned one and the
+    /// placed one: the exit fills the turned one, the pool disc the other.
+    #[test]
+    fn the_exit_stands_in_where_the_camera_sees_too_few_discs() {
+        // The turned square itself found no disc.
+        let mut ks = vec![correction("pool(1)", "b(6,6)")];
+        let mut un = vec!["b(3,3)".to_string()];
+        assert!(exit_take(&mut ks, &mut un));
+        assert!(un.is_empty());
+        assert_eq!(ks.len(), 2);
+        assert_eq!(ks[1].to_location, "b(3,3)");
+        assert!(is_exit(&ks[1]));
+        // The pool disc went to the turned square; the placed one found none.
+        let mut ks = vec![correction("pool(1)", "b(3,3)")];
+        let mut un = vec!["b(6,6)".to_string()];
+        assert!(exit_take(&mut ks, &mut un));
+        assert!(un.is_empty());
+        assert_eq!(ks.len(), 2);
+        assert!(is_exit(&ks[0]) && ks[0].to_location == "b(3,3)");
+        let moved = &ks[1];
+        assert_eq!(
+            (moved.from_location.as_str(), moved.to_location.as_str()),
+            ("pool(1)", "b(6,6)")
+        );
+        assert_eq!(moved.element, "d(b(6,6))");
+        assert!(
+            moved.turn_over,
+            "the pool disc's side as the check found it"
+        );
+        // Nothing turned is missing: the exit is not a source.
+        let mut ks = vec![correction("pool(1)", "b(2,2)")];
+        let mut un = vec!["b(6,6)".to_string()];
+        assert!(!exit_take(&mut ks, &mut un));
+        assert_eq!(un, ["b(6,6)"]);
     }
 
     fn station() -> FlipStation {

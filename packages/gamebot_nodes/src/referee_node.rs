@@ -233,8 +233,8 @@ struct RobotTurn {
     regrasps: u32,
     /// The last corrections sent.
     last_corrections: Vec<Correction>,
-    /// A correction took a piece from the turn-over station's exit.
-    exit_tried: bool,
+    /// Corrections that took a piece from the turn-over station's exit.
+    exit_tries: u32,
     /// The parts of the move not sent yet (with a camera, a move whose
     /// transfers rely on each other is sent in parts; see `move_parts`).
     parts: std::collections::VecDeque<MovePart>,
@@ -850,7 +850,7 @@ impl<B: Bus> Referee<B> {
             corrections: 0,
             regrasps: 0,
             last_corrections: Vec::new(),
-            exit_tried: false,
+            exit_tries: 0,
             parts: Default::default(),
             then: Vec::new(),
             part_count: 1,
@@ -1295,14 +1295,13 @@ impl<B: Bus> Referee<B> {
                         ),
                     );
                     let mut corrections = c.corrections;
-                    if attempts < self.params.correction_attempts
-                        && !corrections.is_empty()
-                        && c.uncorrectable.is_empty()
-                    {
+                    let mut uncorrectable = c.uncorrectable;
+                    if attempts < self.params.correction_attempts {
                         if let Some(t) = self.robot.as_mut() {
                             // A disc turned over this move that is missing from
                             // its square may lie at the station's exit, out of view.
-                            if let Some(f) = station.as_ref().filter(|_| !t.exit_tried) {
+                            let tries_left = t.exit_tries < crate::flip_station::EXIT_TRIES;
+                            if let Some(f) = station.as_ref().filter(|_| tries_left) {
                                 let flipped: Vec<String> = t
                                     .actions
                                     .iter()
@@ -1313,18 +1312,51 @@ impl<B: Bus> Referee<B> {
                                     game.location_by_name(l)
                                         .is_some_and(|l| !game.is_relevant(l))
                                 };
+                                let expected = &t.expected;
+                                let content = |l: &str| expected.content(game.location_by_name(l)?);
+                                let wants = |l: &str| {
+                                    let e = content(l)?;
+                                    Some(Correction {
+                                        element: game.elements[e as usize].name.clone(),
+                                        element_type: game.element_type_of(e).name.clone(),
+                                        from_location: String::new(),
+                                        from_cm: [0.0; 2],
+                                        to_location: l.to_string(),
+                                        to_cm: game.locations[game.location_by_name(l)? as usize]
+                                            .robot_cm(),
+                                        turn_over: false,
+                                    })
+                                };
+                                let same_kind = |a: &str, b: &str| match (content(a), content(b)) {
+                                    (Some(x), Some(y)) => {
+                                        game.element_type_of(x).name == game.element_type_of(y).name
+                                            && expected.element_state(x)
+                                                == expected.element_state(y)
+                                    }
+                                    _ => false,
+                                };
                                 if crate::flip_station::take_from_exit(
                                     &mut corrections,
+                                    &mut uncorrectable,
                                     &flipped,
                                     supply,
                                     f,
+                                    wants,
+                                    same_kind,
                                 ) {
-                                    t.exit_tried = true;
+                                    t.exit_tries += 1;
                                     tracing::warn!(
                                         "a disc turned over this move is missing: the arm looks for it at the turn-over station's exit"
                                     );
                                 }
                             }
+                        }
+                    }
+                    if attempts < self.params.correction_attempts
+                        && !corrections.is_empty()
+                        && uncorrectable.is_empty()
+                    {
+                        if let Some(t) = self.robot.as_mut() {
                             t.corrections += 1;
                             t.last_corrections = corrections.clone();
                         }
@@ -1353,8 +1385,8 @@ impl<B: Bus> Referee<B> {
                             crate::flip_station::through_station(actions, station.as_ref());
                         return self.send_execute(actions, CORRECTING);
                     }
-                    let why = if !c.uncorrectable.is_empty() {
-                        format!("no piece to put on {}", c.uncorrectable.join(", "))
+                    let why = if !uncorrectable.is_empty() {
+                        format!("no piece to put on {}", uncorrectable.join(", "))
                     } else if regrasps > 0 {
                         format!(
                             "{attempts} correction(s) did not help; the piece slipped from the gripper {regrasps} time(s)"

@@ -320,7 +320,13 @@ impl SimGame {
         let mut helping: Option<Helping> = None;
         // Since when (sim time) the hand has refused the opponent's move at a ply.
         let mut refused_since: Option<(usize, Duration)> = None;
+        // Why the simulated person gave up on a call for help, once it did.
+        let mut help_given_up: Option<String> = None;
         loop {
+            if let Some(why) = help_given_up.take() {
+                summary.stopped = Some(why);
+                break;
+            }
             if stop.is_requested() {
                 summary.stopped = Some("shutdown requested".into());
                 break;
@@ -383,6 +389,14 @@ impl SimGame {
                             );
                             let (text, ply) = (h.text.clone(), h.ply);
                             self.person_helps(&text, ply, report)?;
+                        } else if let Some(h) = &helping {
+                            // Looked every time and the board is still not
+                            // what the referee waits for: nothing the simulated
+                            // person does will change that.
+                            help_given_up = Some(format!(
+                                "the referee still waits for help with {} after the simulated person looked {PERSON_LOOKS} times",
+                                h.text
+                            ));
                         }
                     }
                     GameEvent::MOVE_PLAYED => {

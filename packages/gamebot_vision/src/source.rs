@@ -300,8 +300,10 @@ mod tests {
     use super::*;
     use opencv::core::{Scalar, CV_8UC3};
 
-    fn tmp(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("gbv-src-{}", std::process::id()));
+    /// A file in a directory of the test's own (`test`), which the test
+    /// removes when it ends.
+    fn tmp(test: &str, name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("gbv-src-{}-{test}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
         d.join(name)
     }
@@ -311,19 +313,24 @@ mod tests {
         let img =
             Mat::new_rows_cols_with_default(48, 64, CV_8UC3, Scalar::new(10.0, 20.0, 30.0, 0.0))
                 .unwrap();
-        let p = tmp("a.png");
+        let p = tmp("round_trip", "a.png");
         write_image(&p, &img).unwrap();
         let back = read_image(&p).unwrap();
         assert_eq!(bgr_bytes(&back).unwrap(), bgr_bytes(&img).unwrap());
 
-        let bad = tmp("bad.png");
+        let bad = tmp("round_trip", "bad.png");
         std::fs::write(&bad, b"\x89PNG\r\n\x1a\nnot really").unwrap();
         let e = read_image(&bad).unwrap_err().to_string();
         assert!(e.contains("bad.png") && e.contains("cannot"), "{e}");
-        let e = read_image(tmp("none.png")).unwrap_err().to_string();
+        let e = read_image(tmp("round_trip", "none.png"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("none.png"), "{e}");
-        let e = write_image(tmp("noext"), &img).unwrap_err().to_string();
+        let e = write_image(tmp("round_trip", "noext"), &img)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("extension"), "{e}");
+        std::fs::remove_dir_all(p.parent().unwrap()).unwrap();
     }
 
     #[test]
@@ -355,7 +362,7 @@ mod tests {
     #[test]
     fn file_and_push_sources() {
         let img = Mat::new_rows_cols_with_default(8, 8, CV_8UC3, Scalar::all(5.0)).unwrap();
-        let p = tmp("f.png");
+        let p = tmp("sources", "f.png");
         write_image(&p, &img).unwrap();
         let mut s = FileSource::new(vec![p.clone()], false);
         assert!(s.next_frame().is_ok());
@@ -377,5 +384,6 @@ mod tests {
             src.next_frame(),
             Err(VisionError::EndOfStream { .. })
         ));
+        std::fs::remove_dir_all(p.parent().unwrap()).unwrap();
     }
 }

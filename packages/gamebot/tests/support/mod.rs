@@ -15,8 +15,9 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A child process whose stderr goes to a log file; killed and reaped when
-/// dropped (the log is kept when the test failed, for a look afterwards).
+/// A child process whose stderr goes to a log file; stopped (SIGTERM, then
+/// SIGKILL after 3 s) and reaped when dropped (the log is kept when the test
+/// failed, for a look afterwards).
 pub struct ChildProcess {
     pub name: String,
     pub child: Child,
@@ -80,6 +81,16 @@ impl ChildProcess {
 
 impl Drop for ChildProcess {
     fn drop(&mut self) {
+        // Asked to stop first, so it can remove what it made (the
+        // emulator its `--link`); killed if it has not stopped in 3 s.
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let pid = self.child.id().to_string();
+            let _ = Command::new("kill").args(["-TERM", &pid]).status();
+            let deadline = Instant::now() + Duration::from_secs(3);
+            while Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
         if !std::thread::panicking() {
