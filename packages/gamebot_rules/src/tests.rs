@@ -1836,3 +1836,59 @@ fn counting_loops_agree_with_the_reference() {
     .expect_err("an overflow");
     assert!(e.contains("integer overflow"), "{e}");
 }
+
+/// Names inside a template's id table that the game does not know (holes:
+/// `row(1,2)` of a triangle of rows, s(2,2) here): certainly no location when
+/// the template is exhaustive, as `Ctx::template` decides, instead of "ask"
+/// (issue 18 twelfth step). `EMPTY`, `CONTENT` and an inlined call agree with
+/// the reference on the holes, the known names and names outside the table;
+/// the table answers the hole itself. It fails when a hole is taken for
+/// location 0 (checked).
+#[test]
+fn template_holes_agree_with_the_reference() {
+    let board = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=s(1,1)\ntype=cell\n\
+                 name=s(3,3)\ntype=cell\nname=s(3,1)\ntype=cell\n\
+                 [ELEMENT TYPES]\nname=peg\nstates=1\n[PLAYER NAMES]\n1=a\n\
+                 [MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=s(1,1)\n";
+    let defs = "Free($fx, $fy)\n$fx >= 0\nEMPTY(\"s($fx,$fy)\")\nEND\n";
+    let g = Game::parse(
+        "holes.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nEMPTY(\"s($X,$Y)\")\nEND\n"),
+    )
+    .unwrap();
+    let c = compiler_of(&g);
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    let crate::expr::Expr::Builtin(_, args) = &g.funcs[probe].as_ref().unwrap().body[0].expr else {
+        panic!("EMPTY expected");
+    };
+    let Some(crate::compile::IdArg::Two(_, _, tab)) = c.loc_in_place(&args[0]) else {
+        panic!("a table over two Ints expected");
+    };
+    assert_eq!(tab.lookup2(2, 2), Some(None), "a hole is no location");
+    assert_eq!(tab.lookup2(1, 1), Some(Some(0)));
+    for (x, y) in [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (2, 1),
+        (3, 1),
+        (4, 4),
+        (0, 2),
+        (-1, 2),
+    ] {
+        let set = format!("$X = {x}");
+        let set_y = format!("$Y = {y}");
+        for probe in [
+            "EMPTY(\"s($X,$Y)\")",
+            "CONTENT(\"s($X,$Y)\") == \"\"",
+            "Free($X, $Y) OR ($X < 0)",
+        ] {
+            let want = !(x == 1 && y == 1);
+            assert_eq!(
+                boolean(run_budget_on(board, defs, &[&set, &set_y, probe], 1000)),
+                want,
+                "{probe} at ({x},{y})"
+            );
+        }
+    }
+}
