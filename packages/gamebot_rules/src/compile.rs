@@ -731,6 +731,32 @@ impl Compiler<'_> {
                 };
                 Node::Bool(rec!(self, pure!(p, slow, REC)))
             }
+            (Code::Loc(p), slow) => {
+                // The location's name, as the closures give it.
+                let p = move |c: &mut Ctx<'_>, r: &mut crate::pure::Regs| {
+                    let l = p(c, r)?;
+                    let s = c.g.loc_sym.get(usize::try_from(l).ok()?)?;
+                    Some(Value::Str(Str::Sym(*s)))
+                };
+                let slow: CVal = f(move |c| slow.value(c));
+                Node::Val(rec!(self, pure!(p, slow, REC)))
+            }
+            (Code::Set(p), slow) => {
+                // `{}` (one empty set shared, as a literal's), or the set of
+                // one location built at load (`Game::loc_singletons`), as the
+                // closures give it.
+                let empty: Arc<Vec<Value>> = Arc::new(Vec::new());
+                let p = move |c: &mut Ctx<'_>, r: &mut crate::pure::Regs| {
+                    let l = p(c, r)?;
+                    if l == crate::pure::NO_SET {
+                        return Some(Value::Set(empty.clone()));
+                    }
+                    let set = c.g.loc_singletons.get(usize::try_from(l).ok()?)?;
+                    Some(Value::Set(set.clone()))
+                };
+                let slow: CVal = f(move |c| slow.value(c));
+                Node::Val(rec!(self, pure!(p, slow, REC)))
+            }
         }
     }
 
