@@ -427,7 +427,9 @@ pub(crate) struct Compiler<'a> {
     pub units: Vec<(usize, FuncId)>,
 }
 
-/// In an id table of a template: the table cannot decide, ask `Ctx::template`.
+/// In an id table of a template: no name the game knows; certainly unknown
+/// when the template is exhaustive ([`IdTable::outside`]), otherwise the
+/// table cannot decide: ask `Ctx::template`.
 const ASK: u16 = u16::MAX;
 /// In an id table of a template: the name is known but is no location (element).
 const NONE: u16 = u16::MAX - 1;
@@ -458,15 +460,22 @@ impl IdTable {
         })
     }
 
+    /// The cell `idx` of a name built from arguments inside the table
+    /// (`nonneg`: whether all of them are non-negative). A name the game
+    /// does not know is certainly unknown when the template is exhaustive,
+    /// as `Ctx::template` decides it.
     #[inline(always)]
-    fn hit(&self, idx: usize) -> Option<Option<u16>> {
+    fn hit(&self, idx: usize, nonneg: impl FnOnce() -> bool) -> Option<Option<u16>> {
         match self.ids[idx] {
-            ASK => None,
+            ASK => self.outside(nonneg()),
             NONE => Some(None),
             id => Some(Some(id)),
         }
     }
 
+    /// A name the table does not hold (`nonneg`: built from non-negative
+    /// arguments): certainly unknown when the template is exhaustive (and
+    /// negatives are unknown or the arguments non-negative), else undecided.
     #[inline(always)]
     fn outside(&self, nonneg: bool) -> Option<Option<u16>> {
         (self.exhaustive && (self.negatives_unknown || nonneg)).then_some(None)
@@ -479,7 +488,7 @@ impl IdTable {
     pub(crate) fn lookup1(&self, x: i32) -> Option<Option<u16>> {
         let o = x.wrapping_sub(self.mins[0]) as u32;
         if o < self.dims[0] {
-            self.hit(o as usize)
+            self.hit(o as usize, || x >= 0)
         } else {
             self.outside(x >= 0)
         }
@@ -491,7 +500,9 @@ impl IdTable {
         let ox = x.wrapping_sub(self.mins[0]) as u32;
         let oy = y.wrapping_sub(self.mins[1]) as u32;
         if ox < self.dims[0] && oy < self.dims[1] {
-            self.hit(ox as usize * self.dims[1] as usize + oy as usize)
+            self.hit(ox as usize * self.dims[1] as usize + oy as usize, || {
+                x >= 0 && y >= 0
+            })
         } else {
             self.outside(x >= 0 && y >= 0)
         }
@@ -719,6 +730,32 @@ impl Compiler<'_> {
                     }),
                 };
                 Node::Bool(rec!(self, pure!(p, slow, REC)))
+            }
+            (Code::Loc(p), slow) => {
+                // The location's name, as the closures give it.
+                let p = move |c: &mut Ctx<'_>, r: &mut crate::pure::Regs| {
+                    let l = p(c, r)?;
+                    let s = c.g.loc_sym.get(usize::try_from(l).ok()?)?;
+                    Some(Value::Str(Str::Sym(*s)))
+                };
+                let slow: CVal = f(move |c| slow.value(c));
+                Node::Val(rec!(self, pure!(p, slow, REC)))
+            }
+            (Code::Set(p), slow) => {
+                // `{}` (one empty set shared, as a literal's), or the set of
+                // one location built at load (`Game::loc_singletons`), as the
+                // closures give it.
+                let empty: Arc<Vec<Value>> = Arc::new(Vec::new());
+                let p = move |c: &mut Ctx<'_>, r: &mut crate::pure::Regs| {
+                    let l = p(c, r)?;
+                    if l == crate::pure::NO_SET {
+                        return Some(Value::Set(empty.clone()));
+                    }
+                    let set = c.g.loc_singletons.get(usize::try_from(l).ok()?)?;
+                    Some(Value::Set(set.clone()))
+                };
+                let slow: CVal = f(move |c| slow.value(c));
+                Node::Val(rec!(self, pure!(p, slow, REC)))
             }
         }
     }

@@ -559,6 +559,13 @@ impl Game {
             }
         }
         let dead = crate::memo::dead_vars(&funcs, &templates, &outside, var_names.len());
+        // A dead variable is read only after a write in the same invocation:
+        // what it held before is never read, so move generation need not
+        // unbind it per element (`Rule::gen_clear`; issue 18 twelfth step).
+        for r in &mut rules {
+            r.gen_clear
+                .retain(|&v| !dead.get(v as usize).copied().unwrap_or(false));
+        }
         let mut memo_info = crate::memo::analyse(&funcs, &templates, &dead);
         // Loop bodies memoized as units, numbered after the functions.
         let mut units = Vec::new();

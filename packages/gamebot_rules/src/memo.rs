@@ -478,6 +478,9 @@ fn assigned(
             let mut sb = s.clone();
             sb.insert(*var);
             assigned(body, templates, &mut sb, early);
+            // A loop that gives a value has set its variable (its range has
+            // at least one member, and the variable is set before the body).
+            s.insert(*var);
         }
         Expr::Unary(_, x) => assigned(x, templates, s, early),
         Expr::Binary(_, a, b) => unordered(&mut [&**a, &**b].into_iter(), s, early),
@@ -557,6 +560,16 @@ fn expr_weight(funcs: &[Option<Function>], e: &Expr, stack: &mut Vec<FuncId>) ->
         }
         _ => 0,
     })
+}
+
+/// Whether a body line certainly gives `true` when it gives a value:
+/// [`always`], or a `FORALL`/`FORSOME` whose body does (a loop gives its
+/// body's last value).
+pub(crate) fn always_true(e: &Expr) -> bool {
+    match e {
+        Expr::Loop { body, .. } => always(body, true),
+        e => always(e, true),
+    }
 }
 
 /// Whether `e` certainly gives `b` when it gives a value (assignments give

@@ -14,12 +14,28 @@
 //! namespace, no run over the body's lines, and the operands that are
 //! literals, variables or registers are read in place.
 //!
+//! Since the twelfth step of issue 18 also: location names (a string literal
+//! naming a location, a template over one or two Ints; [`Ty::Loc`], the
+//! location's id), sets of at most one location (`{}`, `{name}`;
+//! [`Ty::Set`]), `FORALL`/`FORSOME` over a dead variable of the inlined call
+//! (in a register; one budget step per iteration, as the closures take), and
+//! assignments inside expressions (`IF(c, $res = {"pad($h1)"}, true)`) of a
+//! variable the call holds in a register of its own. A root of type Loc or
+//! Set gives the name, `{}` or the set built at load for the location
+//! (`Game::loc_singletons`), the values the closures give; a name that is no
+//! location gives up. So `toLocations=Hops($P, 1)` (`frogs`) and
+//! `IF(.., {FreeBin}, {})` with `FreeBin` a `FORSOME` line and `"bin($k)"`
+//! (`nim`) run over registers.
+//!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
 //! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
 //! body line but the last assigns a dead variable (so it passes: an
-//! assignment gives `true`) or, when the last line is Bool, is a Bool guard
-//! (a false one ends the call with `false`, §5.9), and the last line, the
+//! assignment gives `true`), is a loop over a dead variable, or is a Bool
+//! guard (a false one ends the call with `false`, §5.9: allowed when the
+//! last line is Bool, Loc or Set — the register form gives up on a false
+//! guard of a Loc or Set function — or when the line cannot be false,
+//! `memo::always_true`), and the last line, the
 //! guards and the assigned values are pure expressions themselves. Its parameters and dead locals live in
 //! registers of the evaluation instead of the namespace; a dead variable is
 //! mentioned by this one function only and read only after a write in the
@@ -74,6 +90,23 @@ pub(crate) enum Pure {
     /// `OWNER(..)` (`Attr::Owner`) or `STATE(..)` (`Attr::State`) of an
     /// element: an Int.
     Attr(Attr, Box<PElem>),
+    /// A location name built from a template over one or two Ints: a
+    /// [`Ty::Loc`] (give up when the name is no location).
+    Loc(Box<PLoc>),
+    /// An assignment of a variable held in a register of its own: `true`.
+    Assign(u8, Box<Pure>),
+    /// `FORALL` (`all`) or `FORSOME` with its variable in a register.
+    Loop(Box<PLoop>),
+}
+
+/// A pure loop: `var` runs from `from` to `to` (both included, either
+/// direction), one budget step per iteration, as `Compiler::run_loop`.
+pub(crate) struct PLoop {
+    all: bool,
+    var: u8,
+    from: Pure,
+    to: Pure,
+    body: Pure,
 }
 
 /// The element of a pure `OWNER`/`STATE`.
@@ -97,8 +130,11 @@ pub(crate) enum PLoc {
 pub(crate) enum Step {
     /// An assignment of a dead variable: into its register.
     Let(u8, Pure),
-    /// A Bool line: `false` ends the call with `false`.
-    Guard(Pure),
+    /// A Bool line: `false` ends the call with `false`. The flag: it
+    /// certainly gives `true` when it gives a value (`memo::always_true`:
+    /// an `X OR true`, a loop whose body always gives `true`), so it is run
+    /// for what it writes.
+    Guard(Pure, bool),
 }
 
 /// An inlined call: its arguments into registers, its assignment lines, its
@@ -121,7 +157,16 @@ pub(crate) enum Ty {
     /// such values are equal exactly when the names the closures compare
     /// are (element names are distinct symbols, none of them `""`).
     Elem,
+    /// A location name (a string literal or a template naming a location),
+    /// held as the location's id.
+    Loc,
+    /// A set of at most one location name (`{}` or `{name}`): [`NO_SET`] or
+    /// the location's id.
+    Set,
 }
+
+/// The [`Ty::Set`] value of `{}`.
+pub(crate) const NO_SET: i32 = -1;
 
 /// The [`Ty::Elem`] value of `""`.
 pub(crate) const NO_ELEM: i32 = -1;
@@ -147,7 +192,11 @@ type Scope = Vec<(VarId, Slot, Ty)>;
 
 #[derive(Clone, Copy)]
 enum Slot {
+    /// A register of the call's own: it may be written in place (an
+    /// assignment inside an expression, a loop variable).
     Reg(u8),
+    /// A register of the caller (an aliased parameter): read only.
+    Alias(u8),
     Lit(i32),
 }
 
@@ -171,7 +220,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             &Expr::Var(v) => match scope {
                 None => (Pure::Var(v), Ty::Int),
                 Some(s) => match s.iter().rev().find(|(w, ..)| *w == v) {
-                    Some(&(_, Slot::Reg(r), ty)) => (Pure::Reg(r), ty),
+                    Some(&(_, Slot::Reg(r) | Slot::Alias(r), ty)) => (Pure::Reg(r), ty),
                     Some(&(_, Slot::Lit(i), ty)) => (Pure::Lit(i), ty),
                     // A dead variable of another function, or read before
                     // this call writes it: not inlined.
@@ -255,8 +304,14 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let mark = self.regs;
                 let (argv, steps, inner, last) = self.enter(*fid, args, scope, nest)?;
                 let (body, ty) = self.build(last, Some(&inner), nest + 1)?;
-                // A false guard line gives `false`: only in a Bool function.
-                if ty != Ty::Bool && steps.iter().any(|s| matches!(s, Step::Guard(_))) {
+                // A false guard line gives `false`. In a Loc or Set
+                // function the lowered call gives up then (`lower_int`); an
+                // Int or Elem node is one the closures must give an Int for
+                // (`Compiler::pure_node`), so such a function is inlined only
+                // when its guard lines cannot be false.
+                if matches!(ty, Ty::Int | Ty::Elem)
+                    && steps.iter().any(|s| matches!(s, Step::Guard(_, false)))
+                {
                     return None;
                 }
                 self.calls += 1;
@@ -272,6 +327,78 @@ impl<'c, 'a> Builder<'c, 'a> {
                         body,
                     })),
                     ty,
+                )
+            }
+            // A location name: its id (a literal naming no location is left
+            // to the closures).
+            Expr::Str(_) => (
+                Pure::Lit(i32::from(self.c.loc_in_place(e).and_then(
+                    |id| match id {
+                        IdArg::Const(l) => l,
+                        _ => None,
+                    },
+                )?)),
+                Ty::Loc,
+            ),
+            Expr::Interp(_) => match self.name(self.c.loc_in_place(e)?, scope, nest)? {
+                PLoc::Const(l) => (Pure::Lit(i32::from(l?)), Ty::Loc),
+                loc => (Pure::Loc(Box::new(loc)), Ty::Loc),
+            },
+            // `{}` and `{name}`: the set of at most one location.
+            Expr::Set(xs) => match &xs[..] {
+                [] => (Pure::Lit(NO_SET), Ty::Set),
+                [x] => (self.of(x, Ty::Loc, scope, nest)?, Ty::Set),
+                _ => return None,
+            },
+            // An assignment of a variable of this call held in a register
+            // of its own, with a value of the same type: written in place.
+            Expr::Assign(v, x) => {
+                let &(_, slot, ty) = scope?.iter().rev().find(|(w, ..)| w == v)?;
+                let Slot::Reg(r) = slot else { return None };
+                let x = self.of(x, ty, scope, nest)?;
+                (Pure::Assign(r, Box::new(x)), Ty::Bool)
+            }
+            Expr::Loop {
+                all,
+                var,
+                from,
+                to,
+                body,
+            } => {
+                // A memoized body (`memo::units`) keeps its table.
+                if self
+                    .c
+                    .units
+                    .iter()
+                    .any(|u| u.0 == &**body as *const Expr as usize)
+                {
+                    return None;
+                }
+                let from = self.of(from, Ty::Int, scope, nest)?;
+                let to = self.of(to, Ty::Int, scope, nest)?;
+                // The variable: its register when this call already has one
+                // for it, else (a dead variable) a new one, seen by the body.
+                let mut inner = scope?.clone();
+                let reg = match inner.iter().rev().find(|(w, ..)| w == var) {
+                    Some(&(_, Slot::Reg(r), Ty::Int)) => r,
+                    Some(_) => return None,
+                    None if self.c.dead.get(*var as usize) == Some(&true) => {
+                        let r = self.reg()?;
+                        inner.push((*var, Slot::Reg(r), Ty::Int));
+                        r
+                    }
+                    None => return None,
+                };
+                let body = self.of(body, Ty::Bool, Some(&inner), nest)?;
+                (
+                    Pure::Loop(Box::new(PLoop {
+                        all: *all,
+                        var: reg,
+                        from,
+                        to,
+                        body,
+                    })),
+                    Ty::Bool,
                 )
             }
             _ => return None,
@@ -310,7 +437,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         for (a, &p) in args.iter().zip(&func.params) {
             let (x, ty) = self.value(a, scope, nest)?;
             let slot = match x {
-                Pure::Reg(r) => Slot::Reg(r),
+                Pure::Reg(r) => Slot::Alias(r),
                 Pure::Lit(i) => Slot::Lit(i),
                 x => {
                     let r = self.reg()?;
@@ -330,7 +457,24 @@ impl<'c, 'a> Builder<'c, 'a> {
                     inner.push((*v, Slot::Reg(r), ty));
                 }
                 Expr::Assign(..) => return None,
-                e => steps.push(Step::Guard(self.of(e, Ty::Bool, Some(&inner), nest + 1)?)),
+                // A loop line over a dead variable: its register stays in
+                // scope for the later lines (a loop that gives a value has
+                // set its variable).
+                Expr::Loop { var, .. }
+                    if c.dead.get(*var as usize) == Some(&true)
+                        && !inner.iter().any(|(w, ..)| w == var) =>
+                {
+                    let r = self.reg()?;
+                    inner.push((*var, Slot::Reg(r), Ty::Int));
+                    steps.push(Step::Guard(
+                        self.of(&line.expr, Ty::Bool, Some(&inner), nest + 1)?,
+                        crate::memo::always_true(&line.expr),
+                    ));
+                }
+                e => steps.push(Step::Guard(
+                    self.of(e, Ty::Bool, Some(&inner), nest + 1)?,
+                    crate::memo::always_true(e),
+                )),
             }
         }
         Some((argv, steps, inner, &last.expr))
@@ -405,6 +549,8 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         // An Elem at the root would have to become a name again: left to
         // the closures.
         Ty::Elem => return None,
+        Ty::Loc => Code::Loc(lower_int(&p, rec)),
+        Ty::Set => Code::Set(lower_int(&p, rec)),
     })
 }
 
@@ -502,6 +648,10 @@ type PBool = P<bool>;
 pub(crate) enum Code {
     Int(PInt),
     Bool(PBool),
+    /// A [`Ty::Loc`]: the location's id.
+    Loc(PInt),
+    /// A [`Ty::Set`]: [`NO_SET`] or the member's location id.
+    Set(PInt),
 }
 
 #[inline]
@@ -624,7 +774,7 @@ enum PStep {
 
 impl Prologue {
     fn of(call: &Inlined, rec: bool) -> Prologue {
-        let guards = call.steps.iter().any(|s| matches!(s, Step::Guard(_)));
+        let guards = call.steps.iter().any(|s| matches!(s, Step::Guard(..)));
         let mut pro = Prologue {
             nest: call.nest,
             args: call
@@ -639,7 +789,7 @@ impl Prologue {
             match s {
                 Step::Let(k, a) if !guards => pro.lets.push((*k, Leaf::of(a, rec))),
                 Step::Let(k, a) => pro.steps.push(PStep::Let(*k, Leaf::of(a, rec))),
-                Step::Guard(g) => pro.steps.push(PStep::Guard(lower_bool(g, rec))),
+                Step::Guard(g, _) => pro.steps.push(PStep::Guard(lower_bool(g, rec))),
             }
         }
         pro
@@ -708,13 +858,28 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
         Pure::Call(call) => {
             let pro = Prologue::of(call, rec);
             let body = lower_int(&call.body, rec);
-            // No guard lines in an Int function (see `Builder::build`).
+            if pro.steps.is_empty() {
+                return fi(move |c, r| {
+                    pro.run::<false>(c, r)?;
+                    body(c, r)
+                });
+            }
+            // A false guard line (a Loc or Set function, or a line that
+            // cannot be false, `Builder::build`): the call gives `false`,
+            // which no register holds; give up.
             fi(move |c, r| {
-                pro.run::<false>(c, r)?;
+                if !pro.run::<true>(c, r)? {
+                    return None;
+                }
                 body(c, r)
             })
         }
         Pure::Content(loc) => content_at(loc, rec),
+        Pure::Loc(loc) => {
+            // No such location: give up (the closures give the name).
+            let at = Named::of(loc, rec);
+            fi(move |c, r| at.get(c, r)?.map(i32::from))
+        }
         Pure::Attr(attr, el) => attr_of(*attr, el, rec),
         _ => fi(|_, _| None),
     }
@@ -766,6 +931,37 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                     return Some(false);
                 }
                 body(c, r)
+            })
+        }
+        Pure::Assign(k, x) => {
+            let (k, x) = (*k, Leaf::of(x, rec));
+            fb(move |c, r| {
+                r[k as usize % REGS] = x.get(c, r)?;
+                Some(true)
+            })
+        }
+        Pure::Loop(l) => {
+            let (all, var) = (l.all, l.var);
+            let (from, to) = (Leaf::of(&l.from, rec), Leaf::of(&l.to, rec));
+            let body = lower_bool(&l.body, rec);
+            fb(move |c, r| {
+                let a = from.get(c, r)?;
+                let b = to.get(c, r)?;
+                let step: i64 = if a <= b { 1 } else { -1 };
+                let mut i = i64::from(a);
+                loop {
+                    c.vars.step().ok()?;
+                    r[var as usize % REGS] = i as i32;
+                    let x = body(c, r)?;
+                    if all != x {
+                        // FORALL stops at the first false body, FORSOME at the first true one.
+                        return Some(x);
+                    }
+                    if i == i64::from(b) {
+                        return Some(all);
+                    }
+                    i += step;
+                }
             })
         }
         Pure::Empty(loc) => match (&**loc, rec) {
