@@ -817,6 +817,22 @@ fn correction_msg(c: &Correction) -> ActionMsg {
     }
 }
 
+/// Since when the camera has shown `classes` without a change: `mismatch`
+/// keeps the view first seen and when; a different view starts again at `now`.
+fn seen_since(
+    mismatch: &mut Option<(Vec<Option<usize>>, Duration)>,
+    classes: &[Option<usize>],
+    now: Duration,
+) -> Duration {
+    match mismatch {
+        Some((b, at)) if b.as_slice() == classes => *at,
+        _ => {
+            *mismatch = Some((classes.to_vec(), now));
+            now
+        }
+    }
+}
+
 fn secs(s: f64) -> Duration {
     Duration::from_secs_f64(s.max(0.0))
 }
@@ -1266,13 +1282,7 @@ impl<B: Bus> Referee<B> {
                         return Some(now);
                     }
                     // A mismatch must stay (the camera may still be settling).
-                    let first = match mismatch {
-                        Some((b, at)) if *b == seen.classes => *at,
-                        _ => {
-                            *mismatch = Some((seen.classes.clone(), now));
-                            now
-                        }
-                    };
+                    let first = seen_since(mismatch, &seen.classes, now);
                     if now < first + illegal_after {
                         return Some(first + illegal_after);
                     }
@@ -1430,13 +1440,7 @@ impl<B: Bus> Referee<B> {
                         return self.send_next_part("");
                     }
                     // A broken expectation must stay (the camera may still be settling).
-                    let first = match mismatch {
-                        Some((b, at)) if *b == seen.classes => *at,
-                        _ => {
-                            *mismatch = Some((seen.classes.clone(), now));
-                            now
-                        }
-                    };
+                    let first = seen_since(mismatch, &seen.classes, now);
                     if now < first + illegal_after {
                         return Some(first + illegal_after);
                     }

@@ -393,9 +393,11 @@ impl SimGame {
                             // Looked every time and the board is still not
                             // what the referee waits for: nothing the simulated
                             // person does will change that.
+                            let snap = self.robot.probe().snapshot();
                             help_given_up = Some(format!(
-                                "the referee still waits for help with {} after the simulated person looked {PERSON_LOOKS} times",
-                                h.text
+                                "the referee still waits for help with {} after the simulated person looked {PERSON_LOOKS} times; the world: {}",
+                                h.text,
+                                stray_pieces(&snap, self.robot.places())
                             ));
                         }
                     }
@@ -572,11 +574,15 @@ impl SimGame {
                             }
                         };
                         if now.saturating_sub(since) >= HAND_GIVES_UP_AFTER {
+                            // Where the pieces that lie on no location are,
+                            // for the log of an unattended run.
+                            let snap = self.robot.probe().snapshot();
                             summary.stopped = Some(format!(
-                                "the simulated person could not make a move for {:.0} s of sim time (ply {}): {}",
+                                "the simulated person could not make a move for {:.0} s of sim time (ply {}): {}; the world: {}",
                                 HAND_GIVES_UP_AFTER.as_secs_f64(),
                                 ply + 1,
-                                r.message
+                                r.message,
+                                stray_pieces(&snap, self.robot.places())
                             ));
                             break;
                         }
