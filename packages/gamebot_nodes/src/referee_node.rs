@@ -193,6 +193,8 @@ struct Referee<B: Bus> {
     ws: WaitSet,
     /// When the goal in flight last gave a sign of life (sent, feedback).
     plan_heard: Instant,
+    /// The ply for which a goal that got no answer at all was reported lost.
+    planner_lost_reported: Option<usize>,
     /// The arm (with `arm: true`).
     executor: Option<ActionClient<ExecuteMove>>,
     /// The camera's observations (with `camera: true`).
@@ -341,6 +343,7 @@ pub fn run<B: Bus>(bus: &B, shutdown: &Shutdown, stop_when_over: bool) -> Result
         plan: None,
         ws,
         plan_heard: Instant::now(),
+        planner_lost_reported: None,
         executor,
         observations,
         board,
@@ -708,9 +711,22 @@ impl<B: Bus> Referee<B> {
                     let key = self.ws.add(&h);
                     self.plan = Some((h, key));
                     self.plan_heard = Instant::now();
+                    self.planner_lost_reported = None;
                 }
                 Err(e) => {
                     tracing::warn!("plan_move: {e}");
+                    // A planner that took the goal and died before its
+                    // answer arrived is as lost as one that goes silent
+                    // later: said once per ply.
+                    let ply = self.core.history().len();
+                    if self.planner_lost_reported != Some(ply) {
+                        self.planner_lost_reported = Some(ply);
+                        self.event(
+                            GameEvent::INFO,
+                            None,
+                            format!("planner lost while planning ply {ply}; the goal will be sent again ({e})"),
+                        );
+                    }
                     return Some(Instant::now() + PLANNER_RETRY);
                 }
             }
