@@ -246,6 +246,29 @@ struct RobotTurn {
     part_count: usize,
 }
 
+impl RobotTurn {
+    /// Corrective goals that count against `correction_attempts`: all but
+    /// up to `regrasp_attempts` of the regrasps. (A regrasp between a move's
+    /// parts may be counted without a goal sent, when the attempts ran out:
+    /// never below 0.)
+    fn attempts(&self, regrasp_attempts: u32) -> u32 {
+        self.corrections
+            .saturating_sub(self.regrasps.min(regrasp_attempts))
+    }
+
+    /// Drops the parts of the move not sent yet and waits to confirm the
+    /// whole move (`report_at` after `timeout` without a stable view).
+    fn confirm_whole_move(&mut self, now: Duration, timeout: Duration) {
+        self.parts.clear();
+        self.then.clear();
+        self.stage = RobotStage::Confirming {
+            since: now,
+            mismatch: None,
+            report_at: now + timeout,
+        };
+    }
+}
+
 /// The robot turn's states (see docs/ARCHITECTURE.md, the referee's turn loop).
 enum RobotStage {
     /// A goal is in flight to `/arm/execute`.
@@ -1077,13 +1100,7 @@ impl<B: Bus> Referee<B> {
                     }
                     // After a failed goal the rest of the move is left to
                     // the corrections against the whole move.
-                    t.parts.clear();
-                    t.then.clear();
-                    t.stage = RobotStage::Confirming {
-                        since: now,
-                        mismatch: None,
-                        report_at: now + secs(self.params.confirm_timeout_s),
-                    };
+                    t.confirm_whole_move(now, secs(self.params.confirm_timeout_s));
                     self.publish_state();
                     return Some(now);
                 }
@@ -1311,7 +1328,7 @@ impl<B: Bus> Referee<B> {
                     }
                     // Up to `regrasp_attempts` of those are free; the rest count.
                     let regrasps = t.regrasps;
-                    let attempts = t.corrections - regrasps.min(self.params.regrasp_attempts);
+                    let attempts = t.attempts(self.params.regrasp_attempts);
                     self.robot_event(
                         GameEvent::OBSERVATION_MISMATCH,
                         &[],
@@ -1492,18 +1509,9 @@ impl<B: Bus> Referee<B> {
                     // The part carried nothing: a slip, tried again on the
                     // regrasps' budget.
                     t.regrasps += 1;
-                    let attempts = t
-                        .corrections
-                        .saturating_sub(t.regrasps.min(self.params.regrasp_attempts));
-                    if attempts >= self.params.correction_attempts {
+                    if t.attempts(self.params.regrasp_attempts) >= self.params.correction_attempts {
                         // Out of attempts: the check of the whole move asks for help.
-                        t.parts.clear();
-                        t.then.clear();
-                        t.stage = RobotStage::Confirming {
-                            since: now,
-                            mismatch: None,
-                            report_at: now + secs(self.params.confirm_timeout_s),
-                        };
+                        t.confirm_whole_move(now, secs(self.params.confirm_timeout_s));
                         return Some(now);
                     }
                     t.corrections += 1;

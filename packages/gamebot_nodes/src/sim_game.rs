@@ -366,7 +366,10 @@ impl SimGame {
                     GameEvent::GAME_STARTED => game_number = Some(e.game_number),
                     GameEvent::ARM_STARTED => {
                         arm_since = Some(clock.now());
-                        if e.message.starts_with(&format!("{ARM_STARTS}{CORRECTING}")) {
+                        if e.message
+                            .strip_prefix(ARM_STARTS)
+                            .is_some_and(|m| m.starts_with(CORRECTING))
+                        {
                             corrective_goals += 1;
                         }
                         robot_move = Some(e.r#move.text.clone());
