@@ -63,71 +63,109 @@ pub fn through_station(actions: Vec<ActionMsg>, station: Option<&FlipStation>) -
 /// it was; a grasp where nothing lies costs one blind trip).
 pub const EXIT_TRIES: u32 = 3;
 
-/// After a goal that turned pieces over at `flipped` (their locations) went
-/// wrong, the station's exit is one more source of a disc, unseen: a disc
-/// that slipped on its way back from the station lies there, the other side
-/// up already — off the sheet the camera watches, so no correction would
-/// ever find it, and every supply piece taken in its place is one the
-/// supply lacks later (the reversi faults soaks stalled on an empty pool
-/// so). The first that applies, in this order, changes the corrections:
-/// 1. a turned location no seen piece can fill (`uncorrectable`) gets the
-///    exit's disc (`wants(location)`: the correction that would fill it,
-///    its source still to be set);
-/// 2. a correction that fills a turned location from a supply (an
-///    irrelevant location, `is_supply`) takes the exit's disc instead; the
-///    supply piece it took goes to an uncorrectable location that wants the
-///    same (`same_kind`: same type, same side up), if there is one.
+/// The station's exit as a source of discs the camera cannot see. A disc
+/// that slipped from the gripper on its way back from the station lies
+/// there, the other side up already — off the sheet the camera watches, so
+/// no correction would ever find it, and every supply piece taken in its
+/// place is one the supply lacks later (the reversi faults soaks stopped on
+/// an empty pool so, at the game's last ply).
 ///
-/// Returns whether the corrections changed. The caller limits the tries
-/// per move ([`EXIT_TRIES`]): when nothing lies there, the next check asks
-/// for the same corrections again and the supply serves.
+/// How many discs may lie there: `unseen`, the pieces the camera misses
+/// ([`crate::referee_eyes::unseen_pieces`]), and at least one per location
+/// turned over this move (`flipped`) that its disc has not come back to.
+/// That many of these take from the exit, in this order:
+/// 1. a turned location no seen piece can fill (`uncorrectable`): it gets
+///    the exit's disc (`wants(location)`: the correction that would fill
+///    it, its source still to be set);
+/// 2. a correction that fills a turned location from a supply (an
+///    irrelevant location, `is_supply`): it takes the exit's disc instead;
+///    the supply piece it took goes to an uncorrectable location that wants
+///    the same (`same_kind`: same type, same side up), if there is one;
+/// 3. the same for the other locations, uncorrectable ones first: a disc
+///    left at the exit by an earlier move, which the camera misses.
+///
+/// A disc from the exit is not turned on its way: one that came back from
+/// the station this move shows the side the position wants (why the turned
+/// locations come first); one left there earlier may not, and the next
+/// check turns it over. Returns how many corrections changed. The caller
+/// limits the tries per move ([`EXIT_TRIES`]): when nothing lies there, the
+/// next check asks for the same corrections again and the supply serves.
+#[allow(clippy::too_many_arguments)]
 pub fn take_from_exit(
     corrections: &mut Vec<crate::referee_eyes::Correction>,
     uncorrectable: &mut Vec<String>,
     flipped: &[String],
+    unseen: usize,
     is_supply: impl Fn(&str) -> bool,
     station: &FlipStation,
     wants: impl Fn(&str) -> Option<crate::referee_eyes::Correction>,
     same_kind: impl Fn(&str, &str) -> bool,
-) -> bool {
+) -> usize {
     let exit = station.exit_m();
     let from_exit = |k: &mut crate::referee_eyes::Correction| {
         k.from_location = STATION.into();
         k.from_cm = [exit[0] * 100.0, exit[1] * 100.0];
-        // It came out of the chute the other side up: as the position wants it.
         k.turn_over = false;
     };
-    if let Some(i) = uncorrectable.iter().position(|u| flipped.contains(u)) {
-        if let Some(mut k) = wants(&uncorrectable[i]) {
+    let turned = |l: &str| flipped.iter().any(|f| f == l);
+    let from_supply = |k: &crate::referee_eyes::Correction| {
+        k.from_location != STATION && is_supply(&k.from_location)
+    };
+    let turned_missing = uncorrectable.iter().filter(|u| turned(u)).count()
+        + corrections
+            .iter()
+            .filter(|k| turned(&k.to_location) && from_supply(k))
+            .count();
+    let mut budget = unseen.max(turned_missing);
+    let mut changed = 0;
+    for turned_ones in [true, false] {
+        // Locations no seen piece can fill.
+        let mut i = 0;
+        while i < uncorrectable.len() && budget > 0 {
+            let wanted = (turned(&uncorrectable[i]) == turned_ones)
+                .then(|| wants(&uncorrectable[i]))
+                .flatten();
+            let Some(mut k) = wanted else {
+                i += 1;
+                continue;
+            };
             from_exit(&mut k);
             corrections.push(k);
             uncorrectable.remove(i);
-            return true;
+            budget -= 1;
+            changed += 1;
+        }
+        // Corrections from a supply.
+        let mut i = 0;
+        while i < corrections.len() && budget > 0 {
+            let k = &corrections[i];
+            if turned(&k.to_location) != turned_ones || !from_supply(k) {
+                i += 1;
+                continue;
+            }
+            let freed = k.clone();
+            from_exit(&mut corrections[i]);
+            budget -= 1;
+            changed += 1;
+            i += 1;
+            let Some(j) = uncorrectable
+                .iter()
+                .position(|u| same_kind(u, &freed.to_location))
+            else {
+                continue;
+            };
+            if let Some(w) = wants(&uncorrectable[j]) {
+                corrections.push(crate::referee_eyes::Correction {
+                    element: w.element,
+                    to_location: w.to_location,
+                    to_cm: w.to_cm,
+                    ..freed
+                });
+                uncorrectable.remove(j);
+            }
         }
     }
-    let Some(k) = corrections
-        .iter_mut()
-        .find(|k| flipped.contains(&k.to_location) && is_supply(&k.from_location))
-    else {
-        return false;
-    };
-    let freed = k.clone();
-    from_exit(k);
-    if let Some(i) = uncorrectable
-        .iter()
-        .position(|u| same_kind(u, &freed.to_location))
-    {
-        if let Some(w) = wants(&uncorrectable[i]) {
-            corrections.push(crate::referee_eyes::Correction {
-                element: w.element,
-                to_location: w.to_location,
-                to_cm: w.to_cm,
-                ..freed
-            });
-            uncorrectable.remove(i);
-        }
-    }
-    true
+    changed
 }
 
 #[cfg(test)]
@@ -147,20 +185,30 @@ mod tests {
     }
 
     /// Exit-take with `flipped` = b(3,3), the pool as supply, every
-    /// location wanting the same disc side.
-    fn exit_take(
+    /// location wanting the same disc side, the camera missing `unseen`
+    /// pieces; whether the corrections changed.
+    fn exit_take_unseen(
         ks: &mut Vec<crate::referee_eyes::Correction>,
         uncorrectable: &mut Vec<String>,
-    ) -> bool {
+        unseen: usize,
+    ) -> usize {
         take_from_exit(
             ks,
             uncorrectable,
             &["b(3,3)".to_string()],
+            unseen,
             |l| l.starts_with("pool("),
             &station(),
             |l| Some(correction("", l)),
             |_, _| true,
         )
+    }
+
+    fn exit_take(
+        ks: &mut Vec<crate::referee_eyes::Correction>,
+        uncorrectable: &mut Vec<String>,
+    ) -> bool {
+        exit_take_unseen(ks, uncorrectable, 0) > 0
     }
 
     fn is_exit(k: &crate::referee_eyes::Correction) -> bool {
@@ -226,6 +274,45 @@ mod tests {
         let mut un = vec!["b(6,6)".to_string()];
         assert!(!exit_take(&mut ks, &mut un));
         assert_eq!(un, ["b(6,6)"]);
+    }
+
+    /// Discs the camera misses, left at the exit by an earlier move: as
+    /// many supply corrections or unfillable locations as are missing take
+    /// from the exit, the location turned this move first.
+    #[test]
+    fn discs_the_camera_misses_are_looked_for_at_the_exit_in_any_move() {
+        let none = || Vec::<String>::new();
+        // Nothing turned this move, one disc unseen: the placed square's
+        // correction takes from the exit.
+        let mut ks = vec![correction("pool(1)", "b(2,2)")];
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 1), 1);
+        assert!(is_exit(&ks[0]) && ks[0].to_location == "b(2,2)");
+        // A square no seen disc can fill, one unseen: from the exit.
+        let mut ks = vec![];
+        let mut un = vec!["b(6,6)".to_string()];
+        assert_eq!(exit_take_unseen(&mut ks, &mut un, 1), 1);
+        assert!(un.is_empty() && is_exit(&ks[0]) && ks[0].to_location == "b(6,6)");
+        // Two unseen, three squares filled from the pool, b(3,3) the one
+        // turned this move: it first, then the next in order.
+        let mut ks = vec![
+            correction("pool(1)", "b(2,2)"),
+            correction("pool(2)", "b(3,3)"),
+            correction("pool(3)", "b(4,4)"),
+        ];
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 2), 2);
+        assert!(is_exit(&ks[1]) && is_exit(&ks[0]));
+        assert_eq!(ks[2].from_location, "pool(3)", "the budget is two");
+        // A correction already from the exit is not counted again, nor one
+        // from a square on the board.
+        let mut ks = vec![correction("b(5,5)", "b(2,2)")];
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 3), 0);
+        let mut ks = vec![correction("pool(1)", "b(2,2)")];
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 3), 1);
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 3), 0);
+        // The turned square's disc is missing even when the count misses it
+        // (a stack hides the difference): its own disc is at the exit.
+        let mut ks = vec![correction("pool(2)", "b(3,3)")];
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 0), 1);
     }
 
     fn station() -> FlipStation {

@@ -21,7 +21,7 @@ use crate::move_inference::{
     InferenceError, MoveClass,
 };
 use gamebot_rules::{ElementId, Game, LocationId, Move, State};
-use gamebot_vision::board_model::VisionBoard;
+use gamebot_vision::board_model::{same_spot, VisionBoard};
 use std::time::Duration;
 
 /// One piece the camera sees, as the referee uses it.
@@ -382,6 +382,33 @@ pub fn reseats(
         }
     }
     out
+}
+
+/// How many pieces of `expected` the camera should see but sees nowhere:
+/// the places the position fills (a stack of supply places sharing one
+/// camera centre is one place: the camera sees only its top piece) less
+/// the pieces seen, on a location or not. Pieces are conserved, so a
+/// shortfall is a piece lying out of the camera's view — on a board with a
+/// turn-over station, most likely at its exit, where a disc that slipped
+/// from the gripper on its way back stays. It is a lower bound: a piece
+/// missing under the top of a stack, or two touching pieces read as one
+/// blob the other way, do not show in it.
+pub fn unseen_pieces(board: &VisionBoard, expected: &[Option<usize>], seen: &SeenBoard) -> usize {
+    let mut spots: Vec<(f64, f64)> = Vec::new();
+    let mut places: usize = 0;
+    for (l, want) in board.locations.iter().zip(expected) {
+        if want.is_none() {
+            continue;
+        }
+        if l.stacked {
+            if spots.iter().any(|q| same_spot(*q, l.px)) {
+                continue;
+            }
+            spots.push(l.px);
+        }
+        places += 1;
+    }
+    places.saturating_sub(seen.pieces.len())
 }
 
 /// Whether the corrections `now` are those `earlier` asked for, each one
@@ -1028,6 +1055,52 @@ mod tests {
             false,
         );
         assert!(c.confirmed());
+    }
+
+    /// The camera sees one piece per stack of pool places: the position's
+    /// pieces seen that way are all accounted for; a disc missing from a
+    /// square, or from the top of a stack the position fills, is unseen;
+    /// one more seen elsewhere (a stray) makes up for one.
+    #[test]
+    fn pieces_the_camera_misses_are_counted_by_places_not_by_stack_levels() {
+        let g = game("reversi6.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let st = g.initial_state();
+        let want = visible_board(&g, &board, &st);
+        // What the detector reports: one blob per occupied spot.
+        let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
+        let mut spots: Vec<(f64, f64)> = Vec::new();
+        for (l, c) in board.locations.iter().zip(&want) {
+            let Some(c) = c else { continue };
+            if spots.iter().any(|q| same_spot(*q, l.px)) {
+                continue;
+            }
+            spots.push(l.px);
+            let class = &board.classes[*c];
+            pieces.push((l.name.clone(), class.name.clone(), class.state, [0.0, 0.0]));
+        }
+        assert!(
+            board.locations.iter().filter(|l| l.stacked).count() > spots.len() / 2,
+            "reversi's pool is stacked"
+        );
+        let all = seen_of(&board, &pieces);
+        assert_eq!(all.pieces.len(), spots.len());
+        assert_eq!(unseen_pieces(&board, &want, &all), 0);
+        // A disc missing from a centre square.
+        let square = pieces
+            .iter()
+            .position(|p| g.location_by_name(&p.0).is_some_and(|l| g.is_relevant(l)))
+            .unwrap();
+        let mut fewer = pieces.clone();
+        fewer.remove(square);
+        assert_eq!(unseen_pieces(&board, &want, &seen_of(&board, &fewer)), 1);
+        // And the top of a pool stack.
+        let pool = fewer.iter().position(|p| p.0.starts_with("pool")).unwrap();
+        fewer.remove(pool);
+        assert_eq!(unseen_pieces(&board, &want, &seen_of(&board, &fewer)), 2);
+        // A stray seen on no location is not missing.
+        fewer.push((String::new(), "disc".into(), 1, [-20.0, 20.0]));
+        assert_eq!(unseen_pieces(&board, &want, &seen_of(&board, &fewer)), 1);
     }
 
     /// Reversi: the arm's disc never reached its square (it went for a pool

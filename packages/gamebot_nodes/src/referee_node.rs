@@ -6,7 +6,7 @@
 //! while no planner is up, and the automatic restart after a game. Idle
 //! means asleep.
 
-use crate::move_inference::InferenceConfig;
+use crate::move_inference::{visible_board, InferenceConfig};
 use crate::move_parts::{Expectation, MovePart};
 use crate::referee_core::{ActionInfo, Played, PlayerKind, RefereeCore};
 use crate::referee_eyes::{check, Correction, PersonVerdict, PersonWatch, SeenBoard};
@@ -1320,15 +1320,6 @@ impl<B: Bus> Referee<B> {
                         return Some(first + illegal_after);
                     }
                     let changes: Vec<String> = c.changes.iter().map(|x| x.to_string()).collect();
-                    // A correction that carried nothing (the piece slipped and
-                    // fell back where it lay, so the same correction is needed
-                    // again) is tried again on its own budget.
-                    if crate::referee_eyes::repeats_all(&c.corrections, &t.last_corrections) {
-                        t.regrasps += 1;
-                    }
-                    // Up to `regrasp_attempts` of those are free; the rest count.
-                    let regrasps = t.regrasps;
-                    let attempts = t.attempts(self.params.regrasp_attempts);
                     self.robot_event(
                         GameEvent::OBSERVATION_MISMATCH,
                         &[],
@@ -1339,61 +1330,76 @@ impl<B: Bus> Referee<B> {
                     );
                     let mut corrections = c.corrections;
                     let mut uncorrectable = c.uncorrectable;
-                    if attempts < self.params.correction_attempts {
-                        if let Some(t) = self.robot.as_mut() {
-                            // A disc turned over this move that is missing from
-                            // its square may lie at the station's exit, out of view.
-                            let tries_left = t.exit_tries < crate::flip_station::EXIT_TRIES;
-                            if let Some(f) = station.as_ref().filter(|_| tries_left) {
-                                let flipped: Vec<String> = t
-                                    .actions
-                                    .iter()
-                                    .filter(|a| matches!(a.action, PhysicalAction::Flip { .. }))
-                                    .map(|a| a.from_location.clone())
-                                    .collect();
-                                let supply = |l: &str| {
-                                    game.location_by_name(l)
-                                        .is_some_and(|l| !game.is_relevant(l))
-                                };
-                                let expected = &t.expected;
-                                let content = |l: &str| expected.content(game.location_by_name(l)?);
-                                let wants = |l: &str| {
-                                    let e = content(l)?;
-                                    Some(Correction {
-                                        element: game.elements[e as usize].name.clone(),
-                                        element_type: game.element_type_of(e).name.clone(),
-                                        from_location: String::new(),
-                                        from_cm: [0.0; 2],
-                                        to_location: l.to_string(),
-                                        to_cm: game.locations[game.location_by_name(l)? as usize]
-                                            .robot_cm(),
-                                        turn_over: false,
-                                    })
-                                };
-                                let same_kind = |a: &str, b: &str| match (content(a), content(b)) {
-                                    (Some(x), Some(y)) => {
-                                        game.element_type_of(x).name == game.element_type_of(y).name
-                                            && expected.element_state(x)
-                                                == expected.element_state(y)
-                                    }
-                                    _ => false,
-                                };
-                                if crate::flip_station::take_from_exit(
-                                    &mut corrections,
-                                    &mut uncorrectable,
-                                    &flipped,
-                                    supply,
-                                    f,
-                                    wants,
-                                    same_kind,
-                                ) {
-                                    t.exit_tries += 1;
-                                    tracing::warn!(
-                                        "a disc turned over this move is missing: the arm looks for it at the turn-over station's exit"
-                                    );
-                                }
+                    let t = self.robot.as_mut()?;
+                    // A disc the camera misses (one turned over this move and
+                    // not back on its square, or one left from an earlier
+                    // move) may lie at the station's exit, out of view.
+                    let tries_left = t.exit_tries < crate::flip_station::EXIT_TRIES;
+                    let mut from_exit = 0;
+                    if let Some(f) = station.as_ref().filter(|_| tries_left) {
+                        let flipped: Vec<String> = t
+                            .actions
+                            .iter()
+                            .filter(|a| matches!(a.action, PhysicalAction::Flip { .. }))
+                            .map(|a| a.from_location.clone())
+                            .collect();
+                        let supply = |l: &str| {
+                            game.location_by_name(l)
+                                .is_some_and(|l| !game.is_relevant(l))
+                        };
+                        let expected = &t.expected;
+                        let unseen = crate::referee_eyes::unseen_pieces(
+                            &board,
+                            &visible_board(&game, &board, expected),
+                            &seen,
+                        );
+                        let content = |l: &str| expected.content(game.location_by_name(l)?);
+                        let wants = |l: &str| {
+                            let e = content(l)?;
+                            Some(Correction {
+                                element: game.elements[e as usize].name.clone(),
+                                element_type: game.element_type_of(e).name.clone(),
+                                from_location: String::new(),
+                                from_cm: [0.0; 2],
+                                to_location: l.to_string(),
+                                to_cm: game.locations[game.location_by_name(l)? as usize]
+                                    .robot_cm(),
+                                turn_over: false,
+                            })
+                        };
+                        let same_kind = |a: &str, b: &str| match (content(a), content(b)) {
+                            (Some(x), Some(y)) => {
+                                game.element_type_of(x).name == game.element_type_of(y).name
+                                    && expected.element_state(x) == expected.element_state(y)
                             }
-                        }
+                            _ => false,
+                        };
+                        from_exit = crate::flip_station::take_from_exit(
+                            &mut corrections,
+                            &mut uncorrectable,
+                            &flipped,
+                            unseen,
+                            supply,
+                            f,
+                            wants,
+                            same_kind,
+                        );
+                    }
+                    // A correction that carried nothing (the piece slipped and
+                    // fell back where it lay, so the same correction is needed
+                    // again: at the exit too, where the camera cannot see it)
+                    // is tried again on its own budget.
+                    if crate::referee_eyes::repeats_all(&corrections, &t.last_corrections) {
+                        t.regrasps += 1;
+                    }
+                    // Up to `regrasp_attempts` of those are free; the rest count.
+                    let regrasps = t.regrasps;
+                    let attempts = t.attempts(self.params.regrasp_attempts);
+                    if from_exit > 0 && attempts < self.params.correction_attempts {
+                        t.exit_tries += 1;
+                        tracing::warn!(
+                            "{from_exit} disc(s) the camera misses: the arm looks for them at the turn-over station's exit"
+                        );
                     }
                     if attempts < self.params.correction_attempts
                         && !corrections.is_empty()

@@ -59,6 +59,12 @@ pub struct CameraLocation {
     pub stacked: bool,
 }
 
+/// Whether two camera centres (board pixels) are the same spot: the levels
+/// of a stack ([`CameraLocation::stacked`]).
+pub fn same_spot(a: (f64, f64), b: (f64, f64)) -> bool {
+    (a.0 - b.0).abs() < 1.0 && (a.1 - b.1).abs() < 1.0
+}
+
 /// A game's camera view: colour signatures and visible locations.
 #[derive(Clone, Debug)]
 pub struct VisionBoard {
@@ -159,8 +165,6 @@ impl VisionBoard {
         // Neighbouring locations must not claim the same blob: cap each radius
         // at half the distance to the nearest distinct camera location.
         let pts: Vec<(f64, f64)> = cams.iter().map(|c| c.px).collect();
-        let same_spot =
-            |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1.0 && (a.1 - b.1).abs() < 1.0;
         for (i, c) in cams.iter_mut().enumerate() {
             c.stacked = pts
                 .iter()
