@@ -63,6 +63,26 @@ pub fn through_station(actions: Vec<ActionMsg>, station: Option<&FlipStation>) -
 /// it was; a grasp where nothing lies costs one blind trip).
 pub const EXIT_TRIES: u32 = 3;
 
+/// What the camera's count says about discs out of its view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unseen {
+    /// Pieces of the expected position the camera sees nowhere
+    /// ([`crate::referee_eyes::unseen_pieces`]).
+    pub pieces: usize,
+    /// Of those, how many may lie hidden in a stack instead: squares this
+    /// move filled from a stacked supply that show no piece now (the piece
+    /// slipped from the gripper and fell back onto the stack, where the
+    /// camera sees only the top; the stack then serves, not the exit).
+    pub maybe_in_a_stack: usize,
+}
+
+impl Unseen {
+    /// How many discs are likely at the exit.
+    pub fn at_exit(&self) -> usize {
+        self.pieces.saturating_sub(self.maybe_in_a_stack)
+    }
+}
+
 /// The station's exit as a source of discs the camera cannot see. A disc
 /// that slipped from the gripper on its way back from the station lies
 /// there, the other side up already — off the sheet the camera watches, so
@@ -70,32 +90,33 @@ pub const EXIT_TRIES: u32 = 3;
 /// place is one the supply lacks later (the reversi faults soaks stopped on
 /// an empty pool so, at the game's last ply).
 ///
-/// How many discs may lie there: `unseen`, the pieces the camera misses
-/// ([`crate::referee_eyes::unseen_pieces`]), and at least one per location
-/// turned over this move (`flipped`) that its disc has not come back to.
-/// That many of these take from the exit, in this order:
-/// 1. a turned location no seen piece can fill (`uncorrectable`): it gets
-///    the exit's disc (`wants(location)`: the correction that would fill
-///    it, its source still to be set);
+/// The exit is taken for, in this order:
+/// 1. a location turned over this move (`flipped`) that no seen piece can
+///    fill (`uncorrectable`): its own disc is at the exit (`wants(location)`
+///    is the correction that would fill it, its source still to be set);
 /// 2. a correction that fills a turned location from a supply (an
-///    irrelevant location, `is_supply`): it takes the exit's disc instead;
-///    the supply piece it took goes to an uncorrectable location that wants
-///    the same (`same_kind`: same type, same side up), if there is one;
-/// 3. the same for the other locations, uncorrectable ones first: a disc
-///    left at the exit by an earlier move, which the camera misses.
+///    irrelevant location, `is_supply`), the supply piece it took going to
+///    an uncorrectable location that wants the same (`same_kind`: same
+///    type, same side up), if there is one;
+/// 3. any other uncorrectable location, when the camera misses a piece;
+/// 4. any other correction from a supply: a disc left at the exit by an
+///    earlier move.
 ///
-/// A disc from the exit is not turned on its way: one that came back from
-/// the station this move shows the side the position wants (why the turned
-/// locations come first); one left there earlier may not, and the next
-/// check turns it over. Returns how many corrections changed. The caller
-/// limits the tries per move ([`EXIT_TRIES`]): when nothing lies there, the
-/// next check asks for the same corrections again and the supply serves.
+/// 2 and 4 together take at most as many discs as are likely at the exit
+/// ([`Unseen::at_exit`]), and at least one per turned location missing its
+/// disc; 3 is the last resort before asking for help. A disc from the exit
+/// is not turned on its way: one that came back from the station this move
+/// shows the side the position wants (why the turned locations come
+/// first); one left there earlier may not, and the next check turns it
+/// over. Returns how many corrections changed. The caller limits the tries
+/// per move ([`EXIT_TRIES`]): when nothing lies there, the next check asks
+/// for the same corrections again and the supply serves.
 #[allow(clippy::too_many_arguments)]
 pub fn take_from_exit(
     corrections: &mut Vec<crate::referee_eyes::Correction>,
     uncorrectable: &mut Vec<String>,
     flipped: &[String],
-    unseen: usize,
+    unseen: Unseen,
     is_supply: impl Fn(&str) -> bool,
     station: &FlipStation,
     wants: impl Fn(&str) -> Option<crate::referee_eyes::Correction>,
@@ -111,29 +132,30 @@ pub fn take_from_exit(
     let from_supply = |k: &crate::referee_eyes::Correction| {
         k.from_location != STATION && is_supply(&k.from_location)
     };
-    let turned_missing = uncorrectable.iter().filter(|u| turned(u)).count()
-        + corrections
-            .iter()
-            .filter(|k| turned(&k.to_location) && from_supply(k))
-            .count();
-    let mut budget = unseen.max(turned_missing);
+    let turned_missing = corrections
+        .iter()
+        .filter(|k| turned(&k.to_location) && from_supply(k))
+        .count();
+    let mut budget = unseen.at_exit().max(turned_missing);
     let mut changed = 0;
     for turned_ones in [true, false] {
         // Locations no seen piece can fill.
-        let mut i = 0;
-        while i < uncorrectable.len() && budget > 0 {
-            let wanted = (turned(&uncorrectable[i]) == turned_ones)
-                .then(|| wants(&uncorrectable[i]))
-                .flatten();
-            let Some(mut k) = wanted else {
-                i += 1;
-                continue;
-            };
-            from_exit(&mut k);
-            corrections.push(k);
-            uncorrectable.remove(i);
-            budget -= 1;
-            changed += 1;
+        if turned_ones || unseen.pieces > 0 {
+            let mut i = 0;
+            while i < uncorrectable.len() {
+                let wanted = (turned(&uncorrectable[i]) == turned_ones)
+                    .then(|| wants(&uncorrectable[i]))
+                    .flatten();
+                let Some(mut k) = wanted else {
+                    i += 1;
+                    continue;
+                };
+                from_exit(&mut k);
+                corrections.push(k);
+                uncorrectable.remove(i);
+                budget = budget.saturating_sub(1);
+                changed += 1;
+            }
         }
         // Corrections from a supply.
         let mut i = 0;
@@ -190,7 +212,7 @@ mod tests {
     fn exit_take_unseen(
         ks: &mut Vec<crate::referee_eyes::Correction>,
         uncorrectable: &mut Vec<String>,
-        unseen: usize,
+        unseen: Unseen,
     ) -> usize {
         take_from_exit(
             ks,
@@ -208,7 +230,7 @@ mod tests {
         ks: &mut Vec<crate::referee_eyes::Correction>,
         uncorrectable: &mut Vec<String>,
     ) -> bool {
-        exit_take_unseen(ks, uncorrectable, 0) > 0
+        exit_take_unseen(ks, uncorrectable, Unseen::default()) > 0
     }
 
     fn is_exit(k: &crate::referee_eyes::Correction) -> bool {
@@ -285,12 +307,12 @@ mod tests {
         // Nothing turned this move, one disc unseen: the placed square's
         // correction takes from the exit.
         let mut ks = vec![correction("pool(1)", "b(2,2)")];
-        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 1), 1);
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), seen_short(1, 0)), 1);
         assert!(is_exit(&ks[0]) && ks[0].to_location == "b(2,2)");
         // A square no seen disc can fill, one unseen: from the exit.
         let mut ks = vec![];
         let mut un = vec!["b(6,6)".to_string()];
-        assert_eq!(exit_take_unseen(&mut ks, &mut un, 1), 1);
+        assert_eq!(exit_take_unseen(&mut ks, &mut un, seen_short(1, 0)), 1);
         assert!(un.is_empty() && is_exit(&ks[0]) && ks[0].to_location == "b(6,6)");
         // Two unseen, three squares filled from the pool, b(3,3) the one
         // turned this move: it first, then the next in order.
@@ -299,20 +321,45 @@ mod tests {
             correction("pool(2)", "b(3,3)"),
             correction("pool(3)", "b(4,4)"),
         ];
-        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 2), 2);
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), seen_short(2, 0)), 2);
         assert!(is_exit(&ks[1]) && is_exit(&ks[0]));
         assert_eq!(ks[2].from_location, "pool(3)", "the budget is two");
         // A correction already from the exit is not counted again, nor one
         // from a square on the board.
         let mut ks = vec![correction("b(5,5)", "b(2,2)")];
-        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 3), 0);
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), seen_short(3, 0)), 0);
         let mut ks = vec![correction("pool(1)", "b(2,2)")];
-        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 3), 1);
-        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 3), 0);
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), seen_short(3, 0)), 1);
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), seen_short(3, 0)), 0);
         // The turned square's disc is missing even when the count misses it
         // (a stack hides the difference): its own disc is at the exit.
         let mut ks = vec![correction("pool(2)", "b(3,3)")];
-        assert_eq!(exit_take_unseen(&mut ks, &mut none(), 0), 1);
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), seen_short(0, 0)), 1);
+        // The placement slipped back onto its stack (the camera sees the
+        // stack's top as before) and the turned disc stayed at the exit: two
+        // missing, one of them maybe in the stack. The turned square takes
+        // from the exit, the placed one from the stack.
+        let mut ks = vec![
+            correction("pool(25)", "b(5,1)"),
+            correction("pool(26)", "b(3,3)"),
+        ];
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), seen_short(2, 1)), 1);
+        assert_eq!(ks[0].from_location, "pool(25)");
+        assert!(is_exit(&ks[1]));
+        let mut ks = vec![correction("pool(25)", "b(5,1)")];
+        assert_eq!(exit_take_unseen(&mut ks, &mut none(), seen_short(1, 1)), 0);
+        // A square nothing seen can fill: the exit is the last resort
+        // whenever the camera misses a piece.
+        let mut un = vec!["b(6,6)".to_string()];
+        assert_eq!(exit_take_unseen(&mut vec![], &mut un, seen_short(1, 1)), 1);
+        assert!(un.is_empty());
+    }
+
+    fn seen_short(pieces: usize, maybe_in_a_stack: usize) -> Unseen {
+        Unseen {
+            pieces,
+            maybe_in_a_stack,
+        }
     }
 
     fn station() -> FlipStation {

@@ -390,9 +390,11 @@ pub fn reseats(
 /// the pieces seen, on a location or not. Pieces are conserved, so a
 /// shortfall is a piece lying out of the camera's view — on a board with a
 /// turn-over station, most likely at its exit, where a disc that slipped
-/// from the gripper on its way back stays. It is a lower bound: a piece
-/// missing under the top of a stack, or two touching pieces read as one
-/// blob the other way, do not show in it.
+/// from the gripper on its way back stays. A stack blurs the count both
+/// ways: a piece missing under its top does not show in it, and a piece
+/// lying on a stack where the position has one is counted as unseen (the
+/// top hides it: a placement that slipped back onto its stack;
+/// [`crate::flip_station::Unseen`] takes those off).
 pub fn unseen_pieces(board: &VisionBoard, expected: &[Option<usize>], seen: &SeenBoard) -> usize {
     let mut spots: Vec<(f64, f64)> = Vec::new();
     let mut places: usize = 0;

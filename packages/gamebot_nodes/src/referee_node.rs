@@ -1348,11 +1348,25 @@ impl<B: Bus> Referee<B> {
                                 .is_some_and(|l| !game.is_relevant(l))
                         };
                         let expected = &t.expected;
-                        let unseen = crate::referee_eyes::unseen_pieces(
-                            &board,
-                            &visible_board(&game, &board, expected),
-                            &seen,
-                        );
+                        let stacked =
+                            |l: &str| board.locations.iter().any(|c| c.name == l && c.stacked);
+                        let missing = |l: &str| {
+                            uncorrectable.iter().any(|u| u == l)
+                                || corrections.iter().any(|k| k.to_location == l)
+                        };
+                        let unseen = crate::flip_station::Unseen {
+                            pieces: crate::referee_eyes::unseen_pieces(
+                                &board,
+                                &visible_board(&game, &board, expected),
+                                &seen,
+                            ),
+                            maybe_in_a_stack: t
+                                .actions
+                                .iter()
+                                .filter(|a| matches!(a.action, PhysicalAction::Transfer { .. }))
+                                .filter(|a| stacked(&a.from_location) && missing(&a.to_location))
+                                .count(),
+                        };
                         let content = |l: &str| expected.content(game.location_by_name(l)?);
                         let wants = |l: &str| {
                             let e = content(l)?;
