@@ -373,6 +373,10 @@ pub(crate) struct Compiled {
     call_args: Option<Vec<Arg>>,
     /// That call inlined over registers (`pure.rs`), when `F` is inlinable.
     split: Option<crate::pure::Split>,
+    /// Its register form when it is a set of at most one location
+    /// (`pure::Ty::Set`: [`crate::pure::NO_SET`] or the member's id), for
+    /// `toLocations` without the set value ([`Ctx::run_loc_set`]).
+    loc_set: Option<crate::pure::PInt>,
 }
 
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
@@ -380,6 +384,13 @@ pub(crate) struct Compiled {
 pub(crate) struct Code(pub(crate) Option<Arc<Compiled>>);
 
 impl Code {
+    /// Whether it has a register form as a set of at most one location
+    /// (`Compiled::loc_set`).
+    #[cfg(test)]
+    pub(crate) fn has_loc_set(&self) -> bool {
+        self.0.as_ref().is_some_and(|c| c.loc_set.is_some())
+    }
+
     /// Whether it is a call inlined for `call_split` (`pure::Split`).
     #[cfg(test)]
     pub(crate) fn has_split(&self) -> bool {
@@ -607,11 +618,20 @@ impl Compiler<'_> {
             Expr::Call(fid, args) => crate::pure::compile_split(self, *fid, args),
             _ => None,
         };
+        // A set of at most one location over registers (`toLocations`).
+        let loc_set = match e {
+            Expr::Call(..) | Expr::Builtin(Builtin::If, _) => match crate::pure::compile(self, e) {
+                Some(crate::pure::Code::Set(p)) => Some(p),
+                _ => None,
+            },
+            _ => None,
+        };
         Code(Some(Arc::new(Compiled {
             whole: self.node(e),
             and,
             call_args,
             split,
+            loc_set,
         })))
     }
 
@@ -2360,6 +2380,30 @@ impl Ctx<'_> {
             }
             _ => self.and_side(&se.expr, left),
         }
+    }
+
+    /// `se` over registers when it is a set of at most one location
+    /// (`Compiled::loc_set`): `Some(NO_SET)` for `{}`, `Some(l)` for the set
+    /// of location `l` — the set [`Ctx::run`] would give, without building
+    /// it. `None` when there is no such form (or the reference evaluator is
+    /// on) or the registers give up; then the budget steps they took and the
+    /// reads they recorded are put back, and the caller runs [`Ctx::run`].
+    pub(crate) fn run_loc_set(&mut self, se: &SrcExpr) -> Option<i32> {
+        let p = se.code.0.as_deref()?.loc_set.as_ref()?;
+        if self.vars.reference {
+            return None;
+        }
+        let steps = self.vars.steps_left();
+        let reads = self.vars.memo.buf.len();
+        // `{}` or a location's id (anything else is not a set's value: give up).
+        let v = p(self, &mut [0; crate::pure::REGS]).filter(|&l| {
+            l == crate::pure::NO_SET || usize::try_from(l).is_ok_and(|l| l < self.g.locations.len())
+        });
+        if v.is_none() {
+            self.vars.set_steps_left(steps);
+            self.vars.memo.buf.truncate(reads);
+        }
+        v
     }
 
     /// A condition `F(...)` evaluated with its last line split (`Ctx::call_split`).

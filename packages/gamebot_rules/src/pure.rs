@@ -740,7 +740,7 @@ pub(crate) type Regs = [i32; REGS];
 
 /// A closure over the registers; `None` means "give up".
 type P<T> = Box<dyn Fn(&mut Ctx<'_>, &mut Regs) -> Option<T> + Send + Sync>;
-type PInt = P<i32>;
+pub(crate) type PInt = P<i32>;
 type PBool = P<bool>;
 
 /// A pure expression lowered to closures over registers; `None` from a

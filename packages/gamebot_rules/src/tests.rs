@@ -2143,3 +2143,105 @@ fn memoized_bodies_over_registers_agree_with_the_reference() {
     let e = run_budget_on(&board, defs, &big, 1000).expect_err("an overflow");
     assert!(e.contains("overflow"), "{e}");
 }
+
+/// `toLocations` over registers (`Ctx::run_loc_set`, issue 18 thirteenth
+/// step): a set of at most one location gives its member without the set
+/// value. Along seeded random playouts the moves (and the errors) are those
+/// of the reference evaluator, at the default budget and at small ones; a
+/// member that is occupied gives the reference's error, and so does an
+/// overflow (the registers give up, the closures report it). It fails when
+/// the occupied member is pushed (checked: `next` then gives a move instead
+/// of the error).
+#[test]
+fn location_set_targets_agree_with_the_reference() {
+    let game = |rules: &str| {
+        let text = format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\nname=c(4)\ntype=cell\nname=c(5)\ntype=cell\nname=c(6)\ntype=cell\n\
+             [ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nname=p(2)\ntype=pin\nlocation=c(2)\n\
+             name=p(3)\ntype=pin\nlocation=c(4)\n\
+             [EXPRESSIONS]\nInside($ia)\n($ia >= 1) AND ($ia <= 6)\nEND\n\
+             Hop($ha, $hd)\n$hr = {{}}\n$h1 = $ha + $hd\n$h2 = $h1 + $hd\n\
+             IF(Inside($h1) AND EMPTY(\"c($h1)\"), $hr = {{\"c($h1)\"}}, IF(Inside($h2) AND EMPTY(\"c($h2)\"), $hr = {{\"c($h2)\"}}, true))\n$hr\nEND\n\
+             Next($na)\n$n1 = $na + 1\nIF(Inside($n1), {{\"c($n1)\"}}, {{}})\nEND\n\
+             [GAME RULES]\n{rules}"
+        );
+        Game::parse("hops.game", &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    // Moves (or the error) of both evaluators along a seeded playout, at a
+    // step budget; the compiled form's are returned.
+    let play = |g: &Game, budget: u64| -> Vec<Result<Vec<String>, String>> {
+        let mut runs = Vec::new();
+        for reference in [false, true] {
+            let mut sc = g.scratch();
+            sc.set_reference_evaluator(reference);
+            sc.set_step_budget(budget);
+            let mut st = g.initial_state();
+            let mut out = Vec::new();
+            let mut seen = Vec::new();
+            for k in 0..12 {
+                match g.legal_moves_into(&st, &mut sc, &mut out) {
+                    Ok(()) => {
+                        seen.push(Ok(out.iter().map(|m| g.move_text(m)).collect::<Vec<_>>()));
+                        if out.is_empty() {
+                            break;
+                        }
+                        let mv = out[(k * 7 + 3) % out.len()].clone();
+                        if let Err(e) = g.apply_with(&mut st, &mv, &mut sc) {
+                            seen.push(Err(e.to_string()));
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        seen.push(Err(e.to_string()));
+                        break;
+                    }
+                }
+            }
+            runs.push(seen);
+        }
+        assert_eq!(runs[0], runs[1]);
+        runs.swap_remove(0)
+    };
+    let hops = game(
+        "name=right\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Hop($A, 1)\n\
+         name=left\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Hop($A, 0 - 1)\n",
+    );
+    assert!(hops.rules.iter().all(|r| r
+        .to_locations
+        .as_ref()
+        .is_some_and(|t| t.code.has_loc_set())));
+    let seen = play(&hops, crate::eval::DEFAULT_STEP_BUDGET);
+    assert!(seen.len() > 3, "{seen:?}");
+    assert_eq!(
+        seen[0],
+        Ok(vec![
+            "p(1):c(1)->c(3)".to_string(),
+            "p(2):c(2)->c(3)".to_string(),
+            "p(3):c(4)->c(5)".to_string(),
+            "p(3):c(4)->c(3)".to_string(),
+        ])
+    );
+    for budget in 1..=12 {
+        play(&hops, budget);
+    }
+    // The next cell of p(1) is occupied: the reference's error.
+    let next = game("name=next\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Next($A)\n");
+    assert!(next.rules[0]
+        .to_locations
+        .as_ref()
+        .unwrap()
+        .code
+        .has_loc_set());
+    let seen = play(&next, crate::eval::DEFAULT_STEP_BUDGET);
+    let err = seen[0].clone().unwrap_err();
+    assert!(err.contains("`c(2)`, which is occupied"), "{err}");
+    // An overflow: the registers give up, the closures give the error.
+    let far =
+        game("name=far\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Hop($A, 2147483647)\n");
+    let err = play(&far, crate::eval::DEFAULT_STEP_BUDGET)[0]
+        .clone()
+        .unwrap_err();
+    assert!(err.contains("overflow"), "{err}");
+}
