@@ -457,6 +457,12 @@ pub(crate) struct Compiler<'a> {
     /// index (`pure::Ty::LType`): no location and no location type is named
     /// `""`, and the types' names are distinct.
     pub ltypes: bool,
+    /// The symbols of the element types' names.
+    pub etype_sym: &'a [Sym],
+    /// Whether `ELTYPE(..)` may be held as an element type's index
+    /// (`pure::Ty::EType`): no element type is named `""`, and their names
+    /// are distinct.
+    pub etypes: bool,
 }
 
 /// In an id table of a template: no name the game knows; certainly unknown

@@ -502,7 +502,7 @@ impl Game {
         let lookup = |t: &str| sym_map[t];
         let loc_sym: Vec<Sym> = locations.iter().map(|l| lookup(&l.name)).collect();
         let elem_sym: Vec<Sym> = elements.iter().map(|e| lookup(&e.name)).collect();
-        let etype_sym = element_types.iter().map(|t| lookup(&t.name)).collect();
+        let etype_sym: Vec<Sym> = element_types.iter().map(|t| lookup(&t.name)).collect();
         let ltype_sym: Vec<Sym> = location_types.iter().map(|t| lookup(&t.name)).collect();
         for (i, &s) in loc_sym.iter().enumerate() {
             sym_loc[s as usize] = i as u16;
@@ -511,6 +511,7 @@ impl Game {
             sym_elem[s as usize] = i as u16;
         }
         let ltypes = ltypes_sound(&sym_loc, &ltype_sym, sym_map[""]);
+        let etypes = types_distinct(&etype_sym, sym_map[""]);
         let relevant = locations
             .iter()
             .map(|l| location_types[l.location_type].relevant)
@@ -630,6 +631,8 @@ impl Game {
                 bool_funcs: Vec::new(),
                 ltype_sym: &ltype_sym,
                 ltypes,
+                etype_sym: &etype_sym,
+                etypes,
             };
             let mut demote: Vec<bool> = (0..funcs.len())
                 .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
@@ -668,6 +671,8 @@ impl Game {
             bool_funcs: Vec::new(),
             ltype_sym: &ltype_sym,
             ltypes,
+            etype_sym: &etype_sym,
+            etypes,
         };
         for _ in 0..4 {
             let known = compiler.bool_funcs();
@@ -774,10 +779,15 @@ impl Game {
 /// (the symbol `empty`), and no two location types share a name, so that
 /// equal indices are exactly equal names.
 pub(crate) fn ltypes_sound(sym_loc: &[u16], ltype_sym: &[Sym], empty: Sym) -> bool {
-    let mut seen: Vec<Sym> = ltype_sym.to_vec();
+    sym_loc.get(empty as usize).is_none_or(|&l| l == u16::MAX) && types_distinct(ltype_sym, empty)
+}
+
+/// Whether no type name (`names`) is `""` (the symbol `empty`) and no two
+/// types share a name: then types compare as their indices
+/// (`pure::Ty::LType`, `pure::Ty::EType`).
+pub(crate) fn types_distinct(names: &[Sym], empty: Sym) -> bool {
+    let mut seen: Vec<Sym> = names.to_vec();
     seen.sort_unstable();
     seen.dedup();
-    sym_loc.get(empty as usize).is_none_or(|&l| l == u16::MAX)
-        && !ltype_sym.contains(&empty)
-        && seen.len() == ltype_sym.len()
+    !names.contains(&empty) && seen.len() == names.len()
 }

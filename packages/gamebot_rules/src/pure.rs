@@ -104,6 +104,8 @@ pub(crate) enum Pure {
     Loc(Box<PLoc>),
     /// `LOCTYPE(LOCATION(..))` of an element: a [`Ty::LType`].
     LocTypeOf(Box<PElem>),
+    /// `ELTYPE(..)` of an element: a [`Ty::EType`].
+    ElTypeOf(Box<PElem>),
     /// An assignment of a variable held in a register of its own: `true`.
     Assign(u8, Box<Pure>),
     /// `FORALL` (`all`) or `FORSOME` with its variable in a register.
@@ -181,6 +183,11 @@ pub(crate) enum Ty {
     /// location types' names are distinct (`Compiler::ltypes`), so that two
     /// such values are equal exactly when the names are.
     LType,
+    /// What `ELTYPE(..)` gives, held like an Int: the index of the
+    /// element's type, or [`NO_LTYPE`] for `""` (no such element). Only
+    /// built when no element type is named `""` and their names are distinct
+    /// (`Compiler::etypes`).
+    EType,
 }
 
 /// The [`Ty::LType`] value of `""`.
@@ -207,6 +214,8 @@ struct Builder<'c, 'a> {
     elems: bool,
     /// Whether [`Ty::LType`] values may be built.
     ltypes: bool,
+    /// Whether [`Ty::EType`] values may be built.
+    etypes: bool,
     /// The function whose whole body is built ([`body`]): its call at the
     /// root is built even though it is memoized.
     top: Option<crate::expr::FuncId>,
@@ -269,9 +278,11 @@ impl<'c, 'a> Builder<'c, 'a> {
                 Pure::Neg(Box::new(self.of(x, Ty::Int, scope, nest)?)),
                 Ty::Int,
             ),
-            Expr::Binary(op @ (Op::Eq | Op::Ne), a, b) if self.elems || self.ltypes => {
-                // Two Elem values, or one and a string literal; an LType
-                // value and a string literal; else Ints.
+            Expr::Binary(op @ (Op::Eq | Op::Ne), a, b)
+                if self.elems || self.ltypes || self.etypes =>
+            {
+                // Two values of the same type (Int, Elem, LType, EType),
+                // or an Elem, LType or EType and a string literal.
                 let side = |b: &mut Self, x: &Expr| match *x {
                     Expr::Str(s) => Some(Err(s)),
                     _ => b.build(x, scope, nest).map(Ok),
@@ -281,11 +292,15 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let lit = |b: &Self, s, t| match t {
                     Ty::Elem => Some(Pure::Lit(b.elem_code(s))),
                     Ty::LType => Some(Pure::Lit(b.ltype_code(s))),
+                    Ty::EType => Some(Pure::Lit(b.etype_code(s))),
                     _ => None,
                 };
                 let (x, y) = match (x, y) {
-                    (Ok((x, Ty::Elem)), Ok((y, Ty::Elem)))
-                    | (Ok((x, Ty::Int)), Ok((y, Ty::Int))) => (x, y),
+                    (Ok((x, tx)), Ok((y, ty)))
+                        if tx == ty && matches!(tx, Ty::Elem | Ty::Int | Ty::LType | Ty::EType) =>
+                    {
+                        (x, y)
+                    }
                     (Ok((x, t)), Err(s)) => (x, lit(self, s, t)?),
                     (Err(s), Ok((y, t))) => (lit(self, s, t)?, y),
                     _ => return None,
@@ -302,6 +317,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                     Ty::LType,
                 )
             }
+            Expr::Builtin(Builtin::ElType, a) if a.len() == 1 && self.etypes => (
+                Pure::ElTypeOf(Box::new(self.elem_arg(&a[0], scope, nest)?)),
+                Ty::EType,
+            ),
             Expr::Binary(op, a, b) => {
                 let (arg, ty) = match op {
                     Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => (Ty::Int, Ty::Int),
@@ -574,6 +593,18 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
     }
 
+    /// The [`Ty::EType`] value equal to the string literal `s`.
+    fn etype_code(&self, s: crate::value::Sym) -> i32 {
+        if s == self.c.empty_sym {
+            NO_LTYPE
+        } else {
+            match self.c.etype_sym.iter().position(|&t| t == s) {
+                Some(i) => i as i32,
+                None => NOT_LTYPE,
+            }
+        }
+    }
+
     /// The [`Ty::Elem`] value equal to the string literal `s`.
     fn elem_code(&self, s: crate::value::Sym) -> i32 {
         if s == self.c.empty_sym {
@@ -604,6 +635,7 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         // Elem values need `""` to be no element's name (see `Ty::Elem`).
         elems: c.elem_id(c.empty_sym).is_none(),
         ltypes: c.ltypes,
+        etypes: c.etypes,
         top: None,
     };
     let (p, ty) = b.build(e, None, 0)?;
@@ -616,7 +648,7 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         Ty::Bool => Code::Bool(lower_bool(&p, rec)),
         // An Elem at the root would have to become a name again: left to
         // the closures.
-        Ty::Elem | Ty::LType => return None,
+        Ty::Elem | Ty::LType | Ty::EType => return None,
         Ty::Loc => Code::Loc(lower_int(&p, rec)),
         Ty::Set => Code::Set(lower_int(&p, rec)),
     })
@@ -635,6 +667,7 @@ pub(crate) fn inlinable(c: &Compiler<'_>, f: crate::expr::FuncId) -> bool {
         calls: 0,
         elems: c.elem_id(c.empty_sym).is_none(),
         ltypes: c.ltypes,
+        etypes: c.etypes,
         top: None,
     };
     b.build(&call, None, 0).is_some()
@@ -657,6 +690,7 @@ pub(crate) fn body(c: &Compiler<'_>, f: crate::expr::FuncId) -> Option<Code> {
         calls: 0,
         elems: c.elem_id(c.empty_sym).is_none(),
         ltypes: c.ltypes,
+        etypes: c.etypes,
         top: Some(f),
     };
     let (p, ty) = b.build(&call, None, 0)?;
@@ -690,6 +724,7 @@ pub(crate) fn compile_split(
         calls: 0,
         elems: c.elem_id(c.empty_sym).is_none(),
         ltypes: c.ltypes,
+        etypes: c.etypes,
         top: None,
     };
     let (argv, steps, inner, last) = b.enter(f, args, None, 0)?;
@@ -982,6 +1017,7 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
         }
         Pure::Attr(attr, el) => attr_of(*attr, el, rec),
         Pure::LocTypeOf(el) => loctype_of(el, rec),
+        Pure::ElTypeOf(el) => eltype_of(el, rec),
         _ => fi(|_, _| None),
     }
 }
@@ -1261,6 +1297,33 @@ fn loctype_of(el: &PElem, rec: bool) -> PInt {
             } else {
                 fi(move |c, r| ltype!(c, at.get(c, r)?, false))
             }
+        }
+    }
+}
+
+/// `ELTYPE(..)` of an element: the index of its type, [`NO_LTYPE`] for no
+/// element (an Elem value [`NO_ELEM`], or a name that is no element), as the
+/// closures give `""`. An element's type never changes: no read of the
+/// position.
+fn eltype_of(el: &PElem, rec: bool) -> PInt {
+    let ty = |c: &Ctx<'_>, id: Option<u16>| match id {
+        Some(e) => c.g.elements[e as usize].element_type as i32,
+        None => NO_LTYPE,
+    };
+    match el {
+        PElem::Elem(x) => {
+            let x = Leaf::of(x, rec);
+            fi(move |c, r| {
+                let id = u16::try_from(x.get(c, r)?).ok();
+                Some(ty(c, id))
+            })
+        }
+        PElem::Name(n) => {
+            let at = Named::of(n, rec);
+            fi(move |c, r| {
+                let id = at.get(c, r)?;
+                Some(ty(c, id))
+            })
         }
     }
 }

@@ -1347,6 +1347,8 @@ fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
         units: Vec::new(),
         ltype_sym: &g.ltype_sym,
         ltypes: crate::game::ltypes_sound(&g.sym_loc, &g.ltype_sym, g.empty_sym),
+        etype_sym: &g.etype_sym,
+        etypes: crate::game::types_distinct(&g.etype_sym, g.empty_sym),
     }
 }
 
@@ -2244,4 +2246,76 @@ fn location_set_targets_agree_with_the_reference() {
         .clone()
         .unwrap_err();
     assert!(err.contains("overflow"), "{err}");
+}
+
+/// `ELTYPE(..)` in inlined calls (`pure.rs`, the EType values, issue 18
+/// thirteenth step): the same values, variables, state and budget steps as
+/// the reference, for elements of either type named by a template inside and
+/// outside the table (`ELTYPE` of no element is `""`), the element of a
+/// `CONTENT` (empty too), comparisons with a type's name, with `""`, with
+/// a string that names no type and of two types, a `Solved`-like end check of two loops,
+/// before and after a move. It fails when no element is taken for the first
+/// element type (checked: `Kind(9)` is then true).
+#[test]
+fn inlined_element_types_agree_with_the_reference() {
+    let board = grid().replace(
+        "[ELEMENT TYPES]\nname=peg\nstates=2\n",
+        "[ELEMENT TYPES]\nname=peg\nstates=2\nname=cap\nstates=2\n",
+    );
+    let board = board.replace("name=p(4)\ntype=peg\n", "name=p(4)\ntype=cap\n");
+    let defs = "Kind($ke)\nELTYPE(\"p($ke)\") == \"peg\"\nEND\n\
+                NotCap($ne)\nELTYPE(\"p($ne)\") != \"cap\"\nEND\n\
+                Nothing($oe)\nELTYPE(\"p($oe)\") == \"\"\nEND\n\
+                Odd($de)\nELTYPE(\"p($de)\") == \"zz\"\nEND\n\
+                At($ax, $ay)\n$ac = CONTENT(\"s($ax,$ay)\")\n\"peg\" == ELTYPE($ac)\nEND\n\
+                Same($sa, $sb)\n$ta = ELTYPE(\"p($sa)\")\nELTYPE(\"p($sb)\") == $ta\nEND\n\
+                Solved\nFORALL($si, 3, 3, ELTYPE(CONTENT(\"bin($si)\")) == \"peg\")\nFORALL($sj, 1, 2, ELTYPE(CONTENT(\"bin($sj)\")) == \"\")\nEND\n";
+    let g = Game::parse(
+        "kinds.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nKind(1) AND NotCap(1)\nNothing(9) OR Odd(1) OR At(1, 1)\nSolved OR Same(1, 2)\nEND\n"),
+    )
+    .unwrap();
+    let c = compiler_of(&g);
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    for l in &g.funcs[probe].as_ref().unwrap().body {
+        assert!(
+            crate::pure::compile(&c, &l.expr).is_some(),
+            "{:?} is not inlined",
+            l.expr
+        );
+    }
+    let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
+    let cases: &[&[&str]] = &[
+        &["Kind(1)"],
+        &["Kind(4)"],
+        &["Kind(9)"],
+        &["Kind(0 - 1)"],
+        &["NotCap(1) AND NOT NotCap(4) AND NotCap(9)"],
+        &["Nothing(9) AND NOT Nothing(1)"],
+        &["Odd(1) OR Odd(9)"],
+        &["At(1, 1)"],
+        &["At(3, 3)"],
+        &["At(7, 7)"],
+        &["Solved"],
+        &[moved, "Solved"],
+        &[moved, "At(3, 3) AND NOT NotCap(4)"],
+        &["$S = \"x\"", "Kind($S)"],
+        &["Same(1, 2) AND NOT Same(1, 4) AND Same(9, 8) AND NOT Same(1, 9)"],
+    ];
+    for lines in cases {
+        for steps in 1..=20 {
+            // Compares the two evaluators (value or error, variables, state).
+            let _ = run_budget_on(&board, defs, lines, steps);
+        }
+    }
+    let holds = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
+    assert!(holds(&["Kind(1) AND NOT Kind(4) AND NOT Kind(9)"]));
+    assert!(holds(&["Nothing(9) AND NOT Nothing(4) AND NOT Odd(4)"]));
+    assert!(holds(&["At(2, 1) AND NOT At(3, 3)"]));
+    assert!(holds(&["Solved"]));
+    assert!(holds(&[moved, "NOT Solved"]));
+    let (empty, peg, cap) = (g.empty_sym, g.etype_sym[0], g.etype_sym[1]);
+    assert!(crate::game::types_distinct(&[peg, cap], empty));
+    assert!(!crate::game::types_distinct(&[peg, peg], empty));
+    assert!(!crate::game::types_distinct(&[peg, empty], empty));
 }
