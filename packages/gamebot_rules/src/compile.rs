@@ -350,6 +350,18 @@ pub(crate) struct CFunc {
     last: Option<(Node, u32)>,
     /// The last line's sides when it is `A AND B` (for `call_split`).
     split: Option<(CBool, CBool)>,
+    /// The whole body over registers (`pure::body`), when the function is
+    /// inlinable but for being memoized: [`run_func`] tries it first.
+    pure: Option<crate::pure::Code>,
+}
+
+impl CFunc {
+    /// Whether calls that run the function run its body over registers
+    /// first (`pure::body`).
+    #[cfg(test)]
+    pub(crate) fn has_pure_body(&self) -> bool {
+        self.pure.is_some()
+    }
 }
 
 /// A compiled top-level expression.
@@ -361,6 +373,10 @@ pub(crate) struct Compiled {
     call_args: Option<Vec<Arg>>,
     /// That call inlined over registers (`pure.rs`), when `F` is inlinable.
     split: Option<crate::pure::Split>,
+    /// Its register form when it is a set of at most one location
+    /// (`pure::Ty::Set`: [`crate::pure::NO_SET`] or the member's id), for
+    /// `toLocations` without the set value ([`Ctx::run_loc_set`]).
+    loc_set: Option<crate::pure::PInt>,
 }
 
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
@@ -368,6 +384,13 @@ pub(crate) struct Compiled {
 pub(crate) struct Code(pub(crate) Option<Arc<Compiled>>);
 
 impl Code {
+    /// Whether it has a register form as a set of at most one location
+    /// (`Compiled::loc_set`).
+    #[cfg(test)]
+    pub(crate) fn has_loc_set(&self) -> bool {
+        self.0.as_ref().is_some_and(|c| c.loc_set.is_some())
+    }
+
     /// Whether it is a call inlined for `call_split` (`pure::Split`).
     #[cfg(test)]
     pub(crate) fn has_split(&self) -> bool {
@@ -414,6 +437,9 @@ pub(crate) struct Compiler<'a> {
     pub bool_funcs: Vec<bool>,
     /// Per function: whether its calls are memoized (`memo.rs`).
     pub memo_funcs: Vec<bool>,
+    /// Per function: whether it has a body over registers (`pure::body`),
+    /// which its calls try first. Empty until the Bool functions are known.
+    pub pure_bodies: Vec<bool>,
     /// Whether any function is memoized: then the built-ins record their
     /// reads of the position while a memoized call runs.
     pub record: bool,
@@ -425,6 +451,18 @@ pub(crate) struct Compiler<'a> {
     /// Loop bodies memoized as units (`memo::units`): the body's address,
     /// its id in `Game::memo_info` (after the functions).
     pub units: Vec<(usize, FuncId)>,
+    /// The symbols of the location types' names.
+    pub ltype_sym: &'a [Sym],
+    /// Whether `LOCTYPE(LOCATION(..))` may be held as a location type's
+    /// index (`pure::Ty::LType`): no location and no location type is named
+    /// `""`, and the types' names are distinct.
+    pub ltypes: bool,
+    /// The symbols of the element types' names.
+    pub etype_sym: &'a [Sym],
+    /// Whether `ELTYPE(..)` may be held as an element type's index
+    /// (`pure::Ty::EType`): no element type is named `""`, and their names
+    /// are distinct.
+    pub etypes: bool,
 }
 
 /// In an id table of a template: no name the game knows; certainly unknown
@@ -586,16 +624,25 @@ impl Compiler<'_> {
             Expr::Call(fid, args) => crate::pure::compile_split(self, *fid, args),
             _ => None,
         };
+        // A set of at most one location over registers (`toLocations`).
+        let loc_set = match e {
+            Expr::Call(..) | Expr::Builtin(Builtin::If, _) => match crate::pure::compile(self, e) {
+                Some(crate::pure::Code::Set(p)) => Some(p),
+                _ => None,
+            },
+            _ => None,
+        };
         Code(Some(Arc::new(Compiled {
             whole: self.node(e),
             and,
             call_args,
             split,
+            loc_set,
         })))
     }
 
     /// Compiles a user function's body.
-    pub fn func(&self, func: &Function) -> CFunc {
+    pub fn func(&self, fid: FuncId, func: &Function) -> CFunc {
         let (last, guards) = match func.body.split_last() {
             Some((last, guards)) => (Some(last), guards),
             None => (None, &[][..]),
@@ -620,6 +667,7 @@ impl Compiler<'_> {
                 _ => None,
             },
             last: last.map(|l| (self.node(&l.expr), l.line)),
+            pure: crate::pure::body(self, fid),
         }
     }
 
@@ -1186,22 +1234,28 @@ impl Compiler<'_> {
                 }
                 Some(func) => {
                     let params = func.params.clone();
+                    // A function with a body over registers: tried first.
+                    let reg = self.pure_bodies.get(fid as usize) == Some(&true);
                     if self.memo_funcs.get(fid as usize) == Some(&true) {
+                        let is_bool = self.bool_funcs.get(fid as usize) == Some(&true);
                         if let Some(keys) = self.key_args(&params, args) {
                             let params: Box<[VarId]> = params.into();
-                            if self.bool_funcs.get(fid as usize) == Some(&true) {
-                                return Node::Bool(f(move |c| {
-                                    match run_memo_keyed(c, fid, &params, &keys)? {
-                                        Value::Bool(b) => Ok(b),
-                                        other => Err(EvalError::new(format!(
-                                            "internal: a Bool function gave {}",
-                                            other.kind()
-                                        ))),
-                                    }
-                                }));
-                            }
-                            return Node::Val(f(move |c| run_memo_keyed(c, fid, &params, &keys)));
+                            return if reg {
+                                memo_keyed_node::<true>(fid, params, keys, is_bool)
+                            } else {
+                                memo_keyed_node::<false>(fid, params, keys, is_bool)
+                            };
                         }
+                        let args: Box<[(VarId, Arg)]> = params
+                            .iter()
+                            .zip(args.iter())
+                            .map(|(&p, a)| (p, self.arg(a)))
+                            .collect();
+                        return if reg {
+                            memo_node::<true>(fid, args, is_bool)
+                        } else {
+                            memo_node::<false>(fid, args, is_bool)
+                        };
                     }
                     // Each parameter with its argument: one slice to walk.
                     let args: Box<[(VarId, Arg)]> = params
@@ -1209,13 +1263,13 @@ impl Compiler<'_> {
                         .zip(args.iter())
                         .map(|(&p, a)| (p, self.arg(a)))
                         .collect();
-                    if self.memo_funcs.get(fid as usize) == Some(&true) {
-                        if self.bool_funcs.get(fid as usize) == Some(&true) {
+                    if self.bool_funcs.get(fid as usize) == Some(&true) {
+                        if reg {
                             return Node::Bool(f(move |c| {
                                 for (p, a) in args.iter() {
                                     a.set(c, *p)?;
                                 }
-                                match run_memo(c, fid)? {
+                                match run_func_reg(c, fid)? {
                                     Value::Bool(b) => Ok(b),
                                     other => Err(EvalError::new(format!(
                                         "internal: a Bool function gave {}",
@@ -1224,19 +1278,19 @@ impl Compiler<'_> {
                                 }
                             }));
                         }
-                        return Node::Val(f(move |c| {
-                            for (p, a) in args.iter() {
-                                a.set(c, *p)?;
-                            }
-                            run_memo(c, fid)
-                        }));
-                    }
-                    if self.bool_funcs.get(fid as usize) == Some(&true) {
                         return Node::Bool(f(move |c| {
                             for (p, a) in args.iter() {
                                 a.set(c, *p)?;
                             }
                             run_func_bool(c, fid)
+                        }));
+                    }
+                    if reg {
+                        return Node::Val(f(move |c| {
+                            for (p, a) in args.iter() {
+                                a.set(c, *p)?;
+                            }
+                            run_func_reg(c, fid)
                         }));
                     }
                     f(move |c| {
@@ -1824,6 +1878,53 @@ impl Compiler<'_> {
 }
 
 #[cold]
+/// A call of memoized function `fid` whose key is read from the arguments
+/// ([`run_memo_keyed`]); a Bool node when `is_bool`.
+fn memo_keyed_node<const REG: bool>(
+    fid: FuncId,
+    params: Box<[VarId]>,
+    keys: Box<[KeyArg]>,
+    is_bool: bool,
+) -> Node {
+    if is_bool {
+        return Node::Bool(f(move |c| {
+            match run_memo_keyed::<REG>(c, fid, &params, &keys)? {
+                Value::Bool(b) => Ok(b),
+                other => Err(EvalError::new(format!(
+                    "internal: a Bool function gave {}",
+                    other.kind()
+                ))),
+            }
+        }));
+    }
+    Node::Val(f(move |c| run_memo_keyed::<REG>(c, fid, &params, &keys)))
+}
+
+/// A call of memoized function `fid` that binds its parameters first
+/// ([`run_memo`]); a Bool node when `is_bool`.
+fn memo_node<const REG: bool>(fid: FuncId, args: Box<[(VarId, Arg)]>, is_bool: bool) -> Node {
+    if is_bool {
+        return Node::Bool(f(move |c| {
+            for (p, a) in args.iter() {
+                a.set(c, *p)?;
+            }
+            match run_memo::<REG>(c, fid)? {
+                Value::Bool(b) => Ok(b),
+                other => Err(EvalError::new(format!(
+                    "internal: a Bool function gave {}",
+                    other.kind()
+                ))),
+            }
+        }));
+    }
+    Node::Val(f(move |c| {
+        for (p, a) in args.iter() {
+            a.set(c, *p)?;
+        }
+        run_memo::<REG>(c, fid)
+    }))
+}
+
 fn no_else() -> Box<EvalError> {
     EvalError::new("IF needs an else-branch here (its condition is false)")
 }
@@ -1834,6 +1935,63 @@ fn run_func(c: &mut Ctx<'_>, fid: FuncId, split: bool) -> R<Value> {
     let result = run_lines(c, cf, last, last_line, split);
     c.depth -= 1;
     result
+}
+
+/// [`run_func`] trying the body over registers first (`CFunc::pure`): for
+/// the calls of functions that have one (`Compiler::pure_bodies`), a
+/// memoized function's misses and plain runs, and deferred calls. Out of
+/// line, so that [`run_func`] stays as it was for the other calls.
+#[inline(never)]
+fn run_func_reg(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
+    let g: &crate::game::Game = c.g;
+    let Some(cf) = g.cfuncs.get(fid as usize).and_then(Option::as_ref) else {
+        return run_func(c, fid, false);
+    };
+    if let Some(p) = &cf.pure {
+        if let Some(v) = run_pure_body(c, p) {
+            return Ok(v);
+        }
+    }
+    let (last, last_line) = enter_defined(c, cf)?;
+    let result = run_lines(c, cf, last, last_line, false);
+    c.depth -= 1;
+    result
+}
+
+/// [`run_func_reg`] when `REG` (the function has a body over registers),
+/// else [`run_func`].
+#[inline(always)]
+fn run_func_as<const REG: bool>(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
+    if REG {
+        run_func_reg(c, fid)
+    } else {
+        run_func(c, fid, false)
+    }
+}
+
+/// The body of function `fid` over registers (`pure::body`), its
+/// parameters bound: its value, or `None` when it has no such form or the
+/// registers give up — then the budget steps it took and the position reads
+/// it recorded are put back, and the caller runs the closures. The call's
+/// budget step and limits are the inlined call's (`pure.rs`), so the value,
+/// the variables that can be read, the budget and the recorded reads are
+/// those of [`enter`] and the body's closures.
+#[inline(never)]
+fn run_pure_body(c: &mut Ctx<'_>, code: &crate::pure::Code) -> Option<Value> {
+    use crate::pure::Code;
+    let steps = c.vars.steps_left();
+    let reads = c.vars.memo.buf.len();
+    let mut r = [0; crate::pure::REGS];
+    let v = match code {
+        Code::Int(p) => p(c, &mut r).map(Value::Int),
+        Code::Bool(p) => p(c, &mut r).map(Value::Bool),
+        Code::Loc(_) | Code::Set(_) => None,
+    };
+    if v.is_none() {
+        c.vars.set_steps_left(steps);
+        c.vars.memo.buf.truncate(reads);
+    }
+    v
 }
 
 /// The memo description of function or unit `fid` when its table is in use
@@ -1861,20 +2019,20 @@ fn key_from_vars(c: &Ctx<'_>, key: &mut [u64], inputs: &[VarId]) -> bool {
 
 /// [`run_func`] of a memoized function (`memo.rs`, where the equivalence
 /// with the plain call is argued), its parameters bound.
-fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
+fn run_memo<const REG: bool>(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     let Some(info) = memo_on(c, fid) else {
-        return run_func(c, fid, false);
+        return run_func_as::<REG>(c, fid);
     };
     let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
     if !key_from_vars(c, &mut key, &info.inputs) {
-        return run_func(c, fid, false);
+        return run_func_as::<REG>(c, fid);
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
     if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
         return Ok(v);
     }
-    memo_miss(c, fid, info, key)
+    memo_miss::<REG>(c, fid, info, key)
 }
 
 /// A call of a memoized function whose dead parameters (`memo::dead_vars`)
@@ -1882,20 +2040,30 @@ fn run_memo(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
 /// from the arguments, and a hit binds nothing but what the entry holds. The
 /// arguments are read in order, so an unbound one is the same error as when
 /// binding; otherwise the parameters are bound and the call is [`run_memo`]'s.
-fn run_memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -> R<Value> {
-    if let Some(v) = memo_keyed(c, fid, params, args)? {
+fn run_memo_keyed<const REG: bool>(
+    c: &mut Ctx<'_>,
+    fid: FuncId,
+    params: &[VarId],
+    args: &[KeyArg],
+) -> R<Value> {
+    if let Some(v) = memo_keyed::<REG>(c, fid, params, args)? {
         return Ok(v);
     }
     // Not memoized now, or an argument without a key: the plain call.
     for (p, a) in params.iter().zip(args) {
         a.set(c, *p)?;
     }
-    run_func(c, fid, false)
+    run_func_as::<REG>(c, fid)
 }
 
 /// The memoized part of [`run_memo_keyed`]: the call's value, or `None` when
 /// it is to run plainly (nothing bound yet).
-fn memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -> R<Option<Value>> {
+fn memo_keyed<const REG: bool>(
+    c: &mut Ctx<'_>,
+    fid: FuncId,
+    params: &[VarId],
+    args: &[KeyArg],
+) -> R<Option<Value>> {
     let Some(info) = memo_on(c, fid) else {
         return Ok(None);
     };
@@ -1921,18 +2089,18 @@ fn memo_keyed(c: &mut Ctx<'_>, fid: FuncId, params: &[VarId], args: &[KeyArg]) -
     for (p, a) in params.iter().zip(args) {
         a.set(c, *p)?;
     }
-    memo_miss(c, fid, info, key).map(Some)
+    memo_miss::<REG>(c, fid, info, key).map(Some)
 }
 
 /// A miss of [`run_memo`]: runs the function (its parameters bound) and
 /// stores the entry.
-fn memo_miss(
+fn memo_miss<const REG: bool>(
     c: &mut Ctx<'_>,
     fid: FuncId,
     info: &crate::memo::MemoInfo,
     key: crate::memo::Key,
 ) -> R<Value> {
-    memo_miss_with(c, fid, info, key, |c| run_func(c, fid, false))
+    memo_miss_with(c, fid, info, key, |c| run_func_as::<REG>(c, fid))
 }
 
 /// [`memo_miss`] of function or unit `fid` whose evaluation is `run`.
@@ -2073,6 +2241,13 @@ fn enter<'g>(c: &mut Ctx<'g>, fid: FuncId) -> R<(&'g CFunc, &'g Node, u32)> {
             g.func_names[fid as usize]
         )));
     };
+    let (last, last_line) = enter_defined(c, cf)?;
+    Ok((cf, last, last_line))
+}
+
+/// [`enter`] of a function that is defined.
+#[inline(always)]
+fn enter_defined<'g>(c: &mut Ctx<'g>, cf: &'g CFunc) -> R<(&'g Node, u32)> {
     let Some((last, last_line)) = &cf.last else {
         return Err(EvalError::new(format!(
             "function {} has an empty body",
@@ -2080,10 +2255,13 @@ fn enter<'g>(c: &mut Ctx<'g>, fid: FuncId) -> R<(&'g CFunc, &'g Node, u32)> {
         )));
     };
     c.enter_call(&cf.name)?;
-    Ok((cf, last, *last_line))
+    Ok((last, *last_line))
 }
 
 /// The body lines (§5.9): stop at the first Bool `false`, otherwise the last line's value.
+/// Inlined into [`run_func`] and [`run_func_reg`] (called from both, it was
+/// not, and every call paid for one more call).
+#[inline(always)]
 fn run_lines(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32, split: bool) -> R<Value> {
     let traced = |mut e: Box<EvalError>, line: u32| {
         e.trace.push(format!("function {} line {line}", cf.name));
@@ -2143,7 +2321,7 @@ impl Ctx<'_> {
         x
     }
     #[inline(always)]
-    fn rd_location<const R: bool>(&mut self, e: u16) -> u16 {
+    pub(crate) fn rd_location<const R: bool>(&mut self, e: u16) -> u16 {
         let x = self.st.get().location_of(e);
         if R {
             self.vars.memo.note(Read::Location(e, x));
@@ -2210,6 +2388,30 @@ impl Ctx<'_> {
         }
     }
 
+    /// `se` over registers when it is a set of at most one location
+    /// (`Compiled::loc_set`): `Some(NO_SET)` for `{}`, `Some(l)` for the set
+    /// of location `l` — the set [`Ctx::run`] would give, without building
+    /// it. `None` when there is no such form (or the reference evaluator is
+    /// on) or the registers give up; then the budget steps they took and the
+    /// reads they recorded are put back, and the caller runs [`Ctx::run`].
+    pub(crate) fn run_loc_set(&mut self, se: &SrcExpr) -> Option<i32> {
+        let p = se.code.0.as_deref()?.loc_set.as_ref()?;
+        if self.vars.reference {
+            return None;
+        }
+        let steps = self.vars.steps_left();
+        let reads = self.vars.memo.buf.len();
+        // `{}` or a location's id (anything else is not a set's value: give up).
+        let v = p(self, &mut [0; crate::pure::REGS]).filter(|&l| {
+            l == crate::pure::NO_SET || usize::try_from(l).is_ok_and(|l| l < self.g.locations.len())
+        });
+        if v.is_none() {
+            self.vars.set_steps_left(steps);
+            self.vars.memo.buf.truncate(reads);
+        }
+        v
+    }
+
     /// A condition `F(...)` evaluated with its last line split (`Ctx::call_split`).
     pub(crate) fn run_call_split(&mut self, se: &SrcExpr) -> R<Value> {
         let Expr::Call(fid, args) = &se.expr else {
@@ -2256,7 +2458,7 @@ impl Ctx<'_> {
         for (p, a) in func.params.iter().zip(args) {
             self.vars.set(*p, a.clone());
         }
-        run_func(self, fid, false)
+        run_func_reg(self, fid)
     }
 }
 

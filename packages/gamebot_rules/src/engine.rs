@@ -251,9 +251,20 @@ impl Game {
             let ctx_err = |e: Box<EvalError>| {
                 self.eval_error(tl, format!("rule `{}` toLocations", r.name), e)
             };
-            let v = Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
-                .run(tl)
-                .map_err(ctx_err)?;
+            let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
+            // A set of at most one location over registers: its member
+            // checked and pushed as `push_target` does, without the set.
+            if let Some(l) = ctx.run_loc_set(tl) {
+                if l != crate::pure::NO_SET {
+                    let loc = l as LocationId;
+                    if st.content(loc).is_some() {
+                        return Err(ctx_err(self.occupied_target(loc)));
+                    }
+                    sc.targets.push((loc, None));
+                }
+                return Ok(());
+            }
+            let v = ctx.run(tl).map_err(ctx_err)?;
             // The members are read in place (no copy of the set): a lazy set
             // is checked for deferred calls first, as a whole, so its errors
             // come in the same order as before.
@@ -440,13 +451,18 @@ impl Game {
             ))));
         };
         if st.content(loc).is_some() {
-            return Err(ctx_err(EvalError::new(format!(
-                "toLocations gave `{}`, which is occupied (targets must be empty)",
-                self.locations[loc as usize].name
-            ))));
+            return Err(ctx_err(self.occupied_target(loc)));
         }
         targets.push((loc, followup));
         Ok(())
+    }
+
+    /// The error of a `toLocations` member that is occupied.
+    fn occupied_target(&self, loc: LocationId) -> Box<EvalError> {
+        EvalError::new(format!(
+            "toLocations gave `{}`, which is occupied (targets must be empty)",
+            self.locations[loc as usize].name
+        ))
     }
 
     /// §7.6 step 3: does rule `r` match the move? Binds its variables on the way.

@@ -502,14 +502,16 @@ impl Game {
         let lookup = |t: &str| sym_map[t];
         let loc_sym: Vec<Sym> = locations.iter().map(|l| lookup(&l.name)).collect();
         let elem_sym: Vec<Sym> = elements.iter().map(|e| lookup(&e.name)).collect();
-        let etype_sym = element_types.iter().map(|t| lookup(&t.name)).collect();
-        let ltype_sym = location_types.iter().map(|t| lookup(&t.name)).collect();
+        let etype_sym: Vec<Sym> = element_types.iter().map(|t| lookup(&t.name)).collect();
+        let ltype_sym: Vec<Sym> = location_types.iter().map(|t| lookup(&t.name)).collect();
         for (i, &s) in loc_sym.iter().enumerate() {
             sym_loc[s as usize] = i as u16;
         }
         for (i, &s) in elem_sym.iter().enumerate() {
             sym_elem[s as usize] = i as u16;
         }
+        let ltypes = ltypes_sound(&sym_loc, &ltype_sym, sym_map[""]);
+        let etypes = types_distinct(&etype_sym, sym_map[""]);
         let relevant = locations
             .iter()
             .map(|l| location_types[l.location_type].relevant)
@@ -616,6 +618,7 @@ impl Game {
             }
             let mut probe = crate::compile::Compiler {
                 units: Vec::new(),
+                pure_bodies: Vec::new(),
                 memo_funcs: Vec::new(),
                 record: false,
                 dead: &dead,
@@ -626,6 +629,10 @@ impl Game {
                 sym_elem: &sym_elem,
                 templates: &templates,
                 bool_funcs: Vec::new(),
+                ltype_sym: &ltype_sym,
+                ltypes,
+                etype_sym: &etype_sym,
+                etypes,
             };
             let mut demote: Vec<bool> = (0..funcs.len())
                 .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
@@ -651,6 +658,7 @@ impl Game {
         }
         let mut compiler = crate::compile::Compiler {
             units,
+            pure_bodies: Vec::new(),
             memo_funcs: memo_info.iter().map(Option::is_some).collect(),
             record: memo_info.iter().any(Option::is_some),
             dead: &dead,
@@ -661,6 +669,10 @@ impl Game {
             sym_elem: &sym_elem,
             templates: &templates,
             bool_funcs: Vec::new(),
+            ltype_sym: &ltype_sym,
+            ltypes,
+            etype_sym: &etype_sym,
+            etypes,
         };
         for _ in 0..4 {
             let known = compiler.bool_funcs();
@@ -669,9 +681,16 @@ impl Game {
             }
             compiler.bool_funcs = known;
         }
+        compiler.pure_bodies = (0..funcs.len())
+            .map(|f| crate::pure::body(&compiler, f as crate::expr::FuncId).is_some())
+            .collect();
         let cfuncs = funcs
             .iter()
-            .map(|f| f.as_ref().map(|f| compiler.func(f)))
+            .enumerate()
+            .map(|(i, f)| {
+                f.as_ref()
+                    .map(|f| compiler.func(i as crate::expr::FuncId, f))
+            })
             .collect();
         let mut compile = |se: &mut SrcExpr| se.code = compiler.code(&se.expr);
         for r in &mut rules {
@@ -753,4 +772,22 @@ impl Game {
             elem_by_name,
         }
     }
+}
+
+/// Whether `LOCTYPE(LOCATION(..))` may be held as the index of a location
+/// type (`pure::Ty::LType`): no location and no location type is named `""`
+/// (the symbol `empty`), and no two location types share a name, so that
+/// equal indices are exactly equal names.
+pub(crate) fn ltypes_sound(sym_loc: &[u16], ltype_sym: &[Sym], empty: Sym) -> bool {
+    sym_loc.get(empty as usize).is_none_or(|&l| l == u16::MAX) && types_distinct(ltype_sym, empty)
+}
+
+/// Whether no type name (`names`) is `""` (the symbol `empty`) and no two
+/// types share a name: then types compare as their indices
+/// (`pure::Ty::LType`, `pure::Ty::EType`).
+pub(crate) fn types_distinct(names: &[Sym], empty: Sym) -> bool {
+    let mut seen: Vec<Sym> = names.to_vec();
+    seen.sort_unstable();
+    seen.dedup();
+    !names.contains(&empty) && seen.len() == names.len()
 }

@@ -27,6 +27,15 @@
 //! `IF(.., {FreeBin}, {})` with `FreeBin` a `FORSOME` line and `"bin($k)"`
 //! (`nim`) run over registers.
 //!
+//! Since the thirteenth step: `LOCTYPE(LOCATION(..))` of an element named in
+//! place or of a `CONTENT` value ([`Ty::LType`], the index of the location's
+//! type; compared with string literals), and whole function bodies over
+//! registers ([`body`]): a function that is inlinable but for being memoized
+//! (`nim-orig`'s `Left`, a counting `FORALL` over `STATE` and
+//! `LOCTYPE(LOCATION(..))`) runs its body over registers when it runs as a
+//! function — a memo miss, a plain run, a call from an expression that is
+//! not itself inlined (`compile.rs` `run_func_reg`).
+//!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
 //! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
@@ -93,6 +102,10 @@ pub(crate) enum Pure {
     /// A location name built from a template over one or two Ints: a
     /// [`Ty::Loc`] (give up when the name is no location).
     Loc(Box<PLoc>),
+    /// `LOCTYPE(LOCATION(..))` of an element: a [`Ty::LType`].
+    LocTypeOf(Box<PElem>),
+    /// `ELTYPE(..)` of an element: a [`Ty::EType`].
+    ElTypeOf(Box<PElem>),
     /// An assignment of a variable held in a register of its own: `true`.
     Assign(u8, Box<Pure>),
     /// `FORALL` (`all`) or `FORSOME` with its variable in a register.
@@ -163,7 +176,25 @@ pub(crate) enum Ty {
     /// A set of at most one location name (`{}` or `{name}`): [`NO_SET`] or
     /// the location's id.
     Set,
+    /// What `LOCTYPE(LOCATION(..))` gives, held like an Int: the index of
+    /// the element's location type, or [`NO_LTYPE`] for `""` (no such
+    /// element: `LOCATION` gives `""`, and `LOCTYPE("")` is `""`). Only
+    /// built when no location and no location type is named `""` and the
+    /// location types' names are distinct (`Compiler::ltypes`), so that two
+    /// such values are equal exactly when the names are.
+    LType,
+    /// What `ELTYPE(..)` gives, held like an Int: the index of the
+    /// element's type, or [`NO_LTYPE`] for `""` (no such element). Only
+    /// built when no element type is named `""` and their names are distinct
+    /// (`Compiler::etypes`).
+    EType,
 }
+
+/// The [`Ty::LType`] value of `""`.
+pub(crate) const NO_LTYPE: i32 = -1;
+/// The [`Ty::LType`] code of a string literal that is neither `""` nor a
+/// location type's name: equal to no value `LOCTYPE(LOCATION(..))` gives.
+const NOT_LTYPE: i32 = -2;
 
 /// The [`Ty::Set`] value of `{}`.
 pub(crate) const NO_SET: i32 = -1;
@@ -181,6 +212,13 @@ struct Builder<'c, 'a> {
     calls: u32,
     /// Whether [`Ty::Elem`] values may be built.
     elems: bool,
+    /// Whether [`Ty::LType`] values may be built.
+    ltypes: bool,
+    /// Whether [`Ty::EType`] values may be built.
+    etypes: bool,
+    /// The function whose whole body is built ([`body`]): its call at the
+    /// root is built even though it is memoized.
+    top: Option<crate::expr::FuncId>,
 }
 
 /// The variables of one inlined call, with their types: each in a register,
@@ -240,22 +278,49 @@ impl<'c, 'a> Builder<'c, 'a> {
                 Pure::Neg(Box::new(self.of(x, Ty::Int, scope, nest)?)),
                 Ty::Int,
             ),
-            Expr::Binary(op @ (Op::Eq | Op::Ne), a, b) if self.elems => {
-                // Two Elem values, or one and a string literal; else Ints.
+            Expr::Binary(op @ (Op::Eq | Op::Ne), a, b)
+                if self.elems || self.ltypes || self.etypes =>
+            {
+                // Two values of the same type (Int, Elem, LType, EType),
+                // or an Elem, LType or EType and a string literal.
                 let side = |b: &mut Self, x: &Expr| match *x {
-                    Expr::Str(s) => Some((Pure::Lit(b.elem_code(s)), None)),
-                    _ => b.build(x, scope, nest).map(|(p, t)| (p, Some(t))),
+                    Expr::Str(s) => Some(Err(s)),
+                    _ => b.build(x, scope, nest).map(Ok),
                 };
-                let (x, tx) = side(self, a)?;
-                let (y, ty) = side(self, b)?;
-                match (tx, ty) {
-                    (Some(Ty::Elem), Some(Ty::Elem) | None)
-                    | (None, Some(Ty::Elem))
-                    | (Some(Ty::Int), Some(Ty::Int)) => {}
+                let (x, y) = (side(self, a)?, side(self, b)?);
+                // A string literal compared with a value of type `t`.
+                let lit = |b: &Self, s, t| match t {
+                    Ty::Elem => Some(Pure::Lit(b.elem_code(s))),
+                    Ty::LType => Some(Pure::Lit(b.ltype_code(s))),
+                    Ty::EType => Some(Pure::Lit(b.etype_code(s))),
+                    _ => None,
+                };
+                let (x, y) = match (x, y) {
+                    (Ok((x, tx)), Ok((y, ty)))
+                        if tx == ty && matches!(tx, Ty::Elem | Ty::Int | Ty::LType | Ty::EType) =>
+                    {
+                        (x, y)
+                    }
+                    (Ok((x, t)), Err(s)) => (x, lit(self, s, t)?),
+                    (Err(s), Ok((y, t))) => (lit(self, s, t)?, y),
                     _ => return None,
-                }
+                };
                 (Pure::Bin(*op, Box::new(x), Box::new(y)), Ty::Bool)
             }
+            Expr::Builtin(Builtin::LocType, a) if a.len() == 1 && self.ltypes => {
+                let Expr::Builtin(Builtin::Location, x) = &a[0] else {
+                    return None;
+                };
+                let [x] = &x[..] else { return None };
+                (
+                    Pure::LocTypeOf(Box::new(self.elem_arg(x, scope, nest)?)),
+                    Ty::LType,
+                )
+            }
+            Expr::Builtin(Builtin::ElType, a) if a.len() == 1 && self.etypes => (
+                Pure::ElTypeOf(Box::new(self.elem_arg(&a[0], scope, nest)?)),
+                Ty::EType,
+            ),
             Expr::Binary(op, a, b) => {
                 let (arg, ty) = match op {
                     Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => (Ty::Int, Ty::Int),
@@ -294,10 +359,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 } else {
                     Attr::State
                 };
-                let el = match self.c.elem_in_place(&a[0]) {
-                    Some(id) => PElem::Name(self.name(id, scope, nest)?),
-                    None => PElem::Elem(self.of(&a[0], Ty::Elem, scope, nest)?),
-                };
+                let el = self.elem_arg(&a[0], scope, nest)?;
                 (Pure::Attr(attr, Box::new(el)), Ty::Int)
             }
             Expr::Call(fid, args) => {
@@ -423,7 +485,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         let c: &'c Compiler<'a> = self.c;
         let func = c.funcs.get(fid as usize)?.as_ref()?;
         if func.params.len() != args.len()
-            || c.memo_funcs.get(fid as usize) == Some(&true)
+            || (c.memo_funcs.get(fid as usize) == Some(&true)
+                && !(nest == 0 && self.top == Some(fid)))
             || !func
                 .params
                 .iter()
@@ -508,6 +571,40 @@ impl<'c, 'a> Builder<'c, 'a> {
         })
     }
 
+    /// The element argument of `OWNER`, `STATE` or `LOCATION`: named in
+    /// place, or an Elem value.
+    fn elem_arg(&mut self, x: &Expr, scope: Option<&Scope>, nest: u32) -> Option<PElem> {
+        Some(match self.c.elem_in_place(x) {
+            Some(id) => PElem::Name(self.name(id, scope, nest)?),
+            None if self.elems => PElem::Elem(self.of(x, Ty::Elem, scope, nest)?),
+            None => return None,
+        })
+    }
+
+    /// The [`Ty::LType`] value equal to the string literal `s`.
+    fn ltype_code(&self, s: crate::value::Sym) -> i32 {
+        if s == self.c.empty_sym {
+            NO_LTYPE
+        } else {
+            match self.c.ltype_sym.iter().position(|&t| t == s) {
+                Some(i) => i as i32,
+                None => NOT_LTYPE,
+            }
+        }
+    }
+
+    /// The [`Ty::EType`] value equal to the string literal `s`.
+    fn etype_code(&self, s: crate::value::Sym) -> i32 {
+        if s == self.c.empty_sym {
+            NO_LTYPE
+        } else {
+            match self.c.etype_sym.iter().position(|&t| t == s) {
+                Some(i) => i as i32,
+                None => NOT_LTYPE,
+            }
+        }
+    }
+
     /// The [`Ty::Elem`] value equal to the string literal `s`.
     fn elem_code(&self, s: crate::value::Sym) -> i32 {
         if s == self.c.empty_sym {
@@ -537,6 +634,9 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         calls: 0,
         // Elem values need `""` to be no element's name (see `Ty::Elem`).
         elems: c.elem_id(c.empty_sym).is_none(),
+        ltypes: c.ltypes,
+        etypes: c.etypes,
+        top: None,
     };
     let (p, ty) = b.build(e, None, 0)?;
     if b.calls == 0 {
@@ -548,7 +648,7 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         Ty::Bool => Code::Bool(lower_bool(&p, rec)),
         // An Elem at the root would have to become a name again: left to
         // the closures.
-        Ty::Elem => return None,
+        Ty::Elem | Ty::LType | Ty::EType => return None,
         Ty::Loc => Code::Loc(lower_int(&p, rec)),
         Ty::Set => Code::Set(lower_int(&p, rec)),
     })
@@ -566,8 +666,40 @@ pub(crate) fn inlinable(c: &Compiler<'_>, f: crate::expr::FuncId) -> bool {
         regs: 0,
         calls: 0,
         elems: c.elem_id(c.empty_sym).is_none(),
+        ltypes: c.ltypes,
+        etypes: c.etypes,
+        top: None,
     };
     b.build(&call, None, 0).is_some()
+}
+
+/// The whole body of user function `f` over registers, for the calls that
+/// run it as a function (`compile.rs` `run_func`: a memoized function's
+/// misses and plain runs, a call in an expression that is not itself
+/// inlined), with its parameters bound in the namespace: the call
+/// `f($p1, .., $pn)` at the root, inlined as any call (so `f` must be
+/// inlinable but for being memoized, and its calls of memoized functions are
+/// not inlined). Only Int and Bool functions; a parameter that does not
+/// hold an Int gives up.
+pub(crate) fn body(c: &Compiler<'_>, f: crate::expr::FuncId) -> Option<Code> {
+    let def = c.funcs.get(f as usize)?.as_ref()?;
+    let call = Expr::Call(f, def.params.iter().map(|&p| Expr::Var(p)).collect());
+    let mut b = Builder {
+        c,
+        regs: 0,
+        calls: 0,
+        elems: c.elem_id(c.empty_sym).is_none(),
+        ltypes: c.ltypes,
+        etypes: c.etypes,
+        top: Some(f),
+    };
+    let (p, ty) = b.build(&call, None, 0)?;
+    let rec = c.record;
+    match ty {
+        Ty::Int => Some(Code::Int(lower_int(&p, rec))),
+        Ty::Bool => Some(Code::Bool(lower_bool(&p, rec))),
+        _ => None,
+    }
 }
 
 /// A hoisted rule condition `F(..)` whose last line is `A AND B`
@@ -591,6 +723,9 @@ pub(crate) fn compile_split(
         regs: 0,
         calls: 0,
         elems: c.elem_id(c.empty_sym).is_none(),
+        ltypes: c.ltypes,
+        etypes: c.etypes,
+        top: None,
     };
     let (argv, steps, inner, last) = b.enter(f, args, None, 0)?;
     let Expr::Binary(Op::And, x, y) = last else {
@@ -640,7 +775,7 @@ pub(crate) type Regs = [i32; REGS];
 
 /// A closure over the registers; `None` means "give up".
 type P<T> = Box<dyn Fn(&mut Ctx<'_>, &mut Regs) -> Option<T> + Send + Sync>;
-type PInt = P<i32>;
+pub(crate) type PInt = P<i32>;
 type PBool = P<bool>;
 
 /// A pure expression lowered to closures over registers; `None` from a
@@ -881,6 +1016,8 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
             fi(move |c, r| at.get(c, r)?.map(i32::from))
         }
         Pure::Attr(attr, el) => attr_of(*attr, el, rec),
+        Pure::LocTypeOf(el) => loctype_of(el, rec),
+        Pure::ElTypeOf(el) => eltype_of(el, rec),
         _ => fi(|_, _| None),
     }
 }
@@ -1123,6 +1260,70 @@ fn attr_of(attr: Attr, el: &PElem, rec: bool) -> PInt {
             } else {
                 fi(move |c, r| attr!(c, at.get(c, r)?, false))
             }
+        }
+    }
+}
+
+/// `LOCTYPE(LOCATION(..))` of an element: the index of its location's type,
+/// [`NO_LTYPE`] for no element (an Elem value [`NO_ELEM`], or a name that is
+/// no element), as the closures give `""`. The element's location is a read
+/// of the position (recorded for the memo as `LOCATION` records it); the
+/// location's type is not.
+fn loctype_of(el: &PElem, rec: bool) -> PInt {
+    macro_rules! ltype {
+        ($c:expr, $id:expr, $rec:literal) => {
+            Some(match $id {
+                Some(e) => {
+                    let l = $c.rd_location::<$rec>(e);
+                    $c.g.locations[l as usize].location_type as i32
+                }
+                None => NO_LTYPE,
+            })
+        };
+    }
+    match el {
+        PElem::Elem(x) => {
+            let x = Leaf::of(x, rec);
+            if rec {
+                fi(move |c, r| ltype!(c, u16::try_from(x.get(c, r)?).ok(), true))
+            } else {
+                fi(move |c, r| ltype!(c, u16::try_from(x.get(c, r)?).ok(), false))
+            }
+        }
+        PElem::Name(n) => {
+            let at = Named::of(n, rec);
+            if rec {
+                fi(move |c, r| ltype!(c, at.get(c, r)?, true))
+            } else {
+                fi(move |c, r| ltype!(c, at.get(c, r)?, false))
+            }
+        }
+    }
+}
+
+/// `ELTYPE(..)` of an element: the index of its type, [`NO_LTYPE`] for no
+/// element (an Elem value [`NO_ELEM`], or a name that is no element), as the
+/// closures give `""`. An element's type never changes: no read of the
+/// position.
+fn eltype_of(el: &PElem, rec: bool) -> PInt {
+    let ty = |c: &Ctx<'_>, id: Option<u16>| match id {
+        Some(e) => c.g.elements[e as usize].element_type as i32,
+        None => NO_LTYPE,
+    };
+    match el {
+        PElem::Elem(x) => {
+            let x = Leaf::of(x, rec);
+            fi(move |c, r| {
+                let id = u16::try_from(x.get(c, r)?).ok();
+                Some(ty(c, id))
+            })
+        }
+        PElem::Name(n) => {
+            let at = Named::of(n, rec);
+            fi(move |c, r| {
+                let id = at.get(c, r)?;
+                Some(ty(c, id))
+            })
         }
     }
 }

@@ -1340,10 +1340,15 @@ fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
         templates: &g.templates,
         bool_funcs: Vec::new(),
         memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
+        pure_bodies: Vec::new(),
         record: false,
         dead: &g.dead,
         empty_sym: g.empty_sym,
         units: Vec::new(),
+        ltype_sym: &g.ltype_sym,
+        ltypes: crate::game::ltypes_sound(&g.sym_loc, &g.ltype_sym, g.empty_sym),
+        etype_sym: &g.etype_sym,
+        etypes: crate::game::types_distinct(&g.etype_sym, g.empty_sym),
     }
 }
 
@@ -1985,4 +1990,332 @@ fn template_holes_agree_with_the_reference() {
             );
         }
     }
+}
+
+/// The board of [`grid`] with the bins of a second location type, `bin`.
+fn typed_grid() -> String {
+    let mut t = grid().replace(
+        "[LOCATION TYPES]\nname=cell\n",
+        "[LOCATION TYPES]\nname=cell\nname=bin\n",
+    );
+    for k in 1..=4 {
+        t = t.replace(
+            &format!("name=bin({k})\ntype=cell\n"),
+            &format!("name=bin({k})\ntype=bin\n"),
+        );
+    }
+    t
+}
+
+/// `LOCTYPE(LOCATION(..))` in inlined calls (`pure.rs`, the LType values,
+/// issue 18 thirteenth step): the same values, variables, state and budget
+/// steps as the reference, for elements on either type of location, an
+/// element named by a template inside and outside the table (`LOCATION`
+/// gives `""`, `LOCTYPE("")` is `""`), the element of a `CONTENT` (empty
+/// too), comparisons with a type's name, with `""` and with a string that
+/// names no type, after a move, and an overflow in a counting loop (the
+/// registers give up mid-loop). It fails when no element is taken for the
+/// first location type (checked: `Placed(9)` is then true).
+#[test]
+fn inlined_location_types_agree_with_the_reference() {
+    let board = typed_grid();
+    let defs = "Placed($pe)\nLOCTYPE(LOCATION(\"p($pe)\")) == \"cell\"\nEND\n\
+                Binned($be)\nLOCTYPE(LOCATION(\"p($be)\")) != \"bin\"\nEND\n\
+                Nowhere($ne)\nLOCTYPE(LOCATION(\"p($ne)\")) == \"\"\nEND\n\
+                Odd($oe)\nLOCTYPE(LOCATION(\"p($oe)\")) == \"zz\"\nEND\n\
+                Under($ux, $uy)\n$uc = CONTENT(\"s($ux,$uy)\")\n\"cell\" == LOCTYPE(LOCATION($uc))\nEND\n\
+                Count($ct)\n$cn = 0\nFORALL($ci, 1, 6, IF(LOCTYPE(LOCATION(\"p($ci)\")) == \"cell\", $cn = $cn + $ct, true))\n$cn\nEND\n";
+    let g = Game::parse(
+        "types.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nPlaced(1) AND Binned(1)\nNowhere(9) OR Odd(1) OR Under(1, 1)\nEND\n"),
+    )
+    .unwrap();
+    let c = compiler_of(&g);
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    for l in &g.funcs[probe].as_ref().unwrap().body {
+        assert!(
+            crate::pure::compile(&c, &l.expr).is_some(),
+            "{:?} is not inlined",
+            l.expr
+        );
+    }
+    // `Count` is heavy enough to be memoized: its misses run its body over
+    // registers.
+    let count = g.func_names.iter().position(|n| n == "Count").unwrap();
+    assert!(g.memo_info[count].is_some());
+    assert!(g.cfuncs[count].as_ref().unwrap().has_pure_body());
+    let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
+    let cases: &[&[&str]] = &[
+        &["Placed(1)"],
+        &["Placed(3)"],
+        &["Placed(9)"],
+        &["Placed(0 - 1)"],
+        &["Binned(1) AND NOT Binned(3)"],
+        &["Nowhere(9) AND NOT Nowhere(1)"],
+        &["Odd(1) OR Odd(9)"],
+        &["Under(1, 1)"],
+        &["Under(3, 3)"],
+        &["Under(7, 7)"],
+        &[moved, "Placed(3) AND Under(3, 3)"],
+        &["Count(1)"],
+        &[moved, "Count(2)"],
+        &["$S = \"x\"", "Placed($S)"],
+        &["Count(2147483647)"],
+    ];
+    for lines in cases {
+        for steps in 1..=25 {
+            // Compares the two evaluators (value or error, variables, state).
+            let _ = run_budget_on(&board, defs, lines, steps);
+        }
+    }
+    let holds = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
+    assert!(holds(&["Placed(1) AND NOT Placed(3) AND NOT Placed(9)"]));
+    assert!(holds(&["Binned(2) AND NOT Binned(4) AND Binned(9)"]));
+    assert!(holds(&["Nowhere(9) AND NOT Nowhere(2) AND NOT Odd(1)"]));
+    assert!(holds(&["Under(2, 1) AND NOT Under(2, 2)"]));
+    assert!(holds(&[moved, "Placed(3) AND Under(3, 3)"]));
+    assert!(holds(&[moved, "Count(5) == 15"]));
+    let e = run_budget_on(&board, defs, &["Count(2147483647)"], 1000).expect_err("an overflow");
+    assert!(e.contains("overflow"), "{e}");
+    // The representation needs distinct type names, none of them `""`.
+    let (empty, cell, bin) = (g.empty_sym, g.ltype_sym[0], g.ltype_sym[1]);
+    assert!(crate::game::ltypes_sound(&g.sym_loc, &[cell, bin], empty));
+    assert!(!crate::game::ltypes_sound(&g.sym_loc, &[cell, cell], empty));
+    assert!(!crate::game::ltypes_sound(
+        &g.sym_loc,
+        &[cell, empty],
+        empty
+    ));
+}
+
+/// A memoized function runs its body over registers on a miss (`pure::body`,
+/// `compile.rs` `run_func`), its reads recorded as the closures record them:
+/// a counting loop over `STATE` and `LOCTYPE(LOCATION(..))` evaluated again
+/// after a move, a new state and another move agrees with the reference
+/// (values, variables, state; at every budget where no call is a hit), and
+/// so does a variant whose
+/// count overflows mid-loop (the registers give up, their budget steps are
+/// put back, the closures give the error). It fails when the register body
+/// does not record the `LOCATION` reads (checked: the second total is then
+/// the first one's stale 2) and when a give-up does not put the budget back
+/// (checked: budget errors one step early).
+#[test]
+fn memoized_bodies_over_registers_agree_with_the_reference() {
+    let board = typed_grid();
+    let defs = "Left($lr)\n$ln = 0\nFORALL($le, 1, 8, IF((STATE(\"p($le)\") == $lr) AND (LOCTYPE(LOCATION(\"p($le)\")) == \"cell\"), $ln = $ln + 1, true))\n$ln\nEND\n\
+                Total\n$an = 0\nFORALL($ar, 1, 2, ($an = $an + Left($ar)) OR true)\n$an\nEND\n\
+                Big($br)\n$bn = 2147483646\nFORALL($be, 1, 8, IF((STATE(\"p($be)\") == $br) AND (LOCTYPE(LOCATION(\"p($be)\")) == \"cell\"), $bn = $bn + 1, true))\n$bn\nEND\n";
+    let g = Game::parse("left.game", &format!("{board}[EXPRESSIONS]\n{defs}")).unwrap();
+    let id = |n: &str| g.func_names.iter().position(|x| x == n).unwrap();
+    for f in ["Left", "Big"] {
+        assert!(g.memo_info[id(f)].is_some(), "{f} is not memoized");
+        assert!(
+            g.cfuncs[id(f)].as_ref().unwrap().has_pure_body(),
+            "{f} has no body over registers"
+        );
+    }
+    let lines = [
+        "$r1 = Total",
+        "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")",
+        "$r2 = Total",
+        "SETSTATE(\"p(1)\", 2)",
+        "$r3 = Total",
+        "MOVE(\"p(1)\", \"s(1,1)\", \"bin(1)\")",
+        "$r4 = Left(1) + Left(2)",
+        "{$r1, $r2, $r3, $r4}",
+    ];
+    // A memo hit saves the steps of the evaluation it replaces (`memo.rs`),
+    // so the budget is compared where every call is a miss.
+    for steps in 1..=40 {
+        let _ = run_budget_on(&board, defs, &["Total"], steps);
+        let _ = run_budget_on(&board, defs, &[lines[1], "Left(1) + Left(2)"], steps);
+    }
+    let v = run_budget_on(&board, defs, &lines, 1000).unwrap();
+    assert_eq!(format!("{v:?}"), "Set([Int(2), Int(3), Int(3), Int(2)])");
+    // One count fits, two overflow: the registers give up in the loop.
+    let big = [
+        "$b1 = Big(2)",
+        "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")",
+        "$b2 = Big(1)",
+        "{$b1, $b2}",
+    ];
+    for steps in 1..=40 {
+        let _ = run_budget_on(&board, defs, &big, steps);
+    }
+    let e = run_budget_on(&board, defs, &big, 1000).expect_err("an overflow");
+    assert!(e.contains("overflow"), "{e}");
+}
+
+/// `toLocations` over registers (`Ctx::run_loc_set`, issue 18 thirteenth
+/// step): a set of at most one location gives its member without the set
+/// value. Along seeded random playouts the moves (and the errors) are those
+/// of the reference evaluator, at the default budget and at small ones; a
+/// member that is occupied gives the reference's error, and so does an
+/// overflow (the registers give up, the closures report it). It fails when
+/// the occupied member is pushed (checked: `next` then gives a move instead
+/// of the error).
+#[test]
+fn location_set_targets_agree_with_the_reference() {
+    let game = |rules: &str| {
+        let text = format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\nname=c(4)\ntype=cell\nname=c(5)\ntype=cell\nname=c(6)\ntype=cell\n\
+             [ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nname=p(2)\ntype=pin\nlocation=c(2)\n\
+             name=p(3)\ntype=pin\nlocation=c(4)\n\
+             [EXPRESSIONS]\nInside($ia)\n($ia >= 1) AND ($ia <= 6)\nEND\n\
+             Hop($ha, $hd)\n$hr = {{}}\n$h1 = $ha + $hd\n$h2 = $h1 + $hd\n\
+             IF(Inside($h1) AND EMPTY(\"c($h1)\"), $hr = {{\"c($h1)\"}}, IF(Inside($h2) AND EMPTY(\"c($h2)\"), $hr = {{\"c($h2)\"}}, true))\n$hr\nEND\n\
+             Next($na)\n$n1 = $na + 1\nIF(Inside($n1), {{\"c($n1)\"}}, {{}})\nEND\n\
+             [GAME RULES]\n{rules}"
+        );
+        Game::parse("hops.game", &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    // Moves (or the error) of both evaluators along a seeded playout, at a
+    // step budget; the compiled form's are returned.
+    let play = |g: &Game, budget: u64| -> Vec<Result<Vec<String>, String>> {
+        let mut runs = Vec::new();
+        for reference in [false, true] {
+            let mut sc = g.scratch();
+            sc.set_reference_evaluator(reference);
+            sc.set_step_budget(budget);
+            let mut st = g.initial_state();
+            let mut out = Vec::new();
+            let mut seen = Vec::new();
+            for k in 0..12 {
+                match g.legal_moves_into(&st, &mut sc, &mut out) {
+                    Ok(()) => {
+                        seen.push(Ok(out.iter().map(|m| g.move_text(m)).collect::<Vec<_>>()));
+                        if out.is_empty() {
+                            break;
+                        }
+                        let mv = out[(k * 7 + 3) % out.len()].clone();
+                        if let Err(e) = g.apply_with(&mut st, &mv, &mut sc) {
+                            seen.push(Err(e.to_string()));
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        seen.push(Err(e.to_string()));
+                        break;
+                    }
+                }
+            }
+            runs.push(seen);
+        }
+        assert_eq!(runs[0], runs[1]);
+        runs.swap_remove(0)
+    };
+    let hops = game(
+        "name=right\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Hop($A, 1)\n\
+         name=left\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Hop($A, 0 - 1)\n",
+    );
+    assert!(hops.rules.iter().all(|r| r
+        .to_locations
+        .as_ref()
+        .is_some_and(|t| t.code.has_loc_set())));
+    let seen = play(&hops, crate::eval::DEFAULT_STEP_BUDGET);
+    assert!(seen.len() > 3, "{seen:?}");
+    assert_eq!(
+        seen[0],
+        Ok(vec![
+            "p(1):c(1)->c(3)".to_string(),
+            "p(2):c(2)->c(3)".to_string(),
+            "p(3):c(4)->c(5)".to_string(),
+            "p(3):c(4)->c(3)".to_string(),
+        ])
+    );
+    for budget in 1..=12 {
+        play(&hops, budget);
+    }
+    // The next cell of p(1) is occupied: the reference's error.
+    let next = game("name=next\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Next($A)\n");
+    assert!(next.rules[0]
+        .to_locations
+        .as_ref()
+        .unwrap()
+        .code
+        .has_loc_set());
+    let seen = play(&next, crate::eval::DEFAULT_STEP_BUDGET);
+    let err = seen[0].clone().unwrap_err();
+    assert!(err.contains("`c(2)`, which is occupied"), "{err}");
+    // An overflow: the registers give up, the closures give the error.
+    let far =
+        game("name=far\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Hop($A, 2147483647)\n");
+    let err = play(&far, crate::eval::DEFAULT_STEP_BUDGET)[0]
+        .clone()
+        .unwrap_err();
+    assert!(err.contains("overflow"), "{err}");
+}
+
+/// `ELTYPE(..)` in inlined calls (`pure.rs`, the EType values, issue 18
+/// thirteenth step): the same values, variables, state and budget steps as
+/// the reference, for elements of either type named by a template inside and
+/// outside the table (`ELTYPE` of no element is `""`), the element of a
+/// `CONTENT` (empty too), comparisons with a type's name, with `""`, with
+/// a string that names no type and of two types, a `Solved`-like end check of two loops,
+/// before and after a move. It fails when no element is taken for the first
+/// element type (checked: `Kind(9)` is then true).
+#[test]
+fn inlined_element_types_agree_with_the_reference() {
+    let board = grid().replace(
+        "[ELEMENT TYPES]\nname=peg\nstates=2\n",
+        "[ELEMENT TYPES]\nname=peg\nstates=2\nname=cap\nstates=2\n",
+    );
+    let board = board.replace("name=p(4)\ntype=peg\n", "name=p(4)\ntype=cap\n");
+    let defs = "Kind($ke)\nELTYPE(\"p($ke)\") == \"peg\"\nEND\n\
+                NotCap($ne)\nELTYPE(\"p($ne)\") != \"cap\"\nEND\n\
+                Nothing($oe)\nELTYPE(\"p($oe)\") == \"\"\nEND\n\
+                Odd($de)\nELTYPE(\"p($de)\") == \"zz\"\nEND\n\
+                At($ax, $ay)\n$ac = CONTENT(\"s($ax,$ay)\")\n\"peg\" == ELTYPE($ac)\nEND\n\
+                Same($sa, $sb)\n$ta = ELTYPE(\"p($sa)\")\nELTYPE(\"p($sb)\") == $ta\nEND\n\
+                Solved\nFORALL($si, 3, 3, ELTYPE(CONTENT(\"bin($si)\")) == \"peg\")\nFORALL($sj, 1, 2, ELTYPE(CONTENT(\"bin($sj)\")) == \"\")\nEND\n";
+    let g = Game::parse(
+        "kinds.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nKind(1) AND NotCap(1)\nNothing(9) OR Odd(1) OR At(1, 1)\nSolved OR Same(1, 2)\nEND\n"),
+    )
+    .unwrap();
+    let c = compiler_of(&g);
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    for l in &g.funcs[probe].as_ref().unwrap().body {
+        assert!(
+            crate::pure::compile(&c, &l.expr).is_some(),
+            "{:?} is not inlined",
+            l.expr
+        );
+    }
+    let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
+    let cases: &[&[&str]] = &[
+        &["Kind(1)"],
+        &["Kind(4)"],
+        &["Kind(9)"],
+        &["Kind(0 - 1)"],
+        &["NotCap(1) AND NOT NotCap(4) AND NotCap(9)"],
+        &["Nothing(9) AND NOT Nothing(1)"],
+        &["Odd(1) OR Odd(9)"],
+        &["At(1, 1)"],
+        &["At(3, 3)"],
+        &["At(7, 7)"],
+        &["Solved"],
+        &[moved, "Solved"],
+        &[moved, "At(3, 3) AND NOT NotCap(4)"],
+        &["$S = \"x\"", "Kind($S)"],
+        &["Same(1, 2) AND NOT Same(1, 4) AND Same(9, 8) AND NOT Same(1, 9)"],
+    ];
+    for lines in cases {
+        for steps in 1..=20 {
+            // Compares the two evaluators (value or error, variables, state).
+            let _ = run_budget_on(&board, defs, lines, steps);
+        }
+    }
+    let holds = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
+    assert!(holds(&["Kind(1) AND NOT Kind(4) AND NOT Kind(9)"]));
+    assert!(holds(&["Nothing(9) AND NOT Nothing(4) AND NOT Odd(4)"]));
+    assert!(holds(&["At(2, 1) AND NOT At(3, 3)"]));
+    assert!(holds(&["Solved"]));
+    assert!(holds(&[moved, "NOT Solved"]));
+    let (empty, peg, cap) = (g.empty_sym, g.etype_sym[0], g.etype_sym[1]);
+    assert!(crate::game::types_distinct(&[peg, cap], empty));
+    assert!(!crate::game::types_distinct(&[peg, peg], empty));
+    assert!(!crate::game::types_distinct(&[peg, empty], empty));
 }
