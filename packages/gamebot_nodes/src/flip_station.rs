@@ -110,7 +110,11 @@ impl Unseen {
 /// first); one left there earlier may not, and the next check turns it
 /// over. Returns how many corrections changed. The caller limits the tries
 /// per move ([`EXIT_TRIES`]): when nothing lies there, the next check asks
-/// for the same corrections again and the supply serves.
+/// for the same corrections again and the supply serves. The referee passes
+/// the camera's count for a move's first look at the exit only: a supply
+/// stack whose pieces drifted from the rules' count (a person's stand-in
+/// taken from the nearest stack, a correction that took the bottom piece)
+/// shows as a piece missed, and one blind trip is enough to learn that.
 #[allow(clippy::too_many_arguments)]
 pub fn take_from_exit(
     corrections: &mut Vec<crate::referee_eyes::Correction>,

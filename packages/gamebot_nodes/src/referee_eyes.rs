@@ -413,11 +413,12 @@ pub fn unseen_pieces(board: &VisionBoard, expected: &[Option<usize>], seen: &See
     places.saturating_sub(seen.pieces.len())
 }
 
-/// Whether the corrections `now` are those `earlier` asked for, each one
-/// repeated (see [`Correction::repeats`]): the earlier attempt changed nothing.
+/// Whether every correction `now` repeats one `earlier` asked for (see
+/// [`Correction::repeats`]): the earlier attempt carried none of these
+/// pieces (it may have carried others: the rest of it is done).
 pub fn repeats_all(now: &[Correction], earlier: &[Correction]) -> bool {
     !now.is_empty()
-        && now.len() == earlier.len()
+        && now.len() <= earlier.len()
         && now.iter().all(|c| earlier.iter().any(|e| c.repeats(e)))
 }
 
@@ -682,7 +683,11 @@ mod tests {
         assert!(!flipped.repeats(&first));
         let two = [first.clone(), c("cross", [0.0, 0.0], "cell(2,2)")];
         assert!(repeats_all(&[two[1].clone(), two[0].clone()], &two));
-        assert!(!repeats_all(&two[..1], &two), "one of two done: progress");
+        // One of two done, the other carried nothing: a retry of that one.
+        assert!(repeats_all(&two[..1], &two));
+        assert!(!repeats_all(&two, &two[..1]), "one more than asked for");
+        let elsewhere = c("cross", [5.0, 5.0], "cell(2,2)");
+        assert!(!repeats_all(&[two[0].clone(), elsewhere], &two));
         assert!(!repeats_all(&[], &[]));
     }
 

@@ -1336,6 +1336,7 @@ impl<B: Bus> Referee<B> {
                     // move) may lie at the station's exit, out of view.
                     let tries_left = t.exit_tries < crate::flip_station::EXIT_TRIES;
                     let mut from_exit = 0;
+                    let mut unseen = crate::flip_station::Unseen::default();
                     if let Some(f) = station.as_ref().filter(|_| tries_left) {
                         let flipped: Vec<String> = t
                             .actions
@@ -1354,7 +1355,10 @@ impl<B: Bus> Referee<B> {
                             uncorrectable.iter().any(|u| u == l)
                                 || corrections.iter().any(|k| k.to_location == l)
                         };
-                        let unseen = crate::flip_station::Unseen {
+                        // The camera's count guesses (a stack's drift from the
+                        // rules' count shows as a piece missed): trusted for
+                        // the move's first look at the exit only.
+                        unseen = crate::flip_station::Unseen {
                             pieces: crate::referee_eyes::unseen_pieces(
                                 &board,
                                 &visible_board(&game, &board, expected),
@@ -1367,6 +1371,9 @@ impl<B: Bus> Referee<B> {
                                 .filter(|a| stacked(&a.from_location) && missing(&a.to_location))
                                 .count(),
                         };
+                        if t.exit_tries > 0 {
+                            unseen = crate::flip_station::Unseen::default();
+                        }
                         let content = |l: &str| expected.content(game.location_by_name(l)?);
                         let wants = |l: &str| {
                             let e = content(l)?;
@@ -1412,7 +1419,14 @@ impl<B: Bus> Referee<B> {
                     if from_exit > 0 && attempts < self.params.correction_attempts {
                         t.exit_tries += 1;
                         tracing::warn!(
-                            "{from_exit} disc(s) the camera misses: the arm looks for them at the turn-over station's exit"
+                            "the arm looks at the turn-over station's exit for {from_exit} disc(s){}",
+                            match (unseen.pieces, unseen.maybe_in_a_stack) {
+                                (0, _) => String::new(),
+                                (n, 0) => format!(": the camera misses {n} piece(s)"),
+                                (n, m) => format!(
+                                    ": the camera misses {n} piece(s), {m} of them maybe slipped back onto a stack"
+                                ),
+                            }
                         );
                     }
                     if attempts < self.params.correction_attempts
