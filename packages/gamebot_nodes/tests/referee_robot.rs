@@ -14,6 +14,10 @@
 //! - Corrections after which the camera sees the board unchanged (the piece
 //!   slipped back where it lay) are tried again on their own budget,
 //!   `regrasp_attempts`, not on `correction_attempts`.
+//! - Reversi, a FLIP through the turn-over station: a first leg that slipped
+//!   is taken again before the second; a disc that slipped at the station's
+//!   exit, out of the camera's view, is fetched from there, not replaced by
+//!   a pool disc.
 
 use gamebot_interfaces::msg::{GameEvent, GameState};
 use gamebot_interfaces::srv::{HumanMoveRequest, SimFaultRequest};
@@ -341,5 +345,92 @@ fn a_flip_whose_first_leg_slipped_is_taken_again_before_the_second_leg() {
         gamebot_nodes::sim_game::ON_LOCATION_MM,
     );
     assert!(diff.is_empty(), "{diff:?}");
+    r.stop().unwrap();
+}
+
+/// A reversi disc turned over through the station slips from the gripper at
+/// the station's exit, out of the camera's view: the referee sees the turned
+/// square empty, the camera missing a disc, and sends the arm to the exit —
+/// not to the pool, whose disc would leave this one stranded there and the
+/// pool one short for the game's last placement (the faults soaks' stops).
+/// Judged by the world: the rules' position, nothing left at the exit.
+#[test]
+fn a_disc_that_slipped_at_the_station_exit_is_fetched_from_there() {
+    let r = robot_playing("reversi6", 10.0, "slip=0", 2, 4);
+    let mut w = watch(&r);
+    // The second part is the turned disc's way back, from the exit.
+    w.until("the second part sent", |w| {
+        w.seen
+            .iter()
+            .any(|e| e.kind == GameEvent::ARM_STARTED && e.message.contains("part 2 of"))
+    });
+    let part2 = w
+        .seen
+        .iter()
+        .find(|e| e.kind == GameEvent::ARM_STARTED && e.message.contains("part 2 of"))
+        .unwrap()
+        .clone();
+    assert!(
+        part2
+            .actions
+            .iter()
+            .all(|a| a.from_location == gamebot_nodes::flip_station::STATION),
+        "{:?}",
+        part2.actions
+    );
+    set_faults(&r, "slip=1");
+    w.until("the mismatch", |w| {
+        w.has(GameEvent::OBSERVATION_MISMATCH, "does not show")
+    });
+    set_faults(&r, "slip=0");
+    w.until("the move confirmed", |w| w.plies() == 1);
+    let fetch = w
+        .seen
+        .iter()
+        .find(|e| e.kind == GameEvent::ARM_STARTED && e.message.contains(referee_node::CORRECTING))
+        .expect("a corrective goal");
+    let turned = &part2.actions[0].to_location;
+    assert!(
+        fetch
+            .actions
+            .iter()
+            .any(|a| a.from_location == gamebot_nodes::flip_station::STATION
+                && &a.to_location == turned),
+        "the disc is fetched from the exit for {turned}: {:?}",
+        fetch.actions
+    );
+    assert!(
+        fetch
+            .actions
+            .iter()
+            .all(|a| !a.from_location.starts_with("pool")),
+        "no pool disc taken in its place: {:?}",
+        fetch.actions
+    );
+    // The world agrees with the rules, and nothing lies at the exit.
+    let game = gamebot_rules::Game::load(repo("games/reversi6.game")).unwrap();
+    let history = w.last.as_ref().unwrap().move_history.clone();
+    let rules = gamebot_nodes::referee_core::replay(&game, &history).unwrap();
+    let places = r
+        .places()
+        .iter()
+        .filter_map(|(n, p)| p.map(|p| (n.clone(), p)))
+        .collect();
+    let snap = r.probe().snapshot();
+    let diff = gamebot_nodes::sim_game::world_differences(
+        &game,
+        &rules,
+        &snap,
+        &places,
+        gamebot_nodes::sim_game::ON_LOCATION_MM,
+    );
+    assert!(diff.is_empty(), "{diff:?}");
+    let exit = r.flip_station().unwrap().exit_m();
+    assert!(
+        snap.pieces
+            .iter()
+            .all(|p| (p.position[0] - exit[0]).hypot(p.position[1] - exit[1]) > 0.02),
+        "a disc still lies at the exit"
+    );
     r.stop().unwrap();
 }
