@@ -58,7 +58,8 @@ pub struct RefereeParams {
     /// Corrections after which the camera asked for the same corrections again,
     /// the pieces within `REGRASP_RADIUS_CM` of where they were taken (they
     /// slipped from the gripper and fell back where they lay): up to this
-    /// many do not count against `correction_attempts` (0: all count).
+    /// many per place the pieces go to do not count against
+    /// `correction_attempts` (0: all count).
     pub regrasp_attempts: u32,
     /// Before the robot's move, pieces the camera sees farther than this (mm)
     /// from their location's point are put back on it, and the move's own
@@ -151,7 +152,7 @@ impl RefereeParams {
                 4,
                 0,
                 20,
-                "corrections that carried nothing (the piece slipped back where it lay) that do not count against correction_attempts",
+                "corrections that carried nothing (the piece slipped back where it lay) that do not count against correction_attempts, per place the piece goes to",
             )? as u32,
             reseat_mm: p.declare_double(
                 "reseat_mm",
@@ -232,7 +233,7 @@ struct RobotTurn {
     corrections: u32,
     /// Of those, the ones the camera showed had carried nothing (the same
     /// corrections were needed again, from the same places).
-    regrasps: u32,
+    regrasps: Regrasps,
     /// The last corrections sent.
     last_corrections: Vec<Correction>,
     /// Corrections that took a piece from the turn-over station's exit.
@@ -246,14 +247,43 @@ struct RobotTurn {
     part_count: usize,
 }
 
+/// The rounds of a move that carried nothing (the pieces slipped back where
+/// they lay), counted per place a piece goes to: a move turning six discs
+/// over makes thirteen transfers, and each may slip on its own.
+#[derive(Debug, Default)]
+struct Regrasps {
+    /// All such rounds.
+    total: u32,
+    /// Those within the budget for every place they fill: they do not
+    /// count against `correction_attempts`.
+    free: u32,
+    /// How often the piece for each place (location name) carried nothing.
+    per_place: std::collections::BTreeMap<String, u32>,
+}
+
+impl Regrasps {
+    /// A round that carried nothing to `places`: free when none of them has
+    /// carried nothing more than `budget` times.
+    fn record<'a>(&mut self, places: impl IntoIterator<Item = &'a str>, budget: u32) {
+        self.total += 1;
+        let mut free = true;
+        for p in places {
+            let n = self.per_place.entry(p.to_string()).or_insert(0);
+            *n += 1;
+            free &= *n <= budget;
+        }
+        if free {
+            self.free += 1;
+        }
+    }
+}
+
 impl RobotTurn {
     /// Corrective goals that count against `correction_attempts`: all but
-    /// up to `regrasp_attempts` of the regrasps. (A regrasp between a move's
-    /// parts may be counted without a goal sent, when the attempts ran out:
-    /// never below 0.)
-    fn attempts(&self, regrasp_attempts: u32) -> u32 {
-        self.corrections
-            .saturating_sub(self.regrasps.min(regrasp_attempts))
+    /// the free regrasps. (A regrasp between a move's parts may be counted
+    /// without a goal sent, when the attempts ran out: never below 0.)
+    fn attempts(&self) -> u32 {
+        self.corrections.saturating_sub(self.regrasps.free)
     }
 
     /// Drops the parts of the move not sent yet and waits to confirm the
@@ -903,7 +933,7 @@ impl<B: Bus> Referee<B> {
                 resend: None,
             },
             corrections: 0,
-            regrasps: 0,
+            regrasps: Regrasps::default(),
             last_corrections: Vec::new(),
             exit_tries: 0,
             parts: Default::default(),
@@ -1411,11 +1441,13 @@ impl<B: Bus> Referee<B> {
                     // again: at the exit too, where the camera cannot see it)
                     // is tried again on its own budget.
                     if crate::referee_eyes::repeats_all(&corrections, &t.last_corrections) {
-                        t.regrasps += 1;
+                        // Up to `regrasp_attempts` per place are free; the rest count.
+                        let places: Vec<&str> =
+                            corrections.iter().map(|k| k.to_location.as_str()).collect();
+                        t.regrasps.record(places, self.params.regrasp_attempts);
                     }
-                    // Up to `regrasp_attempts` of those are free; the rest count.
-                    let regrasps = t.regrasps;
-                    let attempts = t.attempts(self.params.regrasp_attempts);
+                    let regrasps = t.regrasps.total;
+                    let attempts = t.attempts();
                     if from_exit > 0 && attempts < self.params.correction_attempts {
                         t.exit_tries += 1;
                         tracing::warn!(
@@ -1542,8 +1574,9 @@ impl<B: Bus> Referee<B> {
                     }
                     // The part carried nothing: a slip, tried again on the
                     // regrasps' budget.
-                    t.regrasps += 1;
-                    if t.attempts(self.params.regrasp_attempts) >= self.params.correction_attempts {
+                    let places: Vec<&str> = again.iter().map(|a| a.to_location.as_str()).collect();
+                    t.regrasps.record(places, self.params.regrasp_attempts);
+                    if t.attempts() >= self.params.correction_attempts {
                         // Out of attempts: the check of the whole move asks for help.
                         t.confirm_whole_move(now, secs(self.params.confirm_timeout_s));
                         return Some(now);
@@ -1647,5 +1680,30 @@ impl<B: Bus> Referee<B> {
             ),
         );
         self.after_move(played);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Regrasps;
+
+    #[test]
+    fn regrasps_are_free_up_to_the_budget_per_place() {
+        let mut r = Regrasps::default();
+        // Six discs slipping once or twice each: every round free.
+        for place in ["b(1,1)", "b(2,2)", "b(3,3)", "b(1,1)", "b(2,2)", "b(3,3)"] {
+            r.record([place], 2);
+        }
+        assert_eq!((r.total, r.free), (6, 6));
+        // The third slip for b(1,1) counts, and so does a round with it in.
+        r.record(["b(1,1)"], 2);
+        r.record(["b(4,4)", "b(1,1)"], 2);
+        assert_eq!((r.total, r.free), (8, 6));
+        r.record(["b(4,4)"], 2);
+        assert_eq!((r.total, r.free), (9, 7));
+        // Budget 0: nothing is free.
+        let mut none = Regrasps::default();
+        none.record(["b(1,1)"], 0);
+        assert_eq!((none.total, none.free), (1, 0));
     }
 }

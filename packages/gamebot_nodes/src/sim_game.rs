@@ -610,14 +610,12 @@ impl SimGame {
             .map(|(k, n)| (k.as_str().to_string(), *n))
             .collect();
         let injected: u32 = summary.faults_injected.values().sum();
-        summary.faults_recovered = if summary.finished
-            && summary.final_world_ok
-            && summary.interventions == 0
-        {
-            injected
-        } else {
-            0
-        };
+        summary.faults_recovered =
+            if summary.finished && summary.final_world_ok && summary.interventions == 0 {
+                injected
+            } else {
+                0
+            };
         summary.sim_seconds = clock.now().saturating_sub(sim0).as_secs_f64();
         summary.wall_seconds = wall0.elapsed().as_secs_f64();
         Ok(summary)
