@@ -74,12 +74,21 @@ pub struct Unseen {
     /// slipped from the gripper and fell back onto the stack, where the
     /// camera sees only the top; the stack then serves, not the exit).
     pub maybe_in_a_stack: usize,
+    /// Whether the count may send the arm to the exit instead of to a seen
+    /// supply piece (the referee trusts it for a move's first look at the
+    /// exit only); as a last resort, for a location nothing seen can fill,
+    /// it always may.
+    pub trusted: bool,
 }
 
 impl Unseen {
-    /// How many discs are likely at the exit.
+    /// How many discs are likely at the exit, as far as the count is trusted.
     pub fn at_exit(&self) -> usize {
-        self.pieces.saturating_sub(self.maybe_in_a_stack)
+        if self.trusted {
+            self.pieces.saturating_sub(self.maybe_in_a_stack)
+        } else {
+            0
+        }
     }
 }
 
@@ -110,11 +119,12 @@ impl Unseen {
 /// first); one left there earlier may not, and the next check turns it
 /// over. Returns how many corrections changed. The caller limits the tries
 /// per move ([`EXIT_TRIES`]): when nothing lies there, the next check asks
-/// for the same corrections again and the supply serves. The referee passes
-/// the camera's count for a move's first look at the exit only: a supply
-/// stack whose pieces drifted from the rules' count (a person's stand-in
-/// taken from the nearest stack, a correction that took the bottom piece)
-/// shows as a piece missed, and one blind trip is enough to learn that.
+/// for the same corrections again and the supply serves. The referee
+/// trusts the camera's count (4) for a move's first look at the exit only: a
+/// supply stack whose pieces drifted from the rules' count (a person's
+/// stand-in taken from the nearest stack, a correction that took the bottom
+/// piece) shows as a piece missed, and one blind trip is enough to learn
+/// that.
 #[allow(clippy::too_many_arguments)]
 pub fn take_from_exit(
     corrections: &mut Vec<crate::referee_eyes::Correction>,
@@ -363,7 +373,25 @@ mod tests {
         Unseen {
             pieces,
             maybe_in_a_stack,
+            trusted: true,
         }
+    }
+
+    /// After a move's first look at the exit, the count no longer replaces
+    /// a seen supply piece, but still stands in for nothing at all.
+    #[test]
+    fn an_untrusted_count_is_only_a_last_resort() {
+        let untrusted = Unseen {
+            trusted: false,
+            ..seen_short(1, 0)
+        };
+        let mut ks = vec![correction("pool(1)", "b(2,2)")];
+        assert_eq!(exit_take_unseen(&mut ks, &mut vec![], untrusted), 0);
+        let mut un = vec!["b(6,6)".to_string()];
+        assert_eq!(exit_take_unseen(&mut vec![], &mut un, untrusted), 1);
+        // The turned square's own disc is looked for all the same.
+        let mut ks = vec![correction("pool(2)", "b(3,3)")];
+        assert_eq!(exit_take_unseen(&mut ks, &mut vec![], untrusted), 1);
     }
 
     fn station() -> FlipStation {

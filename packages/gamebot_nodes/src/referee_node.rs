@@ -1386,8 +1386,9 @@ impl<B: Bus> Referee<B> {
                                 || corrections.iter().any(|k| k.to_location == l)
                         };
                         // The camera's count guesses (a stack's drift from the
-                        // rules' count shows as a piece missed): trusted for
-                        // the move's first look at the exit only.
+                        // rules' count shows as a piece missed): trusted over a
+                        // seen supply piece for the move's first look at the
+                        // exit only.
                         unseen = crate::flip_station::Unseen {
                             pieces: crate::referee_eyes::unseen_pieces(
                                 &board,
@@ -1400,10 +1401,8 @@ impl<B: Bus> Referee<B> {
                                 .filter(|a| matches!(a.action, PhysicalAction::Transfer { .. }))
                                 .filter(|a| stacked(&a.from_location) && missing(&a.to_location))
                                 .count(),
+                            trusted: t.exit_tries == 0,
                         };
-                        if t.exit_tries > 0 {
-                            unseen = crate::flip_station::Unseen::default();
-                        }
                         let content = |l: &str| expected.content(game.location_by_name(l)?);
                         let wants = |l: &str| {
                             let e = content(l)?;
