@@ -59,8 +59,10 @@ pub fn through_station(actions: Vec<ActionMsg>, station: Option<&FlipStation>) -
 }
 
 /// How often per move the referee sends the arm to the station's exit for
-/// a disc it cannot see (a grasp there can slip too, leaving the disc where
-/// it was; a grasp where nothing lies costs one blind trip).
+/// a disc it cannot see in place of a supply piece it can (a grasp there
+/// can slip too, leaving the disc where it was; a grasp where nothing lies
+/// costs one blind trip). For a location nothing seen can fill, the exit is
+/// tried as long as the regrasps' and corrections' budgets last.
 pub const EXIT_TRIES: u32 = 3;
 
 /// What the camera's count says about discs out of its view.
@@ -117,9 +119,9 @@ impl Unseen {
 /// is not turned on its way: one that came back from the station this move
 /// shows the side the position wants (why the turned locations come
 /// first); one left there earlier may not, and the next check turns it
-/// over. Returns how many corrections changed. The caller limits the tries
-/// per move ([`EXIT_TRIES`]): when nothing lies there, the next check asks
-/// for the same corrections again and the supply serves. The referee
+/// over. Returns how many corrections changed. 2 and 4 only with
+/// `instead_of_supply`: the caller limits those tries per move
+/// ([`EXIT_TRIES`]), so when nothing lies there, the supply serves. The referee
 /// trusts the camera's count (4) for a move's first look at the exit only: a
 /// supply stack whose pieces drifted from the rules' count (a person's
 /// stand-in taken from the nearest stack, a correction that took the bottom
@@ -131,6 +133,7 @@ pub fn take_from_exit(
     uncorrectable: &mut Vec<String>,
     flipped: &[String],
     unseen: Unseen,
+    instead_of_supply: bool,
     is_supply: impl Fn(&str) -> bool,
     station: &FlipStation,
     wants: impl Fn(&str) -> Option<crate::referee_eyes::Correction>,
@@ -173,7 +176,7 @@ pub fn take_from_exit(
         }
         // Corrections from a supply.
         let mut i = 0;
-        while i < corrections.len() && budget > 0 {
+        while instead_of_supply && i < corrections.len() && budget > 0 {
             let k = &corrections[i];
             if turned(&k.to_location) != turned_ones || !from_supply(k) {
                 i += 1;
@@ -233,6 +236,7 @@ mod tests {
             uncorrectable,
             &["b(3,3)".to_string()],
             unseen,
+            true,
             |l| l.starts_with("pool("),
             &station(),
             |l| Some(correction("", l)),

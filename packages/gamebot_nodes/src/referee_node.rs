@@ -1364,10 +1364,10 @@ impl<B: Bus> Referee<B> {
                     // A disc the camera misses (one turned over this move and
                     // not back on its square, or one left from an earlier
                     // move) may lie at the station's exit, out of view.
-                    let tries_left = t.exit_tries < crate::flip_station::EXIT_TRIES;
+                    let instead_of_supply = t.exit_tries < crate::flip_station::EXIT_TRIES;
                     let mut from_exit = 0;
                     let mut unseen = crate::flip_station::Unseen::default();
-                    if let Some(f) = station.as_ref().filter(|_| tries_left) {
+                    if let Some(f) = station.as_ref() {
                         let flipped: Vec<String> = t
                             .actions
                             .iter()
@@ -1429,6 +1429,7 @@ impl<B: Bus> Referee<B> {
                             &mut uncorrectable,
                             &flipped,
                             unseen,
+                            instead_of_supply,
                             supply,
                             f,
                             wants,
