@@ -328,15 +328,20 @@ pub const REGRASP_RADIUS_CM: f64 = 2.0;
 impl Correction {
     /// Whether this correction asks again for what `earlier` asked: the same
     /// kind of piece to the same place, taken from within
-    /// [`REGRASP_RADIUS_CM`] of where `earlier` took it. After a correction,
-    /// that means the arm did not carry the piece (it slipped from the
-    /// gripper and fell back where it lay).
-    pub fn repeats(&self, earlier: &Correction) -> bool {
+    /// [`REGRASP_RADIUS_CM`] of where `earlier` took it, or both from a
+    /// supply (`is_supply` of their locations: a piece that slipped falls
+    /// back onto its stack, and which supply piece the next check picks is
+    /// the planner's choice). After a correction, that means the arm did
+    /// not carry the piece (it slipped from the gripper and fell back where
+    /// it lay).
+    pub fn repeats(&self, earlier: &Correction, is_supply: &dyn Fn(&str) -> bool) -> bool {
+        let near = (self.from_cm[0] - earlier.from_cm[0])
+            .hypot(self.from_cm[1] - earlier.from_cm[1])
+            <= REGRASP_RADIUS_CM;
         self.element_type == earlier.element_type
             && self.to_location == earlier.to_location
             && self.turn_over == earlier.turn_over
-            && (self.from_cm[0] - earlier.from_cm[0]).hypot(self.from_cm[1] - earlier.from_cm[1])
-                <= REGRASP_RADIUS_CM
+            && (near || (is_supply(&self.from_location) && is_supply(&earlier.from_location)))
     }
 }
 
@@ -416,10 +421,16 @@ pub fn unseen_pieces(board: &VisionBoard, expected: &[Option<usize>], seen: &See
 /// Whether every correction `now` repeats one `earlier` asked for (see
 /// [`Correction::repeats`]): the earlier attempt carried none of these
 /// pieces (it may have carried others: the rest of it is done).
-pub fn repeats_all(now: &[Correction], earlier: &[Correction]) -> bool {
+pub fn repeats_all(
+    now: &[Correction],
+    earlier: &[Correction],
+    is_supply: &dyn Fn(&str) -> bool,
+) -> bool {
     !now.is_empty()
         && now.len() <= earlier.len()
-        && now.iter().all(|c| earlier.iter().any(|e| c.repeats(e)))
+        && now
+            .iter()
+            .all(|c| earlier.iter().any(|e| c.repeats(e, is_supply)))
 }
 
 /// Compares `seen` with `expected` and plans corrections: for every relevant
@@ -671,24 +682,45 @@ mod tests {
             turn_over: false,
         };
         let first = c("cross", [10.0, 5.0], "cell(1,1)");
-        assert!(c("cross", [11.0, 6.0], "cell(1,1)").repeats(&first));
+        let no_supply = |_: &str| false;
+        let no_supply: &dyn Fn(&str) -> bool = &no_supply;
+        assert!(c("cross", [11.0, 6.0], "cell(1,1)").repeats(&first, no_supply));
         assert!(
-            !c("cross", [13.0, 5.0], "cell(1,1)").repeats(&first),
+            !c("cross", [13.0, 5.0], "cell(1,1)").repeats(&first, no_supply),
             "moved 3 cm"
         );
-        assert!(!c("nought", [10.0, 5.0], "cell(1,1)").repeats(&first));
-        assert!(!c("cross", [10.0, 5.0], "cell(1,2)").repeats(&first));
+        assert!(!c("nought", [10.0, 5.0], "cell(1,1)").repeats(&first, no_supply));
+        assert!(!c("cross", [10.0, 5.0], "cell(1,2)").repeats(&first, no_supply));
         let mut flipped = first.clone();
         flipped.turn_over = true;
-        assert!(!flipped.repeats(&first));
+        assert!(!flipped.repeats(&first, no_supply));
         let two = [first.clone(), c("cross", [0.0, 0.0], "cell(2,2)")];
-        assert!(repeats_all(&[two[1].clone(), two[0].clone()], &two));
+        assert!(repeats_all(
+            &[two[1].clone(), two[0].clone()],
+            &two,
+            no_supply
+        ));
         // One of two done, the other carried nothing: a retry of that one.
-        assert!(repeats_all(&two[..1], &two));
-        assert!(!repeats_all(&two, &two[..1]), "one more than asked for");
+        assert!(repeats_all(&two[..1], &two, no_supply));
+        assert!(
+            !repeats_all(&two, &two[..1], no_supply),
+            "one more than asked for"
+        );
         let elsewhere = c("cross", [5.0, 5.0], "cell(2,2)");
-        assert!(!repeats_all(&[two[0].clone(), elsewhere], &two));
-        assert!(!repeats_all(&[], &[]));
+        assert!(!repeats_all(&[two[0].clone(), elsewhere], &two, no_supply));
+        assert!(!repeats_all(&[], &[], no_supply));
+        // From one supply spot, then from another: the piece fell back onto
+        // a stack, the next check picked another top.
+        let from = |loc: &str, cm: [f64; 2]| Correction {
+            from_location: loc.into(),
+            ..c("disc", cm, "b(1,6)")
+        };
+        let pool = |l: &str| l.starts_with("pool(");
+        let pool: &dyn Fn(&str) -> bool = &pool;
+        let earlier = [from("pool(2)", [-13.7, 11.9])];
+        assert!(from("pool(20)", [13.7, 18.0]).repeats(&earlier[0], pool));
+        assert!(!from("pool(20)", [13.7, 18.0]).repeats(&earlier[0], no_supply));
+        assert!(!from("b(2,2)", [-4.5, 13.5]).repeats(&earlier[0], pool));
     }
 
     use super::*;

@@ -1440,7 +1440,12 @@ impl<B: Bus> Referee<B> {
                     // fell back where it lay, so the same correction is needed
                     // again: at the exit too, where the camera cannot see it)
                     // is tried again on its own budget.
-                    if crate::referee_eyes::repeats_all(&corrections, &t.last_corrections) {
+                    let supply = |l: &str| {
+                        game.location_by_name(l)
+                            .is_some_and(|l| !game.is_relevant(l))
+                    };
+                    if crate::referee_eyes::repeats_all(&corrections, &t.last_corrections, &supply)
+                    {
                         // Up to `regrasp_attempts` per place are free; the rest count.
                         let places: Vec<&str> =
                             corrections.iter().map(|k| k.to_location.as_str()).collect();
