@@ -165,10 +165,11 @@ pub struct Board {
 pub struct FlipStation {
     /// Where the arm lets a piece go to have it turned over.
     pub intake_cm: [f64; 3],
-    /// Where the turned piece comes to rest.
+    /// Where the turned piece comes to rest: a cradle, into which a piece
+    /// let go over it slides back.
     pub exit_cm: [f64; 3],
     /// How far from the intake's centre a piece may be let go and still
-    /// fall in (cm).
+    /// fall in, and from the exit's and still slide back into it (cm).
     #[serde(default = "FlipStation::default_capture")]
     pub capture_radius_cm: f64,
 }

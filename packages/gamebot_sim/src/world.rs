@@ -758,7 +758,7 @@ impl World {
             *self.faults.entry(FaultKind::PlaceError).or_default() += 1;
         }
         // Let go over the turn-over station's intake: the chute turns the
-        // piece over and it comes to rest at the exit.
+        // piece over and it comes to rest in the cradle at its exit.
         if let Some(f) = self.board.flip_station {
             let intake = f.intake_m();
             if (xy[0] - intake[0]).hypot(xy[1] - intake[1]) <= f.capture_radius_cm / 100.0 {
@@ -768,6 +768,17 @@ impl World {
                     p.state = p.state % p.states + 1;
                 }
                 tracing::debug!(element = %p.name, state = p.state, "through the turn-over station");
+                let z = self.support([exit[0], exit[1]], i).max(exit[2]);
+                self.pieces[i].pos = Vector3::new(exit[0], exit[1], z);
+                self.settle(None);
+                return;
+            }
+            // The exit is a cradle: a piece let go over it (one that slipped
+            // from the gripper as it was lifted out, or was put back) slides
+            // back into it, not turned.
+            let exit = f.exit_m();
+            if (xy[0] - exit[0]).hypot(xy[1] - exit[1]) <= f.capture_radius_cm / 100.0 {
+                tracing::debug!(element = %self.pieces[i].name, "back into the turn-over station's exit");
                 let z = self.support([exit[0], exit[1]], i).max(exit[2]);
                 self.pieces[i].pos = Vector3::new(exit[0], exit[1], z);
                 self.settle(None);

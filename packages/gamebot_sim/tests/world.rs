@@ -662,7 +662,8 @@ fn a_misplaced_sheet_moves_the_locations_and_the_camera_sees_it_in_its_frame() {
 
 /// The turn-over station: a disc the arm lets go over its intake lies at
 /// its exit the other side up; carried back it lies on its square turned.
-/// A disc put down beside the intake is not turned.
+/// A disc put down beside the intake is not turned; one let go over the
+/// exit's cradle slides back into the exit.
 #[test]
 fn the_turn_over_station_turns_a_disc_let_go_over_its_intake() {
     use gamebot_kinematics::{Board, LocationInput, ResolvedLocation, RobotPosition};
@@ -743,4 +744,28 @@ fn the_turn_over_station_turns_a_disc_let_go_over_its_intake() {
         }],
     );
     assert_eq!(info(&w).state, 3 - before, "not turned again");
+    // Let go 8 mm beside the exit (inside its cradle): it slides back into
+    // the exit, not turned.
+    let mut by_exit = station.exit_cm;
+    by_exit[0] -= 0.8;
+    let by_exit = spot(&mut arm, "by the exit", by_exit);
+    run(
+        &mut w,
+        &mut drv,
+        &mut arm,
+        &[
+            Action::Transfer {
+                from: &beside,
+                to: &by_exit,
+            },
+            Action::Park,
+        ],
+    );
+    let p = info(&w);
+    assert_eq!(p.state, 3 - before, "not turned by the cradle");
+    assert!(
+        (p.position[0] - e[0]).hypot(p.position[1] - e[1]) < 1e-9,
+        "in the exit's cradle: {:?}",
+        p.position
+    );
 }
