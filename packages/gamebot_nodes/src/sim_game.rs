@@ -325,6 +325,8 @@ impl SimGame {
         let mut refused_since: Option<(usize, Duration)> = None;
         // Why the simulated person gave up on a call for help, once it did.
         let mut help_given_up: Option<String> = None;
+        // A node was seen stopped: one more pass over what arrived.
+        let mut stopped_seen = false;
         loop {
             if let Some(why) = help_given_up.take() {
                 summary.stopped = Some(why);
@@ -335,11 +337,17 @@ impl SimGame {
                 break;
             }
             if self.robot.any_stopped() {
-                summary.stopped = Some(format!(
-                    "node {} stopped (see the log)",
-                    self.robot.stopped_nodes().join(", ")
-                ));
-                break;
+                // The referee ends on its own right after publishing game
+                // over: read what the nodes sent before calling the game
+                // stopped (once; a soak game ended so was counted stopped).
+                if stopped_seen {
+                    summary.stopped = Some(format!(
+                        "node {} stopped (see the log)",
+                        self.robot.stopped_nodes().join(", ")
+                    ));
+                    break;
+                }
+                stopped_seen = true;
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 summary.stopped = Some(format!(
