@@ -1367,6 +1367,10 @@ impl<B: Bus> Referee<B> {
                     let instead_of_supply = t.exit_tries < crate::flip_station::EXIT_TRIES;
                     let mut from_exit = 0;
                     let mut unseen = crate::flip_station::Unseen::default();
+                    let supply = |l: &str| {
+                        game.location_by_name(l)
+                            .is_some_and(|l| !game.is_relevant(l))
+                    };
                     if let Some(f) = station.as_ref() {
                         let flipped: Vec<String> = t
                             .actions
@@ -1374,10 +1378,6 @@ impl<B: Bus> Referee<B> {
                             .filter(|a| matches!(a.action, PhysicalAction::Flip { .. }))
                             .map(|a| a.from_location.clone())
                             .collect();
-                        let supply = |l: &str| {
-                            game.location_by_name(l)
-                                .is_some_and(|l| !game.is_relevant(l))
-                        };
                         let expected = &t.expected;
                         let stacked =
                             |l: &str| board.locations.iter().any(|c| c.name == l && c.stacked);
@@ -1440,10 +1440,6 @@ impl<B: Bus> Referee<B> {
                     // fell back where it lay, so the same correction is needed
                     // again: at the exit too, where the camera cannot see it)
                     // is tried again on its own budget.
-                    let supply = |l: &str| {
-                        game.location_by_name(l)
-                            .is_some_and(|l| !game.is_relevant(l))
-                    };
                     if crate::referee_eyes::repeats_all(&corrections, &t.last_corrections, &supply)
                     {
                         // Up to `regrasp_attempts` per place are free; the rest count.
