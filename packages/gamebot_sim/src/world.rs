@@ -757,28 +757,26 @@ impl World {
             xy[1] += s * self.gauss();
             *self.faults.entry(FaultKind::PlaceError).or_default() += 1;
         }
-        // Let go over the turn-over station's intake: the chute turns the
-        // piece over and it comes to rest in the cradle at its exit.
+        // Let go over the turn-over station's intake, the chute turns the
+        // piece over and it comes to rest in the cradle at its exit; let go
+        // over the exit (a piece that slipped from the gripper as it was
+        // lifted out, or was put back), it slides back into the cradle, not
+        // turned.
         if let Some(f) = self.board.flip_station {
-            let intake = f.intake_m();
-            if (xy[0] - intake[0]).hypot(xy[1] - intake[1]) <= f.capture_radius_cm / 100.0 {
-                let exit = f.exit_m();
+            let within =
+                |at: [f64; 3]| (xy[0] - at[0]).hypot(xy[1] - at[1]) <= f.capture_radius_cm / 100.0;
+            let turned = within(f.intake_m());
+            if turned || within(f.exit_m()) {
                 let p = &mut self.pieces[i];
-                if p.states == 2 {
+                if turned && p.states == 2 {
                     p.state = p.state % p.states + 1;
                 }
-                tracing::debug!(element = %p.name, state = p.state, "through the turn-over station");
-                let z = self.support([exit[0], exit[1]], i).max(exit[2]);
-                self.pieces[i].pos = Vector3::new(exit[0], exit[1], z);
-                self.settle(None);
-                return;
-            }
-            // The exit is a cradle: a piece let go over it (one that slipped
-            // from the gripper as it was lifted out, or was put back) slides
-            // back into it, not turned.
-            let exit = f.exit_m();
-            if (xy[0] - exit[0]).hypot(xy[1] - exit[1]) <= f.capture_radius_cm / 100.0 {
-                tracing::debug!(element = %self.pieces[i].name, "back into the turn-over station's exit");
+                if turned {
+                    tracing::debug!(element = %p.name, state = p.state, "through the turn-over station");
+                } else {
+                    tracing::debug!(element = %p.name, "back into the turn-over station's exit");
+                }
+                let exit = f.exit_m();
                 let z = self.support([exit[0], exit[1]], i).max(exit[2]);
                 self.pieces[i].pos = Vector3::new(exit[0], exit[1], z);
                 self.settle(None);
