@@ -37,6 +37,30 @@ fn run_budget_on(board: &str, defs: &str, lines: &[&str], steps: u64) -> Result<
     compiled.0
 }
 
+/// Asserts that every line of `g`'s function `Probe` is inlined over
+/// registers (`pure.rs`), else a test of the inlined forms tests nothing.
+fn assert_probe_inlined(g: &Game) {
+    let c = compiler_of(g);
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    for l in &g.funcs[probe].as_ref().unwrap().body {
+        assert!(
+            crate::pure::compile(&c, &l.expr).is_some(),
+            "{:?} is not inlined",
+            l.expr
+        );
+    }
+}
+
+/// Compares the two evaluators (value or error, variables, state) on each
+/// of `cases` under every step budget from 1 to `max_steps`.
+fn agree_under_every_budget(board: &str, defs: &str, cases: &[&[&str]], max_steps: u64) {
+    for lines in cases {
+        for steps in 1..=max_steps {
+            let _ = run_budget_on(board, defs, lines, steps);
+        }
+    }
+}
+
 /// What evaluating `Probe` gave: the value or error, the variables, the state.
 type Outcome = (Result<Value, String>, Vec<String>, String);
 
@@ -1691,11 +1715,7 @@ fn location_sets_and_loops_agree_with_the_reference() {
         &format!("{board}[EXPRESSIONS]\n{defs}Probe\nHop($A, 1, 1)\nFirstBin\nOffer($A, 1)\nGrow($A) > 0\nEND\n"),
     )
     .unwrap();
-    let c = compiler_of(&g);
-    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
-    for l in &g.funcs[probe].as_ref().unwrap().body {
-        assert!(crate::pure::compile(&c, &l.expr).is_some(), "{:?}", l.expr);
-    }
+    assert_probe_inlined(&g);
     let moved = "MOVE(\"p(1)\", \"s(1,1)\", \"bin(1)\") AND MOVE(\"p(2)\", \"s(2,1)\", \"bin(2)\")";
     let cases: &[&[&str]] = &[
         &["Hop(1, 1, 1)"],
@@ -1720,12 +1740,7 @@ fn location_sets_and_loops_agree_with_the_reference() {
         &["Grow(2)"],
         &["Grow(3) + 1"],
     ];
-    for lines in cases {
-        for steps in 1..=30 {
-            // Compares the two evaluators (value or error, variables, state).
-            let _ = run_budget_on(&board, defs, lines, steps);
-        }
-    }
+    agree_under_every_budget(&board, defs, cases, 30);
     let holds = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
     assert!(holds(&["Hop(1, 1, 1) == {\"s(3,1)\"}"]));
     assert!(holds(&["Hop(3, 1, 1) == {}"]));
@@ -2030,15 +2045,7 @@ fn inlined_location_types_agree_with_the_reference() {
         &format!("{board}[EXPRESSIONS]\n{defs}Probe\nPlaced(1) AND Binned(1)\nNowhere(9) OR Odd(1) OR Under(1, 1)\nEND\n"),
     )
     .unwrap();
-    let c = compiler_of(&g);
-    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
-    for l in &g.funcs[probe].as_ref().unwrap().body {
-        assert!(
-            crate::pure::compile(&c, &l.expr).is_some(),
-            "{:?} is not inlined",
-            l.expr
-        );
-    }
+    assert_probe_inlined(&g);
     // `Count` is heavy enough to be memoized: its misses run its body over
     // registers.
     let count = g.func_names.iter().position(|n| n == "Count").unwrap();
@@ -2062,12 +2069,7 @@ fn inlined_location_types_agree_with_the_reference() {
         &["$S = \"x\"", "Placed($S)"],
         &["Count(2147483647)"],
     ];
-    for lines in cases {
-        for steps in 1..=25 {
-            // Compares the two evaluators (value or error, variables, state).
-            let _ = run_budget_on(&board, defs, lines, steps);
-        }
-    }
+    agree_under_every_budget(&board, defs, cases, 25);
     let holds = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
     assert!(holds(&["Placed(1) AND NOT Placed(3) AND NOT Placed(9)"]));
     assert!(holds(&["Binned(2) AND NOT Binned(4) AND Binned(9)"]));
@@ -2275,15 +2277,7 @@ fn inlined_element_types_agree_with_the_reference() {
         &format!("{board}[EXPRESSIONS]\n{defs}Probe\nKind(1) AND NotCap(1)\nNothing(9) OR Odd(1) OR At(1, 1)\nSolved OR Same(1, 2)\nEND\n"),
     )
     .unwrap();
-    let c = compiler_of(&g);
-    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
-    for l in &g.funcs[probe].as_ref().unwrap().body {
-        assert!(
-            crate::pure::compile(&c, &l.expr).is_some(),
-            "{:?} is not inlined",
-            l.expr
-        );
-    }
+    assert_probe_inlined(&g);
     let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
     let cases: &[&[&str]] = &[
         &["Kind(1)"],
@@ -2302,12 +2296,7 @@ fn inlined_element_types_agree_with_the_reference() {
         &["$S = \"x\"", "Kind($S)"],
         &["Same(1, 2) AND NOT Same(1, 4) AND Same(9, 8) AND NOT Same(1, 9)"],
     ];
-    for lines in cases {
-        for steps in 1..=20 {
-            // Compares the two evaluators (value or error, variables, state).
-            let _ = run_budget_on(&board, defs, lines, steps);
-        }
-    }
+    agree_under_every_budget(&board, defs, cases, 20);
     let holds = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
     assert!(holds(&["Kind(1) AND NOT Kind(4) AND NOT Kind(9)"]));
     assert!(holds(&["Nothing(9) AND NOT Nothing(4) AND NOT Odd(4)"]));
