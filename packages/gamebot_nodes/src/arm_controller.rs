@@ -730,7 +730,7 @@ fn run_steps_retrying(
         io.fresh_update(planner);
         if let Some(first) = steps.first_mut() {
             if let Motion::Arm(_) = first.motion {
-                first.motion = Motion::Arm(planner.segment(&io.q, &first.end));
+                first.motion = Motion::Arm(planner.resume(&io.q, first));
             }
         }
     }

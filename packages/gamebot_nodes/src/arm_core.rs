@@ -8,7 +8,10 @@
 //! profile shared by all joints (the slowest joint sets the pace, none
 //! exceeds its `max_velocity` / `max_acceleration` from the arm YAML),
 //! sampled into [`SAMPLES`] timed points; the SSC-32U moves linearly between
-//! points, so the chord speeds stay within the limits too.
+//! points, so the chord speeds stay within the limits too. The `lift` is
+//! the exception: the tool goes straight up, through IK waypoints every
+//! [`LINE_STEP_M`] on one profile ([`ArmPlanner::segment_through`]), so a
+//! piece that slips as it is lifted falls back where it was taken.
 
 use gamebot_interfaces::builtin_interfaces::Duration as RosDuration;
 use gamebot_interfaces::msg::PhysicalAction;
@@ -16,8 +19,11 @@ use gamebot_interfaces::trajectory_msgs::{JointTrajectory, JointTrajectoryPoint}
 use gamebot_kinematics::{Arm, SolverChoice};
 use std::time::Duration;
 
-/// Points per arm segment.
+/// Points per arm segment (at least one per piece of a path through waypoints).
 pub const SAMPLES: usize = 8;
+
+/// Spacing (m) of the IK waypoints of a straight tool line (the lift).
+pub const LINE_STEP_M: f64 = 0.01;
 
 /// What one step does.
 #[derive(Debug, Clone, PartialEq)]
@@ -227,6 +233,29 @@ impl ArmPlanner {
         Ok(s.q)
     }
 
+    /// Joint waypoints that move the tool point along the straight line from
+    /// where `from` puts it to `to` (m): `from`, then an IK solution every
+    /// [`LINE_STEP_M`] or less, each seeded by the one before and checked.
+    fn line(
+        &mut self,
+        from: &[f64],
+        to: [f64; 3],
+        step: &'static str,
+    ) -> Result<Vec<Vec<f64>>, PlanError> {
+        let (tip, _) = self.arm.tool_point_axis(from);
+        let d = [to[0] - tip.x, to[1] - tip.y, to[2] - tip.z];
+        let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        let n = ((len / LINE_STEP_M).ceil() as usize).max(1);
+        let mut out = vec![from.to_vec()];
+        for k in 1..=n {
+            let f = k as f64 / n as f64;
+            let p = [tip.x + f * d[0], tip.y + f * d[1], tip.z + f * d[2]];
+            let q = self.ik(p, &out[k - 1], step)?;
+            out.push(q);
+        }
+        Ok(out)
+    }
+
     fn check(&self, q: &[f64], g: Option<f64>, step: &'static str) -> Result<(), PlanError> {
         self.arm
             .pulses(q, g, &format!(" ({step})"))
@@ -237,17 +266,41 @@ impl ArmPlanner {
             })
     }
 
-    /// A timed joint trajectory from `from` to `to` (arm joints).
+    /// A timed joint trajectory from `from` to `to` (arm joints): a
+    /// straight line in joint space.
     pub fn segment(&self, from: &[f64], to: &[f64]) -> JointTrajectory {
+        self.segment_through(&[from.to_vec(), to.to_vec()])
+    }
+
+    /// A timed joint trajectory through `waypoints` (at least two; arm
+    /// joints), piecewise linear in joint space with one trapezoidal profile
+    /// over the whole path: the path parameter runs through each piece in an
+    /// equal share of it, so no joint exceeds its limits on the steepest
+    /// piece. Two waypoints are [`ArmPlanner::segment`].
+    pub fn segment_through(&self, waypoints: &[Vec<f64>]) -> JointTrajectory {
+        let (from, to) = (&waypoints[0], &waypoints[waypoints.len() - 1]);
+        let pieces = (waypoints.len() - 1).max(1) as f64;
         let mut v = f64::INFINITY;
         let mut a = f64::INFINITY;
-        for ((x, y), j) in from.iter().zip(to).zip(self.arm.joints()) {
-            let d = (y - x).abs();
-            if d > 1e-9 {
-                v = v.min(j.servo.max_velocity / d);
-                a = a.min(j.servo.max_acceleration / d);
+        for w in waypoints.windows(2) {
+            for ((x, y), j) in w[0].iter().zip(&w[1]).zip(self.arm.joints()) {
+                let d = (y - x).abs() * pieces;
+                if d > 1e-9 {
+                    v = v.min(j.servo.max_velocity / d);
+                    a = a.min(j.servo.max_acceleration / d);
+                }
             }
         }
+        let at = |s: f64| -> Vec<f64> {
+            let x = (s * pieces).clamp(0.0, pieces);
+            let i = (x.floor() as usize).min(waypoints.len() - 2);
+            let f = x - i as f64;
+            waypoints[i]
+                .iter()
+                .zip(&waypoints[i + 1])
+                .map(|(p, q)| p + f * (q - p))
+                .collect()
+        };
         let names = self.joint_names();
         let pt = |q: Vec<f64>, t: f64| JointTrajectoryPoint {
             positions: q,
@@ -276,12 +329,17 @@ impl ArmPlanner {
             };
             // Whole milliseconds, rounded up, so no chord is faster than planned.
             let mut last_ms = 0u64;
-            for k in 1..=SAMPLES {
-                let t = total * k as f64 / SAMPLES as f64;
+            // At least one sample per piece, so the chords follow the path.
+            let samples = SAMPLES.max(waypoints.len() - 1);
+            for k in 1..=samples {
+                let t = total * k as f64 / samples as f64;
                 let ms = ((t * 1000.0).ceil() as u64).max(last_ms + 1);
                 last_ms = ms;
-                let s = if k == SAMPLES { 1.0 } else { s_at(t) };
-                let q = from.iter().zip(to).map(|(x, y)| x + s * (y - x)).collect();
+                let q = if k == samples {
+                    to.clone()
+                } else {
+                    at(s_at(t))
+                };
                 points.push(pt(q, ms as f64 / 1000.0));
             }
         }
@@ -290,6 +348,22 @@ impl ArmPlanner {
             points,
             ..Default::default()
         }
+    }
+
+    /// The trajectory that finishes arm step `step` from pose `q` (a step
+    /// tried again after it failed part way): the rest of a `lift` straight
+    /// up as planned, any other step a joint-space line to its end.
+    pub fn resume(&mut self, q: &[f64], step: &Step) -> JointTrajectory {
+        if step.name == "lift" {
+            let (end, _) = self.arm.tool_point_axis(&step.end);
+            if let Ok(mut path) = self.line(q, [end.x, end.y, end.z], "lift") {
+                // The planned end, so the next step starts where it was planned from.
+                let last = path.len() - 1;
+                path[last] = step.end.clone();
+                return self.segment_through(&path);
+            }
+        }
+        self.segment(q, &step.end)
     }
 
     fn arm_step(
@@ -338,7 +412,11 @@ impl ArmPlanner {
                 // release opening: each end's roll keeps them clear of the neighbours.
                 let above_f = self.turn_fingers(&above_f, f, &near, open);
                 let at_f = self.ik(p(f, cfg.grasp_height_m), &above_f, "approach")?;
-                let carry_f = self.ik(p(f, self.carry_height_m), &above_f, "lift")?;
+                // Straight up: a piece that slips as it is lifted falls back
+                // where it was taken, not a few mm along a joint-space arc
+                // (each regrasp of a slipped piece walked it that far again).
+                let lift = self.line(&at_f, p(f, self.carry_height_m), "lift")?;
+                let carry_f = lift[lift.len() - 1].clone();
                 let carry_t = self.ik(p(t, self.carry_height_m), &carry_f, "carry")?;
                 let carry_t =
                     self.turn_fingers(&carry_t, t, &near, cfg.gripper.release_opening());
@@ -362,7 +440,12 @@ impl ArmPlanner {
                     end: at_f.clone(),
                     holding: true,
                 });
-                self.arm_step(&mut steps, "lift", &at_f, &carry_f, true);
+                steps.push(Step {
+                    name: "lift",
+                    motion: Motion::Arm(self.segment_through(&lift)),
+                    end: carry_f.clone(),
+                    holding: true,
+                });
                 self.arm_step(&mut steps, "carry", &carry_f, &carry_t, true);
                 self.arm_step(&mut steps, "place", &carry_t, &at_t, true);
                 steps.push(Step {
@@ -507,6 +590,61 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The largest horizontal distance (m) of the tool point from the
+    /// vertical through `x`, at every point of `t` and halfway along every
+    /// chord (the SSC-32U moves linearly in joint space between points).
+    fn off_vertical(p: &mut ArmPlanner, t: &JointTrajectory, x: [f64; 2]) -> f64 {
+        let mut worst: f64 = 0.0;
+        for w in t.points.windows(2) {
+            let mid: Vec<f64> = w[0]
+                .positions
+                .iter()
+                .zip(&w[1].positions)
+                .map(|(a, b)| (a + b) / 2.0)
+                .collect();
+            for q in [&w[0].positions, &mid, &w[1].positions] {
+                let (tip, _) = p.arm_mut().tool_point_axis(q);
+                worst = worst.max((tip.x - x[0]).hypot(tip.y - x[1]));
+            }
+        }
+        worst
+    }
+
+    #[test]
+    fn the_lift_goes_straight_up_so_a_slipping_piece_falls_back_where_it_was() {
+        let mut p = ArmPlanner::new(Arm::load_named("al5d").unwrap());
+        let home = p.arm().home().to_vec();
+        let open = p.arm().config().gripper.open;
+        // A supply spot at the sheet's left edge, one at its far side, one near the base.
+        for from in [[-0.135, 0.09], [0.135, 0.27], [0.0, 0.10]] {
+            let steps = p.plan(&transfer(from, [0.0, 0.18]), &home, open).unwrap();
+            let lift = &steps[3];
+            assert_eq!(lift.name, "lift");
+            let Motion::Arm(t) = &lift.motion else {
+                panic!()
+            };
+            let (start, _) = p.arm_mut().tool_point_axis(&t.points[0].positions);
+            let off = off_vertical(&mut p, t, [start.x, start.y]);
+            assert!(off < 5e-4, "lift from {from:?} strays {:.2} mm", off * 1e3);
+            let (end, _) = p.arm_mut().tool_point_axis(&lift.end);
+            assert!((end.z - p.carry_height_m).abs() < 2e-3, "{end}");
+            // A joint-space line between the same ends strays millimetres.
+            let line = p.segment(&t.points[0].positions, &lift.end);
+            let arc = off_vertical(&mut p, &line, [start.x, start.y]);
+            assert!(arc > 2e-3, "{from:?}: {:.2} mm", arc * 1e3);
+            // A lift tried again from part way up goes on straight up.
+            let part = t.points[2].positions.clone();
+            let rest = p.resume(&part, lift);
+            assert_eq!(rest.points.last().unwrap().positions, lift.end);
+            let off = off_vertical(&mut p, &rest, [start.x, start.y]);
+            assert!(
+                off < 5e-4,
+                "resumed lift from {from:?} strays {:.2} mm",
+                off * 1e3
+            );
         }
     }
 
