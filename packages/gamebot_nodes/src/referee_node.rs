@@ -159,7 +159,7 @@ impl RefereeParams {
                 5.0,
                 0.0,
                 100.0,
-                "before the robot's move, pieces seen farther than this (mm) from their point are put back; 0 = never",
+                "before the robot's move, and once when it shows, pieces seen farther than this (mm) from their point are put back; 0 = never",
             )?,
             remind_after_s: p.declare_double(
                 "remind_after_s",
@@ -245,6 +245,9 @@ struct RobotTurn {
     then: Vec<Expectation>,
     /// How many parts the move has (1: sent in one goal).
     part_count: usize,
+    /// Whether the pieces seen off their points once the move showed were
+    /// re-seated already (once per move: [`TIDYING`]).
+    tidied: bool,
 }
 
 /// The rounds of a move that carried nothing (the pieces slipped back where
@@ -336,6 +339,13 @@ enum RobotStage {
 /// What a corrective goal does, in its `ARM_STARTED` event: the message
 /// starts with [`ARM_STARTS`] and this.
 pub const CORRECTING: &str = "correcting";
+
+/// What the goal that re-seats pieces after the robot's move showed does,
+/// in its `ARM_STARTED` event: a piece the move nudged more than
+/// `reseat_mm` off its point is put back before the turn passes, so the arm
+/// leaves the board tidy (after the last move of a game too, where no next
+/// move of the arm would re-seat it).
+pub const TIDYING: &str = "tidying up after";
 
 /// The start of every `ARM_STARTED` event's message.
 pub const ARM_STARTS: &str = "the arm starts ";
@@ -939,6 +949,7 @@ impl<B: Bus> Referee<B> {
             parts: Default::default(),
             then: Vec::new(),
             part_count: 1,
+            tidied: false,
         });
         self.publish_state();
         Ok(())
@@ -1336,6 +1347,30 @@ impl<B: Bus> Referee<B> {
                         return None;
                     }
                     if c.confirmed() {
+                        if !t.tidied && self.params.reseat_mm > 0.0 {
+                            t.tidied = true;
+                            let tidy = crate::referee_eyes::reseats(
+                                &game,
+                                &t.expected,
+                                &seen,
+                                self.params.reseat_mm / 10.0,
+                                &[],
+                                |l| self.core.robot_point(l),
+                            );
+                            if !tidy.is_empty() {
+                                for k in &tidy {
+                                    let to = k.to_cm.unwrap_or_default();
+                                    tracing::info!(
+                                        "the move showed; re-seating {} seen {:.1} mm off {}",
+                                        k.element,
+                                        10.0 * (k.from_cm[0] - to[0]).hypot(k.from_cm[1] - to[1]),
+                                        k.to_location
+                                    );
+                                }
+                                let actions = tidy.iter().map(correction_msg).collect();
+                                return self.send_execute(actions, TIDYING);
+                            }
+                        }
                         self.robot_event(
                             GameEvent::INFO,
                             &[],

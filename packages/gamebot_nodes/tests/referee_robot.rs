@@ -14,6 +14,8 @@
 //! - Corrections after which the camera sees the board unchanged (the piece
 //!   slipped back where it lay) are tried again on their own budget,
 //!   `regrasp_attempts`, not on `correction_attempts`.
+//! - A piece the arm's move nudged off its point is re-seated before the
+//!   move counts (`TIDYING`), so the arm leaves the board tidy.
 //! - Reversi, a FLIP through the turn-over station: a first leg that slipped
 //!   is taken again before the second; a disc that slipped at the station's
 //!   exit, out of the camera's view, is fetched from there, not replaced by
@@ -41,6 +43,19 @@ fn robot(speed: f64, faults: &str, attempts: i64, regrasps: i64) -> SimRobot {
 /// The robot for `games/GAME.game`: the arm plays the first player, a
 /// `camera` person the second.
 fn robot_playing(name: &str, speed: f64, faults: &str, attempts: i64, regrasps: i64) -> SimRobot {
+    robot_against(name, "camera", speed, faults, attempts, regrasps)
+}
+
+/// The robot for `games/GAME.game`: the arm plays the first player, the
+/// second is `second` (`camera`: a person; an AI: the arm plays both).
+fn robot_against(
+    name: &str,
+    second: &str,
+    speed: f64,
+    faults: &str,
+    attempts: i64,
+    regrasps: i64,
+) -> SimRobot {
     let game = repo(&format!("games/{name}.game"));
     let world = WorldConfig {
         real_time_factor: Some(speed),
@@ -65,7 +80,7 @@ fn robot_playing(name: &str, speed: f64, faults: &str, attempts: i64, regrasps: 
             .param("game_file", ParamValue::String(game))
             .param(
                 "player_kinds",
-                ParamValue::StringArray(vec!["ai:random:seed=3".into(), "camera".into()]),
+                ParamValue::StringArray(vec!["ai:random:seed=3".into(), second.into()]),
             )
             .param("arm", ParamValue::Bool(true))
             .param("camera", ParamValue::Bool(true))
@@ -421,6 +436,51 @@ fn a_disc_that_slipped_at_the_station_exit_is_fetched_from_there() {
             .iter()
             .all(|p| (p.position[0] - exit[0]).hypot(p.position[1] - exit[1]) > 0.02),
         "a disc still lies at the exit"
+    );
+    r.stop().unwrap();
+}
+
+#[test]
+fn a_piece_the_move_nudged_off_its_point_is_reseated_before_the_move_counts() {
+    // Alquerque's full board, the arm playing both sides: every piece put
+    // down nudges its nearest neighbour 2-5 mm, until a move leaves one
+    // farther than `reseat_mm` (5) off its point.
+    let r = robot_against("alquerque", "ai:random:seed=4", 10.0, "nudge=1", 2, 4);
+    let mut w = watch(&r);
+    let tidying = |e: &GameEvent| {
+        e.kind == GameEvent::ARM_STARTED
+            && e.message.starts_with(&format!(
+                "{}{}",
+                referee_node::ARM_STARTS,
+                referee_node::TIDYING
+            ))
+    };
+    w.until("a move's pieces re-seated", |w| w.seen.iter().any(tidying));
+    set_faults(&r, "nudge=0");
+    let plies = w.plies();
+    let ev = w.seen.iter().find(|e| tidying(e)).unwrap().clone();
+    // The move it tidies counts only after the re-seat.
+    w.until("the tidied move counted", |w| w.plies() > plies);
+    assert!(!ev.actions.is_empty());
+    let snap = r.probe().snapshot();
+    for a in &ev.actions {
+        assert_eq!(a.from_location, a.to_location, "{a:?}");
+        let p = snap.pieces.iter().find(|p| p.name == a.element).unwrap();
+        let at = r.place(&a.to_location).unwrap();
+        let off_mm = 1000.0 * (p.position[0] - at[0]).hypot(p.position[1] - at[1]);
+        assert!(
+            off_mm < 2.0,
+            "{} lies {off_mm:.1} mm off {}",
+            a.element,
+            a.to_location
+        );
+    }
+    let i = w.seen.iter().position(tidying).unwrap();
+    assert!(
+        w.seen[i..]
+            .iter()
+            .any(|e| e.kind == GameEvent::INFO && e.message.contains("confirmed")),
+        "confirmed after the re-seat"
     );
     r.stop().unwrap();
 }
