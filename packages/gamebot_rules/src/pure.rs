@@ -1292,6 +1292,91 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
     }
 }
 
+/// A comparison of a register with a literal (`$x >= 1` in an inlined
+/// call): its operator, register and literal.
+fn reg_cmp(p: &Pure) -> Option<(Op, u8, i32)> {
+    match p {
+        Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
+            match (&**x, &**y) {
+                (&Pure::Reg(x), &Pure::Lit(q)) => Some((*op, x, q)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `$k` bound to the comparison `$op` of two Ints (a closure the compiler
+/// sees through), in `$body`.
+macro_rules! by_op {
+    ($op:expr, $k:ident, $body:expr) => {
+        match $op {
+            Op::Eq => {
+                let $k = |x: i32, y: i32| x == y;
+                $body
+            }
+            Op::Ne => {
+                let $k = |x: i32, y: i32| x != y;
+                $body
+            }
+            Op::Lt => {
+                let $k = |x: i32, y: i32| x < y;
+                $body
+            }
+            Op::Le => {
+                let $k = |x: i32, y: i32| x <= y;
+                $body
+            }
+            Op::Gt => {
+                let $k = |x: i32, y: i32| x > y;
+                $body
+            }
+            _ => {
+                let $k = |x: i32, y: i32| x >= y;
+                $body
+            }
+        }
+    };
+}
+
+/// `(r[x] op q) AND b` (`AND`) or `(r[x] op q) OR b` in one closure: the
+/// comparison read in place, no call for it (issue 18 fifteenth step); and
+/// when `b` is such a comparison too (`($op >= 1) AND ($op <= 7)`), both in
+/// one closure without a call.
+fn fused<const AND: bool>(op: Op, x: u8, q: i32, b: &Pure, rec: bool) -> PBool {
+    let x = x as usize % REGS;
+    if let Some((op2, y, q2)) = reg_cmp(b) {
+        let y = y as usize % REGS;
+        return by_op!(
+            op,
+            k,
+            by_op!(
+                op2,
+                k2,
+                fb(move |_, r| {
+                    let v = k(r[x], q);
+                    if AND != v {
+                        return Some(v);
+                    }
+                    Some(k2(r[y], q2))
+                })
+            )
+        );
+    }
+    let b = lower_bool(b, rec);
+    by_op!(
+        op,
+        k,
+        fb(move |c, r| {
+            let v = k(r[x], q);
+            if AND != v {
+                return Some(v);
+            }
+            b(c, r)
+        })
+    )
+}
+
 fn lower_bool(p: &Pure, rec: bool) -> PBool {
     match p {
         &Pure::BoolLit(b) => fb(move |_, _| Some(b)),
@@ -1304,14 +1389,20 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             Op::Ge => bin(a, b, rec, |x, y| Some(x >= y)),
             _ => fb(|_, _| None),
         },
-        Pure::And(a, b) => {
-            let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
-            fb(move |c, r| Some(a(c, r)? && b(c, r)?))
-        }
-        Pure::Or(a, b) => {
-            let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
-            fb(move |c, r| Some(a(c, r)? || b(c, r)?))
-        }
+        Pure::And(a, b) => match reg_cmp(a) {
+            Some((op, x, q)) => fused::<true>(op, x, q, b, rec),
+            None => {
+                let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
+                fb(move |c, r| Some(a(c, r)? && b(c, r)?))
+            }
+        },
+        Pure::Or(a, b) => match reg_cmp(a) {
+            Some((op, x, q)) => fused::<false>(op, x, q, b, rec),
+            None => {
+                let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
+                fb(move |c, r| Some(a(c, r)? || b(c, r)?))
+            }
+        },
         Pure::Not(a) => {
             let a = lower_bool(a, rec);
             fb(move |c, r| Some(!a(c, r)?))

@@ -2308,6 +2308,67 @@ fn memoized_calls_over_registers_agree_with_the_reference() {
     ));
 }
 
+/// `AND`/`OR` whose first operand compares a register with a literal
+/// (`pure::fused`, issue 18 fifteenth step), also with a second such
+/// comparison (`($op >= 1) AND ($op <= 7)`), for every comparison operator,
+/// on both sides of every boundary, with a second operand that is another
+/// expression (a call, an overflow: the registers give up), agree with the
+/// reference at every budget. It fails when the fused `OR` takes the
+/// `AND`'s short cut (checked: `Either` of 0 and 0 gave `false`) and when
+/// the second comparison reads the first one's register (checked: `Range`
+/// of 1 and 8 gave `true`).
+#[test]
+fn fused_register_comparisons_agree_with_the_reference() {
+    let defs = "Range($ra, $rb)\n($ra >= 1) AND ($rb <= 7)\nEND\n\
+                Either($ea, $eb)\n($ea == 1) OR ($eb != 3)\nEND\n\
+                Lt($la, $lb)\n($la < 2) AND ($lb > 4)\nEND\n\
+                Gt($ga, $gb)\n($ga > 2) OR ($gb < 4)\nEND\n\
+                Le($ma, $mb)\n($ma <= 2) AND Range($mb, $mb)\nEND\n\
+                Ge($na, $nb)\n($na >= 2) OR (($nb + 2147483647) > 0)\nEND\n\
+                Ne($pa, $pb)\n($pa != 2) AND (($pb + 1) == 3)\nEND\n";
+    let board = grid();
+    let g = Game::parse(
+        "fused.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nRange($a, $b) AND Either($a, $b)\nLt($a, $b) OR Gt($a, $b)\nLe($a, $b) AND Ge($a, $b) AND Ne($a, $b)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let mut cases: Vec<Vec<String>> = Vec::new();
+    for f in ["Range", "Either", "Lt", "Gt", "Le", "Ge", "Ne"] {
+        for a in [0, 1, 2, 3, 4, 5, 7, 8] {
+            for b in [0, 1, 2, 3, 4, 5, 7, 8] {
+                // Variables, not literals: a literal argument is no
+                // register (the parameter is the literal itself).
+                cases.push(vec![
+                    format!("$a = {a}"),
+                    format!("$b = {b}"),
+                    format!("{f}($a, $b)"),
+                ]);
+            }
+        }
+    }
+    cases.push(vec!["$v = 1".into(), "Ne(3, $v) OR Range($v, 9)".into()]);
+    for lines in &cases {
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        for steps in 1..=6 {
+            let _ = run_budget_on(&board, defs, &lines, steps);
+        }
+    }
+    let holds = |f: &str, a: i32, b: i32| {
+        let (a, b) = (format!("$a = {a}"), format!("$b = {b}"));
+        boolean(run_budget_on(&board, defs, &[&a, &b, f], 100))
+    };
+    let f = "Range($a, $b)";
+    assert!(holds(f, 1, 7) && !holds(f, 0, 7) && !holds(f, 1, 8));
+    let f = "Either($a, $b)";
+    assert!(holds(f, 1, 3) && holds(f, 2, 4) && !holds(f, 2, 3));
+    let f = "Gt($a, $b)";
+    assert!(holds(f, 3, 9) && holds(f, 0, 3) && !holds(f, 2, 4));
+    let lines = ["$a = 1", "$b = 1", "Ge($a, $b)"];
+    let e = run_budget_on(&board, defs, &lines, 100).expect_err("an overflow");
+    assert!(e.contains("overflow"), "{e}");
+}
+
 /// `toLocations` over registers (`Ctx::run_loc_set`, issue 18 thirteenth
 /// step): a set of at most one location gives its member without the set
 /// value. Along seeded random playouts the moves (and the errors) are those
