@@ -463,6 +463,15 @@ pub(crate) struct Compiler<'a> {
     /// (`pure::Ty::EType`): no element type is named `""`, and their names
     /// are distinct.
     pub etypes: bool,
+    /// Set by [`Compiler::code`] just before it compiles a top-level
+    /// expression or a side of a top-level `AND` (and by [`Compiler::func`]
+    /// before a function's line), and cleared by the
+    /// [`Compiler::node`] that compiles it: only there may a call of a
+    /// memoized function alone be inlined for when its table is off
+    /// (`pure::Code::OffInt`/`OffBool`; elsewhere, as an operand in a
+    /// function body, it would cost a check per call for nothing when the
+    /// table is on).
+    pub top: std::cell::Cell<bool>,
 }
 
 /// In an id table of a template: no name the game knows; certainly unknown
@@ -607,12 +616,49 @@ impl Compiler<'_> {
             .collect()
     }
 
+    /// Whether function `f` calls a memoized function or has a memoized
+    /// loop body (`memo::units`), following calls.
+    pub(crate) fn calls_memoized(&self, f: FuncId) -> bool {
+        let mut seen = vec![false; self.funcs.len()];
+        let mut todo = vec![f];
+        let mut found = false;
+        while let Some(g) = todo.pop() {
+            let Some(Some(def)) = self.funcs.get(g as usize) else {
+                continue;
+            };
+            for l in &def.body {
+                l.expr.walk(&mut |x| {
+                    if let Expr::Loop { body, .. } = x {
+                        let at = &**body as *const Expr as usize;
+                        found |= self.units.iter().any(|u| u.0 == at);
+                    }
+                    if let Expr::Call(h, _) = x {
+                        found |= self.memo_funcs.get(*h as usize) == Some(&true);
+                        if let Some(s) = seen.get_mut(*h as usize) {
+                            if !*s {
+                                *s = true;
+                                todo.push(*h);
+                            }
+                        }
+                    }
+                });
+            }
+        }
+        found
+    }
+
     /// Compiles a top-level expression.
     pub fn code(&self, e: &Expr) -> Code {
         let and = match e {
             Expr::Binary(Op::And, a, b) => Some((
-                self.bool(a, "the left side of AND"),
-                self.bool(b, "the right side of AND"),
+                {
+                    self.top.set(true);
+                    self.bool(a, "the left side of AND")
+                },
+                {
+                    self.top.set(true);
+                    self.bool(b, "the right side of AND")
+                },
             )),
             _ => None,
         };
@@ -626,12 +672,15 @@ impl Compiler<'_> {
         };
         // A set of at most one location over registers (`toLocations`).
         let loc_set = match e {
-            Expr::Call(..) | Expr::Builtin(Builtin::If, _) => match crate::pure::compile(self, e) {
-                Some(crate::pure::Code::Set(p)) => Some(p),
-                _ => None,
-            },
+            Expr::Call(..) | Expr::Builtin(Builtin::If, _) => {
+                match crate::pure::compile(self, e, false) {
+                    Some(crate::pure::Code::Set(p)) => Some(p),
+                    _ => None,
+                }
+            }
             _ => None,
         };
+        self.top.set(true);
         Code(Some(Arc::new(Compiled {
             whole: self.node(e),
             and,
@@ -652,6 +701,7 @@ impl Compiler<'_> {
             guards: guards
                 .iter()
                 .map(|l| {
+                    self.top.set(true);
                     let g = match self.node(&l.expr) {
                         Node::Bool(b) => Guard::Bool(b),
                         n => Guard::Other(n),
@@ -666,7 +716,10 @@ impl Compiler<'_> {
                 )),
                 _ => None,
             },
-            last: last.map(|l| (self.node(&l.expr), l.line)),
+            last: last.map(|l| {
+                self.top.set(true);
+                (self.node(&l.expr), l.line)
+            }),
             pure: crate::pure::body(self, fid),
         }
     }
@@ -720,7 +773,8 @@ impl Compiler<'_> {
     }
 
     fn node(&self, e: &Expr) -> Node {
-        match crate::pure::compile(self, e) {
+        let top = self.top.replace(false);
+        match crate::pure::compile(self, e, top) {
             Some(p) => self.pure_node(p, e),
             None => self.node_slow(e),
         }
@@ -752,7 +806,60 @@ impl Compiler<'_> {
                 })
             };
         }
+        // Runs the register closures only when the table of memoized
+        // function `$fid` is off (`memo_on` would give `None`: its
+        // closures run it plainly), `$slow` otherwise (also when the
+        // scratch's tables are not yet this game's: the closures set
+        // them up).
+        macro_rules! off {
+            ($fid:expr, $p:ident, $slow:ident, $rec:expr) => {
+                f(move |c| {
+                    let g = c.g;
+                    if !c.vars.memo.runs_plainly(g.id, g.memo_info.len(), $fid) {
+                        return $slow(c);
+                    }
+                    let steps = c.vars.steps_left();
+                    let reads = if $rec { c.vars.memo.buf.len() } else { 0 };
+                    match $p(c, &mut [0; crate::pure::REGS]) {
+                        Some(x) => Ok(x),
+                        None => {
+                            c.vars.set_steps_left(steps);
+                            if $rec {
+                                c.vars.memo.buf.truncate(reads);
+                            }
+                            $slow(c)
+                        }
+                    }
+                })
+            };
+        }
         match (p, self.node_slow(e)) {
+            (Code::OffInt(fid, p), slow) => {
+                let slow: CInt = match slow {
+                    Node::Int(g) => g,
+                    n => f(move |c| match n.value(c)? {
+                        Value::Int(i) => Ok(i),
+                        other => Err(EvalError::new(format!(
+                            "internal: a pure Int expression gave {}",
+                            other.kind()
+                        ))),
+                    }),
+                };
+                Node::Int(rec!(self, off!(fid, p, slow, REC)))
+            }
+            (Code::OffBool(fid, p), slow) => {
+                let slow: CBool = match slow {
+                    Node::Bool(g) => g,
+                    n => f(move |c| match n.value(c)? {
+                        Value::Bool(b) => Ok(b),
+                        other => Err(EvalError::new(format!(
+                            "internal: a pure Bool expression gave {}",
+                            other.kind()
+                        ))),
+                    }),
+                };
+                Node::Bool(rec!(self, off!(fid, p, slow, REC)))
+            }
             (Code::Int(p), slow) => {
                 let slow: CInt = match slow {
                     Node::Int(g) => g,
@@ -1985,7 +2092,7 @@ fn run_pure_body(c: &mut Ctx<'_>, code: &crate::pure::Code) -> Option<Value> {
     let v = match code {
         Code::Int(p) => p(c, &mut r).map(Value::Int),
         Code::Bool(p) => p(c, &mut r).map(Value::Bool),
-        Code::Loc(_) | Code::Set(_) => None,
+        Code::Loc(_) | Code::Set(_) | Code::OffInt(..) | Code::OffBool(..) => None,
     };
     if v.is_none() {
         c.vars.set_steps_left(steps);
@@ -1997,7 +2104,7 @@ fn run_pure_body(c: &mut Ctx<'_>, code: &crate::pure::Code) -> Option<Value> {
 /// The memo description of function or unit `fid` when its table is in use
 /// for this game; `None`: it runs plainly.
 #[inline(always)]
-fn memo_on<'a>(c: &mut Ctx<'a>, fid: FuncId) -> Option<&'a crate::memo::MemoInfo> {
+pub(crate) fn memo_on<'a>(c: &mut Ctx<'a>, fid: FuncId) -> Option<&'a crate::memo::MemoInfo> {
     let g = c.g;
     let info = g.memo_info.get(fid as usize).and_then(Option::as_ref)?;
     c.vars.memo.for_game(g.id, g.memo_info.len());
@@ -2033,6 +2140,97 @@ fn run_memo<const REG: bool>(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
         return Ok(v);
     }
     memo_miss::<REG>(c, fid, info, key)
+}
+
+/// A call of memoized function `fid` from the registers
+/// ([`crate::pure::PMemo`]) with the Int argument values `vals`, its table
+/// on (`info`, from [`memo_on`]): the value of a valid entry for these
+/// values, as the call's closures ([`run_memo_keyed`]) would use it. `None`
+/// (give up) for anything else — no entry, a stale one, a key the
+/// arguments do not fill: the closures then run the call, store its entry
+/// and take its budget steps exactly as without the registers (a miss run
+/// here and given up later would leave an entry the closures' rerun uses,
+/// saving the budget steps the closures would have taken).
+#[inline(never)]
+pub(crate) fn memo_call_reg(
+    c: &mut Ctx<'_>,
+    fid: FuncId,
+    info: &crate::memo::MemoInfo,
+    vals: &[i32],
+) -> Option<Value> {
+    let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
+    for (k, &x) in key.iter_mut().zip(vals) {
+        *k = crate::memo::key_of(&Value::Int(x))?;
+    }
+    let n = vals.len();
+    if !key_from_vars(c, &mut key[n..], &info.inputs[n..]) {
+        return None;
+    }
+    if !info.writes.is_empty() {
+        return None;
+    }
+    let st = c.st.get();
+    c.vars.memo.valid_hit(fid, &key, info.inputs.len(), st)
+}
+
+/// [`memo_call_reg`] of a call that may run the function
+/// ([`crate::pure::PMemo`] `run`: in tail position, and the function calls
+/// no memoized function), `nest` inlined calls deep: what the call's
+/// closures do ([`run_memo_keyed`] with these arguments) — the entry looked
+/// up by the values, and on a miss (or when a key is missing) the parameters
+/// bound and the function run ([`memo_miss`], [`plain_call_reg`]) at the
+/// call depth the closures would have (the evaluation's plus `nest`).
+/// `None`: give up (an error, or the limits near; nothing was stored, and
+/// the closures give the error).
+#[inline(never)]
+pub(crate) fn memo_call_run<const REG: bool>(
+    c: &mut Ctx<'_>,
+    fid: FuncId,
+    info: &crate::memo::MemoInfo,
+    params: &[VarId],
+    vals: &[i32],
+    nest: u32,
+) -> Option<Value> {
+    let mut key: crate::memo::Key = [crate::memo::NO_INPUT; crate::memo::MAX_INPUTS];
+    for (k, &x) in key.iter_mut().zip(vals) {
+        *k = crate::memo::key_of(&Value::Int(x))?;
+    }
+    let n = vals.len();
+    if !key_from_vars(c, &mut key[n..], &info.inputs[n..]) {
+        return plain_call_reg::<REG>(c, fid, params, vals, nest);
+    }
+    let st = c.st.get();
+    let (slots, memo) = c.vars.slots_and_memo();
+    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
+        return Some(v);
+    }
+    if !c.inline_call_ok(nest + 1) {
+        return None;
+    }
+    for (&p, &x) in params.iter().zip(vals) {
+        c.vars.set_int(p, x);
+    }
+    c.nested(nest, |c| memo_miss::<REG>(c, fid, info, key)).ok()
+}
+
+/// [`memo_call_run`] of a call that runs plainly (its table off, or a key
+/// missing): the parameters bound and [`run_func_as`] at the call depth the
+/// closures would have.
+#[inline(never)]
+pub(crate) fn plain_call_reg<const REG: bool>(
+    c: &mut Ctx<'_>,
+    fid: FuncId,
+    params: &[VarId],
+    vals: &[i32],
+    nest: u32,
+) -> Option<Value> {
+    if !c.inline_call_ok(nest + 1) {
+        return None;
+    }
+    for (&p, &x) in params.iter().zip(vals) {
+        c.vars.set_int(p, x);
+    }
+    c.nested(nest, |c| run_func_as::<REG>(c, fid)).ok()
 }
 
 /// A call of a memoized function whose dead parameters (`memo::dead_vars`)

@@ -318,6 +318,22 @@ impl<'a> Ctx<'a> {
                 && self.stack_base.abs_diff(stack_mark()) < CALL_STACK_BUDGET / 2)
     }
 
+    /// Runs `f` at the call depth `nest` inlined calls (`pure.rs`) deeper
+    /// than now, as the closures would be there: the depth raised by `nest`
+    /// (and the stack's base marked, as [`Ctx::enter_call`] marks it at depth
+    /// 0), then put back.
+    #[inline(always)]
+    pub(crate) fn nested<T>(&mut self, nest: u32, f: impl FnOnce(&mut Self) -> T) -> T {
+        let depth = self.depth;
+        if nest != 0 && depth == 0 {
+            self.stack_base = stack_mark();
+        }
+        self.depth = depth + nest;
+        let x = f(self);
+        self.depth = depth;
+        x
+    }
+
     pub(crate) fn state_mut(&mut self, what: Builtin) -> R<&mut State> {
         match &mut self.st {
             StateRef::Rw(s) => Ok(s),

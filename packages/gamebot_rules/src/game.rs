@@ -633,6 +633,7 @@ impl Game {
                 ltypes,
                 etype_sym: &etype_sym,
                 etypes,
+                top: std::cell::Cell::new(false),
             };
             let mut demote: Vec<bool> = (0..funcs.len())
                 .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
@@ -673,6 +674,7 @@ impl Game {
             ltypes,
             etype_sym: &etype_sym,
             etypes,
+            top: std::cell::Cell::new(false),
         };
         for _ in 0..4 {
             let known = compiler.bool_funcs();

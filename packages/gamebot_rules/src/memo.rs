@@ -611,8 +611,10 @@ pub(crate) enum Read {
 }
 
 impl Read {
-    /// Whether the read gives the same value in `st`.
-    #[inline]
+    /// Whether the read gives the same value in `st` (always inlined: out
+    /// of line, as it was once a second caller appeared, each look-up paid
+    /// a call per read).
+    #[inline(always)]
     fn holds(&self, st: &State) -> bool {
         match *self {
             Read::Content(l, x) => st.content(l).unwrap_or(NO_ELEMENT) == x,
@@ -807,6 +809,17 @@ impl Memo {
         self.bypass != 0 || self.tables[f as usize].off
     }
 
+    /// Whether these are the tables of game `id` with `n` functions and
+    /// calls of `f` are not memoized now: then [`Memo::for_game`] would
+    /// change nothing and [`Memo::is_off`] is true. `false` when the tables
+    /// are another game's.
+    #[inline(always)]
+    pub fn runs_plainly(&self, id: u64, n: usize, f: FuncId) -> bool {
+        self.game == id
+            && self.tables.len() == n
+            && (self.bypass != 0 || self.tables[f as usize].off)
+    }
+
     /// Records a read when a memoized evaluation is under way.
     #[inline(always)]
     pub fn note(&mut self, r: Read) {
@@ -852,6 +865,26 @@ impl Memo {
         for (v, x) in &e.others {
             slots[*v as usize] = Some(x.clone());
         }
+        if self.depth != 0 {
+            self.buf.extend_from_slice(&e.reads);
+        }
+        Some(e.result.clone())
+    }
+
+    /// The value of a valid entry for the call of `f` with parameter values
+    /// `key` in `st` whose evaluation writes no variable (`MemoInfo::writes`
+    /// empty), counted as [`Memo::hit`] counts it; `None`, with nothing
+    /// counted, when there is no entry or it is stale (the closures then look
+    /// it up again and count it, `compile::memo_call_reg`).
+    pub fn valid_hit(&mut self, f: FuncId, key: &Key, n: usize, st: &State) -> Option<Value> {
+        let t = &mut self.tables[f as usize];
+        let i = t.find(key, n)?;
+        let e = &t.entries[i].1;
+        if !e.reads.iter().all(|r| r.holds(st)) {
+            return None;
+        }
+        t.tries += 1;
+        t.hits = t.hits.saturating_add(1);
         if self.depth != 0 {
             self.buf.extend_from_slice(&e.reads);
         }

@@ -110,6 +110,38 @@ pub(crate) enum Pure {
     Assign(u8, Box<Pure>),
     /// `FORALL` (`all`) or `FORSOME` with its variable in a register.
     Loop(Box<PLoop>),
+    /// A call of a memoized function (issue 18 fifteenth step): its memo
+    /// entry looked up, or, when its table is off, its body inlined.
+    Memo(Box<PMemo>),
+}
+
+/// A call of a memoized user function whose parameters are all dead, with
+/// Int arguments (issue 18 fifteenth step): with its table on, the entry for
+/// the argument values when one is valid (`compile::memo_call_reg`, what the
+/// call's closures would use); with its table off (or bypassed), its body
+/// inlined as any inlined call when the function is inlinable but for being
+/// memoized. Anything else (no valid entry, no inlined form) gives up, so a
+/// function runs, stores its entry and takes its budget steps only in the
+/// closures, as without the registers.
+pub(crate) struct PMemo {
+    fid: crate::expr::FuncId,
+    /// Whether the call may run the function (a miss, or its table off
+    /// without `inline`): it is in tail position ([`Builder::tail`]: no
+    /// give-up can follow, so the closures never rerun it after its entry
+    /// is stored) and the function calls no memoized function, following
+    /// calls (so a run that fails stores no entry either).
+    run: bool,
+    /// Whether the function has a body over registers
+    /// (`Compiler::pure_bodies`): its runs try it first, as its closures do.
+    reg_body: bool,
+    /// Inlined calls enclosing this one: the call depth the closures would
+    /// have here is the evaluation's plus `nest`.
+    nest: u32,
+    params: Box<[VarId]>,
+    /// The arguments (Ints).
+    keys: Vec<Pure>,
+    /// The call inlined, for when the table is off.
+    inline: Option<Inlined>,
 }
 
 /// A pure loop: `var` runs from `from` to `to` (both included, either
@@ -219,6 +251,19 @@ struct Builder<'c, 'a> {
     /// The function whose whole body is built ([`body`]): its call at the
     /// root is built even though it is memoized.
     top: Option<crate::expr::FuncId>,
+    /// Whether calls of memoized functions may be built ([`Pure::Memo`]).
+    memo_calls: bool,
+    /// Whether the expression being built is in tail position: once it has
+    /// a value, nothing evaluated after it in the root can give up (it is
+    /// the root, the second operand of an `AND`, `OR` or comparison in tail
+    /// position, the operand of a `NOT` or a branch of an `IF` in tail
+    /// position, or the last line of an inlined call in tail position). Set
+    /// just before building it; [`Builder::build`] clears it for the
+    /// operands.
+    tail: bool,
+    /// The memoized function whose call is being inlined for a
+    /// [`PMemo::inline`]: built even though it is memoized.
+    inline_memo: Option<crate::expr::FuncId>,
 }
 
 /// The variables of one inlined call, with their types: each in a register,
@@ -252,6 +297,22 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// variable read from the namespace) and the registers of the inlined
     /// call being built otherwise.
     fn build(&mut self, e: &Expr, scope: Option<&Scope>, nest: u32) -> Option<(Pure, Ty)> {
+        // Whether `e` is in tail position ([`Builder::tail`]); its operands
+        // are not unless marked so below.
+        let tail = std::mem::replace(&mut self.tail, false);
+        let built = self.build_at(e, scope, nest, tail);
+        self.tail = false;
+        built
+    }
+
+    /// [`Builder::build`] of `e`, in tail position when `tail`.
+    fn build_at(
+        &mut self,
+        e: &Expr,
+        scope: Option<&Scope>,
+        nest: u32,
+        tail: bool,
+    ) -> Option<(Pure, Ty)> {
         Some(match e {
             &Expr::Int(i) => (Pure::Lit(i), Ty::Int),
             &Expr::Bool(b) => (Pure::BoolLit(b), Ty::Bool),
@@ -267,7 +328,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                 },
             },
             Expr::Unary(Op::Not, x) => (
-                Pure::Not(Box::new(self.of(x, Ty::Bool, scope, nest)?)),
+                Pure::Not(Box::new({
+                    self.tail = tail;
+                    self.of(x, Ty::Bool, scope, nest)?
+                })),
                 Ty::Bool,
             ),
             Expr::Unary(Op::Abs, x) => (
@@ -287,7 +351,11 @@ impl<'c, 'a> Builder<'c, 'a> {
                     Expr::Str(s) => Some(Err(s)),
                     _ => b.build(x, scope, nest).map(Ok),
                 };
-                let (x, y) = (side(self, a)?, side(self, b)?);
+                let x = side(self, a)?;
+                // The comparison cannot give up once its operands have
+                // values: the second is in tail position if it is.
+                self.tail = tail;
+                let y = side(self, b)?;
                 // A string literal compared with a value of type `t`.
                 let lit = |b: &Self, s, t| match t {
                     Ty::Elem => Some(Pure::Lit(b.elem_code(s))),
@@ -329,6 +397,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                     _ => return None,
                 };
                 let x = Box::new(self.of(a, arg, scope, nest)?);
+                // `AND`, `OR` and the comparisons cannot give up once their
+                // second operand has a value (the integer operators can).
+                self.tail = tail && ty == Ty::Bool;
                 let y = Box::new(self.of(b, arg, scope, nest)?);
                 let p = match op {
                     Op::And => Pure::And(x, y),
@@ -339,7 +410,9 @@ impl<'c, 'a> Builder<'c, 'a> {
             }
             Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
                 let cond = self.of(&a[0], Ty::Bool, scope, nest)?;
+                self.tail = tail;
                 let (t, ty) = self.build(&a[1], scope, nest)?;
+                self.tail = tail;
                 let f = self.of(&a[2], ty, scope, nest)?;
                 (Pure::If(Box::new(cond), Box::new(t), Box::new(f)), ty)
             }
@@ -362,35 +435,15 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let el = self.elem_arg(&a[0], scope, nest)?;
                 (Pure::Attr(attr, Box::new(el)), Ty::Int)
             }
-            Expr::Call(fid, args) => {
-                let mark = self.regs;
-                let (argv, steps, inner, last) = self.enter(*fid, args, scope, nest)?;
-                let (body, ty) = self.build(last, Some(&inner), nest + 1)?;
-                // A false guard line gives `false`. In a Loc or Set
-                // function the lowered call gives up then (`lower_int`); an
-                // Int or Elem node is one the closures must give an Int for
-                // (`Compiler::pure_node`), so such a function is inlined only
-                // when its guard lines cannot be false.
-                if matches!(ty, Ty::Int | Ty::Elem)
-                    && steps.iter().any(|s| matches!(s, Step::Guard(_, false)))
-                {
-                    return None;
-                }
-                self.calls += 1;
-                // The call's registers are above those of the enclosing
-                // calls and free again once it has given its value (a
-                // stack): its siblings and later lines reuse them.
-                self.regs = mark;
-                (
-                    Pure::Call(Box::new(Inlined {
-                        nest: nest + 1,
-                        args: argv,
-                        steps,
-                        body,
-                    })),
-                    ty,
-                )
+            Expr::Call(fid, args)
+                if self.memo_calls
+                    && self.c.memo_funcs.get(*fid as usize) == Some(&true)
+                    && !(nest == 0 && self.top == Some(*fid))
+                    && self.inline_memo != Some(*fid) =>
+            {
+                self.memo_call(*fid, args, scope, nest, tail)?
             }
+            Expr::Call(fid, args) => self.inline_call(*fid, args, scope, nest, tail)?,
             // A location name: its id (a literal naming no location is left
             // to the closures).
             Expr::Str(_) => (
@@ -486,7 +539,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         let func = c.funcs.get(fid as usize)?.as_ref()?;
         if func.params.len() != args.len()
             || (c.memo_funcs.get(fid as usize) == Some(&true)
-                && !(nest == 0 && self.top == Some(fid)))
+                && !(nest == 0 && self.top == Some(fid))
+                && self.inline_memo != Some(fid))
             || !func
                 .params
                 .iter()
@@ -541,6 +595,106 @@ impl<'c, 'a> Builder<'c, 'a> {
             }
         }
         Some((argv, steps, inner, &last.expr))
+    }
+
+    /// An inlinable call of `fid` (see [`Builder::enter`]) inlined.
+    fn inline_call(
+        &mut self,
+        fid: crate::expr::FuncId,
+        args: &[Expr],
+        scope: Option<&Scope>,
+        nest: u32,
+        tail: bool,
+    ) -> Option<(Pure, Ty)> {
+        let mark = self.regs;
+        let (argv, steps, inner, last) = self.enter(fid, args, scope, nest)?;
+        // The last line is evaluated last: in tail position if the call is.
+        self.tail = tail;
+        let (body, ty) = self.build(last, Some(&inner), nest + 1)?;
+        // A false guard line gives `false`. In a Loc or Set
+        // function the lowered call gives up then (`lower_int`); an
+        // Int or Elem node is one the closures must give an Int for
+        // (`Compiler::pure_node`), so such a function is inlined only
+        // when its guard lines cannot be false.
+        if matches!(ty, Ty::Int | Ty::Elem)
+            && steps.iter().any(|s| matches!(s, Step::Guard(_, false)))
+        {
+            return None;
+        }
+        self.calls += 1;
+        // The call's registers are above those of the enclosing
+        // calls and free again once it has given its value (a
+        // stack): its siblings and later lines reuse them.
+        self.regs = mark;
+        Some((
+            Pure::Call(Box::new(Inlined {
+                nest: nest + 1,
+                args: argv,
+                steps,
+                body,
+            })),
+            ty,
+        ))
+    }
+
+    /// A call of memoized function `fid` ([`Pure::Memo`]): its parameters
+    /// all dead (so a hit need not bind them, as `Compiler::key_args`), its
+    /// arguments Ints, and the function Bool, or Int-valued when inlined.
+    fn memo_call(
+        &mut self,
+        fid: crate::expr::FuncId,
+        args: &[Expr],
+        scope: Option<&Scope>,
+        nest: u32,
+        tail: bool,
+    ) -> Option<(Pure, Ty)> {
+        let c: &'c Compiler<'a> = self.c;
+        let func = c.funcs.get(fid as usize)?.as_ref()?;
+        if func.params.len() != args.len()
+            || args.len() > crate::memo::MAX_INPUTS
+            || !func
+                .params
+                .iter()
+                .all(|&p| c.dead.get(p as usize) == Some(&true))
+        {
+            return None;
+        }
+        let mut keys = Vec::with_capacity(args.len());
+        for a in args {
+            keys.push(self.of(a, Ty::Int, scope, nest)?);
+        }
+        // The call inlined, as an ordinary call of it would be; below the
+        // root of the expression without memoized calls in it (inlining the
+        // memoized calls of every inlined body multiplies the trees built
+        // at load).
+        let (mark, calls, outer, memo_calls) =
+            (self.regs, self.calls, self.inline_memo, self.memo_calls);
+        self.inline_memo = Some(fid);
+        self.memo_calls = memo_calls && nest == 0;
+        let inline = self.inline_call(fid, args, scope, nest, tail);
+        (self.inline_memo, self.memo_calls) = (outer, memo_calls);
+        self.regs = mark;
+        self.calls = calls;
+        let (inline, ty) = match inline {
+            Some((Pure::Call(call), ty @ (Ty::Int | Ty::Bool))) => (Some(*call), ty),
+            _ if c.bool_funcs.get(fid as usize) == Some(&true) => (None, Ty::Bool),
+            _ => return None,
+        };
+        // Not counted as an inlined call: where the table is on, the
+        // look-up is what the closures do, at the cost of the registers
+        // (`compile` builds a root that is such a call alone).
+        Some((
+            Pure::Memo(Box::new(PMemo {
+                fid,
+                run: tail && !c.calls_memoized(fid),
+                reg_body: c.pure_bodies.get(fid as usize) == Some(&true),
+                nest,
+                params: func.params.clone().into(),
+                keys,
+                inline,
+            })),
+            ty,
+        ))
     }
 
     /// [`Builder::build`] of an operand that must have type `ty`.
@@ -621,7 +775,7 @@ impl<'c, 'a> Builder<'c, 'a> {
 /// `e` as register closures when it is pure and inlines at least one call
 /// (pure expressions without calls have closures of their own in
 /// `compile.rs`, as fast). Only operators, `IF` and calls are tried as roots.
-pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
+pub(crate) fn compile(c: &Compiler<'_>, e: &Expr, top: bool) -> Option<Code> {
     if !matches!(
         e,
         Expr::Binary(..) | Expr::Unary(..) | Expr::Call(..) | Expr::Builtin(Builtin::If, _)
@@ -637,12 +791,28 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
         ltypes: c.ltypes,
         etypes: c.etypes,
         top: None,
+        // Calls of memoized functions only in a root that is one such call
+        // alone (`Code::OffInt`/`OffBool`), and in its inlined body.
+        memo_calls: top
+            && matches!(e, Expr::Call(f, _) if c.memo_funcs.get(*f as usize) == Some(&true)),
+        inline_memo: None,
+        tail: true,
     };
     let (p, ty) = b.build(e, None, 0)?;
+    let rec = c.record;
+    // A call of a memoized function alone: inlined for when its table is
+    // off (`Code::OffInt`/`OffBool`), the closures otherwise.
+    if let Pure::Memo(m) = &p {
+        let call = m.inline.as_ref()?;
+        return match ty {
+            Ty::Int => Some(Code::OffInt(m.fid, call_int(call, rec))),
+            Ty::Bool => Some(Code::OffBool(m.fid, call_bool(call, rec))),
+            _ => None,
+        };
+    }
     if b.calls == 0 {
         return None;
     }
-    let rec = c.record;
     Some(match ty {
         Ty::Int => Code::Int(lower_int(&p, rec)),
         Ty::Bool => Code::Bool(lower_bool(&p, rec)),
@@ -669,6 +839,9 @@ pub(crate) fn inlinable(c: &Compiler<'_>, f: crate::expr::FuncId) -> bool {
         ltypes: c.ltypes,
         etypes: c.etypes,
         top: None,
+        memo_calls: false,
+        inline_memo: None,
+        tail: true,
     };
     b.build(&call, None, 0).is_some()
 }
@@ -692,6 +865,9 @@ pub(crate) fn body(c: &Compiler<'_>, f: crate::expr::FuncId) -> Option<Code> {
         ltypes: c.ltypes,
         etypes: c.etypes,
         top: Some(f),
+        memo_calls: false,
+        inline_memo: None,
+        tail: true,
     };
     let (p, ty) = b.build(&call, None, 0)?;
     let rec = c.record;
@@ -726,6 +902,9 @@ pub(crate) fn compile_split(
         ltypes: c.ltypes,
         etypes: c.etypes,
         top: None,
+        memo_calls: false,
+        inline_memo: None,
+        tail: true,
     };
     let (argv, steps, inner, last) = b.enter(f, args, None, 0)?;
     let Expr::Binary(Op::And, x, y) = last else {
@@ -787,6 +966,12 @@ pub(crate) enum Code {
     Loc(PInt),
     /// A [`Ty::Set`]: [`NO_SET`] or the member's location id.
     Set(PInt),
+    /// A call of memoized function `.0` alone ([`PMemo`]), its body inlined:
+    /// to run when the function's table is off (`compile::memo_on` gives
+    /// `None`); its closures run otherwise.
+    OffInt(crate::expr::FuncId, PInt),
+    /// [`Code::OffInt`] of a Bool function.
+    OffBool(crate::expr::FuncId, PBool),
 }
 
 #[inline]
@@ -961,6 +1146,102 @@ impl Prologue {
     }
 }
 
+/// An inlined call of an Int (Loc, Set, Elem) function.
+fn call_int(call: &Inlined, rec: bool) -> PInt {
+    let pro = Prologue::of(call, rec);
+    let body = lower_int(&call.body, rec);
+    if pro.steps.is_empty() {
+        return fi(move |c, r| {
+            pro.run::<false>(c, r)?;
+            body(c, r)
+        });
+    }
+    // A false guard line (a Loc or Set function, or a line that
+    // cannot be false, `Builder::build`): the call gives `false`,
+    // which no register holds; give up.
+    fi(move |c, r| {
+        if !pro.run::<true>(c, r)? {
+            return None;
+        }
+        body(c, r)
+    })
+}
+
+/// An inlined call of a Bool function.
+fn call_bool(call: &Inlined, rec: bool) -> PBool {
+    let pro = Prologue::of(call, rec);
+    let body = lower_bool(&call.body, rec);
+    if pro.steps.is_empty() {
+        return fb(move |c, r| {
+            pro.run::<false>(c, r)?;
+            body(c, r)
+        });
+    }
+    fb(move |c, r| {
+        if !pro.run::<true>(c, r)? {
+            return Some(false);
+        }
+        body(c, r)
+    })
+}
+
+/// A call of a memoized function ([`PMemo`]): when its table is off,
+/// `inline` (its body inlined), else (when it may run) its plain run
+/// (`compile::plain_call_reg`); with the table on, its arguments' values and
+/// `compile::memo_call_run` (when it may run) or the valid entry
+/// `compile::memo_call_reg` finds; `out` turns the value into the node's.
+/// Anything else gives up (the closures run the call).
+fn memo_at<T: 'static>(
+    m: &PMemo,
+    rec: bool,
+    inline: Option<P<T>>,
+    out: fn(Value) -> Option<T>,
+) -> P<T> {
+    type Run = fn(
+        &mut Ctx<'_>,
+        crate::expr::FuncId,
+        &crate::memo::MemoInfo,
+        &[VarId],
+        &[i32],
+        u32,
+    ) -> Option<Value>;
+    type Plain = fn(&mut Ctx<'_>, crate::expr::FuncId, &[VarId], &[i32], u32) -> Option<Value>;
+    let keys: Vec<Leaf> = m.keys.iter().map(|k| Leaf::of(k, rec)).collect();
+    let (fid, nest, params, may_run) = (m.fid, m.nest, m.params.clone(), m.run);
+    let (run, plain): (Run, Plain) = if m.reg_body {
+        (
+            crate::compile::memo_call_run::<true>,
+            crate::compile::plain_call_reg::<true>,
+        )
+    } else {
+        (
+            crate::compile::memo_call_run::<false>,
+            crate::compile::plain_call_reg::<false>,
+        )
+    };
+    Box::new(move |c: &mut Ctx<'_>, r: &mut Regs| {
+        let info = crate::compile::memo_on(c, fid);
+        if info.is_none() {
+            if let Some(inline) = &inline {
+                return inline(c, r);
+            }
+            if !may_run {
+                return None;
+            }
+        }
+        let mut vals = [0; crate::memo::MAX_INPUTS];
+        for (x, k) in vals.iter_mut().zip(&keys) {
+            *x = k.get(c, r)?;
+        }
+        let vals = &vals[..keys.len()];
+        out(match info {
+            None => plain(c, fid, &params, vals, nest)?,
+            Some(info) if may_run => run(c, fid, info, &params, vals, nest)?,
+            Some(info) => crate::compile::memo_call_reg(c, fid, info, vals)?,
+        })
+    })
+}
+
 fn lower_int(p: &Pure, rec: bool) -> PInt {
     match p {
         &Pure::Lit(i) => fi(move |_, _| Some(i)),
@@ -990,23 +1271,12 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
             let (cond, t, e) = (lower_bool(cond, rec), lower_int(t, rec), lower_int(e, rec));
             fi(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
         }
-        Pure::Call(call) => {
-            let pro = Prologue::of(call, rec);
-            let body = lower_int(&call.body, rec);
-            if pro.steps.is_empty() {
-                return fi(move |c, r| {
-                    pro.run::<false>(c, r)?;
-                    body(c, r)
-                });
-            }
-            // A false guard line (a Loc or Set function, or a line that
-            // cannot be false, `Builder::build`): the call gives `false`,
-            // which no register holds; give up.
-            fi(move |c, r| {
-                if !pro.run::<true>(c, r)? {
-                    return None;
-                }
-                body(c, r)
+        Pure::Call(call) => call_int(call, rec),
+        Pure::Memo(m) => {
+            let inline = m.inline.as_ref().map(|call| call_int(call, rec));
+            memo_at(m, rec, inline, |v| match v {
+                Value::Int(i) => Some(i),
+                _ => None,
             })
         }
         Pure::Content(loc) => content_at(loc, rec),
@@ -1022,6 +1292,91 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
     }
 }
 
+/// A comparison of a register with a literal (`$x >= 1` in an inlined
+/// call): its operator, register and literal.
+fn reg_cmp(p: &Pure) -> Option<(Op, u8, i32)> {
+    match p {
+        Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
+            match (&**x, &**y) {
+                (&Pure::Reg(x), &Pure::Lit(q)) => Some((*op, x, q)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `$k` bound to the comparison `$op` of two Ints (a closure the compiler
+/// sees through), in `$body`.
+macro_rules! by_op {
+    ($op:expr, $k:ident, $body:expr) => {
+        match $op {
+            Op::Eq => {
+                let $k = |x: i32, y: i32| x == y;
+                $body
+            }
+            Op::Ne => {
+                let $k = |x: i32, y: i32| x != y;
+                $body
+            }
+            Op::Lt => {
+                let $k = |x: i32, y: i32| x < y;
+                $body
+            }
+            Op::Le => {
+                let $k = |x: i32, y: i32| x <= y;
+                $body
+            }
+            Op::Gt => {
+                let $k = |x: i32, y: i32| x > y;
+                $body
+            }
+            _ => {
+                let $k = |x: i32, y: i32| x >= y;
+                $body
+            }
+        }
+    };
+}
+
+/// `(r[x] op q) AND b` (`AND`) or `(r[x] op q) OR b` in one closure: the
+/// comparison read in place, no call for it (issue 18 fifteenth step); and
+/// when `b` is such a comparison too (`($op >= 1) AND ($op <= 7)`), both in
+/// one closure without a call.
+fn fused<const AND: bool>(op: Op, x: u8, q: i32, b: &Pure, rec: bool) -> PBool {
+    let x = x as usize % REGS;
+    if let Some((op2, y, q2)) = reg_cmp(b) {
+        let y = y as usize % REGS;
+        return by_op!(
+            op,
+            k,
+            by_op!(
+                op2,
+                k2,
+                fb(move |_, r| {
+                    let v = k(r[x], q);
+                    if AND != v {
+                        return Some(v);
+                    }
+                    Some(k2(r[y], q2))
+                })
+            )
+        );
+    }
+    let b = lower_bool(b, rec);
+    by_op!(
+        op,
+        k,
+        fb(move |c, r| {
+            let v = k(r[x], q);
+            if AND != v {
+                return Some(v);
+            }
+            b(c, r)
+        })
+    )
+}
+
 fn lower_bool(p: &Pure, rec: bool) -> PBool {
     match p {
         &Pure::BoolLit(b) => fb(move |_, _| Some(b)),
@@ -1034,14 +1389,20 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             Op::Ge => bin(a, b, rec, |x, y| Some(x >= y)),
             _ => fb(|_, _| None),
         },
-        Pure::And(a, b) => {
-            let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
-            fb(move |c, r| Some(a(c, r)? && b(c, r)?))
-        }
-        Pure::Or(a, b) => {
-            let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
-            fb(move |c, r| Some(a(c, r)? || b(c, r)?))
-        }
+        Pure::And(a, b) => match reg_cmp(a) {
+            Some((op, x, q)) => fused::<true>(op, x, q, b, rec),
+            None => {
+                let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
+                fb(move |c, r| Some(a(c, r)? && b(c, r)?))
+            }
+        },
+        Pure::Or(a, b) => match reg_cmp(a) {
+            Some((op, x, q)) => fused::<false>(op, x, q, b, rec),
+            None => {
+                let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
+                fb(move |c, r| Some(a(c, r)? || b(c, r)?))
+            }
+        },
         Pure::Not(a) => {
             let a = lower_bool(a, rec);
             fb(move |c, r| Some(!a(c, r)?))
@@ -1054,20 +1415,12 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             );
             fb(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
         }
-        Pure::Call(call) => {
-            let pro = Prologue::of(call, rec);
-            let body = lower_bool(&call.body, rec);
-            if pro.steps.is_empty() {
-                return fb(move |c, r| {
-                    pro.run::<false>(c, r)?;
-                    body(c, r)
-                });
-            }
-            fb(move |c, r| {
-                if !pro.run::<true>(c, r)? {
-                    return Some(false);
-                }
-                body(c, r)
+        Pure::Call(call) => call_bool(call, rec),
+        Pure::Memo(m) => {
+            let inline = m.inline.as_ref().map(|call| call_bool(call, rec));
+            memo_at(m, rec, inline, |v| match v {
+                Value::Bool(b) => Some(b),
+                _ => None,
             })
         }
         Pure::Assign(k, x) => {

@@ -44,7 +44,7 @@ fn assert_probe_inlined(g: &Game) {
     let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
     for l in &g.funcs[probe].as_ref().unwrap().body {
         assert!(
-            crate::pure::compile(&c, &l.expr).is_some(),
+            crate::pure::compile(&c, &l.expr, true).is_some(),
             "{:?} is not inlined",
             l.expr
         );
@@ -79,6 +79,12 @@ const BOARD: &str =
 
 /// [`run_each`] on the game text `board`.
 fn run_each_on(board: &str, defs: &str, lines: &[&str], steps: u64) -> [Outcome; 2] {
+    run_each_off(board, defs, lines, steps, &[])
+}
+
+/// [`run_each_on`] with the memo tables of the functions named in `off`
+/// turned off in the scratch first (as after many stale entries).
+fn run_each_off(board: &str, defs: &str, lines: &[&str], steps: u64, off: &[&str]) -> [Outcome; 2] {
     let mut body = String::new();
     for l in lines {
         body.push_str(l);
@@ -102,6 +108,11 @@ fn run_each_on(board: &str, defs: &str, lines: &[&str], steps: u64) -> [Outcome;
         sc.set_step_budget(steps);
         sc.set_reference_evaluator(reference);
         sc.vars.start_operation();
+        sc.vars.memo.for_game(g.id, g.memo_info.len());
+        for name in off {
+            let id = g.func_names.iter().position(|n| n == name).unwrap();
+            sc.vars.memo.turn_off(id as u32);
+        }
         let v = Ctx::new(&g, StateRef::Rw(&mut st), &mut sc.vars)
             .run_call_values(f, &[])
             .map_err(|e| e.to_string());
@@ -1373,6 +1384,7 @@ fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
         ltypes: crate::game::ltypes_sound(&g.sym_loc, &g.ltype_sym, g.empty_sym),
         etype_sym: &g.etype_sym,
         etypes: crate::game::types_distinct(&g.etype_sym, g.empty_sym),
+        top: std::cell::Cell::new(false),
     }
 }
 
@@ -1459,7 +1471,7 @@ fn inlined_contents_agree_with_the_reference() {
         let c = compiler_of(&g);
         let e = &g.funcs[f].as_ref().unwrap().body[0].expr;
         assert!(
-            crate::pure::compile(&c, e).is_some(),
+            crate::pure::compile(&c, e, false).is_some(),
             "{line} is not inlined"
         );
     }
@@ -1675,7 +1687,7 @@ fn only_pure_functions_with_dead_variables_are_inlined() {
     let lines = &g.funcs[probe].as_ref().unwrap().body;
     let inlined: Vec<bool> = lines
         .iter()
-        .map(|l| crate::pure::compile(&c, &l.expr).is_some())
+        .map(|l| crate::pure::compile(&c, &l.expr, true).is_some())
         .collect();
     // No call in `$A + 1 > 2`: left to the closures of `compile.rs`. A
     // guard line is inlined in a Bool, Loc or Set function only (a false
@@ -2145,6 +2157,215 @@ fn memoized_bodies_over_registers_agree_with_the_reference() {
         let _ = run_budget_on(&board, defs, &big, steps);
     }
     let e = run_budget_on(&board, defs, &big, 1000).expect_err("an overflow");
+    assert!(e.contains("overflow"), "{e}");
+}
+
+/// Calls of memoized functions from the registers (`pure::PMemo`, issue 18
+/// fifteenth step), as `nim-orig`'s `CanTake` (memoized, its table off in
+/// the playouts) calls `Left` (memoized, on): a call alone as a line (or a
+/// rule condition, a side of its `AND`) runs inlined when the function's
+/// table is off (`pure::Code::OffBool`) and through its closures otherwise;
+/// inside the inlined body, the call of `Left` in tail position looks its
+/// entry up and on a miss (or with its table off and no inlined form) binds
+/// the parameters and runs it (`compile::memo_call_run`/`plain_call_reg`).
+/// With either table on or off, the values, variables and state are the
+/// reference's for calls before and after moves and state changes, calls
+/// whose keys differ, repeated calls (hits), and an overflow in the inlined
+/// body (the registers give up, the budget is put back, the closures give
+/// the error); the budget is compared at every step count where no call is
+/// a hit. It fails when the key ignores the argument values (checked: with
+/// `CanTake`'s table off, `Left(1)` found `Left(2)`'s entry and the
+/// sequence of calls gave `false`) and when a give-up of the inlined call
+/// does not put the budget back (checked: `CanTake(1, 1)` at 2 steps ran out
+/// of budget in `Probe` instead of in `CanTake`).
+#[test]
+fn memoized_calls_over_registers_agree_with_the_reference() {
+    let board = typed_grid();
+    let defs = "Left($lr)\n$ln = 0\nFORALL($le, 1, 4, IF((STATE(\"p($le)\") == $lr) AND (LOCTYPE(LOCATION(\"p($le)\")) == \"cell\"), $ln = $ln + 1, true))\n$ln\nEND\n\
+                CanTake($tr, $tk)\n$tt = STATE(\"p(1)\")\n(($tt == 1) OR (($tt + 1) == ($tr + 1))) AND ($tk == Left($tr))\nEND\n\
+                Slot($sd)\n$sb = $sd - 1\n($sd == 1) OR NOT EMPTY(\"bin($sb)\")\nEND\n\
+                Total\n$an = 0\nFORALL($ar, 1, 2, ($an = $an + Left($ar)) OR true)\n$an\nEND\n";
+    let g = Game::parse(
+        "take.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nCanTake(1, 1)\nCanTake($x, 2)\nEND\n"),
+    )
+    .unwrap();
+    let id = |n: &str| g.func_names.iter().position(|x| x == n).unwrap();
+    for f in ["Left", "CanTake"] {
+        assert!(g.memo_info[id(f)].is_some(), "{f} is not memoized");
+    }
+    assert_probe_inlined(&g);
+    let c = compiler_of(&g);
+    let root = |e: &str| {
+        let probe = &g.funcs[id("Probe")].as_ref().unwrap().body;
+        let line = probe
+            .iter()
+            .position(|l| format!("{:?}", l.expr).contains(e));
+        crate::pure::compile(&c, &probe[line.unwrap()].expr, true)
+    };
+    // A call alone (a rule condition, a side of its `AND`, a function's
+    // line) is inlined for when the table is off; inside another expression
+    // the call stays the closures'.
+    assert!(matches!(root("Call"), Some(crate::pure::Code::OffBool(..))));
+    let and = crate::expr::Expr::Binary(
+        crate::lexer::Op::And,
+        Box::new(g.funcs[id("Probe")].as_ref().unwrap().body[0].expr.clone()),
+        Box::new(crate::expr::Expr::Bool(true)),
+    );
+    assert!(crate::pure::compile(&c, &and, true).is_none());
+    let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
+    let flipped = "SETSTATE(\"p(1)\", 2)";
+    // Each call once (no hit): compared at every budget.
+    let once: &[&[&str]] = &[
+        &["CanTake(1, 1)"],
+        &["CanTake(2, 1)"],
+        &["CanTake(1, 2)"],
+        &["CanTake(2, 1) AND Slot(4)"],
+        &["CanTake(2, 1) AND Slot(1)"],
+        &["Total"],
+        &["Total == 3"],
+        &[moved, "CanTake(1, 2)"],
+        &[flipped, "CanTake(2, 1)"],
+        &[flipped, "CanTake(1, 1)"],
+        &["CanTake(2147483647, 1)"],
+        &[flipped, "CanTake(2147483647, 1)"],
+        &["$x = 2147483647", "CanTake($x, 1) AND Slot(1)"],
+        &["$x = 2147483647", "CanTake($x, 1)"],
+        &[flipped, "$x = 2147483647", "CanTake($x, 1)"],
+    ];
+    // Calls repeated, after moves: compared at a budget that suffices.
+    let again: &[&[&str]] = &[
+        &[
+            "$a = IF(CanTake(2, 1), 1, 0)",
+            "$b = IF(CanTake(2, 2), 10, 0)",
+            moved,
+            "$c = IF(CanTake(1, 2), 100, 0)",
+            flipped,
+            "$d = IF(CanTake(2, 1) AND Slot(1), 1000, 0)",
+            "$e = Total + Left(1) + Left(2)",
+            "$a + $b + $c + $d + 10000 * $e",
+        ],
+        &[
+            "$t1 = Total",
+            moved,
+            "$t2 = Total",
+            "IF(CanTake(1, 2), ($t1 * 10) + $t2, 0 - $t2)",
+        ],
+        &[
+            "CanTake(2, 1)",
+            "CanTake(1, 1)",
+            "CanTake(2, 1)",
+            moved,
+            "CanTake(1, 2)",
+            flipped,
+            "CanTake(2, 2)",
+        ],
+    ];
+    let text = |v: &Result<Value, String>| format!("{v:?}");
+    for off in [&[][..], &["CanTake"], &["Left"], &["CanTake", "Left"]] {
+        for lines in once {
+            for steps in 1..=30 {
+                let [compiled, reference] = run_each_off(&board, defs, lines, steps, off);
+                assert_eq!(
+                    text(&compiled.0),
+                    text(&reference.0),
+                    "{lines:?} at {steps} steps, off {off:?}"
+                );
+                assert_eq!(
+                    compiled.1, reference.1,
+                    "variables after {lines:?}, off {off:?}"
+                );
+                assert_eq!(
+                    compiled.2, reference.2,
+                    "state after {lines:?}, off {off:?}"
+                );
+            }
+        }
+        for lines in again {
+            let [compiled, reference] = run_each_off(&board, defs, lines, 1000, off);
+            assert_eq!(
+                text(&compiled.0),
+                text(&reference.0),
+                "{lines:?}, off {off:?}"
+            );
+            assert_eq!(
+                compiled.1, reference.1,
+                "variables after {lines:?}, off {off:?}"
+            );
+            assert_eq!(
+                compiled.2, reference.2,
+                "state after {lines:?}, off {off:?}"
+            );
+        }
+    }
+    let v = |lines: &[&str]| int(run_each_off(&board, defs, lines, 1000, &[])[0].0.clone());
+    assert_eq!(v(again[0]), 60101);
+    assert_eq!(v(again[1]), 23);
+    assert!(boolean(
+        run_each_off(&board, defs, again[2], 1000, &["CanTake"])[0]
+            .0
+            .clone()
+    ));
+}
+
+/// `AND`/`OR` whose first operand compares a register with a literal
+/// (`pure::fused`, issue 18 fifteenth step), also with a second such
+/// comparison (`($op >= 1) AND ($op <= 7)`), for every comparison operator,
+/// on both sides of every boundary, with a second operand that is another
+/// expression (a call, an overflow: the registers give up), agree with the
+/// reference at every budget. It fails when the fused `OR` takes the
+/// `AND`'s short cut (checked: `Either` of 0 and 0 gave `false`) and when
+/// the second comparison reads the first one's register (checked: `Range`
+/// of 1 and 8 gave `true`).
+#[test]
+fn fused_register_comparisons_agree_with_the_reference() {
+    let defs = "Range($ra, $rb)\n($ra >= 1) AND ($rb <= 7)\nEND\n\
+                Either($ea, $eb)\n($ea == 1) OR ($eb != 3)\nEND\n\
+                Lt($la, $lb)\n($la < 2) AND ($lb > 4)\nEND\n\
+                Gt($ga, $gb)\n($ga > 2) OR ($gb < 4)\nEND\n\
+                Le($ma, $mb)\n($ma <= 2) AND Range($mb, $mb)\nEND\n\
+                Ge($na, $nb)\n($na >= 2) OR (($nb + 2147483647) > 0)\nEND\n\
+                Ne($pa, $pb)\n($pa != 2) AND (($pb + 1) == 3)\nEND\n";
+    let board = grid();
+    let g = Game::parse(
+        "fused.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nRange($a, $b) AND Either($a, $b)\nLt($a, $b) OR Gt($a, $b)\nLe($a, $b) AND Ge($a, $b) AND Ne($a, $b)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let mut cases: Vec<Vec<String>> = Vec::new();
+    for f in ["Range", "Either", "Lt", "Gt", "Le", "Ge", "Ne"] {
+        for a in [0, 1, 2, 3, 4, 5, 7, 8] {
+            for b in [0, 1, 2, 3, 4, 5, 7, 8] {
+                // Variables, not literals: a literal argument is no
+                // register (the parameter is the literal itself).
+                cases.push(vec![
+                    format!("$a = {a}"),
+                    format!("$b = {b}"),
+                    format!("{f}($a, $b)"),
+                ]);
+            }
+        }
+    }
+    cases.push(vec!["$v = 1".into(), "Ne(3, $v) OR Range($v, 9)".into()]);
+    for lines in &cases {
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        for steps in 1..=6 {
+            let _ = run_budget_on(&board, defs, &lines, steps);
+        }
+    }
+    let holds = |f: &str, a: i32, b: i32| {
+        let (a, b) = (format!("$a = {a}"), format!("$b = {b}"));
+        boolean(run_budget_on(&board, defs, &[&a, &b, f], 100))
+    };
+    let f = "Range($a, $b)";
+    assert!(holds(f, 1, 7) && !holds(f, 0, 7) && !holds(f, 1, 8));
+    let f = "Either($a, $b)";
+    assert!(holds(f, 1, 3) && holds(f, 2, 4) && !holds(f, 2, 3));
+    let f = "Gt($a, $b)";
+    assert!(holds(f, 3, 9) && holds(f, 0, 3) && !holds(f, 2, 4));
+    let lines = ["$a = 1", "$b = 1", "Ge($a, $b)"];
+    let e = run_budget_on(&board, defs, &lines, 100).expect_err("an overflow");
     assert!(e.contains("overflow"), "{e}");
 }
 
