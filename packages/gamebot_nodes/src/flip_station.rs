@@ -149,10 +149,14 @@ pub fn take_from_exit(
     let from_supply = |k: &crate::referee_eyes::Correction| {
         k.from_location != STATION && is_supply(&k.from_location)
     };
+    // Every square turned this move whose disc is missing: the ones a
+    // supply would fill and the ones nothing seen can fill (each disc went
+    // through the station; one that is not back lies at the exit).
     let turned_missing = corrections
         .iter()
         .filter(|k| turned(&k.to_location) && from_supply(k))
-        .count();
+        .count()
+        + uncorrectable.iter().filter(|u| turned(u)).count();
     let mut budget = unseen.at_exit().max(turned_missing);
     let mut changed = 0;
     for turned_ones in [true, false] {
@@ -314,6 +318,38 @@ mod tests {
         let mut un = vec!["b(6,6)".to_string()];
         assert!(!exit_take(&mut ks, &mut un));
         assert_eq!(un, ["b(6,6)"]);
+    }
+
+    /// Two squares turned this move are missing their discs (both slipped
+    /// back into the exit's cradle): one no seen disc can fill, one a pool
+    /// disc would fill. Both take from the exit, although the camera's count
+    /// (blurred by the pool's stacks) says one disc: the first must not use
+    /// up the budget the second needs (the reversi soak's game 46, whose
+    /// pool was one short from then on).
+    #[test]
+    fn every_turned_square_missing_its_disc_takes_from_the_exit() {
+        let flipped = ["b(2,4)".to_string(), "b(1,3)".to_string()];
+        let mut ks = vec![correction("pool(17)", "b(1,3)")];
+        let mut un = vec!["b(2,4)".to_string()];
+        let n = take_from_exit(
+            &mut ks,
+            &mut un,
+            &flipped,
+            Unseen {
+                pieces: 2,
+                maybe_in_a_stack: 1,
+                trusted: true,
+            },
+            true,
+            |l| l.starts_with("pool("),
+            &station(),
+            |l| Some(correction("", l)),
+            |_, _| true,
+        );
+        assert_eq!(n, 2);
+        assert!(un.is_empty());
+        assert_eq!(ks.len(), 2);
+        assert!(ks.iter().all(is_exit), "{ks:?}");
     }
 
     /// Discs the camera misses, left at the exit by an earlier move: as
