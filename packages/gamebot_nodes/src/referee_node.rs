@@ -1209,14 +1209,63 @@ impl<B: Bus> Referee<B> {
         }
         let game = self.core.game();
         let reseat_cm = self.params.reseat_mm / 10.0;
+        let unstacked_supply = |l: &str| {
+            game.location_by_name(l)
+                .is_some_and(|i| !game.is_relevant(i))
+                && self
+                    .board
+                    .as_ref()
+                    .is_some_and(|b| b.locations.iter().any(|c| c.name == l && !c.stacked))
+        };
+        let mut stand_ins: Vec<&str> = Vec::new();
         // A piece the move takes from where an earlier action put it lies
         // where that action put it.
         for k in 0..actions.len() {
             let from = actions[k].from_location.clone();
-            if actions[..k].iter().any(|a| a.to_location == from)
-                || !game
-                    .location_by_name(&from)
-                    .is_some_and(|l| game.is_relevant(l))
+            if actions[..k].iter().any(|a| a.to_location == from) {
+                continue;
+            }
+            // A supply spot the camera sees empty (its piece went elsewhere:
+            // pieces of a supply are alike, and a person putting the board
+            // right takes any): the seen piece of the type on the nearest
+            // other free-standing supply spot the move does not touch.
+            if unstacked_supply(&from) && !seen.pieces.iter().any(|p| p.location == from) {
+                let a = &actions[k];
+                let at = [a.from_position.x * 100.0, a.from_position.y * 100.0];
+                let stand_in = self.board.as_ref().and_then(|b| {
+                    seen.pieces
+                        .iter()
+                        .filter(|p| {
+                            b.classes[p.class].name == a.element_type
+                                && unstacked_supply(&p.location)
+                                && !stand_ins.contains(&p.location.as_str())
+                                && !actions.iter().any(|x| {
+                                    x.from_location == p.location || x.to_location == p.location
+                                })
+                        })
+                        .min_by(|x, y| {
+                            let d = |p: &&crate::referee_eyes::SeenPiece| {
+                                (p.table_cm[0] - at[0]).hypot(p.table_cm[1] - at[1])
+                            };
+                            d(x).total_cmp(&d(y))
+                        })
+                });
+                if let Some(p) = stand_in {
+                    tracing::info!(
+                        "{from} is seen empty: the arm takes the {} seen on {}",
+                        a.element_type,
+                        p.location
+                    );
+                    stand_ins.push(&p.location);
+                    let a = &mut actions[k];
+                    a.from_position.x = p.table_cm[0] / 100.0;
+                    a.from_position.y = p.table_cm[1] / 100.0;
+                }
+                continue;
+            }
+            if !game
+                .location_by_name(&from)
+                .is_some_and(|l| game.is_relevant(l))
             {
                 continue;
             }
