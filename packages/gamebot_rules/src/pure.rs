@@ -1259,10 +1259,19 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
             Op::Rem => bin(a, b, rec, |x, y| (y != 0).then(|| x.wrapping_rem(y))),
             _ => fi(|_, _| None),
         },
-        Pure::Abs(a) => {
-            let x = Leaf::of(a, rec);
-            fi(move |c, r| x.get(c, r)?.checked_abs())
-        }
+        // `ABS($v - $w)` of two variables in one closure (`puzzle8`).
+        Pure::Abs(a) => match &**a {
+            Pure::Bin(Op::Sub, x, y) if matches!((&**x, &**y), (Pure::Var(_), Pure::Var(_))) => {
+                let (&Pure::Var(v), &Pure::Var(w)) = (&**x, &**y) else {
+                    unreachable!()
+                };
+                crate::compile::abs_sub_vars(v, w)
+            }
+            _ => {
+                let x = Leaf::of(a, rec);
+                fi(move |c, r| x.get(c, r)?.checked_abs())
+            }
+        },
         Pure::Neg(a) => {
             let x = Leaf::of(a, rec);
             fi(move |c, r| x.get(c, r)?.checked_neg())

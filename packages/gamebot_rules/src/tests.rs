@@ -2369,6 +2369,111 @@ fn fused_register_comparisons_agree_with_the_reference() {
     assert!(e.contains("overflow"), "{e}");
 }
 
+/// `ABS($x - $y)` of two namespace variables in one closure
+/// (`compile::abs_sub_vars`, issue 18 sixteenth step, `puzzle8`'s
+/// `Adjacent`): in functions inlined over registers (and, for comparison, in
+/// lines of their own, which stay closures), for differences on both sides
+/// of 0, an unbound or non-Int variable,
+/// an overflow of the difference and of `ABS` (the registers give up, the
+/// closures report it), it agrees with the reference at every budget. It
+/// fails when the closure reads the first variable twice (checked: `Adj` of
+/// 1, 2 and 3, 3 gave `false`) and when it wraps instead of giving up on an
+/// overflow (checked: `Adj` with `$x` = -2147483648 and `$u` = 0 gave
+/// `false` instead of the reference's overflow error).
+#[test]
+fn abs_of_a_difference_agrees_with_the_reference() {
+    let defs = "Adj\n$ax = ABS($x - $u)\n$ay = ABS($y - $v)\n($ax + $ay) == 1\nEND\n\
+                Dist\n(ABS($x - $u)) + (ABS($y - $v))\nEND\n";
+    let board = grid();
+    let g = Game::parse(
+        "abs.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nAdj AND (Dist >= 0)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let mut cases: Vec<Vec<String>> = Vec::new();
+    for (x, u, y, v) in [
+        (1, 2, 3, 3),
+        (2, 1, 3, 3),
+        (3, 3, 1, 2),
+        (3, 3, 2, 1),
+        (1, 3, 2, 2),
+        (3, 1, 2, 2),
+        (2, 2, 2, 2),
+        (1, 2, 1, 2),
+        (-5, 7, 0, -1),
+        (i32::MIN, 0, 1, 1),
+        (i32::MIN + 1, 0, 1, 1),
+        (i32::MIN, 1, 1, 1),
+        (i32::MAX, -1, 1, 1),
+        (0, i32::MIN, 1, 1),
+    ] {
+        // A literal is never negative (`-1 + 2` is `-(1 + 2)`).
+        let lit = |i: i32| match i {
+            i32::MIN => "((0 - 2147483647) - 1)".to_string(),
+            i if i < 0 => format!("(0 - {})", -i),
+            i => i.to_string(),
+        };
+        let vars = [
+            format!("$x = {}", lit(x)),
+            format!("$u = {}", lit(u)),
+            format!("$y = {}", lit(y)),
+            format!("$v = {}", lit(v)),
+        ];
+        for last in ["Adj", "Dist", "ABS($x - $u)", "(ABS($y - $v)) == 1"] {
+            let mut lines = vars.to_vec();
+            lines.push(last.into());
+            cases.push(lines);
+        }
+    }
+    // An unbound variable, a variable that is no Int.
+    cases.push(vec![
+        "$x = 1".into(),
+        "$y = 1".into(),
+        "$v = 2".into(),
+        "Adj".into(),
+    ]);
+    cases.push(vec!["$u = 1".into(), "ABS($x - $u)".into()]);
+    for x in ["true", "\"s(1,1)\""] {
+        cases.push(vec![
+            format!("$x = {x}"),
+            "$u = 1".into(),
+            "ABS($x - $u)".into(),
+        ]);
+        cases.push(vec![
+            "$x = 1".into(),
+            format!("$u = {x}"),
+            "$y = 1".into(),
+            "$v = 1".into(),
+            "Dist".into(),
+        ]);
+    }
+    for lines in &cases {
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        for steps in 1..=8 {
+            let _ = run_budget_on(&board, defs, &lines, steps);
+        }
+    }
+    let adj = |x: i32, u: i32, y: i32, v: i32| {
+        let lines = [
+            format!("$x = {x}"),
+            format!("$u = {u}"),
+            format!("$y = {y}"),
+            format!("$v = {v}"),
+            "Adj".into(),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        boolean(run_budget_on(&board, defs, &lines, 100))
+    };
+    assert!(adj(1, 2, 3, 3) && adj(3, 3, 2, 1) && !adj(1, 3, 2, 2) && !adj(2, 2, 2, 2));
+    assert!(!adj(1, 2, 1, 2));
+    let lines = ["$x = 0 - 5", "$u = 7", "ABS($x - $u)"];
+    assert_eq!(int(run_budget_on(&board, defs, &lines, 100)), 12);
+    let lines = ["$x = (0 - 2147483647) - 1", "$u = 0", "ABS($x - $u)"];
+    let e = run_budget_on(&board, defs, &lines, 100).expect_err("an overflow");
+    assert!(e.contains("overflow"), "{e}");
+}
+
 /// `toLocations` over registers (`Ctx::run_loc_set`, issue 18 thirteenth
 /// step): a set of at most one location gives its member without the set
 /// value. Along seeded random playouts the moves (and the errors) are those
