@@ -347,6 +347,20 @@ pub const CORRECTING: &str = "correcting";
 /// move of the arm would re-seat it).
 pub const TIDYING: &str = "tidying up after";
 
+/// Logs each re-seat of `out` (how far off its point the piece was seen),
+/// after `why`.
+fn log_reseats(why: &str, out: &[Correction]) {
+    for c in out {
+        let to = c.to_cm.unwrap_or_default();
+        tracing::info!(
+            "{why}re-seating {} seen {:.1} mm off {}",
+            c.element,
+            10.0 * (c.from_cm[0] - to[0]).hypot(c.from_cm[1] - to[1]),
+            c.to_location
+        );
+    }
+}
+
 /// The start of every `ARM_STARTED` event's message.
 pub const ARM_STARTS: &str = "the arm starts ";
 
@@ -1293,15 +1307,7 @@ impl<B: Bus> Referee<B> {
             crate::referee_eyes::reseats(game, self.core.state(), seen, reseat_cm, &touched, |l| {
                 self.core.robot_point(l)
             });
-        for c in &out {
-            let to = c.to_cm.unwrap_or_default();
-            tracing::info!(
-                "re-seating {} seen {:.1} mm off {}",
-                c.element,
-                10.0 * (c.from_cm[0] - to[0]).hypot(c.from_cm[1] - to[1]),
-                c.to_location
-            );
-        }
+        log_reseats("", &out);
         out
     }
 
@@ -1407,15 +1413,7 @@ impl<B: Bus> Referee<B> {
                                 |l| self.core.robot_point(l),
                             );
                             if !tidy.is_empty() {
-                                for k in &tidy {
-                                    let to = k.to_cm.unwrap_or_default();
-                                    tracing::info!(
-                                        "the move showed; re-seating {} seen {:.1} mm off {}",
-                                        k.element,
-                                        10.0 * (k.from_cm[0] - to[0]).hypot(k.from_cm[1] - to[1]),
-                                        k.to_location
-                                    );
-                                }
+                                log_reseats("the move showed; ", &tidy);
                                 let actions = tidy.iter().map(correction_msg).collect();
                                 return self.send_execute(actions, TIDYING);
                             }

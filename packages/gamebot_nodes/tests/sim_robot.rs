@@ -33,6 +33,24 @@ fn point(p: [f64; 3]) -> Point {
     }
 }
 
+/// A goal that carries the first cross, lying at `from`, from its supply
+/// spot sx(1) to the centre cell at `to`.
+fn cross_to_centre(from: [f64; 3], to: [f64; 3]) -> ExecuteMoveGoal {
+    ExecuteMoveGoal {
+        actions: vec![PhysicalAction {
+            kind: PhysicalAction::TRANSFER,
+            element: "x(1)".into(),
+            element_type: "cross".into(),
+            from_location: "sx(1)".into(),
+            to_location: "cell(2,2)".into(),
+            from_position: point(from),
+            to_position: point(to),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
 fn piece_at(robot: &SimRobot, element: &str) -> [f64; 3] {
     robot
         .probe()
@@ -79,19 +97,7 @@ fn the_arm_carries_a_piece_and_the_hand_makes_a_move_in_the_world() {
     let to = robot.place("cell(2,2)").unwrap();
     let exec = client.action_client_on(&graph::EXECUTE_MOVE).unwrap();
     assert!(exec.wait_for_server(T));
-    let goal = ExecuteMoveGoal {
-        actions: vec![PhysicalAction {
-            kind: PhysicalAction::TRANSFER,
-            element: "x(1)".into(),
-            element_type: "cross".into(),
-            from_location: "sx(1)".into(),
-            to_location: "cell(2,2)".into(),
-            from_position: point(from),
-            to_position: point(to),
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
+    let goal = cross_to_centre(from, to);
     let before = piece_at(&robot, "x(1)");
     assert!((before[0] - from[0]).hypot(before[1] - from[1]) < 0.005);
     let _ = robot.serial_path();
@@ -243,19 +249,7 @@ fn a_piece_that_slips_as_it_is_lifted_falls_back_where_it_lay() {
     let start = piece_at(&robot, "x(1)");
     let mut at = start;
     for round in 1..=3 {
-        let goal = ExecuteMoveGoal {
-            actions: vec![PhysicalAction {
-                kind: PhysicalAction::TRANSFER,
-                element: "x(1)".into(),
-                element_type: "cross".into(),
-                from_location: "sx(1)".into(),
-                to_location: "cell(2,2)".into(),
-                from_position: point(at),
-                to_position: point(to),
-                ..Default::default()
-            }],
-            ..Default::default()
-        };
+        let goal = cross_to_centre(at, to);
         let _ = exec.send_goal(goal, T).unwrap().result(T).unwrap();
         wait_world(&robot, "nothing held", |s| s.held.is_none());
         let now = piece_at(&robot, "x(1)");
