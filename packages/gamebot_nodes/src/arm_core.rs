@@ -374,10 +374,22 @@ impl ArmPlanner {
         to: &[f64],
         holding: bool,
     ) {
+        self.path_step(steps, name, &[from.to_vec(), to.to_vec()], holding);
+    }
+
+    /// An arm step through `waypoints` ([`ArmPlanner::segment_through`]),
+    /// ending at the last.
+    fn path_step(
+        &self,
+        steps: &mut Vec<Step>,
+        name: &'static str,
+        waypoints: &[Vec<f64>],
+        holding: bool,
+    ) {
         steps.push(Step {
             name,
-            motion: Motion::Arm(self.segment(from, to)),
-            end: to.to_vec(),
+            motion: Motion::Arm(self.segment_through(waypoints)),
+            end: waypoints[waypoints.len() - 1].clone(),
             holding,
         });
     }
@@ -440,12 +452,7 @@ impl ArmPlanner {
                     end: at_f.clone(),
                     holding: true,
                 });
-                steps.push(Step {
-                    name: "lift",
-                    motion: Motion::Arm(self.segment_through(&lift)),
-                    end: carry_f.clone(),
-                    holding: true,
-                });
+                self.path_step(&mut steps, "lift", &lift, true);
                 self.arm_step(&mut steps, "carry", &carry_f, &carry_t, true);
                 self.arm_step(&mut steps, "place", &carry_t, &at_t, true);
                 steps.push(Step {

@@ -347,6 +347,23 @@ pub const CORRECTING: &str = "correcting";
 /// move of the arm would re-seat it).
 pub const TIDYING: &str = "tidying up after";
 
+/// Whether `l` names an irrelevant location of `game` (a supply or bin:
+/// its pieces are alike).
+fn is_supply(game: &gamebot_rules::Game, l: &str) -> bool {
+    game.location_by_name(l)
+        .is_some_and(|i| !game.is_relevant(i))
+}
+
+/// Whether the camera location `l` is one level of a stack (the camera sees
+/// only its top); `None` when the board has no location `l`.
+fn location_stacked(board: &VisionBoard, l: &str) -> Option<bool> {
+    board
+        .locations
+        .iter()
+        .find(|c| c.name == l)
+        .map(|c| c.stacked)
+}
+
 /// Logs each re-seat of `out` (how far off its point the piece was seen),
 /// after `why`.
 fn log_reseats(why: &str, out: &[Correction]) {
@@ -1224,12 +1241,11 @@ impl<B: Bus> Referee<B> {
         let game = self.core.game();
         let reseat_cm = self.params.reseat_mm / 10.0;
         let unstacked_supply = |l: &str| {
-            game.location_by_name(l)
-                .is_some_and(|i| !game.is_relevant(i))
+            is_supply(game, l)
                 && self
                     .board
                     .as_ref()
-                    .is_some_and(|b| b.locations.iter().any(|c| c.name == l && !c.stacked))
+                    .is_some_and(|b| location_stacked(b, l) == Some(false))
         };
         let mut stand_ins: Vec<&str> = Vec::new();
         // A piece the move takes from where an earlier action put it lies
@@ -1449,10 +1465,7 @@ impl<B: Bus> Referee<B> {
                     let instead_of_supply = t.exit_tries < crate::flip_station::EXIT_TRIES;
                     let mut from_exit = 0;
                     let mut unseen = crate::flip_station::Unseen::default();
-                    let supply = |l: &str| {
-                        game.location_by_name(l)
-                            .is_some_and(|l| !game.is_relevant(l))
-                    };
+                    let supply = |l: &str| is_supply(&game, l);
                     if let Some(f) = station.as_ref() {
                         let flipped: Vec<String> = t
                             .actions
@@ -1461,8 +1474,7 @@ impl<B: Bus> Referee<B> {
                             .map(|a| a.from_location.clone())
                             .collect();
                         let expected = &t.expected;
-                        let stacked =
-                            |l: &str| board.locations.iter().any(|c| c.name == l && c.stacked);
+                        let stacked = |l: &str| location_stacked(&board, l) == Some(true);
                         let missing = |l: &str| {
                             uncorrectable.iter().any(|u| u == l)
                                 || corrections.iter().any(|k| k.to_location == l)
