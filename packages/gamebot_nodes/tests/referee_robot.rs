@@ -206,13 +206,12 @@ fn a_slipped_transfer_is_seen_corrected_and_confirmed() {
 fn an_uncorrectable_piece_asks_for_help_and_the_game_goes_on() {
     let r = robot(10.0, "slip=1", 1, 0);
     let mut w = watch(&r);
-    w.until("the help request", |w| {
+    // The event is published just before the state that shows the new phase,
+    // so wait for both rather than assert on whichever state came first.
+    w.until("the help request, and the state waiting for help", |w| {
         w.has(GameEvent::INFO, "help: please put the board right")
+            && w.last.as_ref().map(|s| s.phase) == Some(GameState::PHASE_WAITING_FOR_HELP)
     });
-    assert_eq!(
-        w.last.as_ref().unwrap().phase,
-        GameState::PHASE_WAITING_FOR_HELP
-    );
     assert_eq!(w.plies(), 0);
     // Nobody helps yet: the referee reminds (a person, or the simulated one,
     // looks at the board again).
