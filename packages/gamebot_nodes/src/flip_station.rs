@@ -61,8 +61,12 @@ pub fn through_station(actions: Vec<ActionMsg>, station: Option<&FlipStation>) -
 /// How often per move the referee sends the arm to the station's exit for
 /// a disc it cannot see in place of a supply piece it can (a grasp there
 /// can slip too, leaving the disc where it was; a grasp where nothing lies
-/// costs one blind trip). For a location nothing seen can fill, the exit is
-/// tried as long as the regrasps' and corrections' budgets last.
+/// costs one blind trip). A round that repeats the last one (the disc
+/// slipped back into the exit's cradle, or nothing lay there) and is free
+/// under the referee's `regrasp_attempts` does not count, so a disc slipping
+/// at the exit again and again is fetched on the regrasps' budget. For a
+/// location nothing seen can fill, the exit is tried as long as the
+/// regrasps' and corrections' budgets last.
 pub const EXIT_TRIES: u32 = 3;
 
 /// What the camera's count says about discs out of its view.
