@@ -225,6 +225,7 @@ mod tests {
             element_type: "disc".into(),
             from_location: from.into(),
             from_cm: [-13.5, 9.0],
+            from_level_cm: 0.0,
             to_location: to.into(),
             to_cm: Some([0.0, 18.0, 0.0]),
             turn_over: true,

@@ -293,6 +293,9 @@ pub struct Correction {
     pub element_type: String,
     pub from_location: String,
     pub from_cm: [f64; 2],
+    /// Height (cm) of the piece's base where it is picked: 0 on the table,
+    /// a stack's level for the top piece of a stack (a re-seat).
+    pub from_level_cm: f64,
     pub to_location: String,
     /// `robot=` coordinates (cm) of the target.
     pub to_cm: Option<[f64; 3]>,
@@ -345,42 +348,80 @@ impl Correction {
     }
 }
 
-/// Pieces of `state` the camera sees on a relevant location farther than
-/// `reseat_cm` from its point for the arm (`point`: cm, the location's
-/// `robot=` through the board's placement) — nudged by a neighbour, put down
-/// a little off: each goes back onto its point, picked where it was seen.
-/// Locations in `skip` (those the arm's next move touches) are left alone.
-/// The camera reads a piece on the board to within 1.7 mm (`gamebot bench
-/// eyes`), so a threshold of a few mm fires only for pieces really off.
+/// Pieces of `state` the camera sees farther than `reseat_cm` from their
+/// point for the arm (`point`: cm, the location's `robot=` through the
+/// board's placement) — nudged by a neighbour, put down a little off: each
+/// goes back onto its point, picked where it was seen. Relevant locations
+/// always; an irrelevant one (a supply, a bin of captured pieces) only
+/// within [`NUDGE_REACH_CM`] of a point in `put_at` (cm: where the arm just
+/// put pieces down), so a captured piece nudged again and again by the
+/// captures put beside it does not walk out of its bin, while the pool
+/// stacks the arm takes from are left to the arm's grasp. On a stack
+/// (locations sharing one point at different heights) the camera sees the
+/// top piece, so the position's top piece there is re-seated, picked at its
+/// level. Locations in `skip` (those the arm's next move touches) are left
+/// alone, and so is a stack any of whose levels is in `skip`. The camera
+/// reads a piece on the board to within 1.7 mm (`gamebot bench eyes`), so a
+/// threshold of a few mm fires only for pieces really off.
 pub fn reseats(
     game: &Game,
     state: &State,
     seen: &SeenBoard,
     reseat_cm: f64,
     skip: &[&str],
+    put_at: &[[f64; 3]],
     point: impl Fn(LocationId) -> Option<[f64; 3]>,
 ) -> Vec<Correction> {
     let mut out = Vec::new();
     for p in &seen.pieces {
-        if p.location.is_empty() || skip.contains(&p.location.as_str()) {
+        if p.location.is_empty() {
             continue;
         }
         let Some(l) = game.location_by_name(&p.location) else {
             continue;
         };
-        let (Some(e), Some(to)) = (state.content(l), point(l)) else {
+        let Some(at) = point(l) else {
             continue;
         };
-        if !game.is_relevant(l) {
+        let near_a_put = || {
+            put_at
+                .iter()
+                .any(|q| (q[0] - at[0]).hypot(q[1] - at[1]) <= NUDGE_REACH_CM)
+        };
+        if !game.is_relevant(l) && !near_a_put() {
             continue;
         }
+        // The levels of the stack `l` belongs to (just `l` when it stands alone).
+        let stack: Vec<(LocationId, [f64; 3])> = (0..game.locations.len() as LocationId)
+            .filter_map(|k| Some((k, point(k)?)))
+            .filter(|(_, q)| (q[0] - at[0]).hypot(q[1] - at[1]) < STACK_CM)
+            .collect();
+        if stack
+            .iter()
+            .any(|(k, _)| skip.contains(&game.locations[*k as usize].name.as_str()))
+        {
+            continue;
+        }
+        let Some((top, to, e)) = stack
+            .iter()
+            .filter_map(|&(k, q)| Some((k, q, state.content(k)?)))
+            .max_by(|x, y| x.1[2].total_cmp(&y.1[2]))
+        else {
+            continue;
+        };
         if (p.table_cm[0] - to[0]).hypot(p.table_cm[1] - to[1]) > reseat_cm {
+            let name = game.locations[top as usize].name.clone();
+            let ground = stack
+                .iter()
+                .map(|(_, q)| q[2])
+                .fold(f64::INFINITY, f64::min);
             out.push(Correction {
                 element: game.elements[e as usize].name.clone(),
                 element_type: game.element_type_of(e).name.clone(),
-                from_location: p.location.clone(),
+                from_location: name.clone(),
                 from_cm: p.table_cm,
-                to_location: p.location.clone(),
+                from_level_cm: to[2] - ground,
+                to_location: name,
                 to_cm: Some(to),
                 turn_over: false,
             });
@@ -388,6 +429,13 @@ pub fn reseats(
     }
     out
 }
+
+/// Points for the arm closer than this (cm, on the table) are one stack.
+const STACK_CM: f64 = 0.05;
+
+/// How far (cm) from where a piece is put down its neighbours may be nudged:
+/// a little more than one spacing of a bin column (3 cm).
+pub const NUDGE_REACH_CM: f64 = 4.5;
 
 /// How many pieces of `expected` the camera should see but sees nowhere:
 /// the places the position fills (a stack of supply places sharing one
@@ -511,6 +559,7 @@ pub fn check(
             element_type: game.element_type_of(e).name.clone(),
             from_location: p.location.clone(),
             from_cm: p.table_cm,
+            from_level_cm: 0.0,
             to_location: loc.name.clone(),
             to_cm: game.locations[loc.id as usize].robot_cm(),
             turn_over,
@@ -644,6 +693,7 @@ fn removals(
             element_type: game.element_type_of(e).name.clone(),
             from_location: p.location.clone(),
             from_cm: p.table_cm,
+            from_level_cm: 0.0,
             to_location: l.name.clone(),
             to_cm: game.locations[l.id as usize].robot_cm(),
             turn_over: false,
@@ -677,6 +727,7 @@ mod tests {
             element_type: ty.into(),
             from_location: String::new(),
             from_cm: from,
+            from_level_cm: 0.0,
             to_location: to.into(),
             to_cm: None,
             turn_over: false,
@@ -1014,8 +1065,8 @@ mod tests {
         };
         let robot = |l: LocationId| g.locations[l as usize].robot_cm();
         // cell(2,2)'s point is (0, 18) cm.
-        assert!(reseats(&g, &after, &seen_at([0.3, 18.2]), 0.5, &[], robot).is_empty());
-        let r = reseats(&g, &after, &seen_at([0.6, 18.0]), 0.5, &[], robot);
+        assert!(reseats(&g, &after, &seen_at([0.3, 18.2]), 0.5, &[], &[], robot).is_empty());
+        let r = reseats(&g, &after, &seen_at([0.6, 18.0]), 0.5, &[], &[], robot);
         assert_eq!(r.len(), 1, "{r:?}");
         let k = &r[0];
         assert_eq!(
@@ -1032,11 +1083,88 @@ mod tests {
             &seen_at([0.6, 18.0]),
             0.5,
             &["cell(2,2)"],
+            &[],
             robot
         )
         .is_empty());
         // A piece the position does not have there is not the re-seat's business.
-        assert!(reseats(&g, &st, &seen_at([0.6, 18.0]), 0.5, &[], robot).is_empty());
+        assert!(reseats(&g, &st, &seen_at([0.6, 18.0]), 0.5, &[], &[], robot).is_empty());
+    }
+
+    /// Alquerque's captured pieces go to a bin column at x = -13.5 cm, seven
+    /// places and a second level on top: a capture put beside a piece in the
+    /// bin may nudge it. The tidy-up after the arm's move re-seats the top
+    /// piece of the nudged stack (picked at its level), but only near where
+    /// the move put pieces down: the bins and pools elsewhere are left alone.
+    #[test]
+    fn a_bin_piece_nudged_by_a_capture_put_beside_it_is_reseated_at_its_level() {
+        let g = game("alquerque.game");
+        let board = VisionBoard::from_game(&g).unwrap();
+        let loc = |n: &str| g.location_by_name(n).unwrap();
+        let robot = |l: LocationId| g.locations[l as usize].robot_cm();
+        // Random play until red's eighth capture lies on top of the first.
+        let mut st = g.initial_state();
+        let mut seed = 1u64;
+        while st.content(loc("rbin(8)")).is_none() {
+            if st.is_over() {
+                st = g.initial_state();
+                seed += 1;
+            }
+            let moves = g.legal_moves(&st).unwrap();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = &moves[(seed >> 33) as usize % moves.len()];
+            g.apply(&mut st, m).unwrap();
+        }
+        let (bottom, top) = (loc("rbin(1)"), loc("rbin(8)"));
+        assert!(st.content(bottom).is_some());
+        let top_cm = robot(top).unwrap();
+        assert_eq!(robot(bottom).unwrap()[..2], top_cm[..2], "one stack");
+        // The camera sees the stack's top piece 6 mm off, on the camera
+        // location it gives that spot; everything else where it belongs.
+        let spot = board
+            .locations
+            .iter()
+            .find(|c| c.name == "rbin(1)" || c.name == "rbin(8)")
+            .unwrap()
+            .name
+            .clone();
+        let off = [top_cm[0] + 0.6, top_cm[1]];
+        let mut pieces: Vec<(String, String, i32, [f64; 2])> = Vec::new();
+        for (i, c) in visible_board(&g, &board, &st).iter().enumerate() {
+            let name = &board.locations[i].name;
+            if let (Some(c), Some(l)) = (c, g.location_by_name(name)) {
+                let at = robot(l).unwrap();
+                let cm = if *name == spot { off } else { [at[0], at[1]] };
+                pieces.push((name.clone(), board.classes[*c].name.clone(), 1, cm));
+            }
+        }
+        let seen = seen_of(&board, &pieces);
+        // A capture just put into rbin(2), 3 cm along the column.
+        let beside = [robot(loc("rbin(2)")).unwrap()];
+        let r = reseats(&g, &st, &seen, 0.5, &[], &beside, robot);
+        assert_eq!(r.len(), 1, "{r:?}");
+        let k = &r[0];
+        assert_eq!(
+            (k.from_location.as_str(), k.from_cm, k.to_location.as_str()),
+            ("rbin(8)", off, "rbin(8)")
+        );
+        assert_eq!(
+            k.element,
+            g.elements[st.content(top).unwrap() as usize].name
+        );
+        assert_eq!(k.to_cm, Some(top_cm));
+        assert_eq!(k.from_level_cm, top_cm[2] - robot(bottom).unwrap()[2]);
+        assert!(k.from_level_cm > 0.5, "picked at the upper level");
+        // Nothing put down near it (a move on the board's far side, or the
+        // re-seat before a move): the bin is left alone.
+        assert!(reseats(&g, &st, &seen, 0.5, &[], &[], robot).is_empty());
+        let far = [robot(loc("p(5,5)")).unwrap()];
+        assert!(reseats(&g, &st, &seen, 0.5, &[], &far, robot).is_empty());
+        // A stack the next move touches at any level is the move's.
+        assert!(reseats(&g, &st, &seen, 0.5, &["rbin(8)"], &beside, robot).is_empty());
+        assert!(reseats(&g, &st, &seen, 0.5, &["rbin(1)"], &beside, robot).is_empty());
     }
 
     #[test]

@@ -63,7 +63,8 @@ pub struct RefereeParams {
     pub regrasp_attempts: u32,
     /// Before the robot's move, pieces the camera sees farther than this (mm)
     /// from their location's point are put back on it, and the move's own
-    /// piece is picked where it lies; 0 = never.
+    /// piece is picked where it lies; once the move shows, so are those the
+    /// move nudged (bins and supplies near its placements too); 0 = never.
     pub reseat_mm: f64,
     /// While waiting for help or for a person, a reminder event this often.
     pub remind_after_s: f64,
@@ -923,7 +924,7 @@ fn correction_msg(c: &Correction) -> ActionMsg {
         to_location: c.to_location.clone(),
         from_state: 0,
         to_state: 0,
-        from_position: point(Some([c.from_cm[0], c.from_cm[1], 0.0])),
+        from_position: point(Some([c.from_cm[0], c.from_cm[1], c.from_level_cm])),
         to_position: point(c.to_cm),
         // The camera sees where the piece lies, not a plan: no neighbours known.
         neighbours: Vec::new(),
@@ -1322,10 +1323,15 @@ impl<B: Bus> Referee<B> {
             .iter()
             .flat_map(|a| [a.from_location.as_str(), a.to_location.as_str()])
             .collect();
-        let out =
-            crate::referee_eyes::reseats(game, self.core.state(), seen, reseat_cm, &touched, |l| {
-                self.core.robot_point(l)
-            });
+        let out = crate::referee_eyes::reseats(
+            game,
+            self.core.state(),
+            seen,
+            reseat_cm,
+            &touched,
+            &[],
+            |l| self.core.robot_point(l),
+        );
         log_reseats("", &out);
         out
     }
@@ -1423,12 +1429,23 @@ impl<B: Bus> Referee<B> {
                     if c.confirmed() {
                         if !t.tidied && self.params.reseat_mm > 0.0 {
                             t.tidied = true;
+                            // Where the move put pieces down: their
+                            // neighbours on a supply or in a bin are tidied too.
+                            let put_at: Vec<[f64; 3]> = t
+                                .actions
+                                .iter()
+                                .filter_map(|a| {
+                                    self.core
+                                        .robot_point(game.location_by_name(&a.to_location)?)
+                                })
+                                .collect();
                             let tidy = crate::referee_eyes::reseats(
                                 &game,
                                 &t.expected,
                                 &seen,
                                 self.params.reseat_mm / 10.0,
                                 &[],
+                                &put_at,
                                 |l| self.core.robot_point(l),
                             );
                             if !tidy.is_empty() {
@@ -1508,6 +1525,7 @@ impl<B: Bus> Referee<B> {
                                 element_type: game.element_type_of(e).name.clone(),
                                 from_location: String::new(),
                                 from_cm: [0.0; 2],
+                                from_level_cm: 0.0,
                                 to_location: l.to_string(),
                                 to_cm: game.locations[game.location_by_name(l)? as usize]
                                     .robot_cm(),
