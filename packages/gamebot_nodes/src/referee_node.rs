@@ -237,9 +237,7 @@ struct RobotTurn {
     regrasps: Regrasps,
     /// The last corrections sent.
     last_corrections: Vec<Correction>,
-    /// Corrections that took a piece from the turn-over station's exit,
-    /// except the free regrasps there (a disc that slipped back into the
-    /// exit's cradle is tried again on the regrasps' budget).
+    /// Corrections that took a piece from the turn-over station's exit.
     exit_tries: u32,
     /// The parts of the move not sent yet (with a camera, a move whose
     /// transfers rely on each other is sent in parts; see `move_parts`).
@@ -269,8 +267,8 @@ struct Regrasps {
 
 impl Regrasps {
     /// A round that carried nothing to `places`: free when none of them has
-    /// carried nothing more than `budget` times. Returns whether it was free.
-    fn record<'a>(&mut self, places: impl IntoIterator<Item = &'a str>, budget: u32) -> bool {
+    /// carried nothing more than `budget` times.
+    fn record<'a>(&mut self, places: impl IntoIterator<Item = &'a str>, budget: u32) {
         self.total += 1;
         let mut free = true;
         for p in places {
@@ -281,7 +279,6 @@ impl Regrasps {
         if free {
             self.free += 1;
         }
-        free
     }
 }
 
@@ -1555,24 +1552,17 @@ impl<B: Bus> Referee<B> {
                     // fell back where it lay, so the same correction is needed
                     // again: at the exit too, where the camera cannot see it)
                     // is tried again on its own budget.
-                    let mut free_regrasp = false;
                     if crate::referee_eyes::repeats_all(&corrections, &t.last_corrections, &supply)
                     {
                         // Up to `regrasp_attempts` per place are free; the rest count.
                         let places: Vec<&str> =
                             corrections.iter().map(|k| k.to_location.as_str()).collect();
-                        free_regrasp = t.regrasps.record(places, self.params.regrasp_attempts);
+                        t.regrasps.record(places, self.params.regrasp_attempts);
                     }
                     let regrasps = t.regrasps.total;
                     let attempts = t.attempts();
                     if from_exit > 0 && attempts < self.params.correction_attempts {
-                        // A disc that slipped back into the exit's cradle is
-                        // still there: its free regrasps do not use up the
-                        // exit's tries (else the pool fills its square and
-                        // the pool is one short at the game's end).
-                        if !free_regrasp {
-                            t.exit_tries += 1;
-                        }
+                        t.exit_tries += 1;
                         tracing::warn!(
                             "the arm looks at the turn-over station's exit for {from_exit} disc(s){}",
                             match (unseen.pieces, unseen.maybe_in_a_stack) {

@@ -20,7 +20,7 @@
 //! - Reversi, a FLIP through the turn-over station: a first leg that slipped
 //!   is taken again before the second; a disc that slipped at the station's
 //!   exit, out of the camera's view, is fetched from there, not replaced by
-//!   a pool disc, however often it slips there (free regrasps).
+//!   a pool disc, even after slipping there four times in a row.
 
 use gamebot_interfaces::msg::{GameEvent, GameState};
 use gamebot_interfaces::srv::{HumanMoveRequest, SimFaultRequest};
@@ -382,9 +382,9 @@ fn a_disc_that_slipped_at_the_station_exit_is_fetched_from_there() {
 }
 
 /// The same disc slips back into the exit's cradle four times in a row (a
-/// faults soak's stop: the exit's fixed three tries ran out and the pool
-/// filled the square). Each retry repeats the last and is a free regrasp,
-/// so the exit is tried again until the disc comes.
+/// faults soak's stop: the exit's three tries ran out and the pool filled
+/// the square): within `EXIT_TRIES`, the exit is tried again until the disc
+/// comes.
 #[test]
 fn a_disc_slipping_at_the_station_exit_again_and_again_is_still_fetched_from_there() {
     fetched_from_the_exit_after_slips(4);
