@@ -480,26 +480,10 @@ fn a_piece_the_move_nudged_off_its_point_is_reseated_before_the_move_counts() {
                 referee_node::TIDYING
             ))
     };
-    w.until("a move's pieces re-seated", |w| w.seen.iter().any(tidying));
-    set_faults(&r, "nudge=0");
-    let plies = w.plies();
-    let ev = w.seen.iter().find(|e| tidying(e)).unwrap().clone();
     // The move it tidies counts only after the re-seat.
-    w.until("the tidied move counted", |w| w.plies() > plies);
+    let ev = tidied_and_counted(&r, &mut w, "a move's pieces re-seated", tidying);
     assert!(!ev.actions.is_empty());
-    let snap = r.probe().snapshot();
-    for a in &ev.actions {
-        assert_eq!(a.from_location, a.to_location, "{a:?}");
-        let p = snap.pieces.iter().find(|p| p.name == a.element).unwrap();
-        let at = r.place(&a.to_location).unwrap();
-        let off_mm = 1000.0 * (p.position[0] - at[0]).hypot(p.position[1] - at[1]);
-        assert!(
-            off_mm < 2.0,
-            "{} lies {off_mm:.1} mm off {}",
-            a.element,
-            a.to_location
-        );
-    }
+    assert_reseated(&r, &ev.actions);
     let i = w.seen.iter().position(tidying).unwrap();
     assert!(
         w.seen[i..]
@@ -527,13 +511,37 @@ fn a_bin_piece_a_capture_nudged_is_reseated_in_its_bin() {
             && e.message.contains(referee_node::TIDYING)
             && e.actions.iter().any(|a| in_a_bin(&a.to_location))
     };
-    w.until("a bin piece re-seated", |w| w.seen.iter().any(bin_tidy));
-    set_faults(&r, "nudge=0");
+    let ev = tidied_and_counted(&r, &mut w, "a bin piece re-seated", bin_tidy);
+    let in_bins: Vec<_> = ev
+        .actions
+        .into_iter()
+        .filter(|a| in_a_bin(&a.to_location))
+        .collect();
+    assert_reseated(&r, &in_bins);
+    r.stop().unwrap();
+}
+
+/// Waits for the first tidy-up goal `tidy` matches, stops the nudges, and
+/// waits until the move it tidied counts; returns the goal's event.
+fn tidied_and_counted(
+    r: &SimRobot,
+    w: &mut Watch,
+    what: &str,
+    tidy: impl Fn(&GameEvent) -> bool,
+) -> GameEvent {
+    w.until(what, |w| w.seen.iter().any(&tidy));
+    set_faults(r, "nudge=0");
     let plies = w.plies();
-    let ev = w.seen.iter().find(|e| bin_tidy(e)).unwrap().clone();
+    let ev = w.seen.iter().find(|e| tidy(e)).unwrap().clone();
     w.until("the tidied move counted", |w| w.plies() > plies);
+    ev
+}
+
+/// The world: each re-seated piece lies on its place (within 2 mm), at its
+/// level (within 3 mm: the top of a stack).
+fn assert_reseated(r: &SimRobot, actions: &[gamebot_interfaces::msg::PhysicalAction]) {
     let snap = r.probe().snapshot();
-    for a in ev.actions.iter().filter(|a| in_a_bin(&a.to_location)) {
+    for a in actions {
         assert_eq!(a.from_location, a.to_location, "{a:?}");
         let p = snap.pieces.iter().find(|p| p.name == a.element).unwrap();
         let at = r.place(&a.to_location).unwrap();
@@ -552,5 +560,4 @@ fn a_bin_piece_a_capture_nudged_is_reseated_in_its_bin() {
             a.to_location
         );
     }
-    r.stop().unwrap();
 }
