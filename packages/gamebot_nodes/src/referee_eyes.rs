@@ -354,7 +354,8 @@ impl Correction {
 /// goes back onto its point, picked where it was seen. Relevant locations
 /// always; an irrelevant one (a supply, a bin of captured pieces) only
 /// within [`NUDGE_REACH_CM`] of a point in `put_at` (cm: where the arm just
-/// put pieces down), so a captured piece nudged again and again by the
+/// put pieces down off the board — the referee passes a move's captures put
+/// into their bins), so a captured piece nudged again and again by the
 /// captures put beside it does not walk out of its bin, while the pool
 /// stacks the arm takes from are left to the arm's grasp. On a stack
 /// (locations sharing one point at different heights) the camera sees the

@@ -1426,15 +1426,15 @@ impl<B: Bus> Referee<B> {
                     if c.confirmed() {
                         if !t.tidied && self.params.reseat_mm > 0.0 {
                             t.tidied = true;
-                            // Where the move put pieces down: their
-                            // neighbours on a supply or in a bin are tidied too.
+                            // Where the move put pieces off the board (a
+                            // capture into its bin): their neighbours there
+                            // are tidied too.
                             let put_at: Vec<[f64; 3]> = t
                                 .actions
                                 .iter()
-                                .filter_map(|a| {
-                                    self.core
-                                        .robot_point(game.location_by_name(&a.to_location)?)
-                                })
+                                .filter_map(|a| game.location_by_name(&a.to_location))
+                                .filter(|&l| !game.is_relevant(l))
+                                .filter_map(|l| self.core.robot_point(l))
                                 .collect();
                             let tidy = crate::referee_eyes::reseats(
                                 &game,
