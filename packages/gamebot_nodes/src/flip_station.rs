@@ -66,8 +66,9 @@ pub fn through_station(actions: Vec<ActionMsg>, station: Option<&FlipStation>) -
 /// camera cannot tell that from an exit that is empty (the disc slipped
 /// back onto a pool stack, hidden under its top), where each try is a blind
 /// trip: trying the exit on the regrasps' whole budget instead ended 2 of
-/// 18 soak games in a call for help, so the budget stays small. For a location nothing seen can fill, the exit is tried as long
-/// as the regrasps' and corrections' budgets last.
+/// 18 soak games in a call for help, so the budget stays small. For a
+/// location nothing seen can fill, the exit is tried as long as the
+/// regrasps' and corrections' budgets last.
 pub const EXIT_TRIES: u32 = 4;
 
 /// What the camera's count says about discs out of its view.

@@ -1104,18 +1104,15 @@ mod tests {
         let loc = |n: &str| g.location_by_name(n).unwrap();
         let robot = |l: LocationId| g.locations[l as usize].robot_cm();
         // Random play until red's eighth capture lies on top of the first.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let mut st = g.initial_state();
-        let mut seed = 1u64;
         while st.content(loc("rbin(8)")).is_none() {
             if st.is_over() {
                 st = g.initial_state();
-                seed += 1;
             }
             let moves = g.legal_moves(&st).unwrap();
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let m = &moves[(seed >> 33) as usize % moves.len()];
+            let m = &moves[rng.gen_range(0..moves.len())];
             g.apply(&mut st, m).unwrap();
         }
         let (bottom, top) = (loc("rbin(1)"), loc("rbin(8)"));

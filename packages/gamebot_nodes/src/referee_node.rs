@@ -64,7 +64,8 @@ pub struct RefereeParams {
     /// Before the robot's move, pieces the camera sees farther than this (mm)
     /// from their location's point are put back on it, and the move's own
     /// piece is picked where it lies; once the move shows, so are those the
-    /// move nudged (bins and supplies near its placements too); 0 = never.
+    /// move nudged (in the bins too, beside the captures it put there);
+    /// 0 = never.
     pub reseat_mm: f64,
     /// While waiting for help or for a person, a reminder event this often.
     pub remind_after_s: f64,
