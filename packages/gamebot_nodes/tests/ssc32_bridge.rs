@@ -404,6 +404,18 @@ fn with_use_sim_time_the_bridge_and_tf_run_on_the_clock_topic() {
             let home = arm.home().to_vec();
             let mut a = home.clone();
             a[0] = 0.4;
+            // The board's outputs start off, and a channel's first pulse
+            // jumps there at once (as on the real board): so first put the
+            // servos on at home. Without this the timed move below is a
+            // jump, and the goal ends on the bridge's /clock alone, which
+            // trails the board's time by up to a tick.
+            let on = c
+                .send_goal(goal(&arm, vec![point(&home, 0), point(&home, 100)]), T)
+                .unwrap()
+                .result(T)
+                .unwrap();
+            assert_eq!(on.status, GoalStatus::Succeeded, "{:?}", on.result);
+            assert!(emu.pulses().pulses[..5].iter().all(|&p| p != 0));
             let t0 = clock.now();
             let out = c
                 .send_goal(goal(&arm, vec![point(&home, 0), point(&a, 2000)]), T)
@@ -411,7 +423,8 @@ fn with_use_sim_time_the_bridge_and_tf_run_on_the_clock_topic() {
                 .result(T)
                 .unwrap();
             assert_eq!(out.status, GoalStatus::Succeeded, "{:?}", out.result);
-            // 2 s of board time (0.4 s of wall time at 5×).
+            // 2 s of board time (0.4 s of wall time at 5×): the board's `Q`
+            // answers done only then.
             assert!(clock.now() - t0 >= Duration::from_millis(2000));
             let js = states.drain();
             assert!(!js.is_empty());
