@@ -144,6 +144,12 @@ pub fn find_board_config(name: &str) -> PathBuf {
     find_config("boards", name)
 }
 
+/// Finds `config/<kind>/<name>.yaml` (a camera calibration: `kind` =
+/// `camera`) the same way as [`find_arm_config`].
+pub fn find_named_config(kind: &str, name: &str) -> PathBuf {
+    find_config(kind, name)
+}
+
 /// A named configuration that [`find_config`] did not find: names the
 /// relative path searched, never the build machine's source checkout.
 pub(crate) fn not_found(what: &str, kind: &str, name: &str) -> LoadError {

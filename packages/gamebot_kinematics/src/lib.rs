@@ -22,7 +22,9 @@ pub mod registration;
 pub mod trajectory;
 mod urdf_locate;
 
-pub use arm::{find_arm_config, find_board_config, Arm, JointInfo, JointKind, ServoPulse};
+pub use arm::{
+    find_arm_config, find_board_config, find_named_config, Arm, JointInfo, JointKind, ServoPulse,
+};
 pub use closed_form::{legacy_al5d_angles, LegacyUnreachable};
 pub use error::{
     ClosedFormMismatch, IkError, LimitError, LoadError, LocationError, TrajectoryError,

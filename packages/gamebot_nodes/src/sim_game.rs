@@ -68,7 +68,11 @@ impl SimGameConfig {
             robot: robot.to_string(),
             robot_plays_both: false,
             world: WorldConfig::default(),
-            calibration: "config/camera/sim.yaml".to_string(),
+            // Found like the arms: from the current directory up, then the
+            // checkout the binary was built from.
+            calibration: gamebot_kinematics::find_named_config("camera", "sim")
+                .display()
+                .to_string(),
             seed: 1,
             wall_limit: None,
             referee_stays: false,

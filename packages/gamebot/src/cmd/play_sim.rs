@@ -459,6 +459,12 @@ fn one_game(
     let _ = watcher.join();
     let mut summary = played?;
     if let Err(e) = stopped {
+        // A node that failed before the game's first move (a missing file,
+        // a bad parameter) fails every game alike: end the run here.
+        if summary.moves.is_empty() && !summary.finished && !stop.is_requested() {
+            return Err(anyhow::Error::new(e)
+                .context("the robot's node graph failed before the first move"));
+        }
         tracing::error!("{e}");
     }
     if let Ok(r) = bags_rx.try_recv() {
