@@ -2136,7 +2136,7 @@ fn run_memo<const REG: bool>(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
+    if let Some(v) = memo.hit::<true>(slots, fid, &key, info.inputs.len(), st) {
         return Ok(v);
     }
     memo_miss::<REG>(c, fid, info, key)
@@ -2201,7 +2201,7 @@ pub(crate) fn memo_call_run<const REG: bool>(
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
+    if let Some(v) = memo.hit::<true>(slots, fid, &key, info.inputs.len(), st) {
         return Some(v);
     }
     if !c.inline_call_ok(nest + 1) {
@@ -2281,7 +2281,7 @@ fn memo_keyed<const REG: bool>(
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
+    if let Some(v) = memo.hit::<true>(slots, fid, &key, info.inputs.len(), st) {
         return Ok(Some(v));
     }
     for (p, a) in params.iter().zip(args) {
@@ -2377,7 +2377,7 @@ fn run_unit(c: &mut Ctx<'_>, u: FuncId, body: &CBool) -> R<bool> {
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    let v = match memo.hit(slots, u, &key, info.inputs.len(), st) {
+    let v = match memo.hit::<false>(slots, u, &key, info.inputs.len(), st) {
         Some(v) => v,
         None => memo_miss_with(c, u, info, key, |c| body(c).map(Value::Bool))?,
     };
@@ -2706,4 +2706,37 @@ pub(crate) fn abs_sub_vars(v: VarId, w: VarId) -> crate::pure::PInt {
         };
         p.checked_sub(q)?.checked_abs()
     })
+}
+
+/// Epochs a scratch (or a new state) takes from [`EPOCH_BLOCKS`] at a time.
+const EPOCH_BLOCK: u64 = 1 << 20;
+/// The next block of epochs (block 0, epochs below [`EPOCH_BLOCK`], is
+/// never handed out: 0 is no epoch).
+static EPOCH_BLOCKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// The first epoch of a block of [`EPOCH_BLOCK`] epochs no one has had yet
+/// in this process (the taker hands them out): never 0.
+pub(crate) fn epoch_block() -> u64 {
+    EPOCH_BLOCKS
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        .checked_mul(EPOCH_BLOCK)
+        .expect("state epochs exhausted")
+}
+
+/// Gives `st` a fresh epoch when a mutator has set it to 0, from `epochs`
+/// (the next and the end of the scratch's block): the engine, once a move's
+/// changes are made, so the end checks and the next generation share the
+/// memo entries they check (`memo.rs`, `Entry::valid_in`). A scratch is not
+/// cloned and blocks are handed out once, so no two states get one epoch
+/// this way.
+#[inline(never)]
+pub(crate) fn renew_epoch(epochs: &mut (u64, u64), st: &mut crate::state::State) {
+    if st.epoch == 0 {
+        if epochs.0 == epochs.1 {
+            let b = epoch_block();
+            *epochs = (b, b + EPOCH_BLOCK);
+        }
+        st.epoch = epochs.0;
+        epochs.0 += 1;
+    }
 }

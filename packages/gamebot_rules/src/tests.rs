@@ -2634,3 +2634,105 @@ fn inlined_element_types_agree_with_the_reference() {
     assert!(!crate::game::types_distinct(&[peg, peg], empty));
     assert!(!crate::game::types_distinct(&[peg, empty], empty));
 }
+
+/// State epochs (issue 18 seventeenth step): a state made has one, a clone
+/// keeps it, every mutator sets it to 0, the engine gives a state a fresh
+/// one after a move (never one another state had), two scratches hand out
+/// different ones.
+#[test]
+fn state_epochs_follow_the_contents() {
+    let g = Game::parse(
+        "e.game",
+        &format!(
+            "{}[GAME RULES]\nname=go\nelement=p($E)\nfrom=s($A,$B)\nto=s($C,$D)\n",
+            grid()
+        ),
+    )
+    .unwrap();
+    let st = g.initial_state();
+    assert_ne!(st.epoch, 0);
+    assert_eq!(st.clone().epoch, st.epoch);
+    type Mutator = fn(&mut crate::State);
+    let mutators: [(&str, Mutator); 6] = [
+        ("relocate", |s| s.relocate(0, 4)),
+        ("set_attr state", |s| {
+            s.set_attr(0, crate::state::Attr::State, 2)
+        }),
+        ("set_attr owner", |s| {
+            s.set_attr(0, crate::state::Attr::Owner, 2)
+        }),
+        ("set_player", |s| s.set_player(2)),
+        ("set_outcome", |s| s.set_outcome(crate::Outcome::Draw)),
+        ("add_score", |s| s.add_score(0, 1).unwrap()),
+    ];
+    for (name, m) in mutators {
+        let mut s = st.clone();
+        m(&mut s);
+        assert_eq!(s.epoch, 0, "{name} keeps the epoch");
+    }
+    let (mut a, mut b) = (g.scratch(), g.scratch());
+    let mut seen = std::collections::HashSet::from([st.epoch]);
+    for _ in 0..3 {
+        for sc in [&mut a, &mut b] {
+            let mut s = st.clone();
+            s.relocate(0, 4);
+            crate::compile::renew_epoch(&mut sc.epochs, &mut s);
+            assert!(
+                s.epoch != 0 && seen.insert(s.epoch),
+                "epoch {} again",
+                s.epoch
+            );
+            let kept = s.epoch;
+            crate::compile::renew_epoch(&mut sc.epochs, &mut s);
+            assert_eq!(s.epoch, kept, "an epoch renewed without a change");
+        }
+    }
+    // A move through the engine ends with a fresh epoch.
+    let mut s = st.clone();
+    let mut sc = g.scratch();
+    let moves = g.legal_moves(&s).unwrap();
+    let m = moves.first().expect("a legal move");
+    g.apply_with(&mut s, m, &mut sc).unwrap();
+    assert!(s.epoch != 0 && seen.insert(s.epoch));
+}
+
+/// Memo entries of functions checked once per state epoch (issue 18
+/// seventeenth step, `Memo::hit`): a function looked up again in the same
+/// position takes its entry without checking its reads; after any change
+/// (a move, a state, an owner, the player) the entry is checked again. The
+/// same values, variables and state as the reference; the test fails when
+/// a mutator keeps the epoch (the second `Look` after the change would give
+/// the first value) or when an entry checked in a state without an epoch is
+/// taken unchecked in another such state.
+#[test]
+fn memo_entries_checked_once_per_epoch_agree_with_the_reference() {
+    let board = grid();
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let defs = format!(
+        "Look($la)\n{heavy}\n$lc = CONTENT(\"s($la,1)\")\n$lw = IF($lc == \"\", 0, OWNER($lc) * 10 + STATE($lc))\n\
+         $lw * 100 + PLAYER + IF(LOCATION(\"p(3)\") == \"bin(3)\", 0, 5000)\nEND\n"
+    );
+    let g = Game::parse("look.game", &format!("{board}[EXPRESSIONS]\n{defs}")).unwrap();
+    let f = g.func_names.iter().position(|x| x == "Look").unwrap();
+    assert!(g.memo_info[f].is_some(), "Look is not memoized");
+    let changes = [
+        "MOVE(\"p(1)\", \"s(1,1)\", \"s(3,3)\")",
+        "SETSTATE(\"p(1)\", 2)",
+        "SETOWNER(\"p(1)\", 2)",
+        "NEXTPLAYER",
+        "MOVE(\"p(3)\", \"bin(3)\", \"s(3,2)\")",
+    ];
+    for (i, change) in changes.iter().enumerate() {
+        let mut lines = vec!["$a = Look(1)", "$b = Look(1)", "$c = Look(2)"];
+        lines.push(change);
+        lines.extend(["$d = Look(1)", "$e = Look(1)"]);
+        // A second change with no epoch in between: the entry checked after
+        // the first must be checked again.
+        let again = changes[(i + 1) % changes.len()];
+        lines.push(again);
+        lines.extend(["$f = Look(1)", "{$a, $b, $c, $d, $e, $f}"]);
+        let v = run_budget_on(&board, &defs, &lines, 100_000).unwrap();
+        let t = format!("{v:?}");
+        assert!(t.starts_with("Set("), "{t}");
+    }
+}
