@@ -36,6 +36,12 @@
 //! function — a memo miss, a plain run, a call from an expression that is
 //! not itself inlined (`compile.rs` `run_func_reg`).
 //!
+//! Since the seventeenth step: a loop whose body counts, `IF(c, $n = $n +
+//! k, true)` or `IF(c, true, $n = $n + k)` with `$n` in a register (`Left`'s
+//! and `CountPlaced`'s bodies), increments the register in place
+//! (`compile::counting_loop_reg`): no `IF`, assignment or `+` closure per
+//! iteration, as the closures' counting loops since the eleventh step.
+//!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
 //! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
@@ -955,7 +961,7 @@ pub(crate) type Regs = [i32; REGS];
 /// A closure over the registers; `None` means "give up".
 type P<T> = Box<dyn Fn(&mut Ctx<'_>, &mut Regs) -> Option<T> + Send + Sync>;
 pub(crate) type PInt = P<i32>;
-type PBool = P<bool>;
+pub(crate) type PBool = P<bool>;
 
 /// A pure expression lowered to closures over registers; `None` from a
 /// closure means "give up" (see the module documentation).
@@ -992,7 +998,7 @@ where
 
 /// An Int operand, read in place when it is a literal, a variable or a
 /// register.
-enum Leaf {
+pub(crate) enum Leaf {
     Lit(i32),
     Var(VarId),
     Reg(u8),
@@ -1010,7 +1016,7 @@ impl Leaf {
     }
 
     #[inline(always)]
-    fn get(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<i32> {
+    pub(crate) fn get(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<i32> {
         match self {
             Leaf::Lit(i) => Some(*i),
             Leaf::Var(v) => match c.vars.get(*v) {
@@ -1442,6 +1448,10 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
         Pure::Loop(l) => {
             let (all, var) = (l.all, l.var);
             let (from, to) = (Leaf::of(&l.from, rec), Leaf::of(&l.to, rec));
+            if let Some((cond, when, n, k)) = crate::compile::counting_reg(&l.body) {
+                let cond = lower_bool(cond, rec);
+                return crate::compile::counting_loop_reg(all, var, from, to, cond, when, n, k);
+            }
             let body = lower_bool(&l.body, rec);
             fb(move |c, r| {
                 let a = from.get(c, r)?;

@@ -2635,6 +2635,53 @@ fn inlined_element_types_agree_with_the_reference() {
     assert!(!crate::game::types_distinct(&[peg, empty], empty));
 }
 
+/// Counting loops over registers (issue 18 seventeenth step,
+/// `compile::counting_loop_reg`): `IF(c, $n = $n + k, true)` and
+/// `IF(c, true, $n = k + $n)` bodies of `FORALL` and `FORSOME` in inlined
+/// calls, ascending and descending ranges, a count that overflows (the
+/// registers give up, the closures report the overflow), a condition that
+/// gives up (a Str where an Int is expected): the same values, variables,
+/// state and budget errors as the reference at every budget.
+#[test]
+fn counting_loops_over_registers_agree_with_the_reference() {
+    let board = grid();
+    let defs = "CountA($ca, $cb)\n$cn = 0\nFORALL($ci, $ca, $cb, IF(STATE(\"p($ci)\") == 2, $cn = $cn + 1, true))\n$cn\nEND\n\
+                CountB($da, $db, $dk)\n$dn = $dk\nFORSOME($di, $da, $db, IF(EMPTY(\"bin($di)\"), true, $dn = 3 + $dn))\n$dn\nEND\n\
+                CountC($ea, $ek)\n$en = $ek\nFORALL($ei, 1, $ea, IF(OWNER(\"p($ei)\") == 1, $en = $en + 1000000000, true))\n$en\nEND\n";
+    let g = Game::parse(
+        "count.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nCountA(1, 4) + CountB(1, 3, 0) + CountC(4, 0)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
+    let cases: &[&[&str]] = &[
+        &["CountA(1, 4)"],
+        &["CountA(4, 1)"],
+        &["CountA(2, 2) + CountA(3, 1)"],
+        &["CountB(1, 3, 0)"],
+        &["CountB(3, 1, 5)"],
+        &[moved, "CountB(3, 1, 0) + CountB(4, 1, 0)"],
+        &["CountB(3, 3, 2147483645)"],
+        &["CountB(3, 3, 2147483644)"],
+        &["CountC(4, 0)"],
+        &["CountC(4, 1147483647)"],
+        &["CountC(4, 1147483648)"],
+        &["$x = \"s\"", "CountA($x, 2)"],
+        &["SETSTATE(\"p(1)\", 2)", "CountA(1, 4) * 10 + CountA(4, 1)"],
+    ];
+    agree_under_every_budget(&board, defs, cases, 14);
+    let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
+    assert_eq!(v(&["CountA(1, 4)"]), 2);
+    assert_eq!(v(&["CountA(4, 1)"]), 2);
+    assert_eq!(v(&["CountB(1, 3, 0)"]), 0);
+    assert_eq!(v(&["CountB(3, 1, 5)"]), 8);
+    assert_eq!(v(&[moved, "CountB(3, 1, 0)"]), 0);
+    assert!(run_budget_on(&board, defs, &["CountB(3, 3, 2147483645)"], 1000).is_err());
+    assert_eq!(v(&["CountC(4, 0)"]), 2_000_000_000);
+    assert!(run_budget_on(&board, defs, &["CountC(4, 1147483648)"], 1000).is_err());
+}
+
 /// State epochs (issue 18 seventeenth step): a state made has one, a clone
 /// keeps it, every mutator sets it to 0, the engine gives a state a fresh
 /// one after a move (never one another state had), two scratches hand out
