@@ -40,7 +40,9 @@
 //! k, true)` or `IF(c, true, $n = $n + k)` with `$n` in a register (`Left`'s
 //! and `CountPlaced`'s bodies), increments the register in place
 //! (`compile::counting_loop_reg`): no `IF`, assignment or `+` closure per
-//! iteration, as the closures' counting loops since the eleventh step.
+//! iteration, as the closures' counting loops since the eleventh step. And
+//! a register or a variable plus or minus a literal is an operand read in
+//! place ([`Leaf::RegAdd`], [`Leaf::VarAdd`]): no closure for `$x + 1`.
 //!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
@@ -997,20 +999,38 @@ where
 }
 
 /// An Int operand, read in place when it is a literal, a variable or a
-/// register.
+/// register, or (issue 18 seventeenth step) a register or a variable plus or
+/// minus a literal (`$l1 = $lx + $ldx` with `$ldx`'s argument a literal,
+/// `$tr + 1`, `$sd - 1`): no closure for the sum.
 pub(crate) enum Leaf {
     Lit(i32),
     Var(VarId),
     Reg(u8),
+    /// A register plus a literal (`$l1 + 1`; `$x - 1` is `$x + -1`, `- q`
+    /// for every `q` but `i32::MIN`, whose negation does not fit): read and
+    /// added in place, an overflow gives up as the `+`/`-` closure does.
+    RegAdd(u8, i32),
+    /// A namespace variable (an Int, else give up) plus a literal, the same
+    /// way.
+    VarAdd(VarId, i32),
     Node(PInt),
 }
 
 impl Leaf {
     fn of(p: &Pure, rec: bool) -> Leaf {
-        match *p {
-            Pure::Lit(i) => Leaf::Lit(i),
-            Pure::Var(v) => Leaf::Var(v),
-            Pure::Reg(k) => Leaf::Reg(k),
+        match p {
+            &Pure::Lit(i) => Leaf::Lit(i),
+            &Pure::Var(v) => Leaf::Var(v),
+            &Pure::Reg(k) => Leaf::Reg(k),
+            Pure::Bin(op @ (Op::Add | Op::Sub), x, y) => match (&**x, &**y, op) {
+                (&Pure::Reg(k), &Pure::Lit(q), Op::Add)
+                | (&Pure::Lit(q), &Pure::Reg(k), Op::Add) => Leaf::RegAdd(k, q),
+                (&Pure::Reg(k), &Pure::Lit(q), Op::Sub) if q != i32::MIN => Leaf::RegAdd(k, -q),
+                (&Pure::Var(v), &Pure::Lit(q), Op::Add)
+                | (&Pure::Lit(q), &Pure::Var(v), Op::Add) => Leaf::VarAdd(v, q),
+                (&Pure::Var(v), &Pure::Lit(q), Op::Sub) if q != i32::MIN => Leaf::VarAdd(v, -q),
+                _ => Leaf::Node(lower_int(p, rec)),
+            },
             _ => Leaf::Node(lower_int(p, rec)),
         }
     }
@@ -1024,6 +1044,11 @@ impl Leaf {
                 _ => None,
             },
             Leaf::Reg(k) => Some(r[*k as usize % REGS]),
+            Leaf::RegAdd(k, q) => r[*k as usize % REGS].checked_add(*q),
+            Leaf::VarAdd(v, q) => match c.vars.get(*v) {
+                Some(Value::Int(i)) => i.checked_add(*q),
+                _ => None,
+            },
             Leaf::Node(g) => g(c, r),
         }
     }

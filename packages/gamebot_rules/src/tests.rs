@@ -2783,3 +2783,48 @@ fn memo_entries_checked_once_per_epoch_agree_with_the_reference() {
         assert!(t.starts_with("Set("), "{t}");
     }
 }
+
+/// A register or a variable plus or minus a literal read in place
+/// (issue 18 seventeenth step, `pure::Leaf::RegAdd`/`VarAdd`): as an
+/// inlined call's argument, a local's value, a comparison's operand and a
+/// loop bound, with sums on both sides of the Int
+/// range's ends (an overflow gives up, the closures report it) and a
+/// variable that holds no Int: the same values, variables, state and budget
+/// errors as the reference at every budget.
+#[test]
+fn register_plus_literal_agrees_with_the_reference() {
+    let board = grid();
+    let defs = "Shift($sa)\n$sb = $sa + 1\n$sc = $sb - 2\n$sd = 3 + $sc\nInner($sd - 1) + ($sb - 1)\nEND\n\
+                Inner($ia)\nIF((($ia + 1) - 2) == ($ia - 1), $ia, 0 - 1)\nEND\n\
+                Near($na)\n$nb = $na + 1\nEMPTY(\"bin($nb)\") AND (($na - 1) < 5)\nEND\n\
+                Span($pa)\n$pn = 0\nFORALL($pi, $pa - 1, $pa + 1, IF(EMPTY(\"bin($pi)\"), $pn = $pn + 1, true))\n$pn\nEND\n";
+    let g = Game::parse(
+        "shift.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nShift(1) + Span(2)\nNear($x + 1)\n($x - 1) == Inner($x + 2)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let cases: &[&[&str]] = &[
+        &["Shift(1)"],
+        &["Shift(0 - 5)"],
+        &["Shift(2147483646)"],
+        &["Shift(2147483645)"],
+        &["Shift(0 - 2147483647)"],
+        &["$x = 0 - 2147483647", "Shift($x - 1)"],
+        &["Near(2)", "Near(3)"],
+        &["Span(2) + Span(3) * 10"],
+        &["Span(2147483647)"],
+        &["$x = 1", "Near($x + 1)"],
+        &["$x = 2147483647", "Near($x + 1)"],
+        &["$x = 4", "($x - 1) == Inner($x + 2 - 3)"],
+        &["$x = 0 - 2147483647", "($x - 1) == Inner($x + 2)"],
+        &["$x = 0 - 2147483647", "($x - 2) == 0"],
+        &["$x = \"s\"", "($x + 1) == 2"],
+        &["$x = 2147483646", "($x + 1) == 2147483647"],
+    ];
+    agree_under_every_budget(&board, defs, cases, 10);
+    let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
+    assert_eq!(v(&["Shift(1)"]), 2 + 1);
+    assert_eq!(v(&["Span(2)"]), 2);
+    assert!(run_budget_on(&board, defs, &["Shift(2147483647)"], 1000).is_err());
+}
