@@ -663,7 +663,7 @@ impl Game {
                 .map_err(|e| self.eval_error(f, format!("rule `{}` followup", r.name), e))?;
         }
         // 5. Scorings: an operation of their own for the evaluation budget.
-        if !self.scorings.is_empty() {
+        if self.renews_epochs && !self.scorings.is_empty() {
             crate::compile::renew_epoch(&mut sc.epochs, st);
         }
         vars.start_operation();
@@ -689,7 +689,9 @@ impl Game {
             }
         }
         // 6. End of game: the first true situation decides (another operation).
-        crate::compile::renew_epoch(&mut sc.epochs, st);
+        if self.renews_epochs {
+            crate::compile::renew_epoch(&mut sc.epochs, st);
+        }
         vars.start_operation();
         for end in &self.ends {
             let fire = Ctx::new(self, StateRef::Rw(st), vars)

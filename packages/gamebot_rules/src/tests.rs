@@ -2684,8 +2684,8 @@ fn counting_loops_over_registers_agree_with_the_reference() {
 
 /// State epochs (issue 18 seventeenth step): a state made has one, a clone
 /// keeps it, every mutator sets it to 0, the engine gives a state a fresh
-/// one after a move (never one another state had), two scratches hand out
-/// different ones.
+/// one after a move in a game that memoizes a function (never one another
+/// state had), two scratches hand out different ones.
 #[test]
 fn state_epochs_follow_the_contents() {
     let g = Game::parse(
@@ -2734,13 +2734,31 @@ fn state_epochs_follow_the_contents() {
             assert_eq!(s.epoch, kept, "an epoch renewed without a change");
         }
     }
-    // A move through the engine ends with a fresh epoch.
-    let mut s = st.clone();
-    let mut sc = g.scratch();
-    let moves = g.legal_moves(&s).unwrap();
-    let m = moves.first().expect("a legal move");
-    g.apply_with(&mut s, m, &mut sc).unwrap();
-    assert!(s.epoch != 0 && seen.insert(s.epoch));
+    // A move through the engine ends with a fresh epoch in a game that
+    // memoizes a function, and without one (0) in a game that does not.
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let memo = Game::parse(
+        "m.game",
+        &format!(
+            "{}[EXPRESSIONS]\nLook($la)\n{heavy}\nEMPTY(\"s($la,1)\")\nEND\n\
+             [GAME RULES]\nname=go\nelement=p($E)\nfrom=s($A,$B)\nto=s($C,$D)\n",
+            grid()
+        ),
+    )
+    .unwrap();
+    assert!(memo.renews_epochs && !g.renews_epochs);
+    for (game, renews) in [(&memo, true), (&g, false)] {
+        let mut s = game.initial_state();
+        let mut sc = game.scratch();
+        let moves = game.legal_moves(&s).unwrap();
+        let m = moves.first().expect("a legal move");
+        game.apply_with(&mut s, m, &mut sc).unwrap();
+        if renews {
+            assert!(s.epoch != 0 && seen.insert(s.epoch), "epoch {}", s.epoch);
+        } else {
+            assert_eq!(s.epoch, 0);
+        }
+    }
 }
 
 /// Memo entries of functions checked once per state epoch (issue 18
