@@ -188,10 +188,10 @@ pub struct State {
     /// state has had yet (`compile::epoch_block`) when the state is made
     /// and when the engine has made a move in a game that memoizes a
     /// function (`compile::renew_epoch`), 0 after any mutator, copied by a
-    /// clone. So two states with one epoch other than
-    /// 0 have the same contents (one is a copy of the other, neither changed
-    /// since), and a memo entry whose reads held in one holds in the other
-    /// (`memo.rs`, `Entry::valid_in`).
+    /// clone. So two states with one epoch other than 0 have the same
+    /// contents (one is a copy of the other, neither changed since), and a
+    /// memo entry whose reads held in one holds in the other (`memo.rs`,
+    /// `Entry::valid_in`).
     pub(crate) epoch: u64,
 }
 
