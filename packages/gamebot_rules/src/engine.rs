@@ -52,6 +52,10 @@ pub struct Scratch {
     /// so every element of those rules shares them.
     empty_to: Vec<u32>,
     empty_key: u32,
+    /// The next epoch this scratch gives a state and the end of its block
+    /// (`compile::renew_epoch`; a scratch is not cloned, so no two hand
+    /// out one epoch).
+    pub(crate) epochs: (u64, u64),
 }
 
 /// What a position's move equivalence class is made of (§7.5): from (or its type
@@ -162,6 +166,7 @@ impl Game {
             shared_valid: false,
             empty_to: Vec::new(),
             empty_key: u32::MAX,
+            epochs: (0, 0),
         }
     }
 
@@ -658,6 +663,9 @@ impl Game {
                 .map_err(|e| self.eval_error(f, format!("rule `{}` followup", r.name), e))?;
         }
         // 5. Scorings: an operation of their own for the evaluation budget.
+        if self.renews_epochs && !self.scorings.is_empty() {
+            crate::compile::renew_epoch(&mut sc.epochs, st);
+        }
         vars.start_operation();
         let n = self.players.len() as i32;
         for s in &self.scorings {
@@ -681,6 +689,9 @@ impl Game {
             }
         }
         // 6. End of game: the first true situation decides (another operation).
+        if self.renews_epochs {
+            crate::compile::renew_epoch(&mut sc.epochs, st);
+        }
         vars.start_operation();
         for end in &self.ends {
             let fire = Ctx::new(self, StateRef::Rw(st), vars)

@@ -305,6 +305,11 @@ pub struct Game {
     pub(crate) cfuncs: Vec<Option<crate::compile::CFunc>>,
     /// Per function name: whether and how its calls are memoized (`memo.rs`).
     pub(crate) memo_info: Vec<Option<crate::memo::MemoInfo>>,
+    /// Whether a function (not only a loop body) is memoized: then the
+    /// engine gives a state a fresh epoch after each move
+    /// (`compile::renew_epoch`), for its entries to be checked once per
+    /// position.
+    pub(crate) renews_epochs: bool,
     /// Per variable: whether no expression can observe what a call leaves in
     /// it (`memo::dead_vars`); the tests compare the other variables only.
     #[cfg_attr(not(test), allow(dead_code))]
@@ -657,6 +662,7 @@ impl Game {
                 }
             }
         }
+        let renews_epochs = memo_info[..funcs.len()].iter().any(Option::is_some);
         let mut compiler = crate::compile::Compiler {
             units,
             pure_bodies: Vec::new(),
@@ -759,6 +765,7 @@ impl Game {
             func_names,
             funcs,
             cfuncs,
+            renews_epochs,
             memo_info,
             dead,
             id: {

@@ -20,7 +20,14 @@
 //! recorded read gives the same value in the current position, the
 //! evaluation would take the same path again (it is deterministic given its
 //! inputs and what it reads), so the entry's variables are written and its
-//! value returned without running it.
+//! value returned without running it. An entry of a function (not of a
+//! loop body, [`units`]) also records the epoch of the state its reads last
+//! held in (`State::epoch`, issue 18 seventeenth step): a state has a
+//! number no other contents had when it is made and after each move the
+//! engine applies, 0 after any other change, and a copy keeps it, so in a
+//! state of that epoch (not 0) the reads hold without being checked again —
+//! a position that looks a function up many times (`nim-orig`'s `Left`,
+//! once per element of a row) checks its entry once.
 //!
 //! On a miss the function runs with every variable it may write, other than
 //! its own parameters, unbound first (their old values saved), while its
@@ -641,10 +648,27 @@ pub(crate) fn key_of(v: &Value) -> Option<u64> {
 #[derive(Clone, Debug)]
 struct Entry {
     reads: Vec<Read>,
+    /// The epoch (`State::epoch`) of a state in which every read held when
+    /// last checked ([`valid_mark`]; [`NO_MARK`] for none): a state of that
+    /// epoch has the same contents, so the reads hold in it without
+    /// checking them again.
+    valid_in: u64,
     /// The variables left holding Ints, and those holding anything else.
     ints: Vec<(VarId, i32)>,
     others: Vec<(VarId, Value)>,
     result: Value,
+}
+
+/// [`Entry::valid_in`] of an entry not checked in a state with an epoch
+/// (no state has this epoch: they have 0 or one below it).
+const NO_MARK: u64 = u64::MAX;
+
+/// What [`Entry::valid_in`] records for reads that held in a state of
+/// epoch `epoch`: the epoch, or [`NO_MARK`] for a state without one (0), so
+/// that no state of epoch 0 ever skips the check.
+#[inline(always)]
+fn valid_mark(epoch: u64) -> u64 {
+    epoch | u64::from(epoch == 0).wrapping_neg()
 }
 
 /// Input values of a call, [`NO_INPUT`] after the last (at most [`MAX_INPUTS`]).
@@ -718,6 +742,7 @@ impl Table {
             key,
             Entry {
                 reads: Vec::new(),
+                valid_in: NO_MARK,
                 ints: Vec::new(),
                 others: Vec::new(),
                 result: Value::Bool(false),
@@ -834,8 +859,13 @@ impl Memo {
     }
 
     /// A valid entry for the call of `f` with parameter values `key` in `st`:
-    /// writes its variables into `slots` and gives its value.
-    pub fn hit(
+    /// writes its variables into `slots` and gives its value. With `EPOCH`
+    /// (calls of functions, which a position may look up many times: `Left`
+    /// of `nim-orig` once per element of its row) an entry whose reads held
+    /// in a state of `st`'s epoch is not checked again ([`Entry::valid_in`]);
+    /// without (loop bodies, units: looked up once per position) every read
+    /// is checked.
+    pub fn hit<const EPOCH: bool>(
         &mut self,
         slots: &mut [Option<Value>],
         f: FuncId,
@@ -847,12 +877,17 @@ impl Memo {
         let i = t.find(key, n)?;
         // Judged on the calls that found an entry (a cold table misses anyway).
         t.tries += 1;
-        let e = &t.entries[i].1;
-        if !e.reads.iter().all(|r| r.holds(st)) {
-            if t.tries >= TRIAL && t.hits < t.tries / 2 {
-                t.turn_off();
+        let e = &mut t.entries[i].1;
+        if !EPOCH || e.valid_in != st.epoch {
+            if !e.reads.iter().all(|r| r.holds(st)) {
+                if t.tries >= TRIAL && t.hits < t.tries / 2 {
+                    t.turn_off();
+                }
+                return None;
             }
-            return None;
+            if EPOCH {
+                e.valid_in = valid_mark(st.epoch);
+            }
         }
         t.hits = t.hits.saturating_add(1);
         for &(v, i) in &e.ints {
@@ -879,9 +914,12 @@ impl Memo {
     pub fn valid_hit(&mut self, f: FuncId, key: &Key, n: usize, st: &State) -> Option<Value> {
         let t = &mut self.tables[f as usize];
         let i = t.find(key, n)?;
-        let e = &t.entries[i].1;
-        if !e.reads.iter().all(|r| r.holds(st)) {
-            return None;
+        let e = &mut t.entries[i].1;
+        if e.valid_in != st.epoch {
+            if !e.reads.iter().all(|r| r.holds(st)) {
+                return None;
+            }
+            e.valid_in = valid_mark(st.epoch);
         }
         t.tries += 1;
         t.hits = t.hits.saturating_add(1);
@@ -908,6 +946,7 @@ impl Memo {
             let e = t.entry(key, n);
             e.reads.clear();
             e.reads.extend_from_slice(&self.buf[start..]);
+            e.valid_in = NO_MARK;
             e.ints.clear();
             e.others.clear();
             for &v in vars {

@@ -36,6 +36,14 @@
 //! function — a memo miss, a plain run, a call from an expression that is
 //! not itself inlined (`compile.rs` `run_func_reg`).
 //!
+//! Since the seventeenth step: a loop whose body counts, `IF(c, $n = $n +
+//! k, true)` or `IF(c, true, $n = $n + k)` with `$n` in a register (`Left`'s
+//! and `CountPlaced`'s bodies), increments the register in place
+//! (`compile::counting_loop_reg`): no `IF`, assignment or `+` closure per
+//! iteration, as the closures' counting loops since the eleventh step. And
+//! a register or a variable plus or minus a literal is an operand read in
+//! place ([`Leaf::RegAdd`], [`Leaf::VarAdd`]): no closure for `$x + 1`.
+//!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
 //! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
@@ -955,7 +963,7 @@ pub(crate) type Regs = [i32; REGS];
 /// A closure over the registers; `None` means "give up".
 type P<T> = Box<dyn Fn(&mut Ctx<'_>, &mut Regs) -> Option<T> + Send + Sync>;
 pub(crate) type PInt = P<i32>;
-type PBool = P<bool>;
+pub(crate) type PBool = P<bool>;
 
 /// A pure expression lowered to closures over registers; `None` from a
 /// closure means "give up" (see the module documentation).
@@ -991,26 +999,44 @@ where
 }
 
 /// An Int operand, read in place when it is a literal, a variable or a
-/// register.
-enum Leaf {
+/// register, or (issue 18 seventeenth step) a register or a variable plus or
+/// minus a literal (`$l1 = $lx + $ldx` with `$ldx`'s argument a literal,
+/// `$tr + 1`, `$sd - 1`): no closure for the sum.
+pub(crate) enum Leaf {
     Lit(i32),
     Var(VarId),
     Reg(u8),
+    /// A register plus a literal (`$l1 + 1`; `$x - 1` is `$x + -1`, `- q`
+    /// for every `q` but `i32::MIN`, whose negation does not fit): read and
+    /// added in place, an overflow gives up as the `+`/`-` closure does.
+    RegAdd(u8, i32),
+    /// A namespace variable (an Int, else give up) plus a literal, the same
+    /// way.
+    VarAdd(VarId, i32),
     Node(PInt),
 }
 
 impl Leaf {
     fn of(p: &Pure, rec: bool) -> Leaf {
-        match *p {
-            Pure::Lit(i) => Leaf::Lit(i),
-            Pure::Var(v) => Leaf::Var(v),
-            Pure::Reg(k) => Leaf::Reg(k),
+        match p {
+            &Pure::Lit(i) => Leaf::Lit(i),
+            &Pure::Var(v) => Leaf::Var(v),
+            &Pure::Reg(k) => Leaf::Reg(k),
+            Pure::Bin(op @ (Op::Add | Op::Sub), x, y) => match (&**x, &**y, op) {
+                (&Pure::Reg(k), &Pure::Lit(q), Op::Add)
+                | (&Pure::Lit(q), &Pure::Reg(k), Op::Add) => Leaf::RegAdd(k, q),
+                (&Pure::Reg(k), &Pure::Lit(q), Op::Sub) if q != i32::MIN => Leaf::RegAdd(k, -q),
+                (&Pure::Var(v), &Pure::Lit(q), Op::Add)
+                | (&Pure::Lit(q), &Pure::Var(v), Op::Add) => Leaf::VarAdd(v, q),
+                (&Pure::Var(v), &Pure::Lit(q), Op::Sub) if q != i32::MIN => Leaf::VarAdd(v, -q),
+                _ => Leaf::Node(lower_int(p, rec)),
+            },
             _ => Leaf::Node(lower_int(p, rec)),
         }
     }
 
     #[inline(always)]
-    fn get(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<i32> {
+    pub(crate) fn get(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<i32> {
         match self {
             Leaf::Lit(i) => Some(*i),
             Leaf::Var(v) => match c.vars.get(*v) {
@@ -1018,6 +1044,11 @@ impl Leaf {
                 _ => None,
             },
             Leaf::Reg(k) => Some(r[*k as usize % REGS]),
+            Leaf::RegAdd(k, q) => r[*k as usize % REGS].checked_add(*q),
+            Leaf::VarAdd(v, q) => match c.vars.get(*v) {
+                Some(Value::Int(i)) => i.checked_add(*q),
+                _ => None,
+            },
             Leaf::Node(g) => g(c, r),
         }
     }
@@ -1442,6 +1473,10 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
         Pure::Loop(l) => {
             let (all, var) = (l.all, l.var);
             let (from, to) = (Leaf::of(&l.from, rec), Leaf::of(&l.to, rec));
+            if let Some((cond, when, n, k)) = crate::compile::counting_reg(&l.body) {
+                let cond = lower_bool(cond, rec);
+                return crate::compile::counting_loop_reg(all, var, from, to, cond, when, n, k);
+            }
             let body = lower_bool(&l.body, rec);
             fb(move |c, r| {
                 let a = from.get(c, r)?;

@@ -184,6 +184,15 @@ pub struct State {
     pub(crate) player: i32,
     pub(crate) outcome: Outcome,
     pub(crate) hash: u64,
+    /// A number standing for the state's contents, or 0 for none: one no
+    /// state has had yet (`compile::epoch_block`) when the state is made
+    /// and when the engine has made a move in a game that memoizes a
+    /// function (`compile::renew_epoch`), 0 after any mutator, copied by a
+    /// clone. So two states with one epoch other than 0 have the same
+    /// contents (one is a copy of the other, neither changed since), and a
+    /// memo entry whose reads held in one holds in the other (`memo.rs`,
+    /// `Entry::valid_in`).
+    pub(crate) epoch: u64,
 }
 
 impl State {
@@ -207,6 +216,7 @@ impl State {
             player: 1,
             outcome: Outcome::Running,
             hash: 0,
+            epoch: crate::compile::epoch_block(),
         };
         s.hash = s.full_hash();
         s
@@ -344,11 +354,13 @@ impl State {
         Ok(())
     }
 
-    // ---- mutators (engine only); each keeps the hash current ----
+    // ---- mutators (engine only); each keeps the hash current and sets
+    // the epoch to 0 ----
 
     pub(crate) fn relocate(&mut self, e: ElementId, to: LocationId) {
         let from = self.elem_loc[e as usize] as usize;
         let to = to as usize;
+        self.epoch = 0;
         self.hash ^= self.loc_key(from) ^ self.loc_key(to);
         self.loc_elem[from] = NO_ELEMENT;
         self.loc_elem[to] = e;
@@ -358,17 +370,20 @@ impl State {
 
     pub(crate) fn set_attr(&mut self, e: ElementId, which: Attr, v: i32) {
         let l = self.elem_loc[e as usize] as usize;
+        self.epoch = 0;
         self.hash ^= self.loc_key(l);
         self.attrs[e as usize].set(which, v);
         self.hash ^= self.loc_key(l);
     }
 
     pub(crate) fn set_player(&mut self, p: i32) {
+        self.epoch = 0;
         self.hash ^= Self::player_key(self.player) ^ Self::player_key(p);
         self.player = p;
     }
 
     pub(crate) fn set_outcome(&mut self, o: Outcome) {
+        self.epoch = 0;
         self.hash ^= Self::outcome_key(self.outcome) ^ Self::outcome_key(o);
         self.outcome = o;
     }
@@ -378,6 +393,7 @@ impl State {
     pub(crate) fn add_score(&mut self, p: usize, amount: i32) -> Result<(), i32> {
         let old = self.scores[p];
         let new = old.checked_add(amount).ok_or(old)?;
+        self.epoch = 0;
         self.hash ^= Self::score_key(p, old) ^ Self::score_key(p, new);
         self.scores[p] = new;
         Ok(())

@@ -2634,3 +2634,215 @@ fn inlined_element_types_agree_with_the_reference() {
     assert!(!crate::game::types_distinct(&[peg, peg], empty));
     assert!(!crate::game::types_distinct(&[peg, empty], empty));
 }
+
+/// Counting loops over registers (issue 18 seventeenth step,
+/// `compile::counting_loop_reg`): `IF(c, $n = $n + k, true)` and
+/// `IF(c, true, $n = k + $n)` bodies of `FORALL` and `FORSOME` in inlined
+/// calls, ascending and descending ranges, a count that overflows (the
+/// registers give up, the closures report the overflow), a condition that
+/// gives up (a Str where an Int is expected): the same values, variables,
+/// state and budget errors as the reference at every budget.
+#[test]
+fn counting_loops_over_registers_agree_with_the_reference() {
+    let board = grid();
+    let defs = "CountA($ca, $cb)\n$cn = 0\nFORALL($ci, $ca, $cb, IF(STATE(\"p($ci)\") == 2, $cn = $cn + 1, true))\n$cn\nEND\n\
+                CountB($da, $db, $dk)\n$dn = $dk\nFORSOME($di, $da, $db, IF(EMPTY(\"bin($di)\"), true, $dn = 3 + $dn))\n$dn\nEND\n\
+                CountC($ea, $ek)\n$en = $ek\nFORALL($ei, 1, $ea, IF(OWNER(\"p($ei)\") == 1, $en = $en + 1000000000, true))\n$en\nEND\n";
+    let g = Game::parse(
+        "count.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nCountA(1, 4) + CountB(1, 3, 0) + CountC(4, 0)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
+    let cases: &[&[&str]] = &[
+        &["CountA(1, 4)"],
+        &["CountA(4, 1)"],
+        &["CountA(2, 2) + CountA(3, 1)"],
+        &["CountB(1, 3, 0)"],
+        &["CountB(3, 1, 5)"],
+        &[moved, "CountB(3, 1, 0) + CountB(4, 1, 0)"],
+        &["CountB(3, 3, 2147483645)"],
+        &["CountB(3, 3, 2147483644)"],
+        &["CountC(4, 0)"],
+        &["CountC(4, 1147483647)"],
+        &["CountC(4, 1147483648)"],
+        &["$x = \"s\"", "CountA($x, 2)"],
+        &["SETSTATE(\"p(1)\", 2)", "CountA(1, 4) * 10 + CountA(4, 1)"],
+    ];
+    agree_under_every_budget(&board, defs, cases, 14);
+    let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
+    assert_eq!(v(&["CountA(1, 4)"]), 2);
+    assert_eq!(v(&["CountA(4, 1)"]), 2);
+    assert_eq!(v(&["CountB(1, 3, 0)"]), 0);
+    assert_eq!(v(&["CountB(3, 1, 5)"]), 8);
+    assert_eq!(v(&[moved, "CountB(3, 1, 0)"]), 0);
+    assert!(run_budget_on(&board, defs, &["CountB(3, 3, 2147483645)"], 1000).is_err());
+    assert_eq!(v(&["CountC(4, 0)"]), 2_000_000_000);
+    assert!(run_budget_on(&board, defs, &["CountC(4, 1147483648)"], 1000).is_err());
+}
+
+/// State epochs (issue 18 seventeenth step): a state made has one, a clone
+/// keeps it, every mutator sets it to 0, the engine gives a state a fresh
+/// one after a move in a game that memoizes a function (never one another
+/// state had), two scratches hand out different ones.
+#[test]
+fn state_epochs_follow_the_contents() {
+    let g = Game::parse(
+        "e.game",
+        &format!(
+            "{}[GAME RULES]\nname=go\nelement=p($E)\nfrom=s($A,$B)\nto=s($C,$D)\n",
+            grid()
+        ),
+    )
+    .unwrap();
+    let st = g.initial_state();
+    assert_ne!(st.epoch, 0);
+    assert_eq!(st.clone().epoch, st.epoch);
+    type Mutator = fn(&mut crate::State);
+    let mutators: [(&str, Mutator); 6] = [
+        ("relocate", |s| s.relocate(0, 4)),
+        ("set_attr state", |s| {
+            s.set_attr(0, crate::state::Attr::State, 2)
+        }),
+        ("set_attr owner", |s| {
+            s.set_attr(0, crate::state::Attr::Owner, 2)
+        }),
+        ("set_player", |s| s.set_player(2)),
+        ("set_outcome", |s| s.set_outcome(crate::Outcome::Draw)),
+        ("add_score", |s| s.add_score(0, 1).unwrap()),
+    ];
+    for (name, m) in mutators {
+        let mut s = st.clone();
+        m(&mut s);
+        assert_eq!(s.epoch, 0, "{name} keeps the epoch");
+    }
+    let (mut a, mut b) = (g.scratch(), g.scratch());
+    let mut seen = std::collections::HashSet::from([st.epoch]);
+    for _ in 0..3 {
+        for sc in [&mut a, &mut b] {
+            let mut s = st.clone();
+            s.relocate(0, 4);
+            crate::compile::renew_epoch(&mut sc.epochs, &mut s);
+            assert!(
+                s.epoch != 0 && seen.insert(s.epoch),
+                "epoch {} again",
+                s.epoch
+            );
+            let kept = s.epoch;
+            crate::compile::renew_epoch(&mut sc.epochs, &mut s);
+            assert_eq!(s.epoch, kept, "an epoch renewed without a change");
+        }
+    }
+    // A move through the engine ends with a fresh epoch in a game that
+    // memoizes a function, and without one (0) in a game that does not.
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let memo = Game::parse(
+        "m.game",
+        &format!(
+            "{}[EXPRESSIONS]\nLook($la)\n{heavy}\nEMPTY(\"s($la,1)\")\nEND\n\
+             [GAME RULES]\nname=go\nelement=p($E)\nfrom=s($A,$B)\nto=s($C,$D)\n",
+            grid()
+        ),
+    )
+    .unwrap();
+    assert!(memo.renews_epochs && !g.renews_epochs);
+    for (game, renews) in [(&memo, true), (&g, false)] {
+        let mut s = game.initial_state();
+        let mut sc = game.scratch();
+        let moves = game.legal_moves(&s).unwrap();
+        let m = moves.first().expect("a legal move");
+        game.apply_with(&mut s, m, &mut sc).unwrap();
+        if renews {
+            assert!(s.epoch != 0 && seen.insert(s.epoch), "epoch {}", s.epoch);
+        } else {
+            assert_eq!(s.epoch, 0);
+        }
+    }
+}
+
+/// Memo entries of functions checked once per state epoch (issue 18
+/// seventeenth step, `Memo::hit`): a function looked up again in the same
+/// position takes its entry without checking its reads; after any change
+/// (a move, a state, an owner, the player) the entry is checked again. The
+/// same values, variables and state as the reference; the test fails when
+/// a mutator keeps the epoch (the second `Look` after the change would give
+/// the first value) or when an entry checked in a state without an epoch is
+/// taken unchecked in another such state.
+#[test]
+fn memo_entries_checked_once_per_epoch_agree_with_the_reference() {
+    let board = grid();
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let defs = format!(
+        "Look($la)\n{heavy}\n$lc = CONTENT(\"s($la,1)\")\n$lw = IF($lc == \"\", 0, OWNER($lc) * 10 + STATE($lc))\n\
+         $lw * 100 + PLAYER + IF(LOCATION(\"p(3)\") == \"bin(3)\", 0, 5000)\nEND\n"
+    );
+    let g = Game::parse("look.game", &format!("{board}[EXPRESSIONS]\n{defs}")).unwrap();
+    let f = g.func_names.iter().position(|x| x == "Look").unwrap();
+    assert!(g.memo_info[f].is_some(), "Look is not memoized");
+    let changes = [
+        "MOVE(\"p(1)\", \"s(1,1)\", \"s(3,3)\")",
+        "SETSTATE(\"p(1)\", 2)",
+        "SETOWNER(\"p(1)\", 2)",
+        "NEXTPLAYER",
+        "MOVE(\"p(3)\", \"bin(3)\", \"s(3,2)\")",
+    ];
+    for (i, change) in changes.iter().enumerate() {
+        let mut lines = vec!["$a = Look(1)", "$b = Look(1)", "$c = Look(2)"];
+        lines.push(change);
+        lines.extend(["$d = Look(1)", "$e = Look(1)"]);
+        // A second change with no epoch in between: the entry checked after
+        // the first must be checked again.
+        let again = changes[(i + 1) % changes.len()];
+        lines.push(again);
+        lines.extend(["$f = Look(1)", "{$a, $b, $c, $d, $e, $f}"]);
+        let v = run_budget_on(&board, &defs, &lines, 100_000).unwrap();
+        let t = format!("{v:?}");
+        assert!(t.starts_with("Set("), "{t}");
+    }
+}
+
+/// A register or a variable plus or minus a literal read in place
+/// (issue 18 seventeenth step, `pure::Leaf::RegAdd`/`VarAdd`): as an
+/// inlined call's argument, a local's value, a comparison's operand and a
+/// loop bound, with sums on both sides of the Int
+/// range's ends (an overflow gives up, the closures report it) and a
+/// variable that holds no Int: the same values, variables, state and budget
+/// errors as the reference at every budget.
+#[test]
+fn register_plus_literal_agrees_with_the_reference() {
+    let board = grid();
+    let defs = "Shift($sa)\n$sb = $sa + 1\n$sc = $sb - 2\n$sd = 3 + $sc\nInner($sd - 1) + ($sb - 1)\nEND\n\
+                Inner($ia)\nIF((($ia + 1) - 2) == ($ia - 1), $ia, 0 - 1)\nEND\n\
+                Near($na)\n$nb = $na + 1\nEMPTY(\"bin($nb)\") AND (($na - 1) < 5)\nEND\n\
+                Span($pa)\n$pn = 0\nFORALL($pi, $pa - 1, $pa + 1, IF(EMPTY(\"bin($pi)\"), $pn = $pn + 1, true))\n$pn\nEND\n";
+    let g = Game::parse(
+        "shift.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nShift(1) + Span(2)\nNear($x + 1)\n($x - 1) == Inner($x + 2)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let cases: &[&[&str]] = &[
+        &["Shift(1)"],
+        &["Shift(0 - 5)"],
+        &["Shift(2147483646)"],
+        &["Shift(2147483645)"],
+        &["Shift(0 - 2147483647)"],
+        &["$x = 0 - 2147483647", "Shift($x - 1)"],
+        &["Near(2)", "Near(3)"],
+        &["Span(2) + Span(3) * 10"],
+        &["Span(2147483647)"],
+        &["$x = 1", "Near($x + 1)"],
+        &["$x = 2147483647", "Near($x + 1)"],
+        &["$x = 4", "($x - 1) == Inner($x + 2 - 3)"],
+        &["$x = 0 - 2147483647", "($x - 1) == Inner($x + 2)"],
+        &["$x = 0 - 2147483647", "($x - 2) == 0"],
+        &["$x = \"s\"", "($x + 1) == 2"],
+        &["$x = 2147483646", "($x + 1) == 2147483647"],
+    ];
+    agree_under_every_budget(&board, defs, cases, 10);
+    let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
+    assert_eq!(v(&["Shift(1)"]), 2 + 1);
+    assert_eq!(v(&["Span(2)"]), 2);
+    assert!(run_budget_on(&board, defs, &["Shift(2147483647)"], 1000).is_err());
+}
