@@ -352,7 +352,8 @@ pub const TIDYING: &str = "tidying up after";
 
 /// How many tidy-up goals ([`TIDYING`]) one move may take: a re-seat's grasp
 /// can slip too, leaving the piece where it lay, so the camera is looked at
-/// again after each, and a piece still off its point is taken again. After
+/// again after each, and a piece still off its point is taken again (on the
+/// board: bins and supplies get the first round only). After
 /// the game's last move no later move re-seats it (a pentago soak game ended
 /// with a marble 6.6 mm off its point when the one tidy-up slipped). Three:
 /// a re-seat slipping three times in a row (0.15³ with the soaks' `slip`) is
@@ -1440,10 +1441,15 @@ impl<B: Bus> Referee<B> {
                             t.tidy_rounds += 1;
                             // Where the move put pieces off the board (a
                             // capture into its bin): their neighbours there
-                            // are tidied too.
+                            // are tidied too, in the first round only. On a
+                            // bin's stack the camera reads a top piece a few
+                            // mm outward (its top face stands 2 cm up), so a
+                            // second round there walked a piece inward off
+                            // its stack (alquerque soak, session 22, game 90).
                             let put_at: Vec<[f64; 3]> = t
                                 .actions
                                 .iter()
+                                .filter(|_| t.tidy_rounds == 1)
                                 .filter_map(|a| game.location_by_name(&a.to_location))
                                 .filter(|&l| !game.is_relevant(l))
                                 .filter_map(|l| self.core.robot_point(l))
