@@ -152,6 +152,7 @@ impl Game {
             }
         }
         let mut st = State::new(self.meta.clone(), locations, attrs, nl, scores);
+        st.track = self.renews_epochs;
         st.set_player(player);
         st.set_outcome(outcome);
         Ok(st)
