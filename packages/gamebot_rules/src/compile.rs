@@ -2816,3 +2816,31 @@ pub(crate) fn renew_epoch(epochs: &mut (u64, u64), st: &mut crate::state::State)
         epochs.0 += 1;
     }
 }
+
+/// The targets of an element of a rule whose condition `A AND B` has
+/// its first conjunct hoisted and shares its targets
+/// ([`crate::game::Rule::share_call_targets`]; `Game::targets` in
+/// `engine.rs`), once an earlier element's `A` was true
+/// in this position (`Scratch::shared_valid`): `A` evaluated once (it
+/// touches no variable of `to=`, so not binding a target's changes
+/// nothing; the element has targets to try, the same empty locations as
+/// the earlier element), then the earlier element's targets when it is
+/// true and none when false — what trying every target would give.
+#[inline(never)]
+pub(crate) fn shared_targets(
+    g: &crate::game::Game,
+    r: &crate::game::Rule,
+    st: &crate::state::State,
+    sc: &mut crate::engine::Scratch,
+) -> Result<(), crate::error::RuleError> {
+    let Some(c) = &r.condition else {
+        return Ok(());
+    };
+    let a = Ctx::new(g, crate::eval::StateRef::Ro(st), &mut sc.vars)
+        .run_and_side(c, true)
+        .map_err(|e| g.eval_error(c, format!("rule `{}` condition", r.name), e))?;
+    if a {
+        sc.targets.extend(sc.shared.iter().cloned());
+    }
+    Ok(())
+}

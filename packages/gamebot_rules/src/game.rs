@@ -91,7 +91,8 @@ pub struct Rule {
     /// that element's targets.
     pub(crate) hoist_call: bool,
     /// True when [`Rule::hoist_call`] holds and the rest `B` of the called
-    /// function's last line cannot depend on the element (see
+    /// function's last line cannot depend on the element, or
+    /// [`Rule::hoist_first_conjunct`] holds and `B` of `A AND B` cannot (see
     /// `loader/independence.rs`): every element whose `A` is true gets the
     /// same targets, so generation computes them once per rule and position.
     pub(crate) share_call_targets: bool,
