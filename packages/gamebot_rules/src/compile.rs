@@ -2136,7 +2136,7 @@ fn run_memo<const REG: bool>(c: &mut Ctx<'_>, fid: FuncId) -> R<Value> {
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    if let Some(v) = memo.hit::<true>(slots, fid, &key, info.inputs.len(), st) {
+    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
         return Ok(v);
     }
     memo_miss::<REG>(c, fid, info, key)
@@ -2201,7 +2201,7 @@ pub(crate) fn memo_call_run<const REG: bool>(
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    if let Some(v) = memo.hit::<true>(slots, fid, &key, info.inputs.len(), st) {
+    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
         return Some(v);
     }
     if !c.inline_call_ok(nest + 1) {
@@ -2281,7 +2281,7 @@ fn memo_keyed<const REG: bool>(
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    if let Some(v) = memo.hit::<true>(slots, fid, &key, info.inputs.len(), st) {
+    if let Some(v) = memo.hit(slots, fid, &key, info.inputs.len(), st) {
         return Ok(Some(v));
     }
     for (p, a) in params.iter().zip(args) {
@@ -2328,7 +2328,9 @@ fn memo_miss_with(
     let (slots, memo) = c.vars.slots_and_memo();
     match result {
         Ok(value) => {
-            memo.store(fid, key, info, start, slots, value.clone());
+            let epoch = c.st.get().epoch;
+            let (slots, memo) = c.vars.slots_and_memo();
+            memo.store(fid, key, info, start, slots, value.clone(), epoch);
             let (slots, _) = c.vars.slots_and_memo();
             for (v, old) in saved {
                 if slots[v as usize].is_none() {
@@ -2377,7 +2379,7 @@ fn run_unit(c: &mut Ctx<'_>, u: FuncId, body: &CBool) -> R<bool> {
     }
     let st = c.st.get();
     let (slots, memo) = c.vars.slots_and_memo();
-    let v = match memo.hit::<false>(slots, u, &key, info.inputs.len(), st) {
+    let v = match memo.hit(slots, u, &key, info.inputs.len(), st) {
         Some(v) => v,
         None => memo_miss_with(c, u, info, key, |c| body(c).map(Value::Bool))?,
     };
@@ -2813,4 +2815,32 @@ pub(crate) fn renew_epoch(epochs: &mut (u64, u64), st: &mut crate::state::State)
         st.epoch = epochs.0;
         epochs.0 += 1;
     }
+}
+
+/// The targets of an element of a rule whose condition `A AND B` has
+/// its first conjunct hoisted and shares its targets
+/// ([`crate::game::Rule::share_call_targets`]; `Game::targets` in
+/// `engine.rs`), once an earlier element's `A` was true
+/// in this position (`Scratch::shared_valid`): `A` evaluated once (it
+/// touches no variable of `to=`, so not binding a target's changes
+/// nothing; the element has targets to try, the same empty locations as
+/// the earlier element), then the earlier element's targets when it is
+/// true and none when false — what trying every target would give.
+#[inline(never)]
+pub(crate) fn shared_targets(
+    g: &crate::game::Game,
+    r: &crate::game::Rule,
+    st: &crate::state::State,
+    sc: &mut crate::engine::Scratch,
+) -> Result<(), crate::error::RuleError> {
+    let Some(c) = &r.condition else {
+        return Ok(());
+    };
+    let a = Ctx::new(g, crate::eval::StateRef::Ro(st), &mut sc.vars)
+        .run_and_side(c, true)
+        .map_err(|e| g.eval_error(c, format!("rule `{}` condition", r.name), e))?;
+    if a {
+        sc.targets.extend(sc.shared.iter().cloned());
+    }
+    Ok(())
 }

@@ -40,11 +40,11 @@ impl PartialEq for Move {
 /// Reusable working memory for generation and application; one per thread.
 pub struct Scratch {
     pub(crate) vars: Vars,
-    targets: Vec<(LocationId, Option<Arc<Deferred>>)>,
+    pub(crate) targets: Vec<(LocationId, Option<Arc<Deferred>>)>,
     /// The targets of a [`Rule::share_call_targets`] rule for the elements
     /// whose first conjunct is true, once one such element was tried in the
     /// current position (`shared_valid`).
-    shared: Vec<(LocationId, Option<Arc<Deferred>>)>,
+    pub(crate) shared: Vec<(LocationId, Option<Arc<Deferred>>)>,
     shared_valid: bool,
     /// Indices into `to_matches` of the empty locations, computed in the
     /// current generation for the rules whose `Rule::to_key` is `empty_key`
@@ -152,6 +152,7 @@ impl Game {
             }
         }
         let mut st = State::new(self.meta.clone(), locations, attrs, nl, scores);
+        st.track = self.renews_epochs;
         st.set_player(player);
         st.set_outcome(outcome);
         Ok(st)
@@ -178,7 +179,12 @@ impl Game {
     }
 
     #[allow(clippy::boxed_local)] // the evaluator's errors arrive boxed
-    fn eval_error(&self, se: &SrcExpr, context: String, error: Box<EvalError>) -> RuleError {
+    pub(crate) fn eval_error(
+        &self,
+        se: &SrcExpr,
+        context: String,
+        error: Box<EvalError>,
+    ) -> RuleError {
         RuleError::Eval {
             file: self.file.clone(),
             line: se.line,
@@ -299,6 +305,9 @@ impl Game {
                 }
             }
             return Ok(());
+        }
+        if r.hoist_first_conjunct && sc.shared_valid {
+            return crate::compile::shared_targets(self, r, st, sc);
         }
         // The first conjunct's value when it is the same for every target.
         let mut first: Option<bool> = None;

@@ -91,7 +91,8 @@ pub struct Rule {
     /// that element's targets.
     pub(crate) hoist_call: bool,
     /// True when [`Rule::hoist_call`] holds and the rest `B` of the called
-    /// function's last line cannot depend on the element (see
+    /// function's last line cannot depend on the element, or
+    /// [`Rule::hoist_first_conjunct`] holds and `B` of `A AND B` cannot (see
     /// `loader/independence.rs`): every element whose `A` is true gets the
     /// same targets, so generation computes them once per rule and position.
     pub(crate) share_call_targets: bool,
@@ -305,10 +306,11 @@ pub struct Game {
     pub(crate) cfuncs: Vec<Option<crate::compile::CFunc>>,
     /// Per function name: whether and how its calls are memoized (`memo.rs`).
     pub(crate) memo_info: Vec<Option<crate::memo::MemoInfo>>,
-    /// Whether a function (not only a loop body) is memoized: then the
-    /// engine gives a state a fresh epoch after each move
-    /// (`compile::renew_epoch`), for its entries to be checked once per
-    /// position.
+    /// Whether a function or a loop body is memoized: then the engine gives
+    /// a state a fresh epoch after each move (`compile::renew_epoch`), and
+    /// its states keep what changed since the last epoch (`State::track`),
+    /// for its entries to be checked once per position and not at all in the
+    /// next one when nothing they read changed.
     pub(crate) renews_epochs: bool,
     /// Per variable: whether no expression can observe what a call leaves in
     /// it (`memo::dead_vars`); the tests compare the other variables only.
@@ -523,7 +525,7 @@ impl Game {
             .collect();
         let elem_type = elements.iter().map(|e| e.element_type as u16).collect();
         let meta = Arc::new(Meta::new(relevant, elem_type, element_types.len()));
-        let initial = State::new(
+        let mut initial = State::new(
             meta.clone(),
             elements.iter().map(|e| e.location).collect(),
             elements
@@ -662,7 +664,9 @@ impl Game {
                 }
             }
         }
-        let renews_epochs = memo_info[..funcs.len()].iter().any(Option::is_some);
+        // Units too: their entries take the parent epoch's check (`memo.rs`).
+        let renews_epochs = memo_info.iter().any(Option::is_some);
+        initial.track = renews_epochs;
         let mut compiler = crate::compile::Compiler {
             units,
             pure_bodies: Vec::new(),

@@ -20,14 +20,19 @@
 //! recorded read gives the same value in the current position, the
 //! evaluation would take the same path again (it is deterministic given its
 //! inputs and what it reads), so the entry's variables are written and its
-//! value returned without running it. An entry of a function (not of a
-//! loop body, [`units`]) also records the epoch of the state its reads last
-//! held in (`State::epoch`, issue 18 seventeenth step): a state has a
-//! number no other contents had when it is made and after each move the
-//! engine applies, 0 after any other change, and a copy keeps it, so in a
-//! state of that epoch (not 0) the reads hold without being checked again —
-//! a position that looks a function up many times (`nim-orig`'s `Left`,
-//! once per element of a row) checks its entry once.
+//! value returned without running it. An entry also records the epoch of
+//! the state its reads last held in (`State::epoch`, issue 18 seventeenth
+//! step): a state has a number no other contents had when it is made and
+//! after each move the engine applies, 0 after any other change, and a copy
+//! keeps it, so in a state of that epoch (not 0) the reads hold without
+//! being checked again — a position that looks a function up many times
+//! (`nim-orig`'s `Left`, once per element of a row) checks its entry once.
+//! A state also knows the epoch it derives from and a bit set over what
+//! changed since (`State::parent`, `State::changed`, eighteenth step): an
+//! entry whose reads held in that epoch and whose bits ([`Read::bit`]) miss
+//! the changed ones holds too, unchecked ([`unchanged_since`]) — the end
+//! check right after a move takes the entries of the rows, cells or pieces
+//! the move left alone.
 //!
 //! On a miss the function runs with every variable it may write, other than
 //! its own parameters, unbound first (their old values saved), while its
@@ -632,6 +637,16 @@ impl Read {
             Read::Score(p, x) => st.scores()[p as usize] == x,
         }
     }
+
+    /// The bit of what the read reads in `State::changed`.
+    fn bit(&self) -> u64 {
+        match *self {
+            Read::Content(l, _) => crate::state::content_bit(l as usize),
+            Read::State(e, _) | Read::Owner(e, _) => crate::state::attr_bit(e as usize),
+            Read::Location(e, _) => crate::state::location_bit(e as usize),
+            Read::Player(_) | Read::Score(..) => crate::state::PLAYER_BIT,
+        }
+    }
 }
 
 /// The key of a parameter value; `None` for sets (not memoized).
@@ -653,6 +668,12 @@ struct Entry {
     /// epoch has the same contents, so the reads hold in it without
     /// checking them again.
     valid_in: u64,
+    /// The bits ([`Read::bit`]) of everything `reads` reads, 0 until first
+    /// needed ([`entry_mask`]): when the
+    /// reads held in a state of epoch `valid_in` and a state's contents are
+    /// those of that epoch but for the items of `State::changed`
+    /// (`State::parent`), no bit in both means they hold there too.
+    mask: u64,
     /// The variables left holding Ints, and those holding anything else.
     ints: Vec<(VarId, i32)>,
     others: Vec<(VarId, Value)>,
@@ -669,6 +690,29 @@ const NO_MARK: u64 = u64::MAX;
 #[inline(always)]
 fn valid_mark(epoch: u64) -> u64 {
     epoch | u64::from(epoch == 0).wrapping_neg()
+}
+
+/// Whether `e`'s reads held in the epoch `st`'s contents derive from
+/// (`State::parent`, not 0: `valid_in` is never 0) and none of them reads
+/// an item changed since (`State::changed`): then they hold in `st`.
+#[inline(always)]
+fn unchanged_since(e: &mut Entry, st: &State) -> bool {
+    if e.valid_in != st.parent {
+        return false;
+    }
+    if e.mask == 0 {
+        e.mask = entry_mask(&e.reads);
+    }
+    e.mask & st.changed == 0
+}
+
+/// [`Entry::mask`] of `reads`, computed when first needed (most entries of
+/// some games are never looked up in a state derived from the epoch they
+/// were checked in): 0 for "not yet", so an entry without reads computes it
+/// at each use, for nothing.
+#[inline(never)]
+fn entry_mask(reads: &[Read]) -> u64 {
+    reads.iter().fold(0, |m, r| m | r.bit())
 }
 
 /// Input values of a call, [`NO_INPUT`] after the last (at most [`MAX_INPUTS`]).
@@ -743,6 +787,7 @@ impl Table {
             Entry {
                 reads: Vec::new(),
                 valid_in: NO_MARK,
+                mask: 0,
                 ints: Vec::new(),
                 others: Vec::new(),
                 result: Value::Bool(false),
@@ -858,14 +903,15 @@ impl Memo {
         self.buf.push(r);
     }
 
-    /// A valid entry for the call of `f` with parameter values `key` in `st`:
-    /// writes its variables into `slots` and gives its value. With `EPOCH`
-    /// (calls of functions, which a position may look up many times: `Left`
-    /// of `nim-orig` once per element of its row) an entry whose reads held
-    /// in a state of `st`'s epoch is not checked again ([`Entry::valid_in`]);
-    /// without (loop bodies, units: looked up once per position) every read
-    /// is checked.
-    pub fn hit<const EPOCH: bool>(
+    /// A valid entry for the call of `f` (a function or a loop body, a
+    /// unit) with parameter values `key` in `st`: writes its variables into
+    /// `slots` and gives its value. An entry whose reads held in a state of
+    /// `st`'s epoch is not checked again ([`Entry::valid_in`]: `Left` of
+    /// `nim-orig` is looked up once per element of its row), nor one whose
+    /// reads held in the epoch `st` derives from and read nothing changed
+    /// since ([`unchanged_since`]: the end check after a move, a unit in the
+    /// next position); any other is checked read by read.
+    pub fn hit(
         &mut self,
         slots: &mut [Option<Value>],
         f: FuncId,
@@ -878,16 +924,14 @@ impl Memo {
         // Judged on the calls that found an entry (a cold table misses anyway).
         t.tries += 1;
         let e = &mut t.entries[i].1;
-        if !EPOCH || e.valid_in != st.epoch {
-            if !e.reads.iter().all(|r| r.holds(st)) {
+        if e.valid_in != st.epoch {
+            if !(unchanged_since(e, st) || e.reads.iter().all(|r| r.holds(st))) {
                 if t.tries >= TRIAL && t.hits < t.tries / 2 {
                     t.turn_off();
                 }
                 return None;
             }
-            if EPOCH {
-                e.valid_in = valid_mark(st.epoch);
-            }
+            e.valid_in = valid_mark(st.epoch);
         }
         t.hits = t.hits.saturating_add(1);
         for &(v, i) in &e.ints {
@@ -916,7 +960,7 @@ impl Memo {
         let i = t.find(key, n)?;
         let e = &mut t.entries[i].1;
         if e.valid_in != st.epoch {
-            if !e.reads.iter().all(|r| r.holds(st)) {
+            if !(unchanged_since(e, st) || e.reads.iter().all(|r| r.holds(st))) {
                 return None;
             }
             e.valid_in = valid_mark(st.epoch);
@@ -931,6 +975,9 @@ impl Memo {
 
     /// Stores the evaluation whose reads start at `start` in [`Memo::buf`]
     /// and which left the variables `info.writes` (those bound) in `slots`.
+    /// `epoch` is the epoch of the state it read (a memoized evaluation
+    /// changes nothing, so its reads hold there: [`Entry::valid_in`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &mut self,
         f: FuncId,
@@ -939,6 +986,7 @@ impl Memo {
         start: usize,
         slots: &[Option<Value>],
         result: Value,
+        epoch: u64,
     ) {
         let (n, vars) = (info.inputs.len(), &info.writes);
         let t = &mut self.tables[f as usize];
@@ -946,7 +994,8 @@ impl Memo {
             let e = t.entry(key, n);
             e.reads.clear();
             e.reads.extend_from_slice(&self.buf[start..]);
-            e.valid_in = NO_MARK;
+            e.valid_in = valid_mark(epoch);
+            e.mask = 0;
             e.ints.clear();
             e.others.clear();
             for &v in vars {

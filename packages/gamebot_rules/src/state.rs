@@ -193,7 +193,44 @@ pub struct State {
     /// memo entry whose reads held in one holds in the other (`memo.rs`,
     /// `Entry::valid_in`).
     pub(crate) epoch: u64,
+    /// The epoch the contents were last at and what changed since
+    /// ([`State::touch`]): while `parent` is not 0, the contents are those
+    /// of every state of epoch `parent` except for the items whose bits
+    /// ([`content_bit`], [`location_bit`], [`attr_bit`], [`PLAYER_BIT`]) are
+    /// in `changed`. So a memo entry whose reads held in epoch `parent` and
+    /// read nothing under `changed` holds here (`memo.rs`, `Entry::mask`).
+    /// Set by the mutators, kept by [`crate::compile::renew_epoch`], copied
+    /// by a clone.
+    pub(crate) parent: u64,
+    pub(crate) changed: u64,
+    /// Whether the mutators keep `parent` and `changed` (states of a game
+    /// that memoizes, `Game::renews_epochs`; copied by a clone). Without,
+    /// `parent` stays 0, which no memo entry's epoch is.
+    pub(crate) track: bool,
 }
+
+/// The bit of a location's occupant in [`State::changed`] and in a memo
+/// entry's mask (several items share a bit: a shared bit only makes an
+/// entry checked read by read).
+#[inline(always)]
+pub(crate) fn content_bit(l: usize) -> u64 {
+    1 << (l % 24)
+}
+
+/// The bit of an element's location ([`content_bit`]).
+#[inline(always)]
+pub(crate) fn location_bit(e: usize) -> u64 {
+    1 << (24 + e % 20)
+}
+
+/// The bit of an element's state, owner and z-index ([`content_bit`]).
+#[inline(always)]
+pub(crate) fn attr_bit(e: usize) -> u64 {
+    1 << (44 + e % 19)
+}
+
+/// The bit of the current player and of the scores ([`content_bit`]).
+pub(crate) const PLAYER_BIT: u64 = 1 << 63;
 
 impl State {
     pub(crate) fn new(
@@ -217,6 +254,9 @@ impl State {
             outcome: Outcome::Running,
             hash: 0,
             epoch: crate::compile::epoch_block(),
+            parent: 0,
+            changed: 0,
+            track: false,
         };
         s.hash = s.full_hash();
         s
@@ -354,13 +394,28 @@ impl State {
         Ok(())
     }
 
-    // ---- mutators (engine only); each keeps the hash current and sets
-    // the epoch to 0 ----
+    // ---- mutators (engine only); each keeps the hash current, sets the
+    // epoch to 0 and marks what it changes (`touch`) ----
+
+    /// Before a change of the items of `bits`: the epoch is 0; a tracking
+    /// state with an epoch remembers it as its parent with nothing changed
+    /// yet, and adds the bits to what changed since the parent.
+    #[inline(always)]
+    fn touch(&mut self, bits: impl FnOnce() -> u64) {
+        if self.track {
+            if self.epoch != 0 {
+                self.parent = self.epoch;
+                self.changed = 0;
+            }
+            self.changed |= bits();
+        }
+        self.epoch = 0;
+    }
 
     pub(crate) fn relocate(&mut self, e: ElementId, to: LocationId) {
         let from = self.elem_loc[e as usize] as usize;
         let to = to as usize;
-        self.epoch = 0;
+        self.touch(|| content_bit(from) | content_bit(to) | location_bit(e as usize));
         self.hash ^= self.loc_key(from) ^ self.loc_key(to);
         self.loc_elem[from] = NO_ELEMENT;
         self.loc_elem[to] = e;
@@ -370,20 +425,21 @@ impl State {
 
     pub(crate) fn set_attr(&mut self, e: ElementId, which: Attr, v: i32) {
         let l = self.elem_loc[e as usize] as usize;
-        self.epoch = 0;
+        self.touch(|| attr_bit(e as usize));
         self.hash ^= self.loc_key(l);
         self.attrs[e as usize].set(which, v);
         self.hash ^= self.loc_key(l);
     }
 
     pub(crate) fn set_player(&mut self, p: i32) {
-        self.epoch = 0;
+        self.touch(|| PLAYER_BIT);
         self.hash ^= Self::player_key(self.player) ^ Self::player_key(p);
         self.player = p;
     }
 
     pub(crate) fn set_outcome(&mut self, o: Outcome) {
-        self.epoch = 0;
+        // No memo entry reads the outcome.
+        self.touch(|| 0);
         self.hash ^= Self::outcome_key(self.outcome) ^ Self::outcome_key(o);
         self.outcome = o;
     }
@@ -393,7 +449,7 @@ impl State {
     pub(crate) fn add_score(&mut self, p: usize, amount: i32) -> Result<(), i32> {
         let old = self.scores[p];
         let new = old.checked_add(amount).ok_or(old)?;
-        self.epoch = 0;
+        self.touch(|| PLAYER_BIT);
         self.hash ^= Self::score_key(p, old) ^ Self::score_key(p, new);
         self.scores[p] = new;
         Ok(())

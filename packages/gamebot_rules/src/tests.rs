@@ -2846,3 +2846,254 @@ fn register_plus_literal_agrees_with_the_reference() {
     assert_eq!(v(&["Span(2)"]), 2);
     assert!(run_budget_on(&board, defs, &["Shift(2147483647)"], 1000).is_err());
 }
+
+/// What changed since the parent epoch (issue 18 eighteenth step,
+/// `State::parent`/`changed`): in a state of a game that memoizes, the
+/// first change after an epoch records that epoch as the parent, each
+/// mutator adds the bit of what it changes, a clone keeps both, a renewal
+/// keeps them under the new epoch; a state of a game that memoizes nothing
+/// keeps no parent.
+#[test]
+fn state_changes_are_marked_since_the_parent_epoch() {
+    use crate::state::{attr_bit, content_bit, location_bit, PLAYER_BIT};
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let rules = "[GAME RULES]\nname=go\nelement=p($E)\nfrom=s($A,$B)\nto=s($C,$D)\n";
+    let memo = Game::parse(
+        "m.game",
+        &format!(
+            "{}[EXPRESSIONS]\nLook($la)\n{heavy}\nEMPTY(\"s($la,1)\")\nEND\n{rules}",
+            grid()
+        ),
+    )
+    .unwrap();
+    let plain = Game::parse("p.game", &format!("{}{rules}", grid())).unwrap();
+    let st = memo.initial_state();
+    assert!(st.track && !plain.initial_state().track);
+    assert_eq!((st.parent, st.changed), (0, 0));
+    type Mutator = fn(&mut crate::State);
+    // p(1) (element 0) is on s(1,1) (location 0); s(2,2) is location 4.
+    let mutators: [(&str, Mutator, u64); 6] = [
+        (
+            "relocate",
+            |s| s.relocate(0, 4),
+            content_bit(0) | content_bit(4) | location_bit(0),
+        ),
+        (
+            "set_attr state",
+            |s| s.set_attr(0, crate::state::Attr::State, 2),
+            attr_bit(0),
+        ),
+        (
+            "set_attr owner",
+            |s| s.set_attr(1, crate::state::Attr::Owner, 1),
+            attr_bit(1),
+        ),
+        ("set_player", |s| s.set_player(2), PLAYER_BIT),
+        ("set_outcome", |s| s.set_outcome(crate::Outcome::Draw), 0),
+        ("add_score", |s| s.add_score(0, 1).unwrap(), PLAYER_BIT),
+    ];
+    let mut sc = memo.scratch();
+    let mut all = 0;
+    let mut acc = st.clone();
+    for (name, m, bits) in mutators {
+        let mut s = st.clone();
+        m(&mut s);
+        assert_eq!(
+            (s.epoch, s.parent, s.changed),
+            (0, st.epoch, bits),
+            "{name}"
+        );
+        let c = s.clone();
+        assert_eq!(
+            (c.epoch, c.parent, c.changed),
+            (0, st.epoch, bits),
+            "{name} cloned"
+        );
+        // A second change accumulates under the same parent.
+        m(&mut acc);
+        all |= bits;
+        assert_eq!(
+            (acc.epoch, acc.parent, acc.changed),
+            (0, st.epoch, all),
+            "{name} after others"
+        );
+        // A state of a game without memo keeps no parent.
+        let mut p = plain.initial_state();
+        m(&mut p);
+        assert_eq!((p.epoch, p.parent), (0, 0), "{name} without memo");
+    }
+    // A renewal keeps what changed since the parent; the next change starts
+    // from the renewed epoch with nothing changed yet.
+    crate::compile::renew_epoch(&mut sc.epochs, &mut acc);
+    let e = acc.epoch;
+    assert!(e != 0 && e != st.epoch);
+    assert_eq!((acc.parent, acc.changed), (st.epoch, all));
+    acc.set_player(1);
+    assert_eq!((acc.epoch, acc.parent, acc.changed), (0, e, PLAYER_BIT));
+    // The engine's move: the parent is the epoch before it.
+    let mut s = memo.initial_state();
+    let before = s.epoch;
+    let moves = memo.legal_moves(&s).unwrap();
+    let mv = moves.first().expect("a legal move").clone();
+    memo.apply_with(&mut s, &mv, &mut sc).unwrap();
+    assert!(s.epoch != 0 && s.epoch != before);
+    assert_eq!(s.parent, before);
+    assert_eq!(
+        s.changed,
+        content_bit(mv.from as usize)
+            | content_bit(mv.to as usize)
+            | location_bit(mv.element as usize)
+    );
+}
+
+/// Memo entries taken unchecked in the epoch after the one they were
+/// checked in when nothing they read changed (issue 18 eighteenth step,
+/// `memo::unchanged_since`): seeded playouts of a game whose conditions, end
+/// check and followups call memoized functions reading every kind of read
+/// (`CONTENT`, `STATE`, `OWNER`, `LOCATION`, `PLAYER`, `SCORE`, and in a
+/// loop body) while the moves change each kind, some of
+/// them without a new epoch between two changes: the same moves, errors and
+/// final states as the reference evaluator at every step. It fails when a
+/// mutator leaves out the bit of what it changes, or when an entry is taken
+/// from the parent epoch whatever changed.
+#[test]
+fn memo_entries_unchanged_since_the_parent_epoch_agree_with_the_reference() {
+    let heavy = "FORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))";
+    let text = format!(
+        "{}[EXPRESSIONS]\n\
+         Look($la)\n{heavy}\n$lc = CONTENT(\"s($la,1)\")\n\
+         $lw = IF($lc == \"\", 0, OWNER($lc) * 10 + STATE($lc))\n\
+         $lw * 101 + IF(LOCATION(\"p(3)\") == \"bin(3)\", 0, 5001)\nEND\n\
+         Who($wa)\n{heavy}\nPLAYER * 3 + SCORE(1) + $wa\nEND\n\
+         Col($ca)\n{heavy}\n$cn = 0\nFORALL($cy, 1, 3, IF(EMPTY(\"s($ca,$cy)\"), true, $cn = $cn + Own($ca, $cy) + Own($ca, $cy)))\n$cn\nEND\n\
+         Own($ox, $oy)\n$oc = CONTENT(\"s($ox,$oy)\")\nIF($oc == \"\", 0, OWNER($oc) + STATE($oc))\nEND\n\
+         Turn($te)\nIF(($te % 2) == 0, SETSTATE(\"p($te)\", 3 - STATE(\"p($te)\")), SETOWNER(\"p($te)\", 3 - OWNER(\"p($te)\")))\n\
+         IF((Look(1) % 3) == 0, NEXTPLAYER, true)\nIF(Col(2) > 4, SETSTATE(\"p(1)\", 3 - STATE(\"p(1)\")), true)\nEND\n\
+         Poke\nSETSTATE(\"p(1)\", 3 - STATE(\"p(1)\"))\nIF((Look(2) % 2) == 0, SETOWNER(\"p(2)\", 3 - OWNER(\"p(2)\")), true)\nEND\n\
+         [SCORINGS]\nsituation=(Look(2) % 5) == 1\nplayer=1\nscore=1\n\
+         [END OF GAME]\nsituation=(Look(3) + Col(1) + Col(3)) == 123456\nwinner=0\n\
+         [GAME RULES]\n\
+         name=slide\nelement=p($E)\nfrom=s($A,$B)\nto=s($C,$D)\n\
+         condition=((Look($C) + Col($A) + $E) % 3) != 0\nfollowup=Turn($E)\n\
+         name=enter\nelement=p($E)\nfrom=bin($K)\nto=s($C,$D)\n\
+         condition=((Look($D) + Col($C)) % 4) != 1\nfollowup=Poke\n\
+         name=leave\nelement=p($E)\nfrom=s($A,$B)\nto=bin($K)\n\
+         condition=((Look($A) + Col($A) + Who($K)) % 2) == 0\nfollowup=NEXTPLAYER\n",
+        grid()
+    );
+    let g = Game::parse("unchanged.game", &text).unwrap_or_else(|e| panic!("{e}"));
+    let look = g.func_names.iter().position(|x| x == "Look").unwrap();
+    let col = g.func_names.iter().position(|x| x == "Col").unwrap();
+    let who = g.func_names.iter().position(|x| x == "Who").unwrap();
+    assert!(
+        g.memo_info[look].is_some() && g.memo_info[col].is_some() && g.memo_info[who].is_some()
+    );
+    assert!(g.renews_epochs);
+    for seed in 0..40u64 {
+        let mut runs = Vec::new();
+        for reference in [false, true] {
+            let mut sc = g.scratch();
+            sc.set_reference_evaluator(reference);
+            let mut st = g.initial_state();
+            let mut out = Vec::new();
+            let mut seen = Vec::new();
+            let mut r = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            for _ in 0..40 {
+                match g.legal_moves_into(&st, &mut sc, &mut out) {
+                    Ok(()) => {
+                        seen.push(Ok(out.iter().map(|m| g.move_text(m)).collect::<Vec<_>>()));
+                        if g.settle(&mut st, &out) {
+                            break;
+                        }
+                        r ^= r << 13;
+                        r ^= r >> 7;
+                        r ^= r << 17;
+                        let mv = out[(r % out.len() as u64) as usize].clone();
+                        if let Err(e) = g.apply_with(&mut st, &mv, &mut sc) {
+                            seen.push(Err(e.to_string()));
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        seen.push(Err(e.to_string()));
+                        break;
+                    }
+                }
+            }
+            seen.push(Ok(vec![format!("{:x} {:?}", st.full_hash(), st.scores())]));
+            runs.push(seen);
+        }
+        assert_eq!(runs[0], runs[1], "seed {seed}");
+    }
+}
+
+/// Targets shared between the elements of a rule `A AND B` whose first
+/// conjunct is hoisted and whose `B` touches no variable bound before the
+/// targets (issue 18 eighteenth step, `Rule::share_call_targets`,
+/// `compile::shared_targets`): along seeded playouts, the same moves at
+/// every step as the condition written `B AND A` (not hoisted, `B`
+/// evaluated for every target of every element), for both evaluators; a
+/// `B` that reads the element's variable is not shared and agrees too.
+#[test]
+fn targets_shared_after_a_hoisted_first_conjunct_agree_with_every_target_tried() {
+    let game = |cond: &str| {
+        let text = format!(
+            "{}[EXPRESSIONS]\nFree($fk)\n$fb = $fk - 1\n($fk == 1) OR NOT EMPTY(\"bin($fb)\")\nEND\n\
+             Odd($ok, $oe)\n(($ok + $oe) % 2) == 1\nEND\n\
+             [GAME RULES]\nname=out\nelement=p($E)\nfrom=s($A,$B)\nto=bin($K)\ncondition={cond}\n\
+             name=back\nelement=p($E)\nfrom=bin($K)\nto=s($C,$D)\ncondition=($C + $D) != ($E + 1)\n",
+            grid()
+        );
+        Game::parse("share.game", &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let a = "(($A + $B) != 3)";
+    let pairs = [
+        (
+            format!("{a} AND Free($K)"),
+            format!("Free($K) AND {a}"),
+            true,
+        ),
+        (
+            format!("{a} AND Odd($K, 1)"),
+            format!("Odd($K, 1) AND {a}"),
+            true,
+        ),
+        (
+            format!("{a} AND Odd($K, $E)"),
+            format!("Odd($K, $E) AND {a}"),
+            false,
+        ),
+    ];
+    for (shared, plain, shares) in pairs {
+        let (g, h) = (game(&shared), game(&plain));
+        assert!(g.rules[0].hoist_first_conjunct, "{shared}");
+        assert_eq!(g.rules[0].share_call_targets, shares, "{shared}");
+        assert!(!h.rules[0].share_call_targets, "{plain}");
+        for reference in [false, true] {
+            for seed in 0..12u64 {
+                let (mut sg, mut sh) = (g.scratch(), h.scratch());
+                sg.set_reference_evaluator(reference);
+                sh.set_reference_evaluator(reference);
+                let (mut x, mut y) = (g.initial_state(), h.initial_state());
+                let (mut mg, mut mh) = (Vec::new(), Vec::new());
+                let mut r = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                for _ in 0..24 {
+                    g.legal_moves_into(&x, &mut sg, &mut mg).unwrap();
+                    h.legal_moves_into(&y, &mut sh, &mut mh).unwrap();
+                    let tg: Vec<String> = mg.iter().map(|m| g.move_text(m)).collect();
+                    let th: Vec<String> = mh.iter().map(|m| h.move_text(m)).collect();
+                    assert_eq!(tg, th, "{shared} seed {seed}");
+                    if mg.is_empty() {
+                        break;
+                    }
+                    r ^= r << 13;
+                    r ^= r >> 7;
+                    r ^= r << 17;
+                    let i = (r % mg.len() as u64) as usize;
+                    g.apply_with(&mut x, &mg[i], &mut sg).unwrap();
+                    h.apply_with(&mut y, &mh[i], &mut sh).unwrap();
+                }
+            }
+        }
+    }
+}

@@ -128,6 +128,19 @@ pub(super) fn mark_generation_clears(
 /// Move generation therefore evaluates `A` once per element (and stops trying
 /// targets when it is false); evaluations it saves are not counted against the
 /// evaluation budget.
+///
+/// When moreover `B` touches no variable bound before the targets, the rule
+/// shares its targets ([`Rule::share_call_targets`], issue 18 eighteenth
+/// step): for two elements whose `A` is true, every variable `B` touches
+/// holds the same value before `B` runs at each target (by induction over
+/// the targets in order: all start unbound, as the namespace is cleared per
+/// element for what the evaluation can touch; the target's bindings are the
+/// same; `A` touches nothing `B` touches; `B`'s own earlier evaluations were
+/// the same), and the state is the same (generation cannot change it): so
+/// `B`, the condition's value when `A` is true, gives the same value (or
+/// error) at every target, and both elements get the same targets — those
+/// of the first element whose `A` is true, computed once per position
+/// (`nim-orig`'s `CanTake($E,$R,$K) AND Slot($D)`).
 pub(super) fn mark_hoistable_conditions(
     rules: &mut [Rule],
     funcs: &[Option<Function>],
@@ -168,13 +181,17 @@ pub(super) fn mark_hoistable_conditions(
             }
         }
         r.hoist_first_conjunct = reads.writes_of(a).is_disjoint(&bound);
+        // [`Rule::share_call_targets`] for `A AND B`: `B` touches no variable
+        // bound before the targets either.
+        r.share_call_targets =
+            r.hoist_first_conjunct && reads.of_expr(b, names).is_disjoint(&bound);
     }
     for r in rules.iter_mut() {
-        let (hoist, share) = if r.hoist_first_conjunct {
-            (false, false)
-        } else {
-            call_hoistable(r, funcs, names, &reads)
-        };
+        if r.hoist_first_conjunct {
+            r.hoist_call = false;
+            continue;
+        }
+        let (hoist, share) = call_hoistable(r, funcs, names, &reads);
         r.hoist_call = hoist;
         r.share_call_targets = hoist && share;
     }
