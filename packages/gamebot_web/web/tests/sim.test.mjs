@@ -35,11 +35,21 @@ test("sim: the robot's turn — the AI panel live, then the arm moves and the ca
   assert.equal(await page.getAttribute("body", "data-sim"), "true", "the page knows the hand makes the person's moves");
   await settle(page);
   const mark = await phaseMark(page);
+  // The panel is live only while the planner thinks (a second): every state
+  // the page renders is recorded, so a poll that comes late still sees it.
+  await page.evaluate(() => {
+    window.aiLiveSeen = false;
+    const panel = document.querySelector("#ai-panel");
+    const check = () => {
+      if (panel.dataset.live === "true"
+        && Number(document.querySelector("#ai-iterations").dataset.value) > 0) window.aiLiveSeen = true;
+    };
+    new MutationObserver(check).observe(panel, { attributes: true, subtree: true });
+    check();
+  });
   await newGame(page, STRATEGY);
   // The robot plays first: the panel shows the search while it runs.
-  await waitFor(s, page,
-    () => document.querySelector("#ai-panel").dataset.live === "true"
-      && Number(document.querySelector("#ai-iterations").dataset.value) > 0,
+  await waitFor(s, page, () => window.aiLiveSeen === true,
     null, 30_000, "the robot panel live with iterations > 0 while the planner thinks");
   assert.equal(await page.getAttribute("#ai-panel", "data-ply"), "0");
   for (const id of ["#ai-best", "#ai-value", "#ai-speed", "#ai-pv"]) {
