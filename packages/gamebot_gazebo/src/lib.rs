@@ -335,20 +335,6 @@ pub fn bridge_yaml(base: &str, world: &TableWorld) -> String {
     out
 }
 
-fn find_file(p: &Path) -> PathBuf {
-    if p.is_absolute() || p.exists() {
-        return p.to_path_buf();
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        for dir in cwd.ancestors() {
-            if dir.join(p).exists() {
-                return dir.join(p);
-            }
-        }
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(p)
-}
-
 type M3 = [[f64; 3]; 3];
 
 fn mul(a: &M3, b: &M3) -> M3 {
@@ -487,7 +473,7 @@ impl TableWorld {
     /// simulator places it.
     pub fn build(game: &Game, spec: &WorldSpec) -> Result<TableWorld, GazeboError> {
         let state: State = game.initial_state();
-        let camera_path = find_file(&spec.camera);
+        let camera_path = gamebot_kinematics::find_project_file(&spec.camera);
         let config = WorldConfig {
             arm: spec.arm.clone(),
             board: spec.board.clone(),

@@ -144,10 +144,27 @@ pub fn find_board_config(name: &str) -> PathBuf {
     find_config("boards", name)
 }
 
-/// Finds `config/<kind>/<name>.yaml` (a camera calibration: `kind` =
-/// `camera`) the same way as [`find_arm_config`].
-pub fn find_named_config(kind: &str, name: &str) -> PathBuf {
-    find_config(kind, name)
+/// Finds a project file by its path relative to the checkout (a camera
+/// calibration, `config/camera/sim.yaml`): as given when absolute or present
+/// from the current directory, else in the nearest ancestor of the current
+/// directory that has it, else in the source checkout (so tests and
+/// `cargo run` work from anywhere). Arm and board names are searched for in
+/// the same places ([`find_arm_config`]).
+pub fn find_project_file(rel: &Path) -> PathBuf {
+    if rel.is_absolute() || rel.exists() {
+        return rel.to_path_buf();
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        for dir in cwd.ancestors() {
+            let p = dir.join(rel);
+            if p.exists() {
+                return p;
+            }
+        }
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
 }
 
 /// A named configuration that [`find_config`] did not find: names the

@@ -23,7 +23,7 @@ pub mod trajectory;
 mod urdf_locate;
 
 pub use arm::{
-    find_arm_config, find_board_config, find_named_config, Arm, JointInfo, JointKind, ServoPulse,
+    find_arm_config, find_board_config, find_project_file, Arm, JointInfo, JointKind, ServoPulse,
 };
 pub use closed_form::{legacy_al5d_angles, LegacyUnreachable};
 pub use error::{

@@ -63,16 +63,17 @@ pub struct SimGameConfig {
 impl SimGameConfig {
     /// The arm (strategy `robot`) against an opponent, default world.
     pub fn new(game_file: &str, robot: &str) -> SimGameConfig {
+        let world = WorldConfig::default();
         SimGameConfig {
             game_file: game_file.to_string(),
             robot: robot.to_string(),
             robot_plays_both: false,
-            world: WorldConfig::default(),
-            // Found like the arms: from the current directory up, then the
-            // checkout the binary was built from.
-            calibration: gamebot_kinematics::find_named_config("camera", "sim")
+            // The world's camera file, found as the world finds it (from
+            // the current directory up, then the checkout).
+            calibration: gamebot_kinematics::find_project_file(&world.camera)
                 .display()
                 .to_string(),
+            world,
             seed: 1,
             wall_limit: None,
             referee_stays: false,

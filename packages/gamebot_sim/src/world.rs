@@ -193,22 +193,6 @@ struct Held {
 
 static LINK_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Finds a file given relative to the repository root from the working
-/// directory or any of its ancestors, then from this source checkout.
-fn find_file(p: &Path) -> PathBuf {
-    if p.is_absolute() || p.exists() {
-        return p.to_path_buf();
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        for dir in cwd.ancestors() {
-            if dir.join(p).exists() {
-                return dir.join(p);
-            }
-        }
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(p)
-}
-
 /// The simulated table.
 pub struct World {
     config: WorldConfig,
@@ -295,7 +279,7 @@ impl World {
             board.placement = Some(p);
         }
         let board_cfg = BoardConfig::load(&board_path)?;
-        let cam_path = find_file(&config.camera);
+        let cam_path = gamebot_kinematics::find_project_file(&config.camera);
         let calibration = CameraCalibration::load(&cam_path)?;
         let renderer = Renderer::from_game(game, &board_cfg, config.camera_model)?;
 
