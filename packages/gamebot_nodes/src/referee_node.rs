@@ -1446,14 +1446,16 @@ impl<B: Bus> Referee<B> {
                             // mm outward (its top face stands 2 cm up), so a
                             // second round there walked a piece inward off
                             // its stack (alquerque soak, session 22, game 90).
-                            let put_at: Vec<[f64; 3]> = t
-                                .actions
-                                .iter()
-                                .filter(|_| t.tidy_rounds == 1)
-                                .filter_map(|a| game.location_by_name(&a.to_location))
-                                .filter(|&l| !game.is_relevant(l))
-                                .filter_map(|l| self.core.robot_point(l))
-                                .collect();
+                            let put_at: Vec<[f64; 3]> = if t.tidy_rounds == 1 {
+                                t.actions
+                                    .iter()
+                                    .filter_map(|a| game.location_by_name(&a.to_location))
+                                    .filter(|&l| !game.is_relevant(l))
+                                    .filter_map(|l| self.core.robot_point(l))
+                                    .collect()
+                            } else {
+                                Vec::new()
+                            };
                             let tidy = crate::referee_eyes::reseats(
                                 &game,
                                 &t.expected,
