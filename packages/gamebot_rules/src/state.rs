@@ -412,15 +412,23 @@ impl State {
         self.epoch = 0;
     }
 
+    /// Moves element `e` onto `to`, which must be empty (every caller checks:
+    /// `apply_with` rejects an occupied target, `MOVE` gives `false`).
+    ///
+    /// The hash changes by two location keys, not four: an empty location's
+    /// key is 0 ([`State::loc_key`]), and `to` is empty before the move and
+    /// `from` after it (`to != from`, since `from` holds `e`), so only
+    /// `from`'s key before and `to`'s key after differ from 0.
     pub(crate) fn relocate(&mut self, e: ElementId, to: LocationId) {
         let from = self.elem_loc[e as usize] as usize;
         let to = to as usize;
+        debug_assert_eq!(self.loc_elem[to], NO_ELEMENT, "relocate onto an occupied location");
         self.touch(|| content_bit(from) | content_bit(to) | location_bit(e as usize));
-        self.hash ^= self.loc_key(from) ^ self.loc_key(to);
+        self.hash ^= self.loc_key(from);
         self.loc_elem[from] = NO_ELEMENT;
         self.loc_elem[to] = e;
         self.elem_loc[e as usize] = to as LocationId;
-        self.hash ^= self.loc_key(from) ^ self.loc_key(to);
+        self.hash ^= self.loc_key(to);
     }
 
     pub(crate) fn set_attr(&mut self, e: ElementId, which: Attr, v: i32) {
