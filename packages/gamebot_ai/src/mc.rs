@@ -78,6 +78,9 @@ impl Strategy for MonteCarlo {
             }
         };
         if moves.len() > 1 {
+            // The state each playout runs on, refilled from the child (no
+            // allocation per playout).
+            let mut s = children[0].clone();
             'outer: loop {
                 let mut any = false;
                 for i in 0..moves.len() {
@@ -88,7 +91,7 @@ impl Strategy for MonteCarlo {
                         break 'outer;
                     }
                     any = true;
-                    let mut s = children[i].clone();
+                    s.clone_from(&children[i]);
                     let finished = w.playout(&mut s, &mut self.rng, o.limit, &ctl.cancel)?;
                     let winner = if finished { s.outcome() } else { Outcome::Draw };
                     let r = match o.variant {

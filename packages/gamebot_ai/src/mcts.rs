@@ -102,6 +102,9 @@ struct Tree {
     generated: u64,
     max_depth: u32,
     reused: u64,
+    /// The state playouts run on, refilled from the node played out
+    /// (`State::clone_from`: no allocation per playout once it exists).
+    play: Option<State>,
 }
 
 impl Tree {
@@ -115,6 +118,7 @@ impl Tree {
             generated: 0,
             max_depth: 0,
             reused: 0,
+            play: None,
         }
     }
 
@@ -278,9 +282,16 @@ impl Tree {
         let winner = if self.nodes[i].proven != UNKNOWN {
             self.nodes[i].proven
         } else {
-            let mut s = self.nodes[i].state.clone();
+            let from = &self.nodes[i].state;
+            let s = match &mut self.play {
+                Some(s) => {
+                    s.clone_from(from);
+                    s
+                }
+                None => self.play.insert(from.clone()),
+            };
             let plies = o.cutoff.unwrap_or(o.limit);
-            let finished = w.playout(&mut s, &mut self.rng, plies, &limits.cancel)?;
+            let finished = w.playout(s, &mut self.rng, plies, &limits.cancel)?;
             self.playouts += 1;
             if finished {
                 match s.outcome() {
@@ -292,7 +303,7 @@ impl Tree {
                     let n = w.game.player_count() as i32;
                     let mut r = Vec::with_capacity(n as usize);
                     for p in 1..=n {
-                        r.push(0.5 + squash(ev.0.raw(w, &s, p)?, ev.1));
+                        r.push(0.5 + squash(ev.0.raw(w, s, p)?, ev.1));
                     }
                     judged = Some(r);
                 }

@@ -6,7 +6,8 @@
 //! ```
 //!
 //! Instructions per game = (count with N) − (count with N = 0, loading only), divided by N.
-//! The loop is the one of `gamebot bench rules`: `legal_moves_into`, `settle`,
+//! The loop is the one of `gamebot bench rules`: one state refilled with
+//! `initial_state_into` per game, `legal_moves_into`, `settle`,
 //! a uniformly random move (ChaCha8, seed 1), `apply_with`, games cut at 300 moves.
 //! Prints the number of moves made and a hash of the final states, so two
 //! builds can be checked to play the same games. A third argument `reference`
@@ -35,8 +36,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     sc.set_reference_evaluator(reference);
     let mut buf = Vec::new();
     let (mut moves, mut digest) = (0usize, 0u64);
+    let mut st = game.initial_state();
     for _ in 0..n {
-        let mut st = game.initial_state();
+        game.initial_state_into(&mut st);
         for _ in 0..=300 {
             game.legal_moves_into(&st, &mut sc, &mut buf)?;
             if game.settle(&mut st, &buf) {

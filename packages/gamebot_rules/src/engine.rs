@@ -92,6 +92,13 @@ impl Game {
         self.initial.clone()
     }
 
+    /// Makes `st` the initial position, as `*st = self.initial_state()`
+    /// does, but in `st`'s own buffers: no allocation when `st` is a state
+    /// of this game (for playouts that start many games, issue 18).
+    pub fn initial_state_into(&self, st: &mut State) {
+        st.clone_from(&self.initial);
+    }
+
     /// Builds a state from its parts (element locations, attributes per
     /// element, player, outcome, scores), checking that it is a possible position.
     pub fn state_from_parts(

@@ -171,7 +171,10 @@ impl Meta {
 /// occupants of relevant locations by element *type*, state, owner and
 /// z-index, plus current player, winner and scores. Element names and
 /// irrelevant locations do not count.
-#[derive(Clone)]
+///
+/// A clone copies everything, epochs included; [`Clone::clone_from`] copies
+/// into the target's own buffers, so refilling a state of the same game
+/// allocates nothing ([`crate::Game::initial_state_into`]).
 pub struct State {
     pub(crate) meta: Arc<Meta>,
     /// Location of every element.
@@ -412,15 +415,26 @@ impl State {
         self.epoch = 0;
     }
 
+    /// Moves element `e` onto `to`, which must be empty (every caller checks:
+    /// `apply_with` rejects an occupied target, `MOVE` gives `false`).
+    ///
+    /// The hash changes by two location keys, not four: an empty location's
+    /// key is 0 ([`State::loc_key`]), and `to` is empty before the move and
+    /// `from` after it (`to != from`, since `from` holds `e`), so only
+    /// `from`'s key before and `to`'s key after differ from 0.
     pub(crate) fn relocate(&mut self, e: ElementId, to: LocationId) {
         let from = self.elem_loc[e as usize] as usize;
         let to = to as usize;
+        debug_assert_eq!(
+            self.loc_elem[to], NO_ELEMENT,
+            "relocate onto an occupied location"
+        );
         self.touch(|| content_bit(from) | content_bit(to) | location_bit(e as usize));
-        self.hash ^= self.loc_key(from) ^ self.loc_key(to);
+        self.hash ^= self.loc_key(from);
         self.loc_elem[from] = NO_ELEMENT;
         self.loc_elem[to] = e;
         self.elem_loc[e as usize] = to as LocationId;
-        self.hash ^= self.loc_key(from) ^ self.loc_key(to);
+        self.hash ^= self.loc_key(to);
     }
 
     pub(crate) fn set_attr(&mut self, e: ElementId, which: Attr, v: i32) {
@@ -460,6 +474,46 @@ impl State {
         let e = self.loc_elem[l];
         (e != NO_ELEMENT && self.meta.relevant[l])
             .then(|| (self.meta.elem_type[e as usize], self.attrs[e as usize]))
+    }
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            meta: self.meta.clone(),
+            elem_loc: self.elem_loc.clone(),
+            loc_elem: self.loc_elem.clone(),
+            attrs: self.attrs.clone(),
+            scores: self.scores.clone(),
+            player: self.player,
+            outcome: self.outcome,
+            hash: self.hash,
+            epoch: self.epoch,
+            parent: self.parent,
+            changed: self.changed,
+            track: self.track,
+        }
+    }
+
+    /// The same result as `*self = src.clone()`, field by field, without
+    /// allocating when the buffers have room (`Vec::clone_from` copies into
+    /// the existing allocation: a state of the same game always has room)
+    /// and without touching the shared `meta`'s count when it is the same.
+    fn clone_from(&mut self, src: &State) {
+        if !Arc::ptr_eq(&self.meta, &src.meta) {
+            self.meta = src.meta.clone();
+        }
+        self.elem_loc.clone_from(&src.elem_loc);
+        self.loc_elem.clone_from(&src.loc_elem);
+        self.attrs.clone_from(&src.attrs);
+        self.scores.clone_from(&src.scores);
+        self.player = src.player;
+        self.outcome = src.outcome;
+        self.hash = src.hash;
+        self.epoch = src.epoch;
+        self.parent = src.parent;
+        self.changed = src.changed;
+        self.track = src.track;
     }
 }
 

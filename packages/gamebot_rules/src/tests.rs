@@ -3097,3 +3097,66 @@ fn targets_shared_after_a_hoisted_first_conjunct_agree_with_every_target_tried()
         }
     }
 }
+
+/// `State::clone_from` (and so `Game::initial_state_into`) gives what a
+/// clone gives, every field, epochs and tracking included, whether the
+/// target is a state of the same game (its buffers reused) or of another
+/// game with other sizes and another `meta`.
+#[test]
+fn state_clone_from_is_a_clone() {
+    let files = ["frogs", "nim", "puzzle8", "tictactoe"];
+    let games: Vec<Game> = files
+        .iter()
+        .map(|f| {
+            Game::load(format!(
+                "{}/../../games/{f}.game",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap()
+        })
+        .collect();
+    let same = |a: &crate::State, b: &crate::State| {
+        assert!(std::sync::Arc::ptr_eq(&a.meta, &b.meta));
+        assert_eq!(a.elem_loc, b.elem_loc);
+        assert_eq!(a.loc_elem, b.loc_elem);
+        assert_eq!(a.attrs, b.attrs);
+        assert_eq!(a.scores, b.scores);
+        assert_eq!(
+            (a.player, a.outcome, a.hash, a.epoch, a.parent, a.changed, a.track),
+            (b.player, b.outcome, b.hash, b.epoch, b.parent, b.changed, b.track)
+        );
+        a.check_consistency().unwrap();
+    };
+    for g in &games {
+        // A played position: every field away from the initial one.
+        let (mut sc, mut moves) = (g.scratch(), Vec::new());
+        let mut played = g.initial_state();
+        for _ in 0..3 {
+            g.legal_moves_into(&played, &mut sc, &mut moves).unwrap();
+            if g.settle(&mut played, &moves) {
+                break;
+            }
+            g.apply_with(&mut played, &moves[moves.len() - 1], &mut sc)
+                .unwrap();
+        }
+        played.add_score(0, 5).unwrap();
+        for h in &games {
+            for src in [&played, &g.initial_state()] {
+                let mut into = h.initial_state();
+                into.relocate(
+                    0,
+                    h.initial_state()
+                        .loc_elem
+                        .iter()
+                        .position(|&e| e == crate::state::NO_ELEMENT)
+                        .unwrap() as u16,
+                );
+                into.clone_from(src);
+                same(&into, &src.clone());
+            }
+        }
+        let mut st = played.clone();
+        g.initial_state_into(&mut st);
+        same(&st, &g.initial_state());
+    }
+}

@@ -62,9 +62,11 @@ fn digest(game: &Game, reference: bool) -> (u64, usize) {
     // 100x below the default budget (and the budget changes no playout).
     sc.set_step_budget(gamebot_rules::DEFAULT_STEP_BUDGET / 100);
     let mut buf: Vec<Move> = Vec::new();
+    // One state refilled per playout, as `gamebot bench rules` does.
+    let mut st = game.initial_state();
     for seed in 0..PLAYOUTS {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut st = game.initial_state();
+        game.initial_state_into(&mut st);
         h.bytes(&st.hash().to_le_bytes());
         for _ in 0..=MAX_MOVES {
             if let Err(e) = game.legal_moves_into(&st, &mut sc, &mut buf) {

@@ -93,9 +93,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         let mut buf = Vec::new();
         let (mut n, mut positions, mut branching, mut length) = (0usize, 0usize, 0usize, 0usize);
         let budget = Duration::from_secs_f64(a.seconds);
+        // One state refilled per game: no allocation per playout.
+        let mut state = game.initial_state();
         let start = Instant::now();
         while start.elapsed() < budget || n == 0 {
-            let mut state = game.initial_state();
+            game.initial_state_into(&mut state);
             let p = random_playout(
                 &game,
                 &mut state,

@@ -35,9 +35,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise}")
             .expect("valid template"),
     );
+    let mut state = game.initial_state();
     let start = Instant::now();
     for _ in 0..a.games {
-        let mut state = game.initial_state();
+        game.initial_state_into(&mut state);
         let p = random_playout(
             &game,
             &mut state,
