@@ -1508,6 +1508,9 @@ impl Compiler<'_> {
             if let Some((cond, when, then, n, k)) = counting_body(body) {
                 return self.counting_loop(all, var, from, to, (cond, when), then, n, k, what);
             }
+            if let Some((n, x)) = summing_body(body) {
+                return self.summing_loop(all, var, (from, to), body, n, x, what);
+            }
         }
         let body = self.bool(body, what);
         let body = match unit {
@@ -1575,6 +1578,59 @@ impl Compiler<'_> {
                         _ => {
                             then(c)?;
                         }
+                    }
+                }
+                if !all || i == b as i64 {
+                    // The body gave `true`: FORSOME stops, FORALL goes on to the end.
+                    return Ok(true);
+                }
+                i += step;
+            }
+        })
+    }
+
+    /// A loop whose body sums, `($n = $n + x) OR true` ([`summing_body`];
+    /// `nim-orig`'s `Total`): the same steps as [`Compiler::run_loop`]'s
+    /// closures (the budget step and the loop variable per iteration), but when
+    /// `$n` holds an Int, `x` runs through its closure and the sum is written to
+    /// `$n` in place, without the `OR`, assignment and `+` closures; an `x` that
+    /// is no Int and an overflow give the `+` closure's errors
+    /// ([`int_bin_slow`]: `$n` read before `x` runs, then `x`, then the sum).
+    /// When `$n` is unbound or holds no Int, the body's own closure runs (and
+    /// gives the error the closures give). The body's value is `true` whenever
+    /// it has one, so `FORALL` runs every iteration and `FORSOME` ends after the
+    /// first, as the general loop does.
+    #[allow(clippy::too_many_arguments)]
+    fn summing_loop(
+        &self,
+        all: bool,
+        var: VarId,
+        (from, to): (CInt, CInt),
+        body: &Expr,
+        n: VarId,
+        x: &Expr,
+        what: &'static str,
+    ) -> CBool {
+        let x = self.iop(x);
+        let body = self.bool(body, what);
+        f(move |c| {
+            let a = from(c)?;
+            let b = to(c)?;
+            let step: i64 = if a <= b { 1 } else { -1 };
+            let mut i = a as i64;
+            loop {
+                c.vars.step()?;
+                c.vars.set_int(var, i as i32);
+                match c.vars.get(n) {
+                    Some(&Value::Int(p)) => match x.get(c)? {
+                        Ok(q) => match p.checked_add(q) {
+                            Some(sum) => c.vars.set_int(n, sum),
+                            None => return Err(overflow(format!("{p} + {q}"))),
+                        },
+                        Err(v) => return Err(c.ints_error(Op::Add, &Value::Int(p), &v)),
+                    },
+                    _ => {
+                        body(c)?;
                     }
                 }
                 if !all || i == b as i64 {
@@ -2843,4 +2899,22 @@ pub(crate) fn shared_targets(
         sc.targets.extend(sc.shared.iter().cloned());
     }
     Ok(())
+}
+
+/// A summing loop body (issue 18 nineteenth step), `($n = $n + x) OR true`:
+/// `$n` and `x` (any expression).
+fn summing_body(body: &Expr) -> Option<(VarId, &Expr)> {
+    let Expr::Binary(Op::Or, a, t) = body else {
+        return None;
+    };
+    let (Expr::Assign(n, sum), Expr::Bool(true)) = (&**a, &**t) else {
+        return None;
+    };
+    let Expr::Binary(Op::Add, l, x) = &**sum else {
+        return None;
+    };
+    match **l {
+        Expr::Var(v) if v == *n => Some((*n, &**x)),
+        _ => None,
+    }
 }

@@ -586,6 +586,8 @@ impl Game {
         // `pure.rs` can inline, is not memoized: the unit's entry already
         // stands for its calls, and on a unit's miss the inlined calls cost
         // less than looking their own entries up (issue 18, tenth step).
+        // Each call site counts once, also inside a unit that is a loop over
+        // another unit (nineteenth step).
         if !units.is_empty() {
             let mut total = vec![0u32; funcs.len()];
             let count = |e: &Expr, n: &mut Vec<u32>| {
@@ -608,7 +610,29 @@ impl Game {
                 count(&se.expr, &mut total)
             });
             let mut inside = vec![0u32; funcs.len()];
+            // The outermost units' bodies only: a unit's body may hold
+            // another unit (a loop over units), whose calls it counts already.
+            let is_unit = |at: usize| units.iter().any(|u| u.0 == at);
+            let mut nested: rustc_hash::FxHashSet<usize> = rustc_hash::FxHashSet::default();
+            for def in funcs.iter().flatten() {
+                for l in &def.body {
+                    l.expr.walk(&mut |x| {
+                        if let Expr::Loop { body: b, .. } = x {
+                            if is_unit(&**b as *const Expr as usize) {
+                                b.walk(&mut |y| {
+                                    if let Expr::Loop { body: c, .. } = y {
+                                        nested.insert(&**c as *const Expr as usize);
+                                    }
+                                });
+                            }
+                        }
+                    });
+                }
+            }
             for &(body, _) in &units {
+                if nested.contains(&body) {
+                    continue;
+                }
                 // SAFETY-free: the address is only compared, the body is found
                 // again by walking the functions.
                 for def in funcs.iter().flatten() {

@@ -225,12 +225,25 @@ fn analyse_one(
 }
 
 /// Loop bodies memoized like functions ("units", issue 18 tenth step): the
-/// body of a `FORALL`/`FORSOME` in a user function that assigns nothing and
-/// contains no loop itself (its calls may), and that qualifies as a function
-/// without parameters would ([`analyse`]: position reads only, inputs — here
-/// the variables it reads, the loop variable among them —, enough weight).
+/// body of a `FORALL`/`FORSOME` in a user function that assigns nothing,
+/// and that qualifies as a function without parameters would ([`analyse`]:
+/// position reads only, inputs — here the variables it reads, the loop
+/// variable among them —, enough weight).
 /// Gives each such body (by address) with its [`MemoInfo`]; the compiled form
 /// numbers them after the functions (`Game::memo_info`).
+///
+/// A body may be a loop itself (nineteenth step): the outer body of
+/// `FORSOME($X, .., FORSOME($Y, .., Line(..) OR ...))` is a unit whose inputs
+/// are `$X` and the other variables the inner loop reads but does not write,
+/// and whose writes are the inner loop's variable (unless dead) — what a
+/// memoized function containing that loop would have, so the argument is
+/// the same. On its miss the inner loop runs with its own unit: inner hits
+/// add their entries' reads to the outer evaluation's ([`Memo::hit`] while
+/// `depth` is not 0), inner misses record theirs, so the outer entry holds
+/// every read its evaluation depended on. A board scan then looks up one
+/// entry per row, and after a move only the rows whose reads changed look up
+/// their squares' entries (`tictactoe-orig`'s `HasLine`, `connect4-orig`'s
+/// `HasFour`).
 ///
 /// A body is a function of its inputs and of the position exactly as a
 /// function body is (`compile.rs` evaluates it in place: no call, no budget
@@ -252,7 +265,7 @@ pub(crate) fn units(
                 if let Expr::Loop { body, .. } = e {
                     let (mut plain, mut calls) = (true, 0);
                     body.walk(&mut |x| match x {
-                        Expr::Assign(..) | Expr::Loop { .. } | Expr::Lazy(_) => plain = false,
+                        Expr::Assign(..) | Expr::Lazy(_) => plain = false,
                         Expr::Call(..) => calls += 1,
                         _ => {}
                     });

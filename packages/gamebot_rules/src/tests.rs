@@ -416,9 +416,10 @@ fn memoized_functions_of_the_fixtures() {
     };
     let c4 = Game::load(root.join("bench/connect4-orig.game")).unwrap();
     assert!(memoized(&c4, "HasFour"));
-    // `HasFour`'s inner loop body is a unit (`memo::units`); `Four`, called
-    // only there and inlinable, is inlined into it instead of memoized.
-    assert_eq!(c4.memo_info.len(), c4.funcs.len() + 1);
+    // `HasFour`'s loop bodies are units (`memo::units`: the inner one, and
+    // the outer one, a loop over the inner); `Four`, called only there and
+    // inlinable, is inlined into the inner one instead of memoized.
+    assert_eq!(c4.memo_info.len(), c4.funcs.len() + 2);
     assert!(!memoized(&c4, "Four"));
     assert!(!memoized(&c4, "IsValid") && !memoized(&c4, "Disc"));
     let r6 = Game::load(root.join("bench/reversi6-orig.game")).unwrap();
@@ -1529,10 +1530,10 @@ fn loop_bodies_memoized_as_units_agree_with_the_reference() {
                 Count($cp)\n$cn = 0\nFORALL($cx, 1, 3, FORALL($cy, 1, 3, IF(Owns($cx, $cy, $cp), $cn = $cn + 1, true)))\n$cn\nEND\n\
                 Any($ap)\nFORSOME($ax, 1, 3, FORSOME($ay, 1, 3, Owns($ax, $ay, $ap)))\nEND\n";
     let g = Game::parse("grid.game", &format!("{board}[EXPRESSIONS]\n{defs}")).unwrap();
-    // `Has`'s inner body only (`Count`'s assigns, `Any`'s makes one call,
-    // the outer bodies contain a loop).
-    assert_eq!(g.memo_info.len(), g.funcs.len() + 1);
-    assert!(g.memo_info[g.funcs.len()].is_some());
+    // `Has`'s bodies only, the inner and the outer one (`Count`'s assign,
+    // `Any`'s make one call).
+    assert_eq!(g.memo_info.len(), g.funcs.len() + 2);
+    assert!(g.memo_info[g.funcs.len()..].iter().all(Option::is_some));
     let lines = [
         "$h1 = Has(1)",
         "$h2 = Has(2)",
@@ -1568,6 +1569,124 @@ fn loop_bodies_memoized_as_units_agree_with_the_reference() {
     assert!(e.contains("not bound"), "{e}");
 }
 
+/// Loop bodies that are loops over units are units too (`memo::units`,
+/// issue 18 nineteenth step): `Has`'s outer body, `Deep`'s two outer ones,
+/// and `Where`'s outer one, whose inner loop variable `$wy` is read after
+/// the call (not dead: its entries hold it, a hit writes it back). Looked
+/// up again after each kind of change, with the functions' own tables on
+/// and off, they agree with the reference (values, variables, state). The test fails
+/// when an inner unit's hit inside an outer unit's miss does not add its
+/// reads to the outer entry (the outer entry then misses the line completed
+/// later), or when a hit does not write back the variables its entry holds
+/// (`$wy`).
+#[test]
+fn loops_over_units_memoized_as_units_agree_with_the_reference() {
+    let board = grid();
+    let defs = "Owns($ox, $oy, $op)\n$oc = CONTENT(\"s($ox,$oy)\")\nIF($oc == \"\", false, OWNER($oc) == $op)\nEND\n\
+                Line($lx, $ly, $ldx, $ldy, $lp)\n$l1 = $lx + $ldx\n$l2 = $ly + $ldy\n$l3 = $l1 + $ldx\n$l4 = $l2 + $ldy\n\
+                ($l3 >= 1) AND ($l3 <= 3) AND ($l4 >= 1) AND ($l4 <= 3) AND Owns($lx, $ly, $lp) AND Owns($l1, $l2, $lp) AND Owns($l3, $l4, $lp)\nEND\n\
+                Has($hp)\nFORSOME($hx, 1, 3, FORSOME($hy, 1, 3, Line($hx, $hy, 1, 0, $hp) OR Line($hx, $hy, 0, 1, $hp)))\nEND\n\
+                Where($wp)\nFORSOME($wx, 1, 3, FORSOME($wy, 1, 3, Line($wx, $wy, 0, 1, $wp) OR (Owns($wx, $wy, $wp) AND Owns($wy, $wx, $wp))))\nEND\n\
+                Deep($dp)\nFORSOME($da, 1, 2, FORSOME($dx, 1, 3, FORSOME($dy, 1, 3, Line($dx, $dy, 1, 0, $dp) OR Line($dx, $dy, 0, $da, $dp))))\nEND\n";
+    // As `run_budget_on` parses it: `Probe` (the lines below) reads `$wy`.
+    let g = Game::parse(
+        "grid.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}\nProbe\n$wy\nEND\n"),
+    )
+    .unwrap();
+    // Two units of `Has`, two of `Where`, three of `Deep`.
+    assert_eq!(g.memo_info.len(), g.funcs.len() + 7);
+    assert!(g.memo_info[g.funcs.len()..].iter().all(Option::is_some));
+    let wy = g.var_names.iter().position(|n| n == "wy").unwrap();
+    assert!(g.memo_info[g.funcs.len()..].iter().any(|i| i
+        .as_ref()
+        .unwrap()
+        .writes
+        .contains(&(wy as u16))));
+    // The compiled form against the reference, with the functions' own
+    // tables on, and off (as `HasLine`'s in `tictactoe-orig`: then the
+    // units' entries are what a call finds); the value's text.
+    let check = |lines: &[&str]| {
+        let mut texts = Vec::new();
+        for off in [&[][..], &["Has", "Where", "Deep"]] {
+            let [compiled, reference] =
+                run_each_off(&board, defs, lines, crate::eval::DEFAULT_STEP_BUDGET, off);
+            assert_eq!(compiled.0, reference.0, "value of {lines:?}, off {off:?}");
+            assert_eq!(
+                compiled.1, reference.1,
+                "variables after {lines:?}, off {off:?}"
+            );
+            assert_eq!(
+                compiled.2, reference.2,
+                "state after {lines:?}, off {off:?}"
+            );
+            let mut got = format!("{:?}", compiled.0.unwrap());
+            got.retain(|c| c.is_ascii_alphanumeric() || c == ',');
+            texts.push(got);
+        }
+        assert_eq!(texts[0], texts[1]);
+        texts.pop().unwrap()
+    };
+    let lines = [
+        "$h1 = Has(1) OR Deep(1)",
+        "$w1 = Where(1)",
+        "$y1 = $wy",
+        "$h2 = Has(2) OR Deep(2)",
+        "MOVE(\"p(1)\", \"s(1,1)\", \"s(1,2)\")",
+        "$w2 = Where(1)",
+        "$y2 = $wy",
+        "MOVE(\"p(3)\", \"bin(3)\", \"s(2,2)\")",
+        "$h3 = Has(1)",
+        "$d3 = Deep(1)",
+        "MOVE(\"p(4)\", \"bin(4)\", \"s(3,2)\")",
+        "$h4 = Has(1)",
+        "$h5 = Has(2)",
+        "$w5 = Where(2)",
+        "$y5 = $wy",
+        "$w6 = Where(1)",
+        "$y6 = $wy",
+        "MOVE(\"p(4)\", \"s(3,2)\", \"bin(4)\")",
+        "MOVE(\"p(2)\", \"s(2,1)\", \"s(3,2)\")",
+        "$h6 = Has(1)",
+        "$d6 = Deep(1)",
+        "SETOWNER(\"p(2)\", 1)",
+        "$h7 = Has(1)",
+        "$d7 = Deep(1)",
+        "$w7 = Where(1)",
+        "$y7 = $wy",
+        "$w8 = Where(1)",
+        "$y8 = $wy",
+        "{$h1,$w1,$y1,$h2,$w2,$y2,$h3,$d3,$h4,$h5,$w5,$y5,$w6,$y6,$h6,$d6,$h7,$d7,$w7,$y7,$w8,$y8}",
+    ];
+    assert_eq!(
+        check(&lines),
+        "SetBoolfalse,Booltrue,Int1,Boolfalse,Boolfalse,Int3,Boolfalse,Boolfalse,Boolfalse,Boolfalse,\
+         Boolfalse,Int3,Booltrue,Int2,Boolfalse,Boolfalse,Booltrue,Booltrue,Booltrue,Int2,Booltrue,Int2"
+    );
+    // An outer miss whose first inner body is a hit: the outer entry holds
+    // that body's reads too (`Owner` of p(1)), so the `SETOWNER` that makes
+    // the body true makes the outer entry stale (else `$yc` is 2). Then an
+    // outer hit after `Where(1)` left `$wy` at 3 writes back its 1.
+    let lines = [
+        "$a = Where(2)",
+        "MOVE(\"p(4)\", \"bin(4)\", \"s(1,2)\")",
+        "$b = Where(2)",
+        "$yb = $wy",
+        "SETOWNER(\"p(1)\", 2)",
+        "$c = Where(2)",
+        "$yc = $wy",
+        "$d = Where(1)",
+        "$yd = $wy",
+        "$e = Where(2)",
+        "$ye = $wy",
+        "{$a,$b,$yb,$c,$yc,$d,$yd,$e,$ye}",
+    ];
+    assert_eq!(
+        check(&lines),
+        "SetBoolfalse,Booltrue,Int2,Booltrue,Int1,Boolfalse,Int3,Booltrue,Int1"
+    );
+}
+
 /// A parameter whose argument is a literal or a register of the caller is
 /// that literal or register in the inlined call (`pure.rs`, no copy); an
 /// assignment of the parameter in the callee takes a register of its own, so
@@ -1595,7 +1714,9 @@ fn functions_called_only_from_units_are_inlined() {
         g.memo_info[f].is_some()
     };
     let g = Game::parse("t.game", &text).unwrap();
-    assert_eq!(g.memo_info.len(), g.funcs.len() + 1);
+    // `HasLine`'s two loop bodies; the outer one holds the inner one, whose
+    // calls count once (else `LineFrom` would look called from elsewhere).
+    assert_eq!(g.memo_info.len(), g.funcs.len() + 2);
     assert!(!memoized(&g, "LineFrom") && memoized(&g, "HasLine"));
     let more = text.replace(
         "[SCORINGS]",
@@ -2680,6 +2801,57 @@ fn counting_loops_over_registers_agree_with_the_reference() {
     assert!(run_budget_on(&board, defs, &["CountB(3, 3, 2147483645)"], 1000).is_err());
     assert_eq!(v(&["CountC(4, 0)"]), 2_000_000_000);
     assert!(run_budget_on(&board, defs, &["CountC(4, 1147483648)"], 1000).is_err());
+}
+
+/// Summing loops (issue 18 nineteenth step, `compile::Compiler::summing_loop`):
+/// `($n = $n + x) OR true` bodies of `FORALL` and `FORSOME` through the
+/// closures (`Keep` mentions the sums: not dead, so no register form), ascending
+/// and descending ranges, an `x` that writes `$n` while it runs (the sum
+/// takes `$n` as read before), an `x` that gives a Str, a sum that
+/// overflows, `$n` unbound and holding a Str: the same values, variables,
+/// state and budget errors as the reference at every budget.
+#[test]
+fn summing_loops_agree_with_the_reference() {
+    let board = grid();
+    let defs = "Val($vi)\nIF(STATE(\"p($vi)\") == 2, $vi * 10, $vi)\nEND\n\
+                Sum($sa, $sb, $sk)\n$sn = $sk\nFORALL($si, $sa, $sb, ($sn = $sn + Val($si)) OR true)\n$sn\nEND\n\
+                First($fa, $fb)\n$fn = 0\nFORSOME($fi, $fa, $fb, ($fn = $fn + Val($fi)) OR true)\n$fn\nEND\n\
+                Bad($bi)\nIF($bi == 2, \"x\", $bi)\nEND\n\
+                Odd($oa)\n$on = 0\nFORALL($oi, 1, $oa, ($on = $on + Bad($oi)) OR true)\n$on\nEND\n\
+                Put($ti)\n$cn = 100\n$ti\nEND\n\
+                Clobber($ca)\n$cn = 1\nFORALL($ci, 1, $ca, ($cn = $cn + Put($ci)) OR true)\n$cn\nEND\n\
+                Unb($ua)\nFORALL($ui, 1, $ua, ($un = $un + $ui) OR true)\n$un\nEND\n\
+                Keep\n$sn + $fn + $on + $cn\nEND\n";
+    let read = "$sn + $fn + $on + $cn + $un";
+    let cases: &[&[&str]] = &[
+        &["Sum(1, 4, 0)", read],
+        &["Sum(4, 1, 5)", "$sn"],
+        &["Sum(2, 2, 0) + Sum(3, 1, 0)", "$si"],
+        &["First(1, 4)", "$fn"],
+        &["First(3, 1)", "$fi"],
+        &["Sum(1, 4, 2147483583)"],
+        &["Sum(1, 4, 2147483584)"],
+        &["Odd(1)", "$on"],
+        &["Odd(3)"],
+        &["Clobber(3)", "$cn"],
+        &["Unb(2)"],
+        &["$un = 5", "Unb(3)"],
+        &["$un = \"s\"", "Unb(2)"],
+        &["SETSTATE(\"p(1)\", 2)", "Sum(1, 4, 0) * 1000 + First(1, 2)"],
+    ];
+    agree_under_every_budget(&board, defs, cases, 24);
+    let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
+    assert_eq!(v(&["Sum(1, 4, 0)"]), 64);
+    assert_eq!(v(&["Sum(4, 1, 5)"]), 69);
+    assert_eq!(v(&["First(1, 4)"]), 1);
+    assert_eq!(v(&["First(4, 1)"]), 40);
+    assert_eq!(v(&["Sum(1, 4, 2147483583)"]), i32::MAX);
+    assert!(run_budget_on(&board, defs, &["Sum(1, 4, 2147483584)"], 1000).is_err());
+    assert!(run_budget_on(&board, defs, &["Odd(3)"], 1000).is_err());
+    assert_eq!(v(&["Clobber(3)"]), 7);
+    assert_eq!(v(&["$un = 5", "Unb(3)"]), 11);
+    assert!(run_budget_on(&board, defs, &["Unb(2)"], 1000).is_err());
+    assert_eq!(v(&["SETSTATE(\"p(1)\", 2)", "Sum(1, 4, 0)"]), 73);
 }
 
 /// State epochs (issue 18 seventeenth step): a state made has one, a clone
