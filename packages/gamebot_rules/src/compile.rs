@@ -1518,23 +1518,12 @@ impl Compiler<'_> {
             None => body,
         };
         f(move |c| {
-            let a = from(c)?;
-            let b = to(c)?;
-            let step: i64 = if a <= b { 1 } else { -1 };
-            let mut i = a as i64;
-            loop {
-                c.vars.step()?;
-                c.vars.set_int(var, i as i32);
+            let (a, b) = (from(c)?, to(c)?);
+            over_range(c, var, a, b, all, |c| {
                 let r = body(c)?;
-                if all != r {
-                    // FORALL stops at the first false body, FORSOME at the first true one.
-                    return Ok(r);
-                }
-                if i == b as i64 {
-                    return Ok(all);
-                }
-                i += step;
-            }
+                // FORALL stops at the first false body, FORSOME at the first true one.
+                Ok((all != r).then_some(r))
+            })
         })
     }
 
@@ -1565,13 +1554,8 @@ impl Compiler<'_> {
         let cond = self.bool(cond, "the condition of IF");
         let then = self.bool(then, what);
         f(move |c| {
-            let a = from(c)?;
-            let b = to(c)?;
-            let step: i64 = if a <= b { 1 } else { -1 };
-            let mut i = a as i64;
-            loop {
-                c.vars.step()?;
-                c.vars.set_int(var, i as i32);
+            let (a, b) = (from(c)?, to(c)?);
+            over_range(c, var, a, b, true, |c| {
                 if cond(c)? == when {
                     match c.vars.get_mut(n) {
                         Some(Value::Int(x)) if x.checked_add(k).is_some() => *x += k,
@@ -1580,12 +1564,9 @@ impl Compiler<'_> {
                         }
                     }
                 }
-                if !all || i == b as i64 {
-                    // The body gave `true`: FORSOME stops, FORALL goes on to the end.
-                    return Ok(true);
-                }
-                i += step;
-            }
+                // The body gave `true`: FORSOME stops, FORALL goes on to the end.
+                Ok((!all).then_some(true))
+            })
         })
     }
 
@@ -1614,13 +1595,8 @@ impl Compiler<'_> {
         let x = self.iop(x);
         let body = self.bool(body, what);
         f(move |c| {
-            let a = from(c)?;
-            let b = to(c)?;
-            let step: i64 = if a <= b { 1 } else { -1 };
-            let mut i = a as i64;
-            loop {
-                c.vars.step()?;
-                c.vars.set_int(var, i as i32);
+            let (a, b) = (from(c)?, to(c)?);
+            over_range(c, var, a, b, true, |c| {
                 match c.vars.get(n) {
                     Some(&Value::Int(p)) => match x.get(c)? {
                         Ok(q) => match p.checked_add(q) {
@@ -1633,12 +1609,9 @@ impl Compiler<'_> {
                         body(c)?;
                     }
                 }
-                if !all || i == b as i64 {
-                    // The body gave `true`: FORSOME stops, FORALL goes on to the end.
-                    return Ok(true);
-                }
-                i += step;
-            }
+                // The body gave `true`: FORSOME stops, FORALL goes on to the end.
+                Ok((!all).then_some(true))
+            })
         })
     }
 
@@ -2899,6 +2872,35 @@ pub(crate) fn shared_targets(
         sc.targets.extend(sc.shared.iter().cloned());
     }
     Ok(())
+}
+
+/// The iterations of a `FORALL`/`FORSOME` over `a..=b` (counting down when
+/// `b < a`) as the compiled loops run them: per iteration the budget step,
+/// the loop variable `var` set, then `body`, whose `Some(v)` ends the loop
+/// with `v`; after the last iteration the loop gives `end`. One skeleton for
+/// [`Compiler::run_loop`]'s general loop and its counting and summing forms.
+#[inline(always)]
+fn over_range(
+    c: &mut Ctx<'_>,
+    var: VarId,
+    a: i32,
+    b: i32,
+    end: bool,
+    mut body: impl FnMut(&mut Ctx<'_>) -> R<Option<bool>>,
+) -> R<bool> {
+    let step: i64 = if a <= b { 1 } else { -1 };
+    let mut i = a as i64;
+    loop {
+        c.vars.step()?;
+        c.vars.set_int(var, i as i32);
+        if let Some(v) = body(c)? {
+            return Ok(v);
+        }
+        if i == b as i64 {
+            return Ok(end);
+        }
+        i += step;
+    }
 }
 
 /// A summing loop body (issue 18 nineteenth step), `($n = $n + x) OR true`:
