@@ -145,23 +145,23 @@ pub fn find_board_config(name: &str) -> PathBuf {
 }
 
 /// Finds a project file by its path relative to the checkout (a camera
-/// calibration, `config/camera/sim.yaml`): as given when absolute or present
-/// from the current directory, else in the nearest ancestor of the current
-/// directory that has it, else in the source checkout (so tests and
-/// `cargo run` work from anywhere). Arm and board names are searched for in
-/// the same places ([`find_arm_config`]).
+/// calibration, `config/camera/sim.yaml`): as given when absolute, else in
+/// the current directory or its nearest ancestor that has it as a file, else
+/// in the source checkout (so tests and `cargo run` work from anywhere).
+/// Arm and board names are found through it ([`find_arm_config`]).
 pub fn find_project_file(rel: &Path) -> PathBuf {
-    if rel.is_absolute() || rel.exists() {
+    if rel.is_absolute() {
         return rel.to_path_buf();
     }
     if let Ok(cwd) = std::env::current_dir() {
         for dir in cwd.ancestors() {
             let p = dir.join(rel);
-            if p.exists() {
+            if p.is_file() {
                 return p;
             }
         }
     }
+    // The checkout this crate was built from: lets tests and `cargo run` work from anywhere.
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .join(rel)
@@ -190,19 +190,7 @@ fn find_config(kind: &str, name: &str) -> PathBuf {
     if name.ends_with(".yaml") || name.ends_with(".yml") || name.contains('/') {
         return given.to_path_buf();
     }
-    let rel = Path::new("config").join(kind).join(format!("{name}.yaml"));
-    if let Ok(cwd) = std::env::current_dir() {
-        for dir in cwd.ancestors() {
-            let p = dir.join(&rel);
-            if p.is_file() {
-                return p;
-            }
-        }
-    }
-    // The checkout this crate was built from: lets tests and `cargo run` work from anywhere.
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(rel)
+    find_project_file(&Path::new("config").join(kind).join(format!("{name}.yaml")))
 }
 
 /// Reads a text input through the bounded reader (no endless devices, UTF-8 only).
