@@ -2,7 +2,7 @@
 
 use crate::error::RuleError;
 use crate::eval::{Ctx, EvalError, StateRef, Vars};
-use crate::expr::Expr;
+use crate::expr::{Builtin, Expr};
 use crate::game::{Filter, Game, Rule, SrcExpr};
 use crate::model::{ElementId, LocationId};
 use crate::pattern::Bindings;
@@ -220,6 +220,10 @@ impl Game {
                 if x != p {
                     continue;
                 }
+            }
+            if let Some(t) = r.fixed.as_ref().filter(|_| !sc.vars.reference) {
+                fixed_moves(r, t, ri as u16, st, out);
+                continue;
             }
             let mut have_targets = false;
             sc.shared_valid = false;
@@ -521,6 +525,9 @@ impl Game {
         bind(vars, &r.to_matches[ti as usize].1);
         Ok(match &r.condition {
             None => true,
+            Some(_) if r.fixed.as_ref().is_some_and(|t| t.silent) && !vars.reference => {
+                r.fixed.as_ref().is_some_and(|t| t.get(mv.from, ti))
+            }
             Some(c) => Ctx::new(self, StateRef::Ro(st), vars)
                 .run_cond(c)
                 .map_err(|e| self.eval_error(c, format!("rule `{}` condition", r.name), e))?,
@@ -933,6 +940,208 @@ impl Game {
         )
         .map(Some)
     }
+}
+
+/// The most entries of one rule's [`crate::game::FixedCondition`].
+const MAX_FIXED: usize = 1 << 16;
+
+impl Game {
+    /// Fills [`Rule::fixed`] of every rule whose condition can be tabulated.
+    ///
+    /// A condition qualifies when nothing it can run reads or changes the
+    /// state ([`reads_no_state`]: no `CONTENT`, `EMPTY`, `LOCATION`, `STATE`,
+    /// `OWNER`, `ZINDEX`, `PLAYER`, `SCORE`, state-changing built-in or lazy
+    /// set, following calls) and the rule has no `toLocations`. It is then
+    /// evaluated once for every pair of a location matching `from=` and one
+    /// matching `to=`, in a fresh namespace with only those two patterns'
+    /// variables bound. If every pair gives a value, the table is kept:
+    /// since an unbound variable is an error, no evaluation read anything
+    /// but those variables and what it wrote itself, so in move generation,
+    /// with the same two bindings, it gives the same value whatever else is
+    /// bound. What the evaluation writes is never read in generation (the
+    /// next evaluation of this condition writes before it reads, and the
+    /// other rules' evaluations unbind what they may read first,
+    /// `Rule::gen_clear`); applying a move still evaluates the condition,
+    /// so a followup reads what it wrote. If any pair fails (an error, the
+    /// budget), the rule keeps evaluating its condition. A looked-up entry
+    /// takes none of the budget steps its evaluation took, as a memo entry
+    /// that is used does.
+    pub(crate) fn tabulate_fixed_conditions(&mut self) {
+        let mut tables = Vec::with_capacity(self.rules.len());
+        let mut sc = self.scratch();
+        for r in &self.rules {
+            tables.push(self.tabulate(r, &mut sc));
+        }
+        for (r, t) in self.rules.iter_mut().zip(tables) {
+            r.fixed = t;
+        }
+    }
+
+    fn tabulate(&self, r: &Rule, sc: &mut Scratch) -> Option<crate::game::FixedCondition> {
+        let c = r.condition.as_ref()?;
+        if r.to_locations.is_some() || !reads_no_state(&c.expr, &self.funcs) {
+            return None;
+        }
+        let width = r.to_matches.len();
+        if width == 0 || r.from_match.len().checked_mul(width)? > MAX_FIXED {
+            return None;
+        }
+        let nfrom = r.from_match.len();
+        let mut table = vec![false; nfrom * width];
+        for (from, fb) in r.from_match.iter().enumerate() {
+            let Some(fb) = fb else { continue };
+            for (i, (_, tb)) in r.to_matches.iter().enumerate() {
+                sc.vars.clear();
+                sc.vars.start_operation();
+                bind(&mut sc.vars, fb);
+                bind(&mut sc.vars, tb);
+                let ok = Ctx::new(self, StateRef::Ro(&self.initial), &mut sc.vars).run_cond(c);
+                table[from * width + i] = ok.ok()?;
+            }
+        }
+        sc.vars.clear();
+        let mut starts = Vec::with_capacity(nfrom + 1);
+        let mut list = Vec::new();
+        for from in 0..nfrom {
+            starts.push(list.len() as u32);
+            let row = &table[from * width..(from + 1) * width];
+            list.extend(
+                r.to_matches
+                    .iter()
+                    .zip(row)
+                    .filter(|(_, &ok)| ok)
+                    .map(|((l, _), _)| *l),
+            );
+        }
+        starts.push(list.len() as u32);
+        // What the condition may write, following calls: all dead, so
+        // applying a move need not evaluate it either.
+        let mut writes = rustc_hash::FxHashSet::default();
+        let silent = writes_following_calls(&c.expr, &self.funcs, &mut writes)
+            && writes
+                .iter()
+                .all(|&v| self.dead.get(v as usize).copied().unwrap_or(false));
+        Some(crate::game::FixedCondition {
+            width,
+            table: table.into(),
+            starts: starts.into(),
+            list: list.into(),
+            silent,
+        })
+    }
+}
+
+/// The moves by rule `r` (the `rule`-th), whose condition is tabulated
+/// ([`Rule::fixed`]): for each of its elements, in the order and with the
+/// filters of [`Game::legal_moves_into`], one to every empty target whose
+/// entry is true, in `to_matches` order — the moves evaluating the
+/// condition would give. Nothing is evaluated, so no variable need be bound.
+#[inline(never)]
+fn fixed_moves(
+    r: &Rule,
+    t: &crate::game::FixedCondition,
+    rule: u16,
+    st: &State,
+    out: &mut Vec<Move>,
+) {
+    for (e, _) in &r.elem_matches {
+        if let Filter::Literal(x) = r.state {
+            if x != st.element_state(*e) {
+                continue;
+            }
+        }
+        let from = st.location_of(*e);
+        if r.from_match[from as usize].is_none() {
+            continue;
+        }
+        for &to in t.targets(from) {
+            if st.content(to).is_none() {
+                out.push(Move {
+                    element: *e,
+                    from,
+                    to,
+                    rule,
+                    followup: None,
+                });
+            }
+        }
+    }
+}
+
+/// Adds to `out` the variables `e` may write, following calls (parameters,
+/// assignments, loop variables); `false` when it calls a function that is
+/// not defined.
+fn writes_following_calls(
+    e: &Expr,
+    funcs: &[Option<crate::game::Function>],
+    out: &mut rustc_hash::FxHashSet<crate::expr::VarId>,
+) -> bool {
+    let mut seen = vec![false; funcs.len()];
+    let mut todo: Vec<&Expr> = vec![e];
+    let mut defined = true;
+    while let Some(x) = todo.pop() {
+        let mut calls = Vec::new();
+        x.walk(&mut |y| match y {
+            Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
+                out.insert(*v);
+            }
+            Expr::Call(f, _) => calls.push(*f as usize),
+            _ => {}
+        });
+        for f in calls {
+            match funcs.get(f) {
+                Some(Some(def)) => {
+                    if !seen[f] {
+                        seen[f] = true;
+                        out.extend(def.params.iter().copied());
+                        todo.extend(def.body.iter().map(|l| &l.expr));
+                    }
+                }
+                _ => defined = false,
+            }
+        }
+    }
+    defined
+}
+
+/// Whether nothing `e` can run, following calls, reads or changes the state
+/// ([`Game::tabulate_fixed_conditions`]).
+fn reads_no_state(e: &Expr, funcs: &[Option<crate::game::Function>]) -> bool {
+    let mut seen = vec![false; funcs.len()];
+    let mut todo: Vec<&Expr> = vec![e];
+    while let Some(x) = todo.pop() {
+        let mut ok = true;
+        let mut calls = Vec::new();
+        x.walk(&mut |y| match y {
+            Expr::Builtin(b, _) => {
+                ok &= matches!(
+                    b,
+                    Builtin::If
+                        | Builtin::LocType
+                        | Builtin::ElType
+                        | Builtin::Index
+                        | Builtin::IndexA
+                        | Builtin::Unindex
+                )
+            }
+            Expr::Lazy(_) => ok = false,
+            Expr::Call(f, _) => calls.push(*f as usize),
+            _ => {}
+        });
+        if !ok {
+            return false;
+        }
+        for f in calls {
+            // An undefined function fails when called: the evaluation at load says so.
+            if let Some(Some(def)) = funcs.get(f) {
+                if !seen[f] {
+                    seen[f] = true;
+                    todo.extend(def.body.iter().map(|l| &l.expr));
+                }
+            }
+        }
+    }
+    true
 }
 
 #[inline(always)]

@@ -106,6 +106,53 @@ pub struct Rule {
     /// in the same order: rules with the same key share the list of empty
     /// ones during one generation (`Scratch::empty_to`).
     pub(crate) to_key: u32,
+    /// The condition's value for every pair of a `from` and a `to` location,
+    /// when it reads nothing of the state and, with only the two patterns'
+    /// variables bound, gave a value for every pair when the game loaded
+    /// (`Game::tabulate_fixed_conditions`): move generation looks it up
+    /// instead of evaluating it.
+    pub(crate) fixed: Option<FixedCondition>,
+}
+
+/// A rule condition's values by location pair ([`Rule::fixed`]).
+#[derive(Clone, Debug)]
+pub(crate) struct FixedCondition {
+    /// `to_matches.len()`: the length of one `from` location's row.
+    pub(crate) width: usize,
+    /// Row `from` (a location id), column `i` (an index into `to_matches`).
+    pub(crate) table: Box<[bool]>,
+    /// Per `from` location, where its targets start in `list`
+    /// (`from_match.len() + 1` entries).
+    pub(crate) starts: Box<[u32]>,
+    /// The targets whose entry is true, row after row, each row in
+    /// `to_matches` order.
+    pub(crate) list: Box<[LocationId]>,
+    /// True when everything the condition may write is a dead variable
+    /// (`memo::dead_vars`): nothing after it can read what it wrote, so
+    /// applying a move looks its value up too.
+    pub(crate) silent: bool,
+}
+
+impl FixedCondition {
+    /// The values for the targets of `from`, in `to_matches` order.
+    #[cfg(test)]
+    pub(crate) fn row(&self, from: LocationId) -> &[bool] {
+        let at = from as usize * self.width;
+        &self.table[at..at + self.width]
+    }
+
+    /// The value for `from` and the `i`-th of `to_matches`.
+    #[inline]
+    pub(crate) fn get(&self, from: LocationId, i: u32) -> bool {
+        self.table[from as usize * self.width + i as usize]
+    }
+
+    /// The targets of `from` whose entry is true, in `to_matches` order.
+    #[inline]
+    pub(crate) fn targets(&self, from: LocationId) -> &[LocationId] {
+        let (a, b) = (self.starts[from as usize], self.starts[from as usize + 1]);
+        &self.list[a as usize..b as usize]
+    }
 }
 
 impl Rule {
@@ -759,7 +806,7 @@ impl Game {
                 })
             })
             .collect();
-        Game {
+        let mut game = Game {
             name,
             file,
             board_image,
@@ -807,7 +854,9 @@ impl Game {
             has_bonuses,
             loc_by_name,
             elem_by_name,
-        }
+        };
+        game.tabulate_fixed_conditions();
+        game
     }
 }
 

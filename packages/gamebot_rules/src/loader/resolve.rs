@@ -301,6 +301,7 @@ impl Loader<'_> {
             share_call_targets: false,
             gen_clear: Vec::new(),
             to_key: 0,
+            fixed: None,
         })
     }
 }
