@@ -377,6 +377,11 @@ pub(crate) struct Compiled {
     /// (`pure::Ty::Set`: [`crate::pure::NO_SET`] or the member's id), for
     /// `toLocations` without the set value ([`Ctx::run_loc_set`]).
     loc_set: Option<crate::pure::PInt>,
+    /// Whether `whole` runs the expression specialized at load time
+    /// (`specialize.rs`) first, and on an error undoes it and runs the
+    /// original ([`Ctx::run_special`]).
+    #[cfg_attr(not(test), allow(dead_code))]
+    special: bool,
 }
 
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
@@ -395,6 +400,12 @@ impl Code {
     #[cfg(test)]
     pub(crate) fn has_split(&self) -> bool {
         self.0.as_ref().is_some_and(|c| c.split.is_some())
+    }
+
+    /// Whether it runs a residual (`specialize.rs`) in its place.
+    #[cfg(test)]
+    pub(crate) fn has_special(&self) -> bool {
+        self.0.as_ref().is_some_and(|c| c.special)
     }
 }
 
@@ -687,7 +698,23 @@ impl Compiler<'_> {
             call_args,
             split,
             loc_set,
+            special: false,
         })))
+    }
+
+    /// [`Compiler::code`] of an expression together with its residual
+    /// (`specialize.rs`), which runs in its place.
+    pub(crate) fn code_special(&self, e: &Expr, r: Option<crate::specialize::Residual>) -> Code {
+        let mut code = self.code(e);
+        if let (Some(r), Some(c)) = (r, code.0.as_mut().and_then(Arc::get_mut)) {
+            self.top.set(true);
+            let node = self.node(&r.expr);
+            let writes = r.writes;
+            let original = std::mem::replace(&mut c.whole, Node::Bool(f(|_| Ok(false))));
+            c.whole = Node::Val(f(move |c| c.run_special(&node, &writes, &original)));
+            c.special = true;
+        }
+        code
     }
 
     /// Compiles a user function's body.
@@ -2595,6 +2622,32 @@ impl Ctx<'_> {
                 n => Ok(matches!(n.value(self)?, Value::Bool(true))),
             },
             _ => Ok(matches!(self.eval(&se.expr)?, Value::Bool(true))),
+        }
+    }
+
+    /// A residual (`specialize.rs`) in place of `whole`. It changes no
+    /// state, so when it fails, putting back the variables it writes, the
+    /// budget and the reads recorded undoes it, and `whole` gives the
+    /// original's error with its trace.
+    #[inline(never)]
+    pub(crate) fn run_special(&mut self, node: &Node, writes: &[VarId], whole: &Node) -> R<Value> {
+        let mut saved: smallvec::SmallVec<[Option<Value>; 8]> =
+            writes.iter().map(|&v| self.vars.get(v).cloned()).collect();
+        let steps = self.vars.steps_left();
+        let reads = self.vars.memo.buf.len();
+        match node.value(self) {
+            Ok(v) => Ok(v),
+            Err(_) => {
+                for (&v, old) in writes.iter().zip(saved.drain(..)) {
+                    match old {
+                        Some(x) => self.vars.set(v, x),
+                        None => self.vars.clear_only(&[v]),
+                    }
+                }
+                self.vars.set_steps_left(steps);
+                self.vars.memo.buf.truncate(reads);
+                whole.value(self)
+            }
         }
     }
 

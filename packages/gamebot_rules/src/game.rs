@@ -785,14 +785,33 @@ impl Game {
                 compile(w);
             }
         }
+        // Scorings and end-of-game checks partially evaluated first (`specialize.rs`).
+        let special = crate::specialize::Specializer {
+            funcs: &funcs,
+            templates: &templates,
+            syms: &syms,
+            sym_map: &sym_map,
+            sym_loc: &sym_loc,
+            sym_elem: &sym_elem,
+            loc_type: locations
+                .iter()
+                .map(|l| ltype_sym[l.location_type])
+                .collect(),
+            elem_type: elements.iter().map(|e| etype_sym[e.element_type]).collect(),
+            empty_sym: sym_map[""],
+            dead: &dead,
+            nvars: var_names.len(),
+        };
+        let mut compile_special =
+            |se: &mut SrcExpr| se.code = compiler.code_special(&se.expr, special.top(&se.expr));
         for s in &mut scorings {
-            compile(&mut s.situation);
-            s.players.iter_mut().for_each(&mut compile);
-            s.scores.iter_mut().for_each(&mut compile);
+            compile_special(&mut s.situation);
+            s.players.iter_mut().for_each(&mut compile_special);
+            s.scores.iter_mut().for_each(&mut compile_special);
         }
         for e in &mut ends {
-            compile(&mut e.situation);
-            compile(&mut e.winner);
+            compile_special(&mut e.situation);
+            compile_special(&mut e.winner);
         }
         for e in &mut evaluations {
             compile(&mut e.value);

@@ -39,6 +39,7 @@ pub mod model;
 mod pattern;
 pub mod physical;
 mod pure;
+mod specialize;
 mod state;
 mod value;
 

@@ -1,0 +1,1059 @@
+//! Partial evaluation of the end-of-game and scoring expressions at load time
+//! (issue 18, twenty-second step).
+//!
+//! An end-of-game check written the original way, `HasLine(1)`, calls a
+//! function that loops over the board with constant bounds, calls helpers
+//! with constant arguments and builds location names from them
+//! (`"s($X,$Y)"`), checking afterwards whether they are on the board
+//! (`IsValid`). All of that is known when the game loads; only the contents
+//! of the squares are not. [`Specializer::top`] evaluates what is known and
+//! leaves the rest, the *residual*: loops with constant bounds are unrolled
+//! (`FORALL` into a chain of `AND`, `FORSOME` of `OR`), calls of functions
+//! that cannot reach themselves are inlined (their body lines a chain of
+//! `IF(line, rest, false)`), names whose parts are known become literals or,
+//! when no location or element has them, the answer of the built-in for an
+//! unknown name (`EMPTY` true, `CONTENT` `""`, `STATE` −1, …), and `LOCTYPE`
+//! and `ELTYPE` of a literal name become the type's name. Then assignments
+//! of literals to dead variables nothing reads are dropped, what that left
+//! known is folded ([`simplify`]: `true AND x` is `x`), and a dead temporary
+//! holding a position read (`$OC = CONTENT("s(1,2)")`) is read in place
+//! ([`forward`]). `HasLine(1)` of the tic-tac-toe fixture becomes the eight
+//! lines' ownership tests, `CONTENT("s(1,1)") == ""` and
+//! `OWNER(CONTENT("s(1,1)")) == 1`, in `AND`/`OR` chains: 287 nodes where the
+//! unrolled calls had 3,194.
+//!
+//! # When the residual is used
+//! Only where it pays, which was measured (docs/BENCHMARKS.md, the
+//! twenty-second step and the step tried before it): the residual runs
+//! through the general closures, and it has no memo entries, while the
+//! original's memoized calls and loop units recompute after a move only
+//! what the move touched. So a residual is used when
+//! - it assigns nothing and calls nothing (assignments are namespace writes
+//!   in the closures; a counting loop, `nim-orig`'s `Left`, was twice as
+//!   slow unrolled as over registers with its memo entries),
+//! - it is at most [`MAX_NODES`] nodes (`connect4-orig`'s `HasFour`, 3,311
+//!   nodes, was 5 % slower than its memoized rows), and
+//! - it is at most half of the unrolled and inlined expression (`frogs`'
+//!   `Solved`, where nothing folds, runs better as its loops over registers).
+//!
+//! # Invariants
+//! - **Order.** The residual performs the reads, writes and state changes
+//!   of the original in the original order; it only leaves out the parts
+//!   whose values were known (which read nothing and change nothing) and
+//!   the branches a known condition does not take.
+//! - **Variables.** Every assignment of the original (parameters bound by a
+//!   call, loop variables, `=`) stays in the residual while the pass runs,
+//!   so at every point the variables hold what they would hold in the
+//!   original: a part that is not specialized (a call left as it is, a loop
+//!   not unrolled, an interpolation with an unknown part) may read any of
+//!   them. Only at the end, an assignment to a *dead* variable
+//!   (`memo::dead_vars`: no other invocation reads what it holds) is
+//!   dropped when it is of a literal and nothing in the residual reads the
+//!   variable, or when it is of a position read that can be read again in
+//!   place (nothing between changes the state or the variable).
+//! - **Nothing is guessed.** A part is folded only when its value is known
+//!   and computing it cannot fail (an overflow, a division by zero or a
+//!   kind mismatch stays in the residual and fails when it runs). Where the
+//!   residual could differ in any way it cannot express (a line of a body
+//!   that need not be Bool, a name no symbol has in a place that is not a
+//!   built-in's argument), the pass gives up and the expression is
+//!   compiled as written.
+//! - **Errors are those of the original.** A residual that could change the
+//!   state (a state-changing built-in, or a call of a function that can
+//!   reach one) is not used. When the residual fails, the variables it
+//!   wrote and the evaluation budget are put back and the original runs
+//!   (`Ctx::run_special`), so the error and its trace are exactly the
+//!   original's. (What the residual leaves out are loop iterations and
+//!   calls, which are budget steps: a residual that succeeds takes fewer
+//!   steps than the original, as a memo entry that is used does.)
+//! - **Bounded.** The walk stops after 16 × [`MAX_NODES`] nodes, and a loop
+//!   of more than [`MAX_UNROLL`] iterations is left a loop.
+//! - The reference evaluator never runs a residual (the digest test
+//!   compares the two on every game).
+
+use crate::expr::{Builtin, Expr, FuncId, LazyItem, VarId};
+use crate::game::{Function, Template, TemplatePiece};
+use crate::lexer::Op;
+use crate::value::Sym;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+/// The largest residual used, in expression nodes.
+pub(crate) const MAX_NODES: usize = 1024;
+/// The most iterations of one loop unrolled.
+pub(crate) const MAX_UNROLL: i64 = 256;
+
+/// A value known at load time.
+#[derive(Clone, Debug, PartialEq)]
+enum K {
+    Int(i32),
+    Bool(bool),
+    Sym(Sym),
+    /// A text the game has no symbol for (so no location or element has it).
+    Text(String),
+}
+
+/// A specialized expression: known, or code left for run time.
+enum S {
+    K(K),
+    E(Expr),
+}
+
+/// Why the pass gave up on an expression.
+struct GiveUp;
+
+type Sp = Result<S, GiveUp>;
+
+/// What is known of the variables at a point: `Some` when known.
+type Env = Vec<Option<K>>;
+
+/// What the pass needs of a game: its functions, templates and names.
+pub(crate) struct Specializer<'a> {
+    pub funcs: &'a [Option<Function>],
+    pub templates: &'a [Template],
+    pub syms: &'a [Arc<str>],
+    pub sym_map: &'a FxHashMap<Arc<str>, Sym>,
+    pub sym_loc: &'a [u16],
+    pub sym_elem: &'a [u16],
+    /// Per location: the name of its type.
+    pub loc_type: Vec<Sym>,
+    /// Per element: the name of its type.
+    pub elem_type: Vec<Sym>,
+    pub empty_sym: Sym,
+    pub dead: &'a [bool],
+    pub nvars: usize,
+}
+
+/// Per function, following calls and deferred calls: whether it can reach
+/// itself, the variables it may write and mention, whether it may change
+/// the state.
+struct Reach {
+    recursive: Vec<bool>,
+    writes: Vec<FxHashSet<VarId>>,
+    mentions: Vec<FxHashSet<VarId>>,
+    effects: Vec<bool>,
+}
+
+fn changes_state(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::Move
+            | Builtin::SetOwner
+            | Builtin::SetState
+            | Builtin::SetZIndex
+            | Builtin::NextPlayer
+    )
+}
+
+fn callees(e: &Expr, out: &mut Vec<FuncId>) {
+    e.walk(&mut |x| match x {
+        Expr::Call(h, _) => out.push(*h),
+        Expr::Lazy(items) => {
+            for it in items.iter() {
+                if let LazyItem::Defer(h, _) = it {
+                    out.push(*h);
+                }
+            }
+        }
+        _ => {}
+    });
+}
+
+fn writes_of(e: &Expr, out: &mut FxHashSet<VarId>) {
+    e.walk(&mut |x| match x {
+        Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
+            out.insert(*v);
+        }
+        _ => {}
+    });
+}
+
+impl Reach {
+    fn new(funcs: &[Option<Function>], templates: &[Template]) -> Reach {
+        let n = funcs.len();
+        let mut direct: Vec<Vec<FuncId>> = vec![Vec::new(); n];
+        let mut writes = vec![FxHashSet::default(); n];
+        let mut mentions = vec![FxHashSet::default(); n];
+        let mut effects = vec![false; n];
+        for (g, def) in funcs.iter().enumerate() {
+            let Some(def) = def else { continue };
+            writes[g].extend(def.params.iter().copied());
+            mentions[g].extend(def.params.iter().copied());
+            for l in &def.body {
+                callees(&l.expr, &mut direct[g]);
+                writes_of(&l.expr, &mut writes[g]);
+                crate::memo::mentions(&l.expr, templates, &mut mentions[g]);
+                l.expr.walk(&mut |x| {
+                    if let Expr::Builtin(b, _) = x {
+                        effects[g] |= changes_state(*b);
+                    }
+                });
+            }
+        }
+        // Everything reachable from each function (including itself when recursive).
+        let mut recursive = vec![false; n];
+        for g in 0..n {
+            let mut seen = vec![false; n];
+            let mut todo = direct[g].clone();
+            while let Some(h) = todo.pop() {
+                let h = h as usize;
+                if h >= n || seen[h] {
+                    continue;
+                }
+                seen[h] = true;
+                todo.extend_from_slice(&direct[h]);
+            }
+            recursive[g] = seen[g];
+            for h in (0..n).filter(|&h| seen[h] && h != g) {
+                let (w, m, e) = (writes[h].clone(), mentions[h].clone(), effects[h]);
+                writes[g].extend(w);
+                mentions[g].extend(m);
+                effects[g] |= e;
+            }
+            // An undefined function called is an error, not an effect.
+        }
+        Reach {
+            recursive,
+            writes,
+            mentions,
+            effects,
+        }
+    }
+}
+
+/// A residual ready to compile: the expression and the variables it writes
+/// (to put back when it fails).
+pub(crate) struct Residual {
+    pub expr: Expr,
+    pub writes: Box<[VarId]>,
+}
+
+/// The walk's own state: what is known, and how much was done.
+struct Walk<'s, 'a> {
+    sp: &'s Specializer<'a>,
+    reach: &'s Reach,
+    env: Env,
+    /// Calls inlined and loops unrolled (a residual without either is not worth using).
+    changed: bool,
+    /// Nodes made so far (the walk stops at a multiple of [`MAX_NODES`]).
+    work: usize,
+}
+
+impl<'a> Specializer<'a> {
+    /// The residual of a top-level expression, or `None` when the pass gave
+    /// up, changed nothing worth having, or the residual may change the state.
+    pub(crate) fn top(&self, e: &Expr) -> Option<Residual> {
+        let reach = Reach::new(self.funcs, self.templates);
+        let mut w = Walk {
+            sp: self,
+            reach: &reach,
+            env: vec![None; self.nvars],
+            changed: false,
+            work: 0,
+        };
+        let out = w.spec(e).ok()?;
+        if !w.changed {
+            return None;
+        }
+        let expr = w.emit(out).ok()?;
+        // Drop assignments of literals to dead variables nothing reads.
+        let mut reads = FxHashSet::default();
+        reads_of(&expr, self.templates, &reach, &mut reads);
+        let expr = drop_stores(expr, &|v| {
+            self.dead.get(v as usize).copied().unwrap_or(false) && !reads.contains(&v)
+        });
+        let expr = simplify(expr);
+        if may_change_state(&expr, &reach) {
+            return None;
+        }
+        // Temporaries holding a read of the position, read in place instead.
+        let expr = forward(
+            expr,
+            &|v| self.dead.get(v as usize).copied().unwrap_or(false),
+            &reach,
+        );
+        // A residual that still assigns runs through the general closures,
+        // slower than the memoized original (see the module documentation).
+        // Used only where it pays (see the module documentation): small, at
+        // most half the unrolled and inlined work, and nothing assigned.
+        let n = size(&expr);
+        if n > MAX_NODES || w.work < 2 * n || assigns(&expr) {
+            return None;
+        }
+        let mut writes = FxHashSet::default();
+        writes_of(&expr, &mut writes);
+        let mut calls = Vec::new();
+        callees(&expr, &mut calls);
+        for h in calls {
+            if let Some(ws) = reach.writes.get(h as usize) {
+                writes.extend(ws.iter().copied());
+            }
+            if let Some(Some(def)) = self.funcs.get(h as usize) {
+                writes.extend(def.params.iter().copied());
+            }
+        }
+        let mut writes: Vec<VarId> = writes.into_iter().collect();
+        writes.sort_unstable();
+        Some(Residual {
+            expr,
+            writes: writes.into(),
+        })
+    }
+
+    fn inlinable(&self, reach: &Reach, f: FuncId, argc: usize) -> bool {
+        match self.funcs.get(f as usize) {
+            Some(Some(def)) => {
+                !reach.recursive[f as usize] && def.params.len() == argc && !def.body.is_empty()
+            }
+            _ => false,
+        }
+    }
+
+    fn text_of(&self, k: &K) -> Option<String> {
+        match k {
+            K::Int(i) => Some(i.to_string()),
+            K::Sym(s) => self.syms.get(*s as usize).map(|t| t.to_string()),
+            K::Text(t) => Some(t.clone()),
+            K::Bool(_) => None,
+        }
+    }
+
+    fn known_text(&self, text: &str) -> K {
+        match self.sym_map.get(text) {
+            Some(&s) => K::Sym(s),
+            None => K::Text(text.to_string()),
+        }
+    }
+
+    fn loc_of(&self, k: &K) -> Option<u16> {
+        match k {
+            K::Sym(s) => self
+                .sym_loc
+                .get(*s as usize)
+                .copied()
+                .filter(|&l| l != u16::MAX),
+            _ => None,
+        }
+    }
+
+    fn elem_of(&self, k: &K) -> Option<u16> {
+        match k {
+            K::Sym(s) => self
+                .sym_elem
+                .get(*s as usize)
+                .copied()
+                .filter(|&e| e != u16::MAX),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `e` gives a Bool whenever it gives a value.
+fn is_bool(e: &Expr) -> bool {
+    match e {
+        Expr::Bool(_) | Expr::Assign(..) | Expr::Loop { .. } => true,
+        Expr::Unary(Op::Not, _) => true,
+        Expr::Binary(op, ..) => matches!(
+            op,
+            Op::Eq
+                | Op::Ne
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+                | Op::And
+                | Op::Or
+                | Op::In
+                | Op::Subset
+        ),
+        Expr::Builtin(b, a) => match b {
+            Builtin::Empty
+            | Builtin::Move
+            | Builtin::SetOwner
+            | Builtin::SetState
+            | Builtin::SetZIndex
+            | Builtin::NextPlayer => true,
+            Builtin::If => a.len() == 3 && is_bool(&a[1]) && is_bool(&a[2]),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn size(e: &Expr) -> usize {
+    let mut n = 0;
+    e.walk(&mut |_| n += 1);
+    n
+}
+
+fn may_change_state(e: &Expr, reach: &Reach) -> bool {
+    let mut yes = false;
+    e.walk(&mut |x| match x {
+        Expr::Builtin(b, _) => yes |= changes_state(*b),
+        Expr::Call(h, _) => yes |= reach.effects.get(*h as usize).copied().unwrap_or(false),
+        _ => {}
+    });
+    yes
+}
+
+/// The variables `e` may read, following calls and deferred calls.
+fn reads_of(e: &Expr, templates: &[Template], reach: &Reach, out: &mut FxHashSet<VarId>) {
+    e.walk(&mut |x| match x {
+        Expr::Var(v) => {
+            out.insert(*v);
+        }
+        Expr::Interp(t) => {
+            if let Some(tpl) = templates.get(*t as usize) {
+                out.extend(tpl.vars.iter().copied());
+            }
+        }
+        Expr::Call(h, _) => {
+            if let Some(m) = reach.mentions.get(*h as usize) {
+                out.extend(m.iter().copied());
+            }
+        }
+        Expr::Lazy(items) => {
+            for it in items.iter() {
+                if let LazyItem::Defer(h, _) = it {
+                    if let Some(m) = reach.mentions.get(*h as usize) {
+                        out.extend(m.iter().copied());
+                    }
+                }
+            }
+        }
+        _ => {}
+    });
+}
+
+/// Drops `IF($v = literal, rest, false)` to `rest` and `($v = literal) AND
+/// rest` to `rest` (where `rest` is Bool) for the variables `gone` accepts.
+fn drop_stores(e: Expr, gone: &dyn Fn(VarId) -> bool) -> Expr {
+    let lit = |x: &Expr| matches!(x, Expr::Int(_) | Expr::Bool(_) | Expr::Str(_));
+    let rec = |x: Expr| drop_stores(x, gone);
+    let recs = |xs: Box<[Expr]>| -> Box<[Expr]> { xs.into_vec().into_iter().map(rec).collect() };
+    match e {
+        Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
+            let mut a = a.into_vec();
+            if let (Expr::Assign(v, x), Expr::Bool(false)) = (&a[0], &a[2]) {
+                if lit(x) && gone(*v) {
+                    return rec(a.swap_remove(1));
+                }
+            }
+            Expr::Builtin(Builtin::If, recs(a.into()))
+        }
+        Expr::Binary(Op::And, l, r) => {
+            if let Expr::Assign(v, x) = &*l {
+                if lit(x) && gone(*v) && is_bool(&r) {
+                    return rec(*r);
+                }
+            }
+            Expr::Binary(Op::And, Box::new(rec(*l)), Box::new(rec(*r)))
+        }
+        Expr::Binary(op, l, r) => Expr::Binary(op, Box::new(rec(*l)), Box::new(rec(*r))),
+        Expr::Unary(op, x) => Expr::Unary(op, Box::new(rec(*x))),
+        Expr::Assign(v, x) => Expr::Assign(v, Box::new(rec(*x))),
+        Expr::Builtin(b, a) => Expr::Builtin(b, recs(a)),
+        Expr::Call(f, a) => Expr::Call(f, recs(a)),
+        Expr::Set(a) => Expr::Set(recs(a)),
+        Expr::Loop {
+            all,
+            var,
+            from,
+            to,
+            body,
+        } => Expr::Loop {
+            all,
+            var,
+            from: Box::new(rec(*from)),
+            to: Box::new(rec(*to)),
+            body: Box::new(rec(*body)),
+        },
+        other => other,
+    }
+}
+
+/// Folds what dropping the stores left known: `true AND x` → `x`, `false
+/// AND x` → `false`, `x AND true` → `x`, the same for `OR`, `IF` of a
+/// literal, `NOT` of a literal (`x` Bool in each, so the value and the
+/// evaluation are the same).
+fn simplify(e: Expr) -> Expr {
+    let recs =
+        |xs: Box<[Expr]>| -> Box<[Expr]> { xs.into_vec().into_iter().map(simplify).collect() };
+    match e {
+        Expr::Binary(op @ (Op::And | Op::Or), l, r) => {
+            let and = op == Op::And;
+            let (l, r) = (simplify(*l), simplify(*r));
+            match (&l, &r) {
+                (Expr::Bool(x), _) if *x != and => l,
+                (Expr::Bool(_), r) if is_bool(r) => r.clone(),
+                (l, Expr::Bool(y)) if *y == and && is_bool(l) => l.clone(),
+                _ => Expr::Binary(op, Box::new(l), Box::new(r)),
+            }
+        }
+        Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
+            let mut a = recs(a).into_vec();
+            match a[0] {
+                Expr::Bool(true) => a.swap_remove(1),
+                Expr::Bool(false) => a.swap_remove(2),
+                _ => Expr::Builtin(Builtin::If, a.into()),
+            }
+        }
+        Expr::Unary(Op::Not, x) => match simplify(*x) {
+            Expr::Bool(b) => Expr::Bool(!b),
+            x => Expr::Unary(Op::Not, Box::new(x)),
+        },
+        Expr::Binary(op, l, r) => Expr::Binary(op, Box::new(simplify(*l)), Box::new(simplify(*r))),
+        Expr::Unary(op, x) => Expr::Unary(op, Box::new(simplify(*x))),
+        Expr::Assign(v, x) => Expr::Assign(v, Box::new(simplify(*x))),
+        Expr::Builtin(b, a) => Expr::Builtin(b, recs(a)),
+        Expr::Call(f, a) => Expr::Call(f, recs(a)),
+        Expr::Set(a) => Expr::Set(recs(a)),
+        Expr::Loop {
+            all,
+            var,
+            from,
+            to,
+            body,
+        } => Expr::Loop {
+            all,
+            var,
+            from: Box::new(simplify(*from)),
+            to: Box::new(simplify(*to)),
+            body: Box::new(simplify(*body)),
+        },
+        other => other,
+    }
+}
+
+/// Whether `e` assigns a variable (`=`, a loop) or calls a function.
+fn assigns(e: &Expr) -> bool {
+    let mut yes = false;
+    e.walk(&mut |x| {
+        yes |= matches!(
+            x,
+            Expr::Assign(..) | Expr::Loop { .. } | Expr::Call(..) | Expr::Lazy(..)
+        )
+    });
+    yes
+}
+
+/// Whether `e` gives the same value wherever it is evaluated in a residual
+/// that changes no state, and cannot fail: a literal, `PLAYER`, or a
+/// position read (`CONTENT`, `EMPTY`, `LOCATION`, `STATE`, `OWNER`,
+/// `LOCTYPE`, `ELTYPE`) of a literal name.
+fn stable(e: &Expr) -> bool {
+    match e {
+        Expr::Int(_) | Expr::Bool(_) | Expr::Str(_) => true,
+        Expr::Builtin(Builtin::Player, a) => a.is_empty(),
+        Expr::Builtin(
+            Builtin::Content
+            | Builtin::Empty
+            | Builtin::Location
+            | Builtin::State
+            | Builtin::Owner
+            | Builtin::LocType
+            | Builtin::ElType,
+            a,
+        ) => a.len() == 1 && matches!(a[0], Expr::Str(_)),
+        _ => false,
+    }
+}
+
+/// Replaces every `Var(v)` in `e` by `by`.
+fn substitute(e: Expr, v: VarId, by: &Expr) -> Expr {
+    let rec = |x: Expr| substitute(x, v, by);
+    let recs = |xs: Box<[Expr]>| -> Box<[Expr]> { xs.into_vec().into_iter().map(rec).collect() };
+    match e {
+        Expr::Var(w) if w == v => by.clone(),
+        Expr::Binary(op, l, r) => Expr::Binary(op, Box::new(rec(*l)), Box::new(rec(*r))),
+        Expr::Unary(op, x) => Expr::Unary(op, Box::new(rec(*x))),
+        Expr::Assign(w, x) => Expr::Assign(w, Box::new(rec(*x))),
+        Expr::Builtin(b, a) => Expr::Builtin(b, recs(a)),
+        Expr::Call(f, a) => Expr::Call(f, recs(a)),
+        Expr::Set(a) => Expr::Set(recs(a)),
+        other => other,
+    }
+}
+
+/// `IF($v = e, rest, false)` → `rest` with `e` in place of `$v`, where `$v`
+/// is dead (`gone`), `e` is [`stable`], and nothing in `rest` can write `$v`
+/// or read it other than as `$v` (no loop, no interpolation over it, no
+/// call of a function that writes it). The assignment gives `true`, so the
+/// `IF` is `rest`; the residual changes no state, so `e` read later gives
+/// what `$v` holds.
+fn forward(e: Expr, gone: &dyn Fn(VarId) -> bool, reach: &Reach) -> Expr {
+    let rec = |x: Expr| forward(x, gone, reach);
+    let recs = |xs: Box<[Expr]>| -> Box<[Expr]> { xs.into_vec().into_iter().map(rec).collect() };
+    match e {
+        Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
+            let mut a = a.into_vec();
+            if let (Expr::Assign(v, x), Expr::Bool(false)) = (&a[0], &a[2]) {
+                let (v, x) = (*v, (**x).clone());
+                if gone(v) && stable(&x) && !touches(&a[1], v, reach) {
+                    return rec(substitute(a.swap_remove(1), v, &x));
+                }
+            }
+            Expr::Builtin(Builtin::If, recs(a.into()))
+        }
+        Expr::Binary(op, l, r) => Expr::Binary(op, Box::new(rec(*l)), Box::new(rec(*r))),
+        Expr::Unary(op, x) => Expr::Unary(op, Box::new(rec(*x))),
+        Expr::Assign(v, x) => Expr::Assign(v, Box::new(rec(*x))),
+        Expr::Builtin(b, a) => Expr::Builtin(b, recs(a)),
+        Expr::Call(f, a) => Expr::Call(f, recs(a)),
+        Expr::Set(a) => Expr::Set(recs(a)),
+        other => other,
+    }
+}
+
+/// Whether `e` may write `v` or read it other than as `Var(v)`.
+fn touches(e: &Expr, v: VarId, reach: &Reach) -> bool {
+    let mut yes = false;
+    e.walk(&mut |x| match x {
+        Expr::Assign(w, _) => yes |= *w == v,
+        // Not looked into by `substitute`.
+        Expr::Loop { .. } | Expr::Interp(_) | Expr::Lazy(_) => yes = true,
+        Expr::Call(h, _) => {
+            yes |= reach
+                .writes
+                .get(*h as usize)
+                .is_none_or(|ws| ws.contains(&v))
+        }
+        _ => {}
+    });
+    yes
+}
+
+/// Keeps what both environments know alike.
+fn merge(a: &mut Env, b: &Env) {
+    for (x, y) in a.iter_mut().zip(b) {
+        if x.as_ref() != y.as_ref() {
+            *x = None;
+        }
+    }
+}
+
+/// `IF(c, rest, false)`.
+fn guard(c: Expr, rest: Expr) -> Expr {
+    Expr::Builtin(Builtin::If, vec![c, rest, Expr::Bool(false)].into())
+}
+
+impl Walk<'_, '_> {
+    fn emit(&self, s: S) -> Result<Expr, GiveUp> {
+        Ok(match s {
+            S::E(e) => e,
+            S::K(K::Int(i)) => Expr::Int(i),
+            S::K(K::Bool(b)) => Expr::Bool(b),
+            S::K(K::Sym(s)) => Expr::Str(s),
+            S::K(K::Text(_)) => return Err(GiveUp),
+        })
+    }
+
+    fn tick(&mut self, n: usize) -> Result<(), GiveUp> {
+        self.work += n;
+        if self.work > 16 * MAX_NODES {
+            return Err(GiveUp);
+        }
+        Ok(())
+    }
+
+    /// Forgets what a call left as it is may write.
+    fn forget_call(&mut self, f: FuncId) {
+        if let Some(ws) = self.reach.writes.get(f as usize) {
+            for &v in ws {
+                self.env[v as usize] = None;
+            }
+        }
+        if let Some(Some(def)) = self.sp.funcs.get(f as usize) {
+            for &v in &def.params {
+                self.env[v as usize] = None;
+            }
+        }
+    }
+
+    fn forget_writes(&mut self, e: &Expr) {
+        let mut ws = FxHashSet::default();
+        writes_of(e, &mut ws);
+        let mut calls = Vec::new();
+        callees(e, &mut calls);
+        for v in ws {
+            self.env[v as usize] = None;
+        }
+        for h in calls {
+            self.forget_call(h);
+        }
+    }
+
+    fn spec(&mut self, e: &Expr) -> Sp {
+        self.tick(1)?;
+        Ok(match e {
+            Expr::Int(i) => S::K(K::Int(*i)),
+            Expr::Bool(b) => S::K(K::Bool(*b)),
+            Expr::Str(s) => S::K(K::Sym(*s)),
+            Expr::Var(v) => match &self.env[*v as usize] {
+                Some(k) => S::K(k.clone()),
+                None => S::E(Expr::Var(*v)),
+            },
+            Expr::Interp(t) => {
+                let tpl = &self.sp.templates[*t as usize];
+                let mut text = String::new();
+                for p in &tpl.pieces {
+                    match p {
+                        TemplatePiece::Text(s) => text.push_str(s),
+                        TemplatePiece::Var(v) => {
+                            match self.env[*v as usize]
+                                .as_ref()
+                                .and_then(|k| self.sp.text_of(k))
+                            {
+                                Some(s) => text.push_str(&s),
+                                None => return Ok(S::E(Expr::Interp(*t))),
+                            }
+                        }
+                    }
+                }
+                S::K(self.sp.known_text(&text))
+            }
+            Expr::Assign(v, x) => {
+                let x = self.spec(x)?;
+                self.env[*v as usize] = match &x {
+                    S::K(k) => Some(k.clone()),
+                    S::E(_) => None,
+                };
+                S::E(Expr::Assign(*v, Box::new(self.emit(x)?)))
+            }
+            Expr::Set(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for it in items.iter() {
+                    let s = self.spec(it)?;
+                    out.push(self.emit(s)?);
+                }
+                S::E(Expr::Set(out.into()))
+            }
+            Expr::Lazy(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for it in items.iter() {
+                    out.push(match it {
+                        LazyItem::Defer(h, args) => {
+                            let mut a = Vec::with_capacity(args.len());
+                            for x in args.iter() {
+                                let s = self.spec(x)?;
+                                a.push(self.emit(s)?);
+                            }
+                            LazyItem::Defer(*h, a.into())
+                        }
+                        LazyItem::Now(x) => {
+                            let s = self.spec(x)?;
+                            LazyItem::Now(self.emit(s)?)
+                        }
+                    });
+                }
+                S::E(Expr::Lazy(out.into()))
+            }
+            Expr::Call(f, args) => self.call(*f, args)?,
+            Expr::Loop {
+                all,
+                var,
+                from,
+                to,
+                body,
+            } => self.looped(*all, *var, from, to, body)?,
+            Expr::Unary(op, x) => {
+                let s = self.spec(x)?;
+                match (op, s) {
+                    (Op::Not, S::K(K::Bool(b))) => S::K(K::Bool(!b)),
+                    (Op::Abs, S::K(K::Int(i))) if i.checked_abs().is_some() => {
+                        S::K(K::Int(i.abs()))
+                    }
+                    (Op::Sub, S::K(K::Int(i))) if i.checked_neg().is_some() => S::K(K::Int(-i)),
+                    (op, s) => S::E(Expr::Unary(*op, Box::new(self.emit(s)?))),
+                }
+            }
+            Expr::Binary(Op::And | Op::Or, a, b) => {
+                let and = matches!(e, Expr::Binary(Op::And, ..));
+                let l = self.spec(a)?;
+                match l {
+                    S::K(K::Bool(x)) if x != and => S::K(K::Bool(x)),
+                    S::K(K::Bool(_)) => {
+                        let r = self.spec(b)?;
+                        match r {
+                            S::K(K::Bool(y)) => S::K(K::Bool(y)),
+                            S::E(r) if is_bool(&r) => S::E(r),
+                            r => {
+                                let op = if and { Op::And } else { Op::Or };
+                                S::E(Expr::Binary(
+                                    op,
+                                    Box::new(Expr::Bool(and)),
+                                    Box::new(self.emit(r)?),
+                                ))
+                            }
+                        }
+                    }
+                    S::K(_) => return Err(GiveUp),
+                    S::E(l) => {
+                        let before = self.env.clone();
+                        let r = self.spec(b)?;
+                        merge(&mut self.env, &before);
+                        let op = if and { Op::And } else { Op::Or };
+                        S::E(Expr::Binary(op, Box::new(l), Box::new(self.emit(r)?)))
+                    }
+                }
+            }
+            Expr::Binary(op, a, b) => {
+                let l = self.spec(a)?;
+                let r = self.spec(b)?;
+                match (l, r) {
+                    (S::K(x), S::K(y)) => match fold(*op, &x, &y) {
+                        Some(k) => S::K(k),
+                        None => S::E(Expr::Binary(
+                            *op,
+                            Box::new(self.emit(S::K(x))?),
+                            Box::new(self.emit(S::K(y))?),
+                        )),
+                    },
+                    (l, r) => S::E(Expr::Binary(
+                        *op,
+                        Box::new(self.emit(l)?),
+                        Box::new(self.emit(r)?),
+                    )),
+                }
+            }
+            Expr::Builtin(Builtin::If, a) => {
+                let c = self.spec(&a[0])?;
+                match c {
+                    S::K(K::Bool(x)) => {
+                        let i = if x { 1 } else { 2 };
+                        match a.get(i) {
+                            Some(branch) => self.spec(branch)?,
+                            None => return Err(GiveUp),
+                        }
+                    }
+                    S::K(_) => return Err(GiveUp),
+                    S::E(c) => {
+                        let start = self.env.clone();
+                        let mut out = vec![c];
+                        let mut ends: Option<Env> = None;
+                        for branch in a[1..].iter() {
+                            self.env = start.clone();
+                            let s = self.spec(branch)?;
+                            out.push(self.emit(s)?);
+                            match &mut ends {
+                                None => ends = Some(self.env.clone()),
+                                Some(m) => merge(m, &self.env),
+                            }
+                        }
+                        self.env = ends.unwrap_or(start);
+                        S::E(Expr::Builtin(Builtin::If, out.into()))
+                    }
+                }
+            }
+            Expr::Builtin(b, a) => self.builtin(*b, a)?,
+        })
+    }
+
+    fn builtin(&mut self, b: Builtin, a: &[Expr]) -> Sp {
+        let mut args = Vec::with_capacity(a.len());
+        for x in a {
+            args.push(self.spec(x)?);
+        }
+        // A built-in of one name whose answer does not depend on the state.
+        if let (Some(S::K(k)), true) = (args.first(), a.len() == 1) {
+            let sp = self.sp;
+            let is_name = matches!(k, K::Sym(_) | K::Text(_));
+            let empty = K::Sym(sp.empty_sym);
+            let known = match b {
+                Builtin::LocType if is_name => Some(match sp.loc_of(k) {
+                    Some(l) => K::Sym(sp.loc_type[l as usize]),
+                    None => empty,
+                }),
+                Builtin::ElType if is_name => Some(match sp.elem_of(k) {
+                    Some(x) => K::Sym(sp.elem_type[x as usize]),
+                    None => empty,
+                }),
+                Builtin::Content if is_name && sp.loc_of(k).is_none() => Some(empty),
+                Builtin::Empty if is_name && sp.loc_of(k).is_none() => Some(K::Bool(true)),
+                Builtin::Location if is_name && sp.elem_of(k).is_none() => Some(empty),
+                Builtin::State | Builtin::Owner if is_name && sp.elem_of(k).is_none() => {
+                    Some(K::Int(-1))
+                }
+                _ => None,
+            };
+            if let Some(k) = known {
+                return Ok(S::K(k));
+            }
+        }
+        let mut out = Vec::with_capacity(args.len());
+        for s in args {
+            out.push(self.emit(s)?);
+        }
+        Ok(S::E(Expr::Builtin(b, out.into())))
+    }
+
+    fn call(&mut self, f: FuncId, args: &[Expr]) -> Sp {
+        if !self.sp.inlinable(self.reach, f, args.len()) {
+            let mut out = Vec::with_capacity(args.len());
+            for x in args {
+                let s = self.spec(x)?;
+                out.push(self.emit(s)?);
+            }
+            self.forget_call(f);
+            return Ok(S::E(Expr::Call(f, out.into())));
+        }
+        self.changed = true;
+        let def = self.sp.funcs[f as usize].as_ref().ok_or(GiveUp)?;
+        // Parameters: each argument evaluated, then bound (§5.9).
+        let mut binds = Vec::with_capacity(args.len());
+        for (x, &p) in args.iter().zip(&def.params) {
+            let s = self.spec(x)?;
+            self.env[p as usize] = match &s {
+                S::K(k) => Some(k.clone()),
+                S::E(_) => None,
+            };
+            binds.push(Expr::Assign(p, Box::new(self.emit(s)?)));
+        }
+        // Body lines: a Bool `false` stops the call with `false`.
+        let (last, lines) = def.body.split_last().ok_or(GiveUp)?;
+        let mut guards: Vec<(Expr, Option<Env>)> = Vec::new();
+        let mut stopped = false;
+        for l in lines {
+            match self.spec(&l.expr)? {
+                S::K(K::Bool(false)) => {
+                    stopped = true;
+                    break;
+                }
+                S::K(_) => {}
+                S::E(x) if matches!(x, Expr::Assign(..)) => guards.push((x, None)),
+                S::E(x) if is_bool(&x) => guards.push((x, Some(self.env.clone()))),
+                S::E(_) => return Err(GiveUp),
+            }
+        }
+        let mut rest = if stopped {
+            Expr::Bool(false)
+        } else {
+            let s = self.spec(&last.expr)?;
+            self.emit(s)?
+        };
+        // A guard that may fail: afterwards, only what holds whether or not
+        // the rest ran is known.
+        for (g, at) in guards.into_iter().rev() {
+            if let Some(at) = at {
+                merge(&mut self.env, &at);
+            }
+            rest = guard(g, rest);
+        }
+        for b in binds.into_iter().rev() {
+            rest = guard(b, rest);
+        }
+        self.tick(1)?;
+        Ok(S::E(rest))
+    }
+
+    fn looped(&mut self, all: bool, var: VarId, from: &Expr, to: &Expr, body: &Expr) -> Sp {
+        let f = self.spec(from)?;
+        let t = self.spec(to)?;
+        let (lo, hi) = match (&f, &t) {
+            (S::K(K::Int(a)), S::K(K::Int(b))) => (*a, *b),
+            _ => return self.kept_loop(all, var, f, t, body),
+        };
+        let n = (i64::from(lo) - i64::from(hi)).abs() + 1;
+        if n > MAX_UNROLL {
+            return self.kept_loop(all, var, f, t, body);
+        }
+        self.changed = true;
+        let step: i32 = if lo <= hi { 1 } else { -1 };
+        // Parts of the chain: each `($var = i) AND body_i`, known parts dropped.
+        let mut parts: Vec<Expr> = Vec::new();
+        let mut exits: Option<Env> = None;
+        let mut done = false;
+        let mut i = lo;
+        for _ in 0..n {
+            self.env[var as usize] = Some(K::Int(i));
+            let s = self.spec(body)?;
+            let set = Expr::Assign(var, Box::new(Expr::Int(i)));
+            match s {
+                // FORALL goes on at true and stops at false; FORSOME the other way.
+                S::K(K::Bool(b)) if b == all => parts.push(set),
+                S::K(K::Bool(_)) => {
+                    parts.push(set);
+                    done = true;
+                }
+                S::E(x) if is_bool(&x) => {
+                    parts.push(Expr::Binary(Op::And, Box::new(set), Box::new(x)));
+                    match &mut exits {
+                        None => exits = Some(self.env.clone()),
+                        Some(m) => merge(m, &self.env),
+                    }
+                }
+                _ => return Err(GiveUp),
+            }
+            if done {
+                break;
+            }
+            i = i.wrapping_add(step);
+        }
+        if let Some(m) = exits {
+            merge(&mut self.env, &m);
+        }
+        // The chain. A part that is only an assignment is true: for FORSOME
+        // it is a disjunct that never holds, kept for its assignment.
+        let result = all != done; // the loop's value once every part ran
+        let mut chain = Expr::Bool(result);
+        if let Some(lastp) = parts.pop() {
+            let lastp = match lastp {
+                x @ Expr::Assign(..) => {
+                    Expr::Binary(Op::And, Box::new(x), Box::new(Expr::Bool(result)))
+                }
+                x => x,
+            };
+            chain = lastp;
+            for p in parts.into_iter().rev() {
+                let p = match p {
+                    x @ Expr::Assign(..) if !all => {
+                        Expr::Binary(Op::And, Box::new(x), Box::new(Expr::Bool(false)))
+                    }
+                    x => x,
+                };
+                let op = if all { Op::And } else { Op::Or };
+                chain = Expr::Binary(op, Box::new(p), Box::new(chain));
+            }
+        }
+        self.tick(1)?;
+        Ok(S::E(chain))
+    }
+
+    fn kept_loop(&mut self, all: bool, var: VarId, f: S, t: S, body: &Expr) -> Sp {
+        let from = self.emit(f)?;
+        let to = self.emit(t)?;
+        // The body may run many times: nothing it writes is known in it or after it.
+        self.env[var as usize] = None;
+        self.forget_writes(body);
+        let s = self.spec(body)?;
+        let body = self.emit(s)?;
+        self.env[var as usize] = None;
+        self.forget_writes(&body);
+        Ok(S::E(Expr::Loop {
+            all,
+            var,
+            from: Box::new(from),
+            to: Box::new(to),
+            body: Box::new(body),
+        }))
+    }
+}
+
+/// `x op y` of two known values, when it cannot fail.
+fn fold(op: Op, x: &K, y: &K) -> Option<K> {
+    use K::*;
+    Some(match (op, x, y) {
+        (Op::Add, Int(a), Int(b)) => Int(a.checked_add(*b)?),
+        (Op::Sub, Int(a), Int(b)) => Int(a.checked_sub(*b)?),
+        (Op::Mul, Int(a), Int(b)) => Int(a.checked_mul(*b)?),
+        (Op::Div, Int(a), Int(b)) => Int(a.checked_div(*b)?),
+        (Op::Rem, Int(a), Int(b)) => Int(a.checked_rem(*b)?),
+        (Op::Lt, Int(a), Int(b)) => Bool(a < b),
+        (Op::Le, Int(a), Int(b)) => Bool(a <= b),
+        (Op::Gt, Int(a), Int(b)) => Bool(a > b),
+        (Op::Ge, Int(a), Int(b)) => Bool(a >= b),
+        (Op::Eq, a, b) => Bool(a == b),
+        (Op::Ne, a, b) => Bool(a != b),
+        _ => return None,
+    })
+}
