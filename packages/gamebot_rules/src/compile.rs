@@ -708,7 +708,12 @@ impl Compiler<'_> {
         let mut code = self.code(e);
         if let (Some(r), Some(c)) = (r, code.0.as_mut().and_then(Arc::get_mut)) {
             self.top.set(true);
-            let node = self.node(&r.expr);
+            // Over registers where they can take it (`pure.rs`), the
+            // closures otherwise.
+            let node = match crate::pure::compile_residual(self, &r.expr) {
+                Some(p) => self.pure_node(p, &r.expr),
+                None => self.node(&r.expr),
+            };
             let writes = r.writes;
             let original = std::mem::replace(&mut c.whole, Node::Bool(f(|_| Ok(false))));
             c.whole = Node::Val(f(move |c| c.run_special(&node, &writes, &original)));

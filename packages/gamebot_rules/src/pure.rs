@@ -784,6 +784,16 @@ impl<'c, 'a> Builder<'c, 'a> {
 /// (pure expressions without calls have closures of their own in
 /// `compile.rs`, as fast). Only operators, `IF` and calls are tried as roots.
 pub(crate) fn compile(c: &Compiler<'_>, e: &Expr, top: bool) -> Option<Code> {
+    compile_with(c, e, top, true)
+}
+
+/// [`compile`] of a residual (`specialize.rs`): also without any call (a
+/// residual has none), where the registers still save the closures' values.
+pub(crate) fn compile_residual(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
+    compile_with(c, e, true, false)
+}
+
+fn compile_with(c: &Compiler<'_>, e: &Expr, top: bool, need_call: bool) -> Option<Code> {
     if !matches!(
         e,
         Expr::Binary(..) | Expr::Unary(..) | Expr::Call(..) | Expr::Builtin(Builtin::If, _)
@@ -818,7 +828,7 @@ pub(crate) fn compile(c: &Compiler<'_>, e: &Expr, top: bool) -> Option<Code> {
             _ => None,
         };
     }
-    if b.calls == 0 {
+    if need_call && b.calls == 0 {
         return None;
     }
     Some(match ty {

@@ -24,10 +24,11 @@
 //!
 //! # When the residual is used
 //! Only where it pays, which was measured (docs/BENCHMARKS.md, the
-//! twenty-second step and the step tried before it): the residual runs
-//! through the general closures, and it has no memo entries, while the
-//! original's memoized calls and loop units recompute after a move only
-//! what the move touched. So a residual is used when
+//! twenty-second step and the version tried before it): the residual runs
+//! over registers where `pure.rs` can take it (`pure::compile_residual`)
+//! and through the general closures otherwise, and it has no memo entries,
+//! while the original's memoized calls and loop units recompute after a
+//! move only what the move touched. So a residual is used when
 //! - it assigns nothing and calls nothing (assignments are namespace writes
 //!   in the closures; a counting loop, `nim-orig`'s `Left`, was twice as
 //!   slow unrolled as over registers with its memo entries),
