@@ -67,7 +67,7 @@
 //!   original's. (What the residual leaves out are loop iterations and
 //!   calls, which are budget steps: a residual that succeeds takes fewer
 //!   steps than the original, as a memo entry that is used does.)
-//! - **Bounded.** The walk stops after 16 × [`MAX_NODES`] nodes, and a loop
+//! - **Bounded.** The walk stops after [`MAX_WORK`] nodes, and a loop
 //!   of more than [`MAX_UNROLL`] iterations is left a loop.
 //! - The reference evaluator never runs a residual (the digest test
 //!   compares the two on every game).
@@ -81,6 +81,10 @@ use std::sync::Arc;
 
 /// The largest residual used, in expression nodes.
 pub(crate) const MAX_NODES: usize = 1024;
+/// The most nodes the walk visits before it gives up (a residual must be at
+/// most half of them, so more would only be walked to be thrown away; the
+/// walk costs a few hundred instructions a node at load).
+pub(crate) const MAX_WORK: usize = 8 * MAX_NODES;
 /// The most iterations of one loop unrolled.
 pub(crate) const MAX_UNROLL: i64 = 256;
 
@@ -651,7 +655,7 @@ impl Walk<'_, '_> {
 
     fn tick(&mut self, n: usize) -> Result<(), GiveUp> {
         self.work += n;
-        if self.work > 16 * MAX_NODES {
+        if self.work > MAX_WORK {
             return Err(GiveUp);
         }
         Ok(())
