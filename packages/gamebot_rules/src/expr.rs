@@ -605,40 +605,49 @@ impl Expr {
     /// 32 bits, comparisons of integers,
     /// equality of literals, `NOT` of a Boolean), so every error still happens
     /// at run time, with the same message, exactly as before.
-    pub fn fold(self) -> Expr {
-        use crate::lexer::Op::*;
+    /// This expression with `f` applied to each direct sub-expression (the
+    /// same node otherwise): the rebuilding step of a pass over the tree.
+    pub(crate) fn map_children(self, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
+        fn all(xs: Box<[Expr]>, f: &mut impl FnMut(Expr) -> Expr) -> Box<[Expr]> {
+            xs.into_vec().into_iter().map(f).collect()
+        }
         match self {
-            Expr::Set(xs) => Expr::Set(xs.into_vec().into_iter().map(Expr::fold).collect()),
-            Expr::Lazy(items) => Expr::Lazy(
-                items
-                    .into_vec()
-                    .into_iter()
-                    .map(|it| match it {
-                        LazyItem::Defer(f, xs) => {
-                            LazyItem::Defer(f, xs.into_vec().into_iter().map(Expr::fold).collect())
-                        }
-                        LazyItem::Now(x) => LazyItem::Now(x.fold()),
-                    })
-                    .collect(),
-            ),
-            Expr::Call(f, xs) => Expr::Call(f, xs.into_vec().into_iter().map(Expr::fold).collect()),
-            Expr::Builtin(b, xs) => {
-                Expr::Builtin(b, xs.into_vec().into_iter().map(Expr::fold).collect())
+            Expr::Set(xs) => Expr::Set(all(xs, f)),
+            Expr::Call(g, xs) => Expr::Call(g, all(xs, f)),
+            Expr::Builtin(b, xs) => Expr::Builtin(b, all(xs, f)),
+            Expr::Lazy(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for it in items.into_vec() {
+                    out.push(match it {
+                        LazyItem::Defer(g, xs) => LazyItem::Defer(g, all(xs, f)),
+                        LazyItem::Now(x) => LazyItem::Now(f(x)),
+                    });
+                }
+                Expr::Lazy(out.into())
             }
             Expr::Loop {
-                all,
+                all: every,
                 var,
                 from,
                 to,
                 body,
             } => Expr::Loop {
-                all,
+                all: every,
                 var,
-                from: Box::new(from.fold()),
-                to: Box::new(to.fold()),
-                body: Box::new(body.fold()),
+                from: Box::new(f(*from)),
+                to: Box::new(f(*to)),
+                body: Box::new(f(*body)),
             },
-            Expr::Assign(v, x) => Expr::Assign(v, Box::new(x.fold())),
+            Expr::Assign(v, x) => Expr::Assign(v, Box::new(f(*x))),
+            Expr::Unary(op, x) => Expr::Unary(op, Box::new(f(*x))),
+            Expr::Binary(op, a, b) => Expr::Binary(op, Box::new(f(*a)), Box::new(f(*b))),
+            e => e,
+        }
+    }
+
+    pub fn fold(self) -> Expr {
+        use crate::lexer::Op::*;
+        match self {
             Expr::Unary(op, x) => match (op, x.fold()) {
                 (Not, Expr::Bool(b)) => Expr::Bool(!b),
                 // Overflowing operations are left to run time, where they are an error.
@@ -667,7 +676,7 @@ impl Expr {
                 };
                 folded.unwrap_or_else(|| Expr::Binary(op, Box::new(a), Box::new(b)))
             }
-            e => e,
+            e => e.map_children(&mut Expr::fold),
         }
     }
 }

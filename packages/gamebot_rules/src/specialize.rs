@@ -331,25 +331,20 @@ impl<'a> Specializer<'a> {
     }
 
     fn loc_of(&self, k: &K) -> Option<u16> {
-        match k {
-            K::Sym(s) => self
-                .sym_loc
-                .get(*s as usize)
-                .copied()
-                .filter(|&l| l != u16::MAX),
-            _ => None,
-        }
+        id_in(self.sym_loc, k)
     }
 
     fn elem_of(&self, k: &K) -> Option<u16> {
-        match k {
-            K::Sym(s) => self
-                .sym_elem
-                .get(*s as usize)
-                .copied()
-                .filter(|&e| e != u16::MAX),
-            _ => None,
-        }
+        id_in(self.sym_elem, k)
+    }
+}
+
+/// The id a symbol-indexed table (`sym_loc`, `sym_elem`) gives a known
+/// name, `None` for no such name or a value that is not a name.
+fn id_in(table: &[u16], k: &K) -> Option<u16> {
+    match k {
+        K::Sym(s) => table.get(*s as usize).copied().filter(|&i| i != u16::MAX),
+        _ => None,
     }
 }
 
@@ -434,8 +429,7 @@ fn reads_of(e: &Expr, templates: &[Template], reach: &Reach, out: &mut FxHashSet
 /// rest` to `rest` (where `rest` is Bool) for the variables `gone` accepts.
 fn drop_stores(e: Expr, gone: &dyn Fn(VarId) -> bool) -> Expr {
     let lit = |x: &Expr| matches!(x, Expr::Int(_) | Expr::Bool(_) | Expr::Str(_));
-    let rec = |x: Expr| drop_stores(x, gone);
-    let recs = |xs: Box<[Expr]>| -> Box<[Expr]> { xs.into_vec().into_iter().map(rec).collect() };
+    let mut rec = |x: Expr| drop_stores(x, gone);
     match e {
         Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
             let mut a = a.into_vec();
@@ -444,7 +438,7 @@ fn drop_stores(e: Expr, gone: &dyn Fn(VarId) -> bool) -> Expr {
                     return rec(a.swap_remove(1));
                 }
             }
-            Expr::Builtin(Builtin::If, recs(a.into()))
+            Expr::Builtin(Builtin::If, a.into()).map_children(&mut rec)
         }
         Expr::Binary(Op::And, l, r) => {
             if let Expr::Assign(v, x) = &*l {
@@ -452,28 +446,9 @@ fn drop_stores(e: Expr, gone: &dyn Fn(VarId) -> bool) -> Expr {
                     return rec(*r);
                 }
             }
-            Expr::Binary(Op::And, Box::new(rec(*l)), Box::new(rec(*r)))
+            Expr::Binary(Op::And, l, r).map_children(&mut rec)
         }
-        Expr::Binary(op, l, r) => Expr::Binary(op, Box::new(rec(*l)), Box::new(rec(*r))),
-        Expr::Unary(op, x) => Expr::Unary(op, Box::new(rec(*x))),
-        Expr::Assign(v, x) => Expr::Assign(v, Box::new(rec(*x))),
-        Expr::Builtin(b, a) => Expr::Builtin(b, recs(a)),
-        Expr::Call(f, a) => Expr::Call(f, recs(a)),
-        Expr::Set(a) => Expr::Set(recs(a)),
-        Expr::Loop {
-            all,
-            var,
-            from,
-            to,
-            body,
-        } => Expr::Loop {
-            all,
-            var,
-            from: Box::new(rec(*from)),
-            to: Box::new(rec(*to)),
-            body: Box::new(rec(*body)),
-        },
-        other => other,
+        other => other.map_children(&mut rec),
     }
 }
 
@@ -482,49 +457,27 @@ fn drop_stores(e: Expr, gone: &dyn Fn(VarId) -> bool) -> Expr {
 /// literal, `NOT` of a literal (`x` Bool in each, so the value and the
 /// evaluation are the same).
 fn simplify(e: Expr) -> Expr {
-    let recs =
-        |xs: Box<[Expr]>| -> Box<[Expr]> { xs.into_vec().into_iter().map(simplify).collect() };
-    match e {
+    match e.map_children(&mut simplify) {
         Expr::Binary(op @ (Op::And | Op::Or), l, r) => {
             let and = op == Op::And;
-            let (l, r) = (simplify(*l), simplify(*r));
-            match (&l, &r) {
-                (Expr::Bool(x), _) if *x != and => l,
-                (Expr::Bool(_), r) if is_bool(r) => r.clone(),
-                (l, Expr::Bool(y)) if *y == and && is_bool(l) => l.clone(),
-                _ => Expr::Binary(op, Box::new(l), Box::new(r)),
+            match (*l, *r) {
+                (Expr::Bool(x), _) if x != and => Expr::Bool(x),
+                (Expr::Bool(_), r) if is_bool(&r) => r,
+                (l, Expr::Bool(y)) if y == and && is_bool(&l) => l,
+                (l, r) => Expr::Binary(op, Box::new(l), Box::new(r)),
             }
         }
         Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
-            let mut a = recs(a).into_vec();
+            let mut a = a.into_vec();
             match a[0] {
                 Expr::Bool(true) => a.swap_remove(1),
                 Expr::Bool(false) => a.swap_remove(2),
                 _ => Expr::Builtin(Builtin::If, a.into()),
             }
         }
-        Expr::Unary(Op::Not, x) => match simplify(*x) {
+        Expr::Unary(Op::Not, x) => match *x {
             Expr::Bool(b) => Expr::Bool(!b),
             x => Expr::Unary(Op::Not, Box::new(x)),
-        },
-        Expr::Binary(op, l, r) => Expr::Binary(op, Box::new(simplify(*l)), Box::new(simplify(*r))),
-        Expr::Unary(op, x) => Expr::Unary(op, Box::new(simplify(*x))),
-        Expr::Assign(v, x) => Expr::Assign(v, Box::new(simplify(*x))),
-        Expr::Builtin(b, a) => Expr::Builtin(b, recs(a)),
-        Expr::Call(f, a) => Expr::Call(f, recs(a)),
-        Expr::Set(a) => Expr::Set(recs(a)),
-        Expr::Loop {
-            all,
-            var,
-            from,
-            to,
-            body,
-        } => Expr::Loop {
-            all,
-            var,
-            from: Box::new(simplify(*from)),
-            to: Box::new(simplify(*to)),
-            body: Box::new(simplify(*body)),
         },
         other => other,
     }
@@ -566,17 +519,9 @@ fn stable(e: &Expr) -> bool {
 
 /// Replaces every `Var(v)` in `e` by `by`.
 fn substitute(e: Expr, v: VarId, by: &Expr) -> Expr {
-    let rec = |x: Expr| substitute(x, v, by);
-    let recs = |xs: Box<[Expr]>| -> Box<[Expr]> { xs.into_vec().into_iter().map(rec).collect() };
     match e {
         Expr::Var(w) if w == v => by.clone(),
-        Expr::Binary(op, l, r) => Expr::Binary(op, Box::new(rec(*l)), Box::new(rec(*r))),
-        Expr::Unary(op, x) => Expr::Unary(op, Box::new(rec(*x))),
-        Expr::Assign(w, x) => Expr::Assign(w, Box::new(rec(*x))),
-        Expr::Builtin(b, a) => Expr::Builtin(b, recs(a)),
-        Expr::Call(f, a) => Expr::Call(f, recs(a)),
-        Expr::Set(a) => Expr::Set(recs(a)),
-        other => other,
+        other => other.map_children(&mut |x| substitute(x, v, by)),
     }
 }
 
@@ -587,8 +532,7 @@ fn substitute(e: Expr, v: VarId, by: &Expr) -> Expr {
 /// `IF` is `rest`; the residual changes no state, so `e` read later gives
 /// what `$v` holds.
 fn forward(e: Expr, gone: &dyn Fn(VarId) -> bool, reach: &Reach) -> Expr {
-    let rec = |x: Expr| forward(x, gone, reach);
-    let recs = |xs: Box<[Expr]>| -> Box<[Expr]> { xs.into_vec().into_iter().map(rec).collect() };
+    let mut rec = |x: Expr| forward(x, gone, reach);
     match e {
         Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
             let mut a = a.into_vec();
@@ -598,15 +542,9 @@ fn forward(e: Expr, gone: &dyn Fn(VarId) -> bool, reach: &Reach) -> Expr {
                     return rec(substitute(a.swap_remove(1), v, &x));
                 }
             }
-            Expr::Builtin(Builtin::If, recs(a.into()))
+            Expr::Builtin(Builtin::If, a.into()).map_children(&mut rec)
         }
-        Expr::Binary(op, l, r) => Expr::Binary(op, Box::new(rec(*l)), Box::new(rec(*r))),
-        Expr::Unary(op, x) => Expr::Unary(op, Box::new(rec(*x))),
-        Expr::Assign(v, x) => Expr::Assign(v, Box::new(rec(*x))),
-        Expr::Builtin(b, a) => Expr::Builtin(b, recs(a)),
-        Expr::Call(f, a) => Expr::Call(f, recs(a)),
-        Expr::Set(a) => Expr::Set(recs(a)),
-        other => other,
+        other => other.map_children(&mut rec),
     }
 }
 
@@ -615,7 +553,8 @@ fn touches(e: &Expr, v: VarId, reach: &Reach) -> bool {
     let mut yes = false;
     e.walk(&mut |x| match x {
         Expr::Assign(w, _) => yes |= *w == v,
-        // Not looked into by `substitute`.
+        // Conservative: a loop writes its variable, an interpolation may
+        // read `$v` by name, a lazy set may defer a call that reads it.
         Expr::Loop { .. } | Expr::Interp(_) | Expr::Lazy(_) => yes = true,
         Expr::Call(h, _) => {
             yes |= reach
