@@ -67,8 +67,9 @@
 //!   original's. (What the residual leaves out are loop iterations and
 //!   calls, which are budget steps: a residual that succeeds takes fewer
 //!   steps than the original, as a memo entry that is used does.)
-//! - **Bounded.** The walk stops after [`MAX_WORK`] nodes, and a loop
-//!   of more than [`MAX_UNROLL`] iterations is left a loop.
+//! - **Bounded.** The walk stops after [`MAX_WORK`] nodes, a loop of more
+//!   than [`MAX_UNROLL`] iterations is left a loop, and a residual deeper
+//!   than [`MAX_DEPTH`] is not used (the passes over it recurse).
 //! - The reference evaluator never runs a residual (the digest test
 //!   compares the two on every game).
 
@@ -86,7 +87,10 @@ pub(crate) const MAX_NODES: usize = 1024;
 /// walk costs a few hundred instructions a node at load).
 pub(crate) const MAX_WORK: usize = 8 * MAX_NODES;
 /// The most iterations of one loop unrolled.
-pub(crate) const MAX_UNROLL: i64 = 256;
+pub(crate) const MAX_UNROLL: i64 = 64;
+/// The deepest residual used (the passes over it recurse, on the loading
+/// thread's stack).
+pub(crate) const MAX_DEPTH: usize = 256;
 
 /// A value known at load time.
 #[derive(Clone, Debug, PartialEq)]
@@ -261,6 +265,10 @@ impl<'a> Specializer<'a> {
             return None;
         }
         let expr = w.emit(out).ok()?;
+        // The passes below recurse over the residual: a deep one is not used.
+        if deeper_than(&expr, MAX_DEPTH) {
+            return None;
+        }
         // Drop assignments of literals to dead variables nothing reads.
         let mut reads = FxHashSet::default();
         reads_of(&expr, self.templates, &reach, &mut reads);
@@ -376,6 +384,29 @@ fn is_bool(e: &Expr) -> bool {
             Builtin::If => a.len() == 3 && is_bool(&a[1]) && is_bool(&a[2]),
             _ => false,
         },
+        _ => false,
+    }
+}
+
+/// Whether `e` nests deeper than `limit` (recursing at most `limit` deep).
+fn deeper_than(e: &Expr, limit: usize) -> bool {
+    if limit == 0 {
+        return true;
+    }
+    let kids = |xs: &[Expr]| xs.iter().any(|x| deeper_than(x, limit - 1));
+    match e {
+        Expr::Set(xs) | Expr::Call(_, xs) | Expr::Builtin(_, xs) => kids(xs),
+        Expr::Lazy(items) => items.iter().any(|it| match it {
+            LazyItem::Defer(_, xs) => kids(xs),
+            LazyItem::Now(x) => deeper_than(x, limit - 1),
+        }),
+        Expr::Loop { from, to, body, .. } => {
+            deeper_than(from, limit - 1)
+                || deeper_than(to, limit - 1)
+                || deeper_than(body, limit - 1)
+        }
+        Expr::Unary(_, x) | Expr::Assign(_, x) => deeper_than(x, limit - 1),
+        Expr::Binary(_, a, b) => deeper_than(a, limit - 1) || deeper_than(b, limit - 1),
         _ => false,
     }
 }
