@@ -3461,6 +3461,15 @@ fn end_checks_are_specialized_where_it_pays() {
     assert_eq!(special(&c4), [false, false, false]);
     let frogs = load(include_str!("../../../games/frogs.game"));
     assert_eq!(special(&frogs), [false]);
+    // A loop is unrolled up to `MAX_UNROLL` (64) iterations: 60 fold away, 100 stay a loop.
+    let counted = |n: u32| {
+        load(&format!(
+            "{BOARD}[EXPRESSIONS]\nPos($p)\n$p > 0\nEND\nAll\nFORALL($i, 1, {n}, Pos($i))\nEND\n\
+             [END OF GAME]\nsituation=All\nwinner=1\n"
+        ))
+    };
+    assert_eq!(special(&counted(60)), [true]);
+    assert_eq!(special(&counted(100)), [false]);
 }
 
 /// The specialized end checks of the original-style tic-tac-toe decide as
