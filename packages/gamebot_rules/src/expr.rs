@@ -599,12 +599,6 @@ impl Parser<'_> {
 }
 
 impl Expr {
-    /// Constant folding: operators whose operands are all literals are replaced
-    /// by their value, bottom-up. Only operations that cannot fail are folded
-    /// (integer arithmetic with a non-zero divisor and a result that fits in
-    /// 32 bits, comparisons of integers,
-    /// equality of literals, `NOT` of a Boolean), so every error still happens
-    /// at run time, with the same message, exactly as before.
     /// This expression with `f` applied to each direct sub-expression (the
     /// same node otherwise): the rebuilding step of a pass over the tree.
     pub(crate) fn map_children(self, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
@@ -645,6 +639,12 @@ impl Expr {
         }
     }
 
+    /// Constant folding: operators whose operands are all literals are replaced
+    /// by their value, bottom-up. Only operations that cannot fail are folded
+    /// (integer arithmetic with a non-zero divisor and a result that fits in
+    /// 32 bits, comparisons of integers,
+    /// equality of literals, `NOT` of a Boolean), so every error still happens
+    /// at run time, with the same message, exactly as before.
     pub fn fold(self) -> Expr {
         use crate::lexer::Op::*;
         match self {
