@@ -704,19 +704,18 @@ impl Compiler<'_> {
 
     /// [`Compiler::code`] of an expression together with its residual
     /// (`specialize.rs`), which runs in its place.
-    pub(crate) fn code_special(&self, e: &Expr, r: Option<crate::specialize::Residual>) -> Code {
+    pub(crate) fn code_special(&self, e: &Expr, residual: Option<Expr>) -> Code {
         let mut code = self.code(e);
-        if let (Some(r), Some(c)) = (r, code.0.as_mut().and_then(Arc::get_mut)) {
+        if let (Some(r), Some(c)) = (residual, code.0.as_mut().and_then(Arc::get_mut)) {
             self.top.set(true);
             // Over registers where they can take it (`pure.rs`), the
             // closures otherwise.
-            let node = match crate::pure::compile_residual(self, &r.expr) {
-                Some(p) => self.pure_node(p, &r.expr),
-                None => self.node(&r.expr),
+            let node = match crate::pure::compile_residual(self, &r) {
+                Some(p) => self.pure_node(p, &r),
+                None => self.node(&r),
             };
-            let writes = r.writes;
             let original = std::mem::replace(&mut c.whole, Node::Bool(f(|_| Ok(false))));
-            c.whole = Node::Val(f(move |c| c.run_special(&node, &writes, &original)));
+            c.whole = Node::Val(f(move |c| c.run_special(&node, &original)));
             c.special = true;
         }
         code
@@ -2631,24 +2630,16 @@ impl Ctx<'_> {
     }
 
     /// A residual (`specialize.rs`) in place of `whole`. It changes no
-    /// state, so when it fails, putting back the variables it writes, the
+    /// state and writes no variable, so when it fails, putting back the
     /// budget and the reads recorded undoes it, and `whole` gives the
     /// original's error with its trace.
     #[inline(never)]
-    pub(crate) fn run_special(&mut self, node: &Node, writes: &[VarId], whole: &Node) -> R<Value> {
-        let mut saved: smallvec::SmallVec<[Option<Value>; 8]> =
-            writes.iter().map(|&v| self.vars.get(v).cloned()).collect();
+    pub(crate) fn run_special(&mut self, node: &Node, whole: &Node) -> R<Value> {
         let steps = self.vars.steps_left();
         let reads = self.vars.memo.buf.len();
         match node.value(self) {
             Ok(v) => Ok(v),
             Err(_) => {
-                for (&v, old) in writes.iter().zip(saved.drain(..)) {
-                    match old {
-                        Some(x) => self.vars.set(v, x),
-                        None => self.vars.clear_only(&[v]),
-                    }
-                }
                 self.vars.set_steps_left(steps);
                 self.vars.memo.buf.truncate(reads);
                 whole.value(self)

@@ -786,22 +786,22 @@ impl Game {
             }
         }
         // Scorings and end-of-game checks partially evaluated first (`specialize.rs`).
-        let special = crate::specialize::Specializer {
-            funcs: &funcs,
-            templates: &templates,
-            syms: &syms,
-            sym_map: &sym_map,
-            sym_loc: &sym_loc,
-            sym_elem: &sym_elem,
-            loc_type: locations
+        let special = crate::specialize::Specializer::new(
+            &funcs,
+            &templates,
+            &syms,
+            &sym_map,
+            &sym_loc,
+            &sym_elem,
+            locations
                 .iter()
                 .map(|l| ltype_sym[l.location_type])
                 .collect(),
-            elem_type: elements.iter().map(|e| etype_sym[e.element_type]).collect(),
-            empty_sym: sym_map[""],
-            dead: &dead,
-            nvars: var_names.len(),
-        };
+            elements.iter().map(|e| etype_sym[e.element_type]).collect(),
+            sym_map[""],
+            &dead,
+            var_names.len(),
+        );
         let mut compile_special =
             |se: &mut SrcExpr| se.code = compiler.code_special(&se.expr, special.top(&se.expr));
         for s in &mut scorings {

@@ -61,8 +61,8 @@
 //!   compiled as written.
 //! - **Errors are those of the original.** A residual that could change the
 //!   state (a state-changing built-in, or a call of a function that can
-//!   reach one) is not used. When the residual fails, the variables it
-//!   wrote and the evaluation budget are put back and the original runs
+//!   reach one) is not used. When the residual fails (it writes no
+//!   variable), the evaluation budget is put back and the original runs
 //!   (`Ctx::run_special`), so the error and its trace are exactly the
 //!   original's. (What the residual leaves out are loop iterations and
 //!   calls, which are budget steps: a residual that succeeds takes fewer
@@ -131,6 +131,8 @@ pub(crate) struct Specializer<'a> {
     pub empty_sym: Sym,
     pub dead: &'a [bool],
     pub nvars: usize,
+    /// What each function reaches ([`Reach::new`]), once per game.
+    reach: Reach,
 }
 
 /// Per function, following calls and deferred calls: whether it can reach
@@ -230,13 +232,6 @@ impl Reach {
     }
 }
 
-/// A residual ready to compile: the expression and the variables it writes
-/// (to put back when it fails).
-pub(crate) struct Residual {
-    pub expr: Expr,
-    pub writes: Box<[VarId]>,
-}
-
 /// The walk's own state: what is known, and how much was done.
 struct Walk<'s, 'a> {
     sp: &'s Specializer<'a>,
@@ -244,18 +239,51 @@ struct Walk<'s, 'a> {
     env: Env,
     /// Calls inlined and loops unrolled (a residual without either is not worth using).
     changed: bool,
-    /// Nodes made so far (the walk stops at a multiple of [`MAX_NODES`]).
+    /// Nodes made so far (the walk stops after [`MAX_WORK`]).
     work: usize,
 }
 
 impl<'a> Specializer<'a> {
+    /// The pass over a game's expressions.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        funcs: &'a [Option<Function>],
+        templates: &'a [Template],
+        syms: &'a [Arc<str>],
+        sym_map: &'a FxHashMap<Arc<str>, Sym>,
+        sym_loc: &'a [u16],
+        sym_elem: &'a [u16],
+        loc_type: Vec<Sym>,
+        elem_type: Vec<Sym>,
+        empty_sym: Sym,
+        dead: &'a [bool],
+        nvars: usize,
+    ) -> Specializer<'a> {
+        Specializer {
+            reach: Reach::new(funcs, templates),
+            funcs,
+            templates,
+            syms,
+            sym_map,
+            sym_loc,
+            sym_elem,
+            loc_type,
+            elem_type,
+            empty_sym,
+            dead,
+            nvars,
+        }
+    }
+
     /// The residual of a top-level expression, or `None` when the pass gave
-    /// up, changed nothing worth having, or the residual may change the state.
-    pub(crate) fn top(&self, e: &Expr) -> Option<Residual> {
-        let reach = Reach::new(self.funcs, self.templates);
+    /// up, changed nothing worth having, or the residual is not used (see
+    /// the module documentation). A residual assigns no variable and calls
+    /// no function.
+    pub(crate) fn top(&self, e: &Expr) -> Option<Expr> {
+        let reach = &self.reach;
         let mut w = Walk {
             sp: self,
-            reach: &reach,
+            reach,
             env: vec![None; self.nvars],
             changed: false,
             work: 0,
@@ -271,46 +299,27 @@ impl<'a> Specializer<'a> {
         }
         // Drop assignments of literals to dead variables nothing reads.
         let mut reads = FxHashSet::default();
-        reads_of(&expr, self.templates, &reach, &mut reads);
+        reads_of(&expr, self.templates, reach, &mut reads);
         let expr = drop_stores(expr, &|v| {
             self.dead.get(v as usize).copied().unwrap_or(false) && !reads.contains(&v)
         });
         let expr = simplify(expr);
-        if may_change_state(&expr, &reach) {
+        if may_change_state(&expr, reach) {
             return None;
         }
         // Temporaries holding a read of the position, read in place instead.
         let expr = forward(
             expr,
             &|v| self.dead.get(v as usize).copied().unwrap_or(false),
-            &reach,
+            reach,
         );
-        // A residual that still assigns runs through the general closures,
-        // slower than the memoized original (see the module documentation).
         // Used only where it pays (see the module documentation): small, at
-        // most half the unrolled and inlined work, and nothing assigned.
+        // most half the unrolled and inlined work, nothing assigned or called.
         let n = size(&expr);
         if n > MAX_NODES || w.work < 2 * n || assigns(&expr) {
             return None;
         }
-        let mut writes = FxHashSet::default();
-        writes_of(&expr, &mut writes);
-        let mut calls = Vec::new();
-        callees(&expr, &mut calls);
-        for h in calls {
-            if let Some(ws) = reach.writes.get(h as usize) {
-                writes.extend(ws.iter().copied());
-            }
-            if let Some(Some(def)) = self.funcs.get(h as usize) {
-                writes.extend(def.params.iter().copied());
-            }
-        }
-        let mut writes: Vec<VarId> = writes.into_iter().collect();
-        writes.sort_unstable();
-        Some(Residual {
-            expr,
-            writes: writes.into(),
-        })
+        Some(expr)
     }
 
     fn inlinable(&self, reach: &Reach, f: FuncId, argc: usize) -> bool {
