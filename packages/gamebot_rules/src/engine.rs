@@ -1068,6 +1068,39 @@ fn fixed_moves(
     }
 }
 
+/// The defined functions `e` can call, following calls, each once, and
+/// whether every function it can call is defined.
+fn reachable<'g>(
+    e: &Expr,
+    funcs: &'g [Option<crate::game::Function>],
+) -> (Vec<&'g crate::game::Function>, bool) {
+    let mut seen = vec![false; funcs.len()];
+    let mut found: Vec<&crate::game::Function> = Vec::new();
+    let mut defined = true;
+    let mut calls = Vec::new();
+    let look = |x: &Expr, calls: &mut Vec<usize>| {
+        x.walk(&mut |y| {
+            if let Expr::Call(f, _) = y {
+                calls.push(*f as usize);
+            }
+        })
+    };
+    look(e, &mut calls);
+    while let Some(f) = calls.pop() {
+        match funcs.get(f) {
+            Some(Some(def)) => {
+                if !seen[f] {
+                    seen[f] = true;
+                    found.push(def);
+                    def.body.iter().for_each(|l| look(&l.expr, &mut calls));
+                }
+            }
+            _ => defined = false,
+        }
+    }
+    (found, defined)
+}
+
 /// Adds to `out` the variables `e` may write, following calls (parameters,
 /// assignments, loop variables); `false` when it calls a function that is
 /// not defined.
@@ -1076,42 +1109,27 @@ fn writes_following_calls(
     funcs: &[Option<crate::game::Function>],
     out: &mut rustc_hash::FxHashSet<crate::expr::VarId>,
 ) -> bool {
-    let mut seen = vec![false; funcs.len()];
-    let mut todo: Vec<&Expr> = vec![e];
-    let mut defined = true;
-    while let Some(x) = todo.pop() {
-        let mut calls = Vec::new();
-        x.walk(&mut |y| match y {
-            Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
+    let (defs, defined) = reachable(e, funcs);
+    let bodies = defs.iter().flat_map(|d| d.body.iter().map(|l| &l.expr));
+    for x in std::iter::once(e).chain(bodies) {
+        x.walk(&mut |y| {
+            if let Expr::Assign(v, _) | Expr::Loop { var: v, .. } = y {
                 out.insert(*v);
             }
-            Expr::Call(f, _) => calls.push(*f as usize),
-            _ => {}
         });
-        for f in calls {
-            match funcs.get(f) {
-                Some(Some(def)) => {
-                    if !seen[f] {
-                        seen[f] = true;
-                        out.extend(def.params.iter().copied());
-                        todo.extend(def.body.iter().map(|l| &l.expr));
-                    }
-                }
-                _ => defined = false,
-            }
-        }
     }
+    out.extend(defs.iter().flat_map(|d| d.params.iter().copied()));
     defined
 }
 
 /// Whether nothing `e` can run, following calls, reads or changes the state
-/// ([`Game::tabulate_fixed_conditions`]).
+/// ([`Game::tabulate_fixed_conditions`]). A call of an undefined function
+/// fails when it runs: the evaluation at load says so.
 fn reads_no_state(e: &Expr, funcs: &[Option<crate::game::Function>]) -> bool {
-    let mut seen = vec![false; funcs.len()];
-    let mut todo: Vec<&Expr> = vec![e];
-    while let Some(x) = todo.pop() {
-        let mut ok = true;
-        let mut calls = Vec::new();
+    let (defs, _) = reachable(e, funcs);
+    let bodies = defs.iter().flat_map(|d| d.body.iter().map(|l| &l.expr));
+    let mut ok = true;
+    for x in std::iter::once(e).chain(bodies) {
         x.walk(&mut |y| match y {
             Expr::Builtin(b, _) => {
                 ok &= matches!(
@@ -1125,23 +1143,10 @@ fn reads_no_state(e: &Expr, funcs: &[Option<crate::game::Function>]) -> bool {
                 )
             }
             Expr::Lazy(_) => ok = false,
-            Expr::Call(f, _) => calls.push(*f as usize),
             _ => {}
         });
-        if !ok {
-            return false;
-        }
-        for f in calls {
-            // An undefined function fails when called: the evaluation at load says so.
-            if let Some(Some(def)) = funcs.get(f) {
-                if !seen[f] {
-                    seen[f] = true;
-                    todo.extend(def.body.iter().map(|l| &l.expr));
-                }
-            }
-        }
     }
-    true
+    ok
 }
 
 #[inline(always)]
