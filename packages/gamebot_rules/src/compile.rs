@@ -384,6 +384,29 @@ pub(crate) struct Compiled {
     special: bool,
 }
 
+/// A rule's `toLocations` specialized for one `from` location
+/// (`specialize.rs`, `Specializer::targets`), which runs in its place.
+#[derive(Clone, Default)]
+pub(crate) enum FromTargets {
+    /// No residual: the expression runs.
+    #[default]
+    None,
+    /// A residual that reads nothing: [`crate::pure::NO_SET`] or a location's id.
+    Const(i32),
+    /// A residual over registers (`pure.rs`, a set of at most one location).
+    Regs(Arc<crate::pure::PInt>),
+}
+
+impl std::fmt::Debug for FromTargets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FromTargets::None => f.write_str("None"),
+            FromTargets::Const(l) => write!(f, "Const({l})"),
+            FromTargets::Regs(_) => f.write_str("Regs"),
+        }
+    }
+}
+
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
 #[derive(Clone, Default)]
 pub(crate) struct Code(pub(crate) Option<Arc<Compiled>>);
@@ -719,6 +742,33 @@ impl Compiler<'_> {
             c.special = true;
         }
         code
+    }
+
+    /// [`FromTargets`] of a residual of `toLocations`: a set literal of no
+    /// or one location is known, anything else runs over registers where
+    /// `pure.rs` can take it as a set of at most one location (and is not
+    /// used otherwise).
+    pub(crate) fn code_targets(&self, residual: Option<Expr>) -> FromTargets {
+        let Some(r) = residual else {
+            return FromTargets::None;
+        };
+        match &r {
+            Expr::Set(items) if items.is_empty() => FromTargets::Const(crate::pure::NO_SET),
+            Expr::Set(items) => match &items[..] {
+                [Expr::Str(s)] => match known(self.sym_loc, *s) {
+                    Some(l) => FromTargets::Const(i32::from(l)),
+                    None => FromTargets::None,
+                },
+                _ => FromTargets::None,
+            },
+            _ => {
+                self.top.set(true);
+                match crate::pure::compile_residual(self, &r) {
+                    Some(crate::pure::Code::Set(p)) => FromTargets::Regs(Arc::new(p)),
+                    _ => FromTargets::None,
+                }
+            }
+        }
     }
 
     /// Compiles a user function's body.
@@ -2677,6 +2727,11 @@ impl Ctx<'_> {
         if self.vars.reference {
             return None;
         }
+        self.run_loc_set_regs(p)
+    }
+
+    /// [`Ctx::run_loc_set`] of a set of at most one location over registers.
+    pub(crate) fn run_loc_set_regs(&mut self, p: &crate::pure::PInt) -> Option<i32> {
         let steps = self.vars.steps_left();
         let reads = self.vars.memo.buf.len();
         // `{}` or a location's id (anything else is not a set's value: give up).

@@ -1,5 +1,6 @@
 //! Move generation, validation and application (§7).
 
+use crate::compile::FromTargets;
 use crate::error::RuleError;
 use crate::eval::{Ctx, EvalError, StateRef, Vars};
 use crate::expr::{Builtin, Expr};
@@ -253,7 +254,7 @@ impl Game {
                     }
                     bind(&mut sc.vars, fb);
                     sc.targets.clear();
-                    self.targets(r, st, sc)?;
+                    self.targets(r, from, st, sc)?;
                     have_targets = true;
                 }
                 out.extend(sc.targets.iter().map(|(t, f)| Move {
@@ -268,15 +269,28 @@ impl Game {
         Ok(())
     }
 
-    fn targets(&self, r: &Rule, st: &State, sc: &mut Scratch) -> Result<(), RuleError> {
+    fn targets(
+        &self,
+        r: &Rule,
+        from: LocationId,
+        st: &State,
+        sc: &mut Scratch,
+    ) -> Result<(), RuleError> {
         if let Some(tl) = &r.to_locations {
             let ctx_err = |e: Box<EvalError>| {
                 self.eval_error(tl, format!("rule `{}` toLocations", r.name), e)
             };
             let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
-            // A set of at most one location over registers: its member
+            // Specialized for this `from` location (`specialize.rs`), or a
+            // set of at most one location over registers: its member
             // checked and pushed as `push_target` does, without the set.
-            if let Some(l) = ctx.run_loc_set(tl) {
+            let special = match r.to_special.get(from as usize) {
+                _ if ctx.vars.reference => None,
+                Some(FromTargets::Const(l)) => Some(*l),
+                Some(FromTargets::Regs(p)) => ctx.run_loc_set_regs(p),
+                _ => None,
+            };
+            if let Some(l) = special.or_else(|| ctx.run_loc_set(tl)) {
                 if l != crate::pure::NO_SET {
                     let loc = l as LocationId;
                     if st.content(loc).is_some() {

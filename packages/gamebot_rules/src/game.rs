@@ -112,6 +112,10 @@ pub struct Rule {
     /// (`Game::tabulate_fixed_conditions`): move generation looks it up
     /// instead of evaluating it.
     pub(crate) fixed: Option<FixedCondition>,
+    /// Per `from` location (empty when none): `toLocations` specialized for
+    /// it at load (`specialize.rs`, `Specializer::targets`), which move
+    /// generation runs in its place.
+    pub(crate) to_special: Box<[crate::compile::FromTargets]>,
 }
 
 /// A rule condition's values by location pair ([`Rule::fixed`]).
@@ -800,7 +804,6 @@ impl Game {
             elements.iter().map(|e| etype_sym[e.element_type]).collect(),
             sym_map[""],
             &dead,
-            var_names.len(),
         );
         let mut compile_special =
             |se: &mut SrcExpr| se.code = compiler.code_special(&se.expr, special.top(&se.expr));
@@ -815,6 +818,26 @@ impl Game {
         }
         for e in &mut evaluations {
             compile(&mut e.value);
+        }
+        // Targets specialized per `from` location, for the rules whose
+        // conditions are not tabulated (tabulated ones have none anyway).
+        for r in &mut rules {
+            let Some(tl) = &r.to_locations else { continue };
+            let special: Box<[_]> = r
+                .from_match
+                .iter()
+                .map(|fb| {
+                    fb.as_ref().map_or(crate::compile::FromTargets::None, |fb| {
+                        compiler.code_targets(special.targets(&tl.expr, fb))
+                    })
+                })
+                .collect();
+            if special
+                .iter()
+                .any(|t| !matches!(t, crate::compile::FromTargets::None))
+            {
+                r.to_special = special;
+            }
         }
         let sym_indexed = syms
             .iter()

@@ -86,6 +86,10 @@ pub(crate) const MAX_NODES: usize = 1024;
 /// most half of them, so more would only be walked to be thrown away; the
 /// walk costs a few hundred instructions a node at load).
 pub(crate) const MAX_WORK: usize = 8 * MAX_NODES;
+/// The largest residual of a rule's targets ([`Use::Targets`]) taken
+/// further, in expression nodes, before and after the passes that follow
+/// the walk.
+pub(crate) const MAX_TARGET_NODES: usize = 128;
 /// The most iterations of one loop unrolled.
 pub(crate) const MAX_UNROLL: i64 = 64;
 /// The deepest residual used (the passes over it recurse, on the loading
@@ -111,10 +115,42 @@ enum S {
 /// Why the pass gave up on an expression.
 struct GiveUp;
 
+/// What a residual is for, which decides the residuals used.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    /// An end-of-game or scoring expression ([`Specializer::top`]).
+    Whole,
+    /// A rule's `toLocations` for one `from` location
+    /// ([`Specializer::targets`]); calls of functions with a loop are left
+    /// as calls (they run over registers, `pure.rs`, as in the original).
+    Targets,
+}
+
 type Sp = Result<S, GiveUp>;
 
-/// What is known of the variables at a point: `Some` when known.
-type Env = Vec<Option<K>>;
+/// What is known of the variables at a point: the known ones with their
+/// values (few at a time, so a list: cloning it at each branch costs what
+/// is known, not the game's number of variables).
+#[derive(Clone, Default)]
+struct Env(Vec<(VarId, K)>);
+
+impl Env {
+    fn get(&self, v: VarId) -> Option<&K> {
+        self.0.iter().find(|(w, _)| *w == v).map(|(_, k)| k)
+    }
+
+    fn set(&mut self, v: VarId, k: Option<K>) {
+        let at = self.0.iter().position(|(w, _)| *w == v);
+        match (at, k) {
+            (Some(i), Some(k)) => self.0[i].1 = k,
+            (Some(i), None) => {
+                self.0.swap_remove(i);
+            }
+            (None, Some(k)) => self.0.push((v, k)),
+            (None, None) => {}
+        }
+    }
+}
 
 /// What the pass needs of a game: its functions, templates and names.
 pub(crate) struct Specializer<'a> {
@@ -130,7 +166,6 @@ pub(crate) struct Specializer<'a> {
     pub elem_type: Vec<Sym>,
     pub empty_sym: Sym,
     pub dead: &'a [bool],
-    pub nvars: usize,
     /// What each function reaches ([`Reach::new`]), once per game.
     reach: Reach,
 }
@@ -140,6 +175,9 @@ pub(crate) struct Specializer<'a> {
 /// the state.
 struct Reach {
     recursive: Vec<bool>,
+    /// Whether the function's own body has a loop (a call of it is left as
+    /// it is in a rule's targets, [`Use::Targets`]).
+    loops: Vec<bool>,
     writes: Vec<FxHashSet<VarId>>,
     mentions: Vec<FxHashSet<VarId>>,
     effects: Vec<bool>,
@@ -186,6 +224,7 @@ impl Reach {
         let mut writes = vec![FxHashSet::default(); n];
         let mut mentions = vec![FxHashSet::default(); n];
         let mut effects = vec![false; n];
+        let mut loops = vec![false; n];
         for (g, def) in funcs.iter().enumerate() {
             let Some(def) = def else { continue };
             writes[g].extend(def.params.iter().copied());
@@ -194,10 +233,10 @@ impl Reach {
                 callees(&l.expr, &mut direct[g]);
                 writes_of(&l.expr, &mut writes[g]);
                 crate::memo::mentions(&l.expr, templates, &mut mentions[g]);
-                l.expr.walk(&mut |x| {
-                    if let Expr::Builtin(b, _) = x {
-                        effects[g] |= changes_state(*b);
-                    }
+                l.expr.walk(&mut |x| match x {
+                    Expr::Builtin(b, _) => effects[g] |= changes_state(*b),
+                    Expr::Loop { .. } => loops[g] = true,
+                    _ => {}
                 });
             }
         }
@@ -225,6 +264,7 @@ impl Reach {
         }
         Reach {
             recursive,
+            loops,
             writes,
             mentions,
             effects,
@@ -239,8 +279,11 @@ struct Walk<'s, 'a> {
     env: Env,
     /// Calls inlined and loops unrolled (a residual without either is not worth using).
     changed: bool,
-    /// Nodes made so far (the walk stops after [`MAX_WORK`]).
+    /// Nodes made so far (the walk stops after `limit`).
     work: usize,
+    limit: usize,
+    /// What the residual is for.
+    mode: Use,
 }
 
 impl<'a> Specializer<'a> {
@@ -257,7 +300,6 @@ impl<'a> Specializer<'a> {
         elem_type: Vec<Sym>,
         empty_sym: Sym,
         dead: &'a [bool],
-        nvars: usize,
     ) -> Specializer<'a> {
         Specializer {
             reach: Reach::new(funcs, templates),
@@ -271,22 +313,43 @@ impl<'a> Specializer<'a> {
             elem_type,
             empty_sym,
             dead,
-            nvars,
         }
     }
 
-    /// The residual of a top-level expression, or `None` when the pass gave
-    /// up, changed nothing worth having, or the residual is not used (see
-    /// the module documentation). A residual assigns no variable and calls
-    /// no function.
+    /// The residual of an end-of-game or scoring expression, or `None` when
+    /// the pass gave up, changed nothing worth having, or the residual is
+    /// not used (see the module documentation). Such a residual assigns no
+    /// variable and calls no function.
     pub(crate) fn top(&self, e: &Expr) -> Option<Expr> {
+        self.residual(e, &[], Use::Whole)
+    }
+
+    /// The residual of a rule's `toLocations` for one `from` location, with
+    /// the `from` pattern's variables `bound` (bound last before the
+    /// expression runs, so they hold these values), or `None` (as
+    /// [`Specializer::top`]). It assigns no variable; it may call functions
+    /// that change no state and write only dead variables ([`Use::Targets`]).
+    pub(crate) fn targets(&self, e: &Expr, bound: &[(VarId, i32)]) -> Option<Expr> {
+        self.residual(e, bound, Use::Targets)
+    }
+
+    fn residual(&self, e: &Expr, bound: &[(VarId, i32)], mode: Use) -> Option<Expr> {
         let reach = &self.reach;
+        let mut env = Env::default();
+        for &(v, x) in bound {
+            env.set(v, Some(K::Int(x)));
+        }
         let mut w = Walk {
             sp: self,
             reach,
-            env: vec![None; self.nvars],
+            env,
             changed: false,
             work: 0,
+            limit: match mode {
+                Use::Whole => MAX_WORK,
+                Use::Targets => MAX_NODES,
+            },
+            mode,
         };
         let out = w.spec(e).ok()?;
         if !w.changed {
@@ -297,27 +360,66 @@ impl<'a> Specializer<'a> {
         if deeper_than(&expr, MAX_DEPTH) {
             return None;
         }
+        // A rule's targets pay only when small, and the passes below cost
+        // more than linear time (at every load).
+        if mode == Use::Targets && size(&expr) > MAX_TARGET_NODES {
+            return None;
+        }
+        let dead = |v: VarId| self.dead.get(v as usize).copied().unwrap_or(false);
         // Drop assignments of literals to dead variables nothing reads.
         let mut reads = FxHashSet::default();
         reads_of(&expr, self.templates, reach, &mut reads);
-        let expr = drop_stores(expr, &|v| {
-            self.dead.get(v as usize).copied().unwrap_or(false) && !reads.contains(&v)
-        });
-        let expr = simplify(expr);
+        let expr = drop_stores(expr, &|v| dead(v) && !reads.contains(&v));
+        let mut expr = simplify(expr);
         if may_change_state(&expr, reach) {
             return None;
         }
+        // Dead variables assigned values that can be read anywhere: their
+        // reads replaced by those values.
+        let mut assigned = FxHashSet::default();
+        if mode == Use::Targets {
+            writes_of(&expr, &mut assigned);
+        }
+        let mut assigned: Vec<VarId> = assigned.into_iter().filter(|&v| dead(v)).collect();
+        assigned.sort_unstable();
+        for v in assigned {
+            if let Some(x) = (Resolve { v, sp: self }).seq(&expr, None) {
+                expr = simplify(x);
+            }
+        }
         // Temporaries holding a read of the position, read in place instead.
-        let expr = forward(
-            expr,
-            &|v| self.dead.get(v as usize).copied().unwrap_or(false),
-            reach,
-        );
-        // Used only where it pays (see the module documentation): small, at
-        // most half the unrolled and inlined work, nothing assigned or called.
-        let n = size(&expr);
-        if n > MAX_NODES || w.work < 2 * n || assigns(&expr) {
+        let expr = forward(expr, &dead, reach);
+        if deeper_than(&expr, MAX_DEPTH) {
             return None;
+        }
+        let n = size(&expr);
+        match mode {
+            // Used only where it pays (see the module documentation): small,
+            // at most half the unrolled and inlined work, nothing assigned or
+            // called.
+            Use::Whole => {
+                if n > MAX_NODES || w.work < 2 * n || assigns(&expr) {
+                    return None;
+                }
+            }
+            // Nothing assigned; calls only of functions that write dead
+            // variables alone (what a call leaves in them nothing reads).
+            Use::Targets => {
+                let mut bad = n > MAX_TARGET_NODES;
+                expr.walk(&mut |x| match x {
+                    Expr::Assign(..) | Expr::Loop { .. } | Expr::Lazy(..) => bad = true,
+                    Expr::Call(h, _) => {
+                        bad |= reach
+                            .writes
+                            .get(*h as usize)
+                            .is_none_or(|ws| ws.iter().any(|&v| !dead(v)))
+                    }
+                    _ => {}
+                });
+                if bad {
+                    return None;
+                }
+            }
         }
         Some(expr)
     }
@@ -557,6 +659,175 @@ fn stable(e: &Expr) -> bool {
     }
 }
 
+/// Whether `c` gives a Bool and cannot fail: literals, `EMPTY` of a
+/// literal name, and `NOT`, `AND`, `OR`, `IF` of such.
+fn infallible(c: &Expr) -> bool {
+    match c {
+        Expr::Bool(_) => true,
+        Expr::Builtin(Builtin::Empty, a) => a.len() == 1 && matches!(a[0], Expr::Str(_)),
+        Expr::Unary(Op::Not, x) => infallible(x),
+        Expr::Binary(Op::And | Op::Or, a, b) => infallible(a) && infallible(b),
+        Expr::Builtin(Builtin::If, a) => a.len() == 3 && a.iter().all(infallible),
+        _ => false,
+    }
+}
+
+/// Whether `x` gives the same value wherever it is read in a residual that
+/// changes no state, and cannot fail: [`stable`], a set of such, an `IF`
+/// of an [`infallible`] condition between such.
+fn holdable(x: &Expr) -> bool {
+    match x {
+        Expr::Set(items) => items.iter().all(stable),
+        Expr::Builtin(Builtin::If, a) => {
+            a.len() == 3 && infallible(&a[0]) && holdable(&a[1]) && holdable(&a[2])
+        }
+        x => stable(x),
+    }
+}
+
+/// A dead variable `v` taken out of a residual that changes no state: its
+/// reads replaced by the values assigned to it ([`Resolve::seq`]).
+struct Resolve<'s, 'a> {
+    v: VarId,
+    sp: &'s Specializer<'a>,
+}
+
+impl Resolve<'_, '_> {
+    /// `e` without `v`, where `v` holds `val` when `e` starts (`None`:
+    /// nothing the residual assigned, so `e` must not read it), or `None`
+    /// when `e` is not of the shapes below. The shapes are those inlined
+    /// calls leave: `IF($v = x, rest, false)` (an assignment gives `true`,
+    /// so this is `rest` with `$v` holding `x`) and `IF(s, rest, false)`
+    /// where the statement `s` is a tree of `IF`s whose conditions cannot
+    /// fail and whose leaves are `$v = x` or `true` (`frogs`' `IF(c, $res =
+    /// {..}, IF(d, $res = {..}, true))`): `s` always gives `true`, and `$v`
+    /// holds the same tree over the values afterwards. The values are
+    /// [`holdable`], so reading one where `$v` was read gives what `$v` held;
+    /// the conditions of `s` are evaluated where the value is read (as
+    /// often as it is), which, since they cannot fail and the state does not
+    /// change, gives the same values.
+    fn seq(&self, e: &Expr, val: Option<&Expr>) -> Option<Expr> {
+        if !self.writes(e) {
+            return self.read(e, val);
+        }
+        let Expr::Builtin(Builtin::If, a) = e else {
+            return None;
+        };
+        if a.len() != 3 {
+            return None;
+        }
+        if matches!(a[2], Expr::Bool(false)) {
+            if let Expr::Assign(w, x) = &a[0] {
+                if *w == self.v {
+                    let x = self.value(x, val)?;
+                    return self.seq(&a[1], Some(&x));
+                }
+            }
+            if let Some(after) = self.after(&a[0], val) {
+                return self.seq(&a[1], Some(&after));
+            }
+        }
+        if self.writes(&a[0]) {
+            return None;
+        }
+        Some(Expr::Builtin(
+            Builtin::If,
+            vec![
+                self.read(&a[0], val)?,
+                self.seq(&a[1], val)?,
+                self.seq(&a[2], val)?,
+            ]
+            .into(),
+        ))
+    }
+
+    /// What `v` holds after the statement `s` (see [`Resolve::seq`]).
+    fn after(&self, s: &Expr, val: Option<&Expr>) -> Option<Expr> {
+        match s {
+            Expr::Assign(w, x) if *w == self.v => self.value(x, val),
+            Expr::Bool(true) => val.cloned(),
+            Expr::Builtin(Builtin::If, a) if a.len() == 3 && !self.writes(&a[0]) => {
+                let c = self.read(&a[0], val)?;
+                if !infallible(&c) {
+                    return None;
+                }
+                let (x, y) = (self.after(&a[1], val)?, self.after(&a[2], val)?);
+                Some(Expr::Builtin(Builtin::If, vec![c, x, y].into()))
+            }
+            _ => None,
+        }
+    }
+
+    /// A value assigned to `v`, with `v`'s reads replaced: [`holdable`].
+    fn value(&self, x: &Expr, val: Option<&Expr>) -> Option<Expr> {
+        if self.writes(x) {
+            return None;
+        }
+        let x = self.read(x, val)?;
+        holdable(&x).then_some(x)
+    }
+
+    /// `e`, which writes no `v`, with `v`'s reads replaced by `val`; `None`
+    /// when `e` may read `v` other than as `Var(v)` (by name in an
+    /// interpolation, in a called function).
+    fn read(&self, e: &Expr, val: Option<&Expr>) -> Option<Expr> {
+        let v = self.v;
+        let mentioned = |h: &FuncId| {
+            self.sp
+                .reach
+                .mentions
+                .get(*h as usize)
+                .is_none_or(|m| m.contains(&v))
+        };
+        let (mut reads, mut other) = (false, false);
+        e.walk(&mut |x| match x {
+            Expr::Var(w) => reads |= *w == v,
+            Expr::Interp(t) => {
+                other |= self
+                    .sp
+                    .templates
+                    .get(*t as usize)
+                    .is_none_or(|tpl| tpl.vars.contains(&v))
+            }
+            Expr::Call(h, _) => other |= mentioned(h),
+            Expr::Lazy(items) => {
+                for it in items.iter() {
+                    if let LazyItem::Defer(h, _) = it {
+                        other |= mentioned(h);
+                    }
+                }
+            }
+            _ => {}
+        });
+        if other {
+            return None;
+        }
+        if !reads {
+            return Some(e.clone());
+        }
+        Some(substitute(e.clone(), v, val?))
+    }
+
+    /// Whether `e` may write `v` (itself or through a call).
+    fn writes(&self, e: &Expr) -> bool {
+        let v = self.v;
+        let mut yes = false;
+        e.walk(&mut |x| match x {
+            Expr::Assign(w, _) | Expr::Loop { var: w, .. } => yes |= *w == v,
+            Expr::Call(h, _) => {
+                yes |= self
+                    .sp
+                    .reach
+                    .writes
+                    .get(*h as usize)
+                    .is_none_or(|ws| ws.contains(&v))
+            }
+            _ => {}
+        });
+        yes
+    }
+}
+
 /// Replaces every `Var(v)` in `e` by `by`.
 fn substitute(e: Expr, v: VarId, by: &Expr) -> Expr {
     match e {
@@ -609,11 +880,7 @@ fn touches(e: &Expr, v: VarId, reach: &Reach) -> bool {
 
 /// Keeps what both environments know alike.
 fn merge(a: &mut Env, b: &Env) {
-    for (x, y) in a.iter_mut().zip(b) {
-        if x.as_ref() != y.as_ref() {
-            *x = None;
-        }
-    }
+    a.0.retain(|(v, k)| b.get(*v) == Some(k));
 }
 
 /// `IF(c, rest, false)`.
@@ -634,7 +901,7 @@ impl Walk<'_, '_> {
 
     fn tick(&mut self, n: usize) -> Result<(), GiveUp> {
         self.work += n;
-        if self.work > MAX_WORK {
+        if self.work > self.limit {
             return Err(GiveUp);
         }
         Ok(())
@@ -644,12 +911,12 @@ impl Walk<'_, '_> {
     fn forget_call(&mut self, f: FuncId) {
         if let Some(ws) = self.reach.writes.get(f as usize) {
             for &v in ws {
-                self.env[v as usize] = None;
+                self.env.set(v, None);
             }
         }
         if let Some(Some(def)) = self.sp.funcs.get(f as usize) {
             for &v in &def.params {
-                self.env[v as usize] = None;
+                self.env.set(v, None);
             }
         }
     }
@@ -660,7 +927,7 @@ impl Walk<'_, '_> {
         let mut calls = Vec::new();
         callees(e, &mut calls);
         for v in ws {
-            self.env[v as usize] = None;
+            self.env.set(v, None);
         }
         for h in calls {
             self.forget_call(h);
@@ -673,7 +940,7 @@ impl Walk<'_, '_> {
             Expr::Int(i) => S::K(K::Int(*i)),
             Expr::Bool(b) => S::K(K::Bool(*b)),
             Expr::Str(s) => S::K(K::Sym(*s)),
-            Expr::Var(v) => match &self.env[*v as usize] {
+            Expr::Var(v) => match self.env.get(*v) {
                 Some(k) => S::K(k.clone()),
                 None => S::E(Expr::Var(*v)),
             },
@@ -684,10 +951,7 @@ impl Walk<'_, '_> {
                     match p {
                         TemplatePiece::Text(s) => text.push_str(s),
                         TemplatePiece::Var(v) => {
-                            match self.env[*v as usize]
-                                .as_ref()
-                                .and_then(|k| self.sp.text_of(k))
-                            {
+                            match self.env.get(*v).and_then(|k| self.sp.text_of(k)) {
                                 Some(s) => text.push_str(&s),
                                 None => return Ok(S::E(Expr::Interp(*t))),
                             }
@@ -698,10 +962,13 @@ impl Walk<'_, '_> {
             }
             Expr::Assign(v, x) => {
                 let x = self.spec(x)?;
-                self.env[*v as usize] = match &x {
-                    S::K(k) => Some(k.clone()),
-                    S::E(_) => None,
-                };
+                self.env.set(
+                    *v,
+                    match &x {
+                        S::K(k) => Some(k.clone()),
+                        S::E(_) => None,
+                    },
+                );
                 S::E(Expr::Assign(*v, Box::new(self.emit(x)?)))
             }
             Expr::Set(items) => {
@@ -872,7 +1139,9 @@ impl Walk<'_, '_> {
     }
 
     fn call(&mut self, f: FuncId, args: &[Expr]) -> Sp {
-        if !self.sp.inlinable(self.reach, f, args.len()) {
+        let keep =
+            self.mode == Use::Targets && self.reach.loops.get(f as usize).copied().unwrap_or(true);
+        if keep || !self.sp.inlinable(self.reach, f, args.len()) {
             let mut out = Vec::with_capacity(args.len());
             for x in args {
                 let s = self.spec(x)?;
@@ -887,10 +1156,13 @@ impl Walk<'_, '_> {
         let mut binds = Vec::with_capacity(args.len());
         for (x, &p) in args.iter().zip(&def.params) {
             let s = self.spec(x)?;
-            self.env[p as usize] = match &s {
-                S::K(k) => Some(k.clone()),
-                S::E(_) => None,
-            };
+            self.env.set(
+                p,
+                match &s {
+                    S::K(k) => Some(k.clone()),
+                    S::E(_) => None,
+                },
+            );
             binds.push(Expr::Assign(p, Box::new(self.emit(s)?)));
         }
         // Body lines: a Bool `false` stops the call with `false`.
@@ -909,12 +1181,30 @@ impl Walk<'_, '_> {
                 S::E(_) => return Err(GiveUp),
             }
         }
-        let mut rest = if stopped {
-            Expr::Bool(false)
+        let last = if stopped {
+            S::K(K::Bool(false))
         } else {
-            let s = self.spec(&last.expr)?;
-            self.emit(s)?
+            self.spec(&last.expr)?
         };
+        // A known value, with only literals assigned to dead variables on
+        // the way: the call is that value. (Nothing outside the call reads
+        // what it left in a dead variable, and nothing of the call is left
+        // to read it.)
+        let dead = |v: &VarId| self.sp.dead.get(*v as usize).copied().unwrap_or(false);
+        let literal_dead = |x: &Expr| match x {
+            Expr::Assign(v, x) => {
+                dead(v) && matches!(**x, Expr::Int(_) | Expr::Bool(_) | Expr::Str(_))
+            }
+            _ => false,
+        };
+        if matches!(last, S::K(_))
+            && binds.iter().all(literal_dead)
+            && guards.iter().all(|(g, _)| literal_dead(g))
+        {
+            self.tick(1)?;
+            return Ok(last);
+        }
+        let mut rest = self.emit(last)?;
         // A guard that may fail: afterwards, only what holds whether or not
         // the rest ran is known.
         for (g, at) in guards.into_iter().rev() {
@@ -949,7 +1239,7 @@ impl Walk<'_, '_> {
         let mut done = false;
         let mut i = lo;
         for _ in 0..n {
-            self.env[var as usize] = Some(K::Int(i));
+            self.env.set(var, Some(K::Int(i)));
             let s = self.spec(body)?;
             let set = Expr::Assign(var, Box::new(Expr::Int(i)));
             match s {
@@ -1007,11 +1297,11 @@ impl Walk<'_, '_> {
         let from = self.emit(f)?;
         let to = self.emit(t)?;
         // The body may run many times: nothing it writes is known in it or after it.
-        self.env[var as usize] = None;
+        self.env.set(var, None);
         self.forget_writes(body);
         let s = self.spec(body)?;
         let body = self.emit(s)?;
-        self.env[var as usize] = None;
+        self.env.set(var, None);
         self.forget_writes(&body);
         Ok(S::E(Expr::Loop {
             all,

@@ -302,6 +302,7 @@ impl Loader<'_> {
             gen_clear: Vec::new(),
             to_key: 0,
             fixed: None,
+            to_special: Box::default(),
         })
     }
 }
