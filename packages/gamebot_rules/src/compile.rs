@@ -407,6 +407,30 @@ impl std::fmt::Debug for FromTargets {
     }
 }
 
+/// The part `B` of a hoisted rule condition specialized for one `to`
+/// target (`specialize.rs`, `Specializer::right_side`), which runs in its
+/// place once `A` was true.
+#[derive(Clone, Default)]
+pub(crate) enum TargetCheck {
+    /// No residual: the condition runs.
+    #[default]
+    None,
+    /// A residual that reads nothing.
+    Const(bool),
+    /// A residual over registers (`pure.rs`).
+    Regs(Arc<crate::pure::PBool>),
+}
+
+impl std::fmt::Debug for TargetCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TargetCheck::None => f.write_str("None"),
+            TargetCheck::Const(b) => write!(f, "Const({b})"),
+            TargetCheck::Regs(_) => f.write_str("Regs"),
+        }
+    }
+}
+
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
 #[derive(Clone, Default)]
 pub(crate) struct Code(pub(crate) Option<Arc<Compiled>>);
@@ -766,6 +790,23 @@ impl Compiler<'_> {
                 match crate::pure::compile_residual(self, &r) {
                     Some(crate::pure::Code::Set(p)) => FromTargets::Regs(Arc::new(p)),
                     _ => FromTargets::None,
+                }
+            }
+        }
+    }
+
+    /// [`TargetCheck`] of a residual of a condition's part `B`: a literal
+    /// is known, anything else runs over registers where `pure.rs` can take
+    /// it as a Bool (and is not used otherwise).
+    pub(crate) fn code_check(&self, residual: Option<Expr>) -> TargetCheck {
+        match residual {
+            None => TargetCheck::None,
+            Some(Expr::Bool(b)) => TargetCheck::Const(b),
+            Some(r) => {
+                self.top.set(true);
+                match crate::pure::compile_residual(self, &r) {
+                    Some(crate::pure::Code::Bool(p)) => TargetCheck::Regs(Arc::new(p)),
+                    _ => TargetCheck::None,
                 }
             }
         }
@@ -2728,6 +2769,27 @@ impl Ctx<'_> {
             return None;
         }
         self.run_loc_set_regs(p)
+    }
+
+    /// A [`TargetCheck`]: its value, or `None` when there is none (or the
+    /// reference evaluator is on) or the registers give up (the budget
+    /// steps they took and the reads they recorded put back).
+    pub(crate) fn run_check(&mut self, t: &TargetCheck) -> Option<bool> {
+        match t {
+            _ if self.vars.reference => None,
+            TargetCheck::None => None,
+            TargetCheck::Const(b) => Some(*b),
+            TargetCheck::Regs(p) => {
+                let steps = self.vars.steps_left();
+                let reads = self.vars.memo.buf.len();
+                let v = p(self, &mut [0; crate::pure::REGS]);
+                if v.is_none() {
+                    self.vars.set_steps_left(steps);
+                    self.vars.memo.buf.truncate(reads);
+                }
+                v
+            }
+        }
     }
 
     /// [`Ctx::run_loc_set`] of a set of at most one location over registers.

@@ -339,8 +339,8 @@ impl Game {
         // One target `l` with the bindings `tb` of `to=` (the loop body of
         // both loops below).
         macro_rules! try_target {
-            ($l:expr, $tb:expr) => {{
-                let (l, tb): (&LocationId, &Bindings) = ($l, $tb);
+            ($i:expr, $l:expr, $tb:expr) => {{
+                let (i, l, tb): (usize, &LocationId, &Bindings) = ($i, $l, $tb);
                 if r.condition.is_none() {
                     // Nothing reads the target's variables: every empty target.
                     // (The namespace is cleared before anything evaluates in it
@@ -367,7 +367,11 @@ impl Game {
                             // False for every target of this element.
                             break;
                         }
-                        ctx.run_and_side(c, false).map_err(cond_err)?
+                        // `B` specialized for this target, or as written.
+                        match r.right_special.get(i).and_then(|t| ctx.run_check(t)) {
+                            Some(b) => b,
+                            None => ctx.run_and_side(c, false).map_err(cond_err)?,
+                        }
                     }
                     Some(
                         c @ SrcExpr {
@@ -387,11 +391,22 @@ impl Game {
                             return Ok(());
                         }
                         let mut ctx = Ctx::new(self, StateRef::Ro(st), &mut sc.vars);
-                        let v = ctx.run_call_split(c).map_err(|e| {
-                            self.eval_error(c, format!("rule `{}` condition", r.name), e)
-                        })?;
-                        first = ctx.first_conjunct;
-                        matches!(v, Value::Bool(true))
+                        // Its first conjunct is true: `B` specialized for
+                        // this target, or the call as written.
+                        let special = match first {
+                            Some(true) => r.right_special.get(i).and_then(|t| ctx.run_check(t)),
+                            _ => None,
+                        };
+                        match special {
+                            Some(b) => b,
+                            None => {
+                                let v = ctx.run_call_split(c).map_err(|e| {
+                                    self.eval_error(c, format!("rule `{}` condition", r.name), e)
+                                })?;
+                                first = ctx.first_conjunct;
+                                matches!(v, Value::Bool(true))
+                            }
+                        }
                     }
                     Some(c) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars)
                         .run_cond(c)
@@ -406,11 +421,11 @@ impl Game {
         }
         if r.element_independent || r.condition.is_none() {
             // Targets computed once per position: straight over the locations.
-            for (l, tb) in &r.to_matches {
+            for (i, (l, tb)) in r.to_matches.iter().enumerate() {
                 if st.content(*l).is_some() {
                     continue;
                 }
-                try_target!(l, tb);
+                try_target!(i, l, tb);
             }
         } else {
             // Every element of the rule tries the same empty locations: found once.
@@ -427,7 +442,7 @@ impl Game {
             }
             for &i in &sc.empty_to {
                 let (l, tb) = &r.to_matches[i as usize];
-                try_target!(l, tb);
+                try_target!(i as usize, l, tb);
             }
         }
         if r.share_call_targets && first == Some(true) && !sc.shared_valid {

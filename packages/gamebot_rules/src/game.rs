@@ -116,6 +116,11 @@ pub struct Rule {
     /// it at load (`specialize.rs`, `Specializer::targets`), which move
     /// generation runs in its place.
     pub(crate) to_special: Box<[crate::compile::FromTargets]>,
+    /// Per `to_matches` entry (empty when none): the part `B` of a hoisted
+    /// condition ([`Rule::hoist_first_conjunct`], [`Rule::hoist_call`])
+    /// specialized for that target (`Specializer::right_side`), which move
+    /// generation runs in its place once `A` was true for an element.
+    pub(crate) right_special: Box<[crate::compile::TargetCheck]>,
 }
 
 /// A rule condition's values by location pair ([`Rule::fixed`]).
@@ -837,6 +842,24 @@ impl Game {
                 .any(|t| !matches!(t, crate::compile::FromTargets::None))
             {
                 r.to_special = special;
+            }
+        }
+        // The part `B` of hoisted conditions specialized per target.
+        for r in &mut rules {
+            let Some(c) = &r.condition else { continue };
+            if !(r.hoist_first_conjunct || r.hoist_call) || r.fixed.is_some() {
+                continue;
+            }
+            let checks: Box<[_]> = r
+                .to_matches
+                .iter()
+                .map(|(_, tb)| compiler.code_check(special.right_side(&c.expr, tb)))
+                .collect();
+            if checks
+                .iter()
+                .any(|t| !matches!(t, crate::compile::TargetCheck::None))
+            {
+                r.right_special = checks;
             }
         }
         let sym_indexed = syms

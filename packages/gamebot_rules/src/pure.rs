@@ -794,10 +794,12 @@ pub(crate) fn compile_residual(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
 }
 
 fn compile_with(c: &Compiler<'_>, e: &Expr, top: bool, need_call: bool) -> Option<Code> {
+    // (A residual may be a single built-in, `EMPTY("b(3,2)")`.)
     if !matches!(
         e,
         Expr::Binary(..) | Expr::Unary(..) | Expr::Call(..) | Expr::Builtin(Builtin::If, _)
-    ) {
+    ) && (need_call || !matches!(e, Expr::Builtin(..)))
+    {
         return None;
     }
     let mut b = Builder {

@@ -284,6 +284,9 @@ struct Walk<'s, 'a> {
     limit: usize,
     /// What the residual is for.
     mode: Use,
+    /// A function whose last line is taken to be this expression where it
+    /// is inlined ([`Specializer::right_side`]).
+    last_of: Option<(FuncId, Expr)>,
 }
 
 impl<'a> Specializer<'a> {
@@ -321,7 +324,11 @@ impl<'a> Specializer<'a> {
     /// not used (see the module documentation). Such a residual assigns no
     /// variable and calls no function.
     pub(crate) fn top(&self, e: &Expr) -> Option<Expr> {
-        self.residual(e, &[], Use::Whole)
+        let (x, work) = self.residual(e, &[], Use::Whole, None)?;
+        // Used only where it pays (see the module documentation): small, at
+        // most half the unrolled and inlined work, nothing assigned or called.
+        let n = size(&x);
+        (n <= MAX_NODES && work >= 2 * n && !assigns(&x)).then_some(x)
     }
 
     /// The residual of a rule's `toLocations` for one `from` location, with
@@ -330,10 +337,100 @@ impl<'a> Specializer<'a> {
     /// [`Specializer::top`]). It assigns no variable; it may call functions
     /// that change no state and write only dead variables ([`Use::Targets`]).
     pub(crate) fn targets(&self, e: &Expr, bound: &[(VarId, i32)]) -> Option<Expr> {
-        self.residual(e, bound, Use::Targets)
+        let (x, _) = self.residual(e, bound, Use::Targets, None)?;
+        self.standalone(&x).then_some(x)
     }
 
-    fn residual(&self, e: &Expr, bound: &[(VarId, i32)], mode: Use) -> Option<Expr> {
+    /// The residual of the part `B` of a hoisted rule condition for one
+    /// `to` target, the `to` pattern's variables `bound`: of `B` in `A AND
+    /// B`, or, for a condition `F(..)` whose last line is `A AND B`, of the
+    /// call with `B` in place of that line. Only a residual that reads
+    /// nothing but the position ([`Specializer::closed`]): it gives what
+    /// `B` gives at that target whatever the element (where `A` was true).
+    /// For `F(..)`, the residual's leading assignments (the parameters
+    /// bound to the element's variables, temporaries) are left out when
+    /// they cannot fail or only read a variable: they are the same at every
+    /// target of an element, and ran before `A` at its first target.
+    pub(crate) fn right_side(&self, cond: &Expr, bound: &[(VarId, i32)]) -> Option<Expr> {
+        let x = match cond {
+            Expr::Binary(Op::And, _, b) => self.residual(b, bound, Use::Targets, None)?.0,
+            Expr::Call(f, _) => {
+                let def = self.funcs.get(*f as usize)?.as_ref()?;
+                let Expr::Binary(Op::And, _, b) = &def.body.last()?.expr else {
+                    return None;
+                };
+                let last_of = Some((*f, (**b).clone()));
+                let (mut x, _) = self.residual(cond, bound, Use::Targets, last_of)?;
+                // The assignments before `B'`: of a variable's value or of a
+                // value that cannot fail.
+                loop {
+                    match x {
+                        Expr::Builtin(Builtin::If, a)
+                            if a.len() == 3
+                                && matches!(&a[0], Expr::Assign(_, v) if matches!(**v, Expr::Var(_)) || stable(v))
+                                && matches!(a[2], Expr::Bool(false)) =>
+                        {
+                            x = a.into_vec().swap_remove(1);
+                        }
+                        other => break other,
+                    }
+                }
+            }
+            _ => return None,
+        };
+        (self.standalone(&x) && self.closed(&x)).then_some(x)
+    }
+
+    /// Whether a residual of [`Use::Targets`] can run in place of the
+    /// expression: small, nothing assigned, calls only of functions that
+    /// write dead variables alone (what a call leaves in them nothing reads).
+    fn standalone(&self, x: &Expr) -> bool {
+        let dead = |v: VarId| self.dead.get(v as usize).copied().unwrap_or(false);
+        let mut ok = size(x) <= MAX_TARGET_NODES;
+        x.walk(&mut |y| match y {
+            Expr::Assign(..) | Expr::Loop { .. } | Expr::Lazy(..) => ok = false,
+            Expr::Call(h, _) => {
+                ok &= self
+                    .reach
+                    .writes
+                    .get(*h as usize)
+                    .is_some_and(|ws| ws.iter().all(|&v| dead(v)))
+            }
+            _ => {}
+        });
+        ok
+    }
+
+    /// Whether a residual reads no variable: none in it, none in a template,
+    /// none a called function mentions but its dead ones (which it writes
+    /// before it reads them).
+    fn closed(&self, x: &Expr) -> bool {
+        let dead = |v: VarId| self.dead.get(v as usize).copied().unwrap_or(false);
+        let mut ok = true;
+        x.walk(&mut |y| match y {
+            Expr::Var(_) | Expr::Interp(_) => ok = false,
+            Expr::Call(h, _) => {
+                ok &= self
+                    .reach
+                    .mentions
+                    .get(*h as usize)
+                    .is_some_and(|m| m.iter().all(|&v| dead(v)))
+            }
+            _ => {}
+        });
+        ok
+    }
+
+    /// The residual after the passes, with the nodes the walk made, or
+    /// `None` when the walk gave up, changed nothing or the result is too
+    /// deep (or, for [`Use::Targets`], too large).
+    fn residual(
+        &self,
+        e: &Expr,
+        bound: &[(VarId, i32)],
+        mode: Use,
+        last_of: Option<(FuncId, Expr)>,
+    ) -> Option<(Expr, usize)> {
         let reach = &self.reach;
         let mut env = Env::default();
         for &(v, x) in bound {
@@ -350,6 +447,7 @@ impl<'a> Specializer<'a> {
                 Use::Targets => MAX_NODES,
             },
             mode,
+            last_of,
         };
         let out = w.spec(e).ok()?;
         if !w.changed {
@@ -392,36 +490,7 @@ impl<'a> Specializer<'a> {
         if deeper_than(&expr, MAX_DEPTH) {
             return None;
         }
-        let n = size(&expr);
-        match mode {
-            // Used only where it pays (see the module documentation): small,
-            // at most half the unrolled and inlined work, nothing assigned or
-            // called.
-            Use::Whole => {
-                if n > MAX_NODES || w.work < 2 * n || assigns(&expr) {
-                    return None;
-                }
-            }
-            // Nothing assigned; calls only of functions that write dead
-            // variables alone (what a call leaves in them nothing reads).
-            Use::Targets => {
-                let mut bad = n > MAX_TARGET_NODES;
-                expr.walk(&mut |x| match x {
-                    Expr::Assign(..) | Expr::Loop { .. } | Expr::Lazy(..) => bad = true,
-                    Expr::Call(h, _) => {
-                        bad |= reach
-                            .writes
-                            .get(*h as usize)
-                            .is_none_or(|ws| ws.iter().any(|&v| !dead(v)))
-                    }
-                    _ => {}
-                });
-                if bad {
-                    return None;
-                }
-            }
-        }
-        Some(expr)
+        Some((expr, w.work))
     }
 
     fn inlinable(&self, reach: &Reach, f: FuncId, argc: usize) -> bool {
@@ -1167,6 +1236,10 @@ impl Walk<'_, '_> {
         }
         // Body lines: a Bool `false` stops the call with `false`.
         let (last, lines) = def.body.split_last().ok_or(GiveUp)?;
+        let last = match &self.last_of {
+            Some((g, x)) if *g == f => x.clone(),
+            _ => last.expr.clone(),
+        };
         let mut guards: Vec<(Expr, Option<Env>)> = Vec::new();
         let mut stopped = false;
         for l in lines {
@@ -1184,7 +1257,7 @@ impl Walk<'_, '_> {
         let last = if stopped {
             S::K(K::Bool(false))
         } else {
-            self.spec(&last.expr)?
+            self.spec(&last)?
         };
         // A known value, with only literals assigned to dead variables on
         // the way: the call is that value. (Nothing outside the call reads

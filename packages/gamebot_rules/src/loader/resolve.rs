@@ -303,6 +303,7 @@ impl Loader<'_> {
             to_key: 0,
             fixed: None,
             to_special: Box::default(),
+            right_special: Box::default(),
         })
     }
 }
