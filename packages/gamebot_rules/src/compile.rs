@@ -431,6 +431,31 @@ impl std::fmt::Debug for TargetCheck {
     }
 }
 
+/// The part `A` of a hoisted rule condition specialized per element or per
+/// `from` location (`specialize.rs`, `Specializer::left_side`), which runs
+/// in its place.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum LeftChecks {
+    #[default]
+    None,
+    /// By index into `Rule::elem_matches`.
+    PerElement(Box<[TargetCheck]>),
+    /// By `from` location.
+    PerFrom(Box<[TargetCheck]>),
+}
+
+impl LeftChecks {
+    /// The check for the element `elem` (its index into
+    /// `Rule::elem_matches`) on location `from`.
+    pub(crate) fn get(&self, elem: usize, from: usize) -> Option<&TargetCheck> {
+        match self {
+            LeftChecks::None => None,
+            LeftChecks::PerElement(c) => c.get(elem),
+            LeftChecks::PerFrom(c) => c.get(from),
+        }
+    }
+}
+
 /// The compiled form of a [`SrcExpr`]; `None` only before the game is assembled.
 #[derive(Clone, Default)]
 pub(crate) struct Code(pub(crate) Option<Arc<Compiled>>);
@@ -3025,15 +3050,26 @@ pub(crate) fn renew_epoch(epochs: &mut (u64, u64), st: &mut crate::state::State)
 pub(crate) fn shared_targets(
     g: &crate::game::Game,
     r: &crate::game::Rule,
+    elem: usize,
+    from: crate::model::LocationId,
     st: &crate::state::State,
     sc: &mut crate::engine::Scratch,
 ) -> Result<(), crate::error::RuleError> {
     let Some(c) = &r.condition else {
         return Ok(());
     };
-    let a = Ctx::new(g, crate::eval::StateRef::Ro(st), &mut sc.vars)
-        .run_and_side(c, true)
-        .map_err(|e| g.eval_error(c, format!("rule `{}` condition", r.name), e))?;
+    let mut ctx = Ctx::new(g, crate::eval::StateRef::Ro(st), &mut sc.vars);
+    // `A` specialized for this element or location, or as written.
+    let a = match r
+        .left_special
+        .get(elem, from as usize)
+        .and_then(|t| ctx.run_check(t))
+    {
+        Some(a) => a,
+        None => ctx
+            .run_and_side(c, true)
+            .map_err(|e| g.eval_error(c, format!("rule `{}` condition", r.name), e))?,
+    };
     if a {
         sc.targets.extend(sc.shared.iter().cloned());
     }

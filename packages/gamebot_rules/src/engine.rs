@@ -228,7 +228,7 @@ impl Game {
             }
             let mut have_targets = false;
             sc.shared_valid = false;
-            for (e, eb) in &r.elem_matches {
+            for (ei, (e, eb)) in r.elem_matches.iter().enumerate() {
                 let es = st.element_state(*e);
                 if let Filter::Literal(x) = r.state {
                     if x != es {
@@ -254,7 +254,7 @@ impl Game {
                     }
                     bind(&mut sc.vars, fb);
                     sc.targets.clear();
-                    self.targets(r, from, st, sc)?;
+                    self.targets(r, ei, from, st, sc)?;
                     have_targets = true;
                 }
                 out.extend(sc.targets.iter().map(|(t, f)| Move {
@@ -272,6 +272,7 @@ impl Game {
     fn targets(
         &self,
         r: &Rule,
+        elem: usize,
         from: LocationId,
         st: &State,
         sc: &mut Scratch,
@@ -332,8 +333,10 @@ impl Game {
             return Ok(());
         }
         if r.hoist_first_conjunct && sc.shared_valid {
-            return crate::compile::shared_targets(self, r, st, sc);
+            return crate::compile::shared_targets(self, r, elem, from, st, sc);
         }
+        // `A` specialized for this element or location (`specialize.rs`).
+        let left = r.left_special.get(elem, from as usize);
         // The first conjunct's value when it is the same for every target.
         let mut first: Option<bool> = None;
         // One target `l` with the bindings `tb` of `to=` (the loop body of
@@ -358,7 +361,10 @@ impl Game {
                         let a = match first {
                             Some(a) => a,
                             None => {
-                                let a = ctx.run_and_side(c, true).map_err(cond_err)?;
+                                let a = match left.and_then(|t| ctx.run_check(t)) {
+                                    Some(a) => a,
+                                    None => ctx.run_and_side(c, true).map_err(cond_err)?,
+                                };
                                 first = Some(a);
                                 a
                             }
@@ -379,6 +385,11 @@ impl Game {
                             ..
                         },
                     ) if r.hoist_call => {
+                        if first.is_none() {
+                            first = left.and_then(|t| {
+                                Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_check(t)
+                            });
+                        }
                         if first == Some(false) {
                             // The call's first conjunct is false for every target of this element.
                             break;

@@ -121,6 +121,113 @@ pub struct Rule {
     /// specialized for that target (`Specializer::right_side`), which move
     /// generation runs in its place once `A` was true for an element.
     pub(crate) right_special: Box<[crate::compile::TargetCheck]>,
+    /// The part `A` of a hoisted condition specialized per element or per
+    /// `from` location (`Specializer::left_side`), which move generation
+    /// runs in its place.
+    pub(crate) left_special: crate::compile::LeftChecks,
+}
+
+impl Rule {
+    /// Variables bound before the rule's targets are tried (`element=`,
+    /// `from=`, `state=`, `player=`).
+    pub(crate) fn bound_before_targets(&self) -> rustc_hash::FxHashSet<crate::expr::VarId> {
+        let mut bound = rustc_hash::FxHashSet::default();
+        for (_, eb) in &self.elem_matches {
+            bound.extend(eb.iter().map(|x| x.0));
+        }
+        for fb in self.from_match.iter().flatten() {
+            bound.extend(fb.iter().map(|x| x.0));
+        }
+        bound.extend(self.element.vars().chain(self.from.vars()));
+        for f in [self.state, self.player] {
+            if let Filter::Var(v) = f {
+                bound.insert(v);
+            }
+        }
+        bound
+    }
+}
+
+/// [`Rule::left_special`]: the part `A` of the rule's hoisted condition
+/// `cond` specialized per element (with the element pattern's variables
+/// that nothing binds later known) and per `from` location; the form whose
+/// residuals are smaller in all, where there are any.
+fn left_checks(
+    r: &Rule,
+    cond: &crate::expr::Expr,
+    special: &crate::specialize::Specializer<'_>,
+    compiler: &crate::compile::Compiler<'_>,
+) -> crate::compile::LeftChecks {
+    use crate::compile::LeftChecks;
+    // Bound whenever `A` runs: at an element's first target, or before the
+    // targets for a first conjunct that touches none of the target's.
+    let mut readable = r.bound_before_targets();
+    for (_, tb) in &r.to_matches {
+        readable.extend(tb.iter().map(|x| x.0));
+    }
+    let mut later: rustc_hash::FxHashSet<crate::expr::VarId> = r.from.vars().collect();
+    for fb in r.from_match.iter().flatten() {
+        later.extend(fb.iter().map(|x| x.0));
+    }
+    for f in [r.state, r.player] {
+        if let Filter::Var(v) = f {
+            later.insert(v);
+        }
+    }
+    // Residuals, their total size (a missing one counts as large) and how
+    // many were tried.
+    let residuals = |binds: &mut dyn Iterator<Item = Option<Vec<(crate::expr::VarId, i32)>>>| {
+        let (mut total, mut tried) = (0usize, 0usize);
+        let rs: Vec<Option<crate::expr::Expr>> = binds
+            .map(|b| {
+                let b = b?;
+                tried += 1;
+                let x = special.left_side(cond, &b, &readable);
+                total += x.as_ref().map_or(crate::specialize::MAX_TARGET_NODES, |x| {
+                    let mut n = 0;
+                    x.walk(&mut |_| n += 1);
+                    n
+                });
+                x
+            })
+            .collect();
+        (rs, total, tried.max(1))
+    };
+    let (by_elem, n_elem, k_elem) = residuals(&mut r.elem_matches.iter().map(|(_, eb)| {
+        Some(
+            eb.iter()
+                .filter(|x| !later.contains(&x.0))
+                .copied()
+                .collect(),
+        )
+    }));
+    let (by_from, n_from, k_from) = residuals(
+        &mut r
+            .from_match
+            .iter()
+            .map(|fb| fb.as_ref().map(|fb| fb.to_vec())),
+    );
+    let compile = |rs: Vec<Option<crate::expr::Expr>>| -> Option<Box<[_]>> {
+        let checks: Box<[_]> = rs.into_iter().map(|x| compiler.code_check(x)).collect();
+        checks
+            .iter()
+            .any(|t| !matches!(t, crate::compile::TargetCheck::None))
+            .then_some(checks)
+    };
+    // The form with the smaller residuals on average first; on a tie the
+    // one per location (its variables folded, not read).
+    let from_first = n_from * k_elem <= n_elem * k_from;
+    if from_first {
+        if let Some(c) = compile(by_from) {
+            return LeftChecks::PerFrom(c);
+        }
+        compile(by_elem).map_or(LeftChecks::None, LeftChecks::PerElement)
+    } else {
+        if let Some(c) = compile(by_elem) {
+            return LeftChecks::PerElement(c);
+        }
+        compile(by_from).map_or(LeftChecks::None, LeftChecks::PerFrom)
+    }
 }
 
 /// A rule condition's values by location pair ([`Rule::fixed`]).
@@ -828,12 +935,13 @@ impl Game {
         // conditions are not tabulated (tabulated ones have none anyway).
         for r in &mut rules {
             let Some(tl) = &r.to_locations else { continue };
+            let readable = r.bound_before_targets();
             let special: Box<[_]> = r
                 .from_match
                 .iter()
                 .map(|fb| {
                     fb.as_ref().map_or(crate::compile::FromTargets::None, |fb| {
-                        compiler.code_targets(special.targets(&tl.expr, fb))
+                        compiler.code_targets(special.targets(&tl.expr, fb, &readable))
                     })
                 })
                 .collect();
@@ -846,7 +954,9 @@ impl Game {
         }
         // The part `B` of hoisted conditions specialized per target.
         for r in &mut rules {
-            let Some(c) = &r.condition else { continue };
+            let Some(c) = r.condition.clone() else {
+                continue;
+            };
             if !(r.hoist_first_conjunct || r.hoist_call) || r.fixed.is_some() {
                 continue;
             }
@@ -861,6 +971,7 @@ impl Game {
             {
                 r.right_special = checks;
             }
+            r.left_special = left_checks(r, &c.expr, &special, &compiler);
         }
         let sym_indexed = syms
             .iter()

@@ -812,9 +812,12 @@ fn compile_with(c: &Compiler<'_>, e: &Expr, top: bool, need_call: bool) -> Optio
         etypes: c.etypes,
         top: None,
         // Calls of memoized functions only in a root that is one such call
-        // alone (`Code::OffInt`/`OffBool`), and in its inlined body.
+        // alone (`Code::OffInt`/`OffBool`), and in its inlined body; or in
+        // a residual (`specialize.rs`), which has no closures of its own to
+        // fall back on (the expression it stands for runs instead).
         memo_calls: top
-            && matches!(e, Expr::Call(f, _) if c.memo_funcs.get(*f as usize) == Some(&true)),
+            && (!need_call
+                || matches!(e, Expr::Call(f, _) if c.memo_funcs.get(*f as usize) == Some(&true))),
         inline_memo: None,
         tail: true,
     };

@@ -324,7 +324,7 @@ impl<'a> Specializer<'a> {
     /// not used (see the module documentation). Such a residual assigns no
     /// variable and calls no function.
     pub(crate) fn top(&self, e: &Expr) -> Option<Expr> {
-        let (x, work) = self.residual(e, &[], Use::Whole, None)?;
+        let (x, work) = self.residual(e, &[], Use::Whole, None, &FxHashSet::default())?;
         // Used only where it pays (see the module documentation): small, at
         // most half the unrolled and inlined work, nothing assigned or called.
         let n = size(&x);
@@ -334,10 +334,16 @@ impl<'a> Specializer<'a> {
     /// The residual of a rule's `toLocations` for one `from` location, with
     /// the `from` pattern's variables `bound` (bound last before the
     /// expression runs, so they hold these values), or `None` (as
-    /// [`Specializer::top`]). It assigns no variable; it may call functions
+    /// [`Specializer::top`]); `readable` are the variables bound whenever
+    /// it runs (those bound before the targets). It assigns no variable; it may call functions
     /// that change no state and write only dead variables ([`Use::Targets`]).
-    pub(crate) fn targets(&self, e: &Expr, bound: &[(VarId, i32)]) -> Option<Expr> {
-        let (x, _) = self.residual(e, bound, Use::Targets, None)?;
+    pub(crate) fn targets(
+        &self,
+        e: &Expr,
+        bound: &[(VarId, i32)],
+        readable: &FxHashSet<VarId>,
+    ) -> Option<Expr> {
+        let (x, _) = self.residual(e, bound, Use::Targets, None, readable)?;
         self.standalone(&x).then_some(x)
     }
 
@@ -352,15 +358,16 @@ impl<'a> Specializer<'a> {
     /// they cannot fail or only read a variable: they are the same at every
     /// target of an element, and ran before `A` at its first target.
     pub(crate) fn right_side(&self, cond: &Expr, bound: &[(VarId, i32)]) -> Option<Expr> {
+        let none = FxHashSet::default();
         let x = match cond {
-            Expr::Binary(Op::And, _, b) => self.residual(b, bound, Use::Targets, None)?.0,
+            Expr::Binary(Op::And, _, b) => self.residual(b, bound, Use::Targets, None, &none)?.0,
             Expr::Call(f, _) => {
                 let def = self.funcs.get(*f as usize)?.as_ref()?;
                 let Expr::Binary(Op::And, _, b) = &def.body.last()?.expr else {
                     return None;
                 };
                 let last_of = Some((*f, (**b).clone()));
-                let (mut x, _) = self.residual(cond, bound, Use::Targets, last_of)?;
+                let (mut x, _) = self.residual(cond, bound, Use::Targets, last_of, &none)?;
                 // The assignments before `B'`: of a variable's value or of a
                 // value that cannot fail.
                 loop {
@@ -379,6 +386,82 @@ impl<'a> Specializer<'a> {
             _ => return None,
         };
         (self.standalone(&x) && self.closed(&x)).then_some(x)
+    }
+
+    /// The residual of the part `A` of a hoisted rule condition (`A` in `A
+    /// AND B`, or the call `F(..)` with `A` in place of its last line `A AND
+    /// B`) with some of the variables bound before the targets known
+    /// (`bound`: an element's or a `from` location's), or `None`. It may
+    /// read only variables in `readable` (those bound before the targets,
+    /// which hold the same values whenever `A` runs for that element or
+    /// location, and the target's, bound when `A` runs at an element's first
+    /// target): it gives what `A` gives there. A condition `F(..)` must be
+    /// one that `loader/independence.rs` hoists (`Rule::hoist_call`).
+    pub(crate) fn left_side(
+        &self,
+        cond: &Expr,
+        bound: &[(VarId, i32)],
+        readable: &FxHashSet<VarId>,
+    ) -> Option<Expr> {
+        let x = match cond {
+            Expr::Binary(Op::And, a, _) => self.residual(a, bound, Use::Targets, None, readable)?.0,
+            Expr::Call(f, _) => {
+                let def = self.funcs.get(*f as usize)?.as_ref()?;
+                let Expr::Binary(Op::And, a, _) = &def.body.last()?.expr else {
+                    return None;
+                };
+                let last_of = Some((*f, (**a).clone()));
+                let (mut x, _) = self.residual(cond, bound, Use::Targets, last_of, readable)?;
+                // Leading assignments nothing after them reads: the lines of
+                // a hoisted call are assignments that cannot fail and its
+                // arguments literals or bound variables
+                // (`loader/independence.rs`), so leaving them out changes
+                // nothing but what dead variables hold.
+                loop {
+                    match x {
+                        Expr::Builtin(Builtin::If, a)
+                            if a.len() == 3
+                                && matches!(a[2], Expr::Bool(false))
+                                && matches!(&a[0], Expr::Assign(v, _) if {
+                                    let mut r = FxHashSet::default();
+                                    reads_of(&a[1], self.templates, &self.reach, &mut r);
+                                    !r.contains(v)
+                                }) =>
+                        {
+                            x = a.into_vec().swap_remove(1);
+                        }
+                        other => break other,
+                    }
+                }
+            }
+            _ => return None,
+        };
+        (self.standalone(&x) && self.reads_only(&x, readable)).then_some(x)
+    }
+
+    /// Whether a residual reads no variable outside `readable` (in it, in a
+    /// template, in a called function but its dead ones).
+    fn reads_only(&self, x: &Expr, readable: &FxHashSet<VarId>) -> bool {
+        let dead = |v: VarId| self.dead.get(v as usize).copied().unwrap_or(false);
+        let mut ok = true;
+        x.walk(&mut |y| match y {
+            Expr::Var(v) => ok &= readable.contains(v),
+            Expr::Interp(t) => {
+                ok &= self
+                    .templates
+                    .get(*t as usize)
+                    .is_some_and(|tpl| tpl.vars.iter().all(|v| readable.contains(v)))
+            }
+            Expr::Call(h, _) => {
+                ok &= self
+                    .reach
+                    .mentions
+                    .get(*h as usize)
+                    .is_some_and(|m| m.iter().all(|&v| dead(v)))
+            }
+            _ => {}
+        });
+        ok
     }
 
     /// Whether a residual of [`Use::Targets`] can run in place of the
@@ -405,20 +488,7 @@ impl<'a> Specializer<'a> {
     /// none a called function mentions but its dead ones (which it writes
     /// before it reads them).
     fn closed(&self, x: &Expr) -> bool {
-        let dead = |v: VarId| self.dead.get(v as usize).copied().unwrap_or(false);
-        let mut ok = true;
-        x.walk(&mut |y| match y {
-            Expr::Var(_) | Expr::Interp(_) => ok = false,
-            Expr::Call(h, _) => {
-                ok &= self
-                    .reach
-                    .mentions
-                    .get(*h as usize)
-                    .is_some_and(|m| m.iter().all(|&v| dead(v)))
-            }
-            _ => {}
-        });
-        ok
+        self.reads_only(x, &FxHashSet::default())
     }
 
     /// The residual after the passes, with the nodes the walk made, or
@@ -430,6 +500,7 @@ impl<'a> Specializer<'a> {
         bound: &[(VarId, i32)],
         mode: Use,
         last_of: Option<(FuncId, Expr)>,
+        readable: &FxHashSet<VarId>,
     ) -> Option<(Expr, usize)> {
         let reach = &self.reach;
         let mut env = Env::default();
@@ -481,7 +552,23 @@ impl<'a> Specializer<'a> {
         let mut assigned: Vec<VarId> = assigned.into_iter().filter(|&v| dead(v)).collect();
         assigned.sort_unstable();
         for v in assigned {
-            if let Some(x) = (Resolve { v, sp: self }).seq(&expr, None) {
+            let mut written = FxHashSet::default();
+            writes_of(&expr, &mut written);
+            let mut calls = Vec::new();
+            callees(&expr, &mut calls);
+            for h in calls {
+                if let Some(ws) = reach.writes.get(h as usize) {
+                    written.extend(ws.iter().copied());
+                }
+            }
+            if let Some(x) = (Resolve {
+                v,
+                sp: self,
+                written: &written,
+                readable,
+            })
+            .seq(&expr, None)
+            {
                 expr = simplify(x);
             }
         }
@@ -759,6 +846,12 @@ fn holdable(x: &Expr) -> bool {
 struct Resolve<'s, 'a> {
     v: VarId,
     sp: &'s Specializer<'a>,
+    /// The variables the residual may write (itself or through calls): a
+    /// value that reads one of them is not [`Resolve::holdable`].
+    written: &'s FxHashSet<VarId>,
+    /// The variables bound whenever the residual runs (only their reads
+    /// may replace reads of `v`: reading an unbound one is an error).
+    readable: &'s FxHashSet<VarId>,
 }
 
 impl Resolve<'_, '_> {
@@ -833,7 +926,17 @@ impl Resolve<'_, '_> {
             return None;
         }
         let x = self.read(x, val)?;
-        holdable(&x).then_some(x)
+        self.holdable(&x).then_some(x)
+    }
+
+    /// [`holdable`], or a variable bound whenever the residual runs that
+    /// the residual does not write (it holds the same value wherever the
+    /// residual reads it).
+    fn holdable(&self, x: &Expr) -> bool {
+        match x {
+            Expr::Var(w) => self.readable.contains(w) && !self.written.contains(w),
+            x => holdable(x),
+        }
     }
 
     /// `e`, which writes no `v`, with `v`'s reads replaced by `val`; `None`

@@ -3726,8 +3726,9 @@ fn an_occupied_specialized_target_gives_the_original_error() {
 /// One column of four cells filled from the bottom, a supply of three
 /// pieces per player: `put` calls `Can` (a hoisted call whose last line is
 /// `A AND B`), `below` is `A AND Below($Y)` (a hoisted first conjunct),
-/// `mine` a call whose `B` reads the supply's index (not closed). (Issue
-/// 18, twenty-fourth step.)
+/// `mine` a call whose `B` reads the supply's index (not closed), `low` a
+/// call whose `A` reads the supply's index and no element's variable.
+/// (Issue 18, twenty-fourth and twenty-fifth steps.)
 const COLUMN_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
 name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\nname=c(4)\ntype=cell\n\
 name=k(1)\ntype=cell\nname=k(2)\ntype=cell\nname=k(3)\ntype=cell\n\
@@ -3740,12 +3741,14 @@ name=a(5)\ntype=peg\nlocation=k(5)\nplayer=1\nname=a(6)\ntype=peg\nlocation=k(6)
 [EXPRESSIONS]\n\
 Can($cn,$cp,$cy)\n$cb = $cy - 1\n(OWNER(\"a($cn)\") == $cp) AND (($cy == 1) OR NOT EMPTY(\"c($cb)\"))\nEND\n\
 Below($by)\n$bb = $by - 1\n($by == 1) OR NOT EMPTY(\"c($bb)\")\nEND\n\
-Mine($mn,$mp,$mk,$my)\n(OWNER(\"a($mn)\") == $mp) AND (($my == 1) OR ($mk > 7) OR NOT EMPTY(\"c(1)\"))\nEND\n\
+Mine($mn,$mp,$mk,$my)\n(OWNER(\"a($mn)\") == $mp) AND (($my == 1) OR ($mk > 7) OR NOT EMPTY(\"c(1)\"))\nEND\n
+Low($lk,$ly)\n($lk > STATE(\"a(1)\") + 1) AND (($ly == 1) OR NOT EMPTY(\"c(1)\"))\nEND\n\
 [END OF GAME]\nsituation=NOT EMPTY(\"c(4)\")\nwinner=PLAYER\n\
 [GAME RULES]\n\
 name=put\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Can($N,$P,$Y)\nfollowup=NEXTPLAYER\n\
 name=below\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND Below($Y)\nfollowup=NEXTPLAYER\n\
-name=mine\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Mine($N,$P,$K,$Y)\nfollowup=NEXTPLAYER\n";
+name=mine\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Mine($N,$P,$K,$Y)\nfollowup=NEXTPLAYER\n\
+name=low\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Low($K,$Y)\nfollowup=NEXTPLAYER\n";
 
 /// What the part `B` of a rule's hoisted condition became for each target,
 /// in `to` order.
@@ -3779,6 +3782,7 @@ fn hoisted_right_sides_are_specialized_per_target() {
     assert_eq!(target_checks(&g, "below"), "true regs regs regs");
     // `$my == 1` decides `B` at the bottom cell without `$mk`.
     assert_eq!(target_checks(&g, "mine"), "true none none none");
+    assert_eq!(target_checks(&g, "low"), "true regs regs regs");
     let load = |text: &str| Game::parse("g.game", text).unwrap();
     let c4 = load(include_str!("../../../games/bench/connect4-orig.game"));
     let drop = target_checks(&c4, "drop");
@@ -3791,12 +3795,12 @@ fn hoisted_right_sides_are_specialized_per_target() {
     assert!(take.starts_with("true regs"), "{take}");
 }
 
-/// The moves generated with the specialized parts `B` are the reference
-/// evaluator's at every position of seeded playouts of the column game and
-/// of the three original-style fixtures that have them, and the states after
-/// each move are the same.
+/// The moves generated with the specialized parts `A` and `B` of hoisted
+/// conditions are the reference evaluator's at every position of seeded
+/// playouts of the column game and of the three original-style fixtures
+/// that have them, and the states after each move are the same.
 #[test]
-fn specialized_right_sides_agree_with_the_reference() {
+fn specialized_condition_parts_agree_with_the_reference() {
     use rand::{Rng, SeedableRng};
     for (name, text, seeds) in [
         ("column.game", COLUMN_GAME, 300),
@@ -3841,4 +3845,61 @@ fn specialized_right_sides_agree_with_the_reference() {
         }
         assert!(seen > 1000, "{name}: {seen} moves seen");
     }
+}
+
+/// What the part `A` of a rule's hoisted condition became: per element or
+/// per `from` location, with each entry (`-` where the pattern does not
+/// match the location).
+fn left_checks(g: &Game, rule: &str) -> String {
+    use crate::compile::{LeftChecks, TargetCheck};
+    let r = g.rules.iter().find(|r| r.name == rule).unwrap();
+    let show = |c: &[TargetCheck], skip: &dyn Fn(usize) -> bool| {
+        (0..c.len())
+            .map(|i| match &c[i] {
+                _ if skip(i) => "-".to_string(),
+                TargetCheck::Const(b) => b.to_string(),
+                TargetCheck::Regs(_) => "regs".to_string(),
+                TargetCheck::None => "none".to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match &r.left_special {
+        LeftChecks::None => "none".to_string(),
+        LeftChecks::PerElement(c) => format!("element: {}", show(c, &|_| false)),
+        LeftChecks::PerFrom(c) => {
+            format!("from: {}", show(c, &|l| r.from_match[l].is_none()))
+        }
+    }
+}
+
+/// The part `A` of a hoisted condition is specialized per element where it
+/// reads the element's variables (the owner test of the column game's
+/// `Can` and `Mine`, of tic-tac-toe's `CanPlace`, of connect four's `CanGo`)
+/// and per `from` location where that folds more (`Low`, `nim-orig`'s
+/// `CanTake`); not a first conjunct without a call (`below`: nothing to
+/// fold).
+#[test]
+fn hoisted_left_sides_are_specialized_per_element_or_location() {
+    let g = Game::parse("column.game", COLUMN_GAME).unwrap();
+    let six = ["regs"; 6].join(" ");
+    assert_eq!(left_checks(&g, "put"), format!("element: {six}"));
+    assert_eq!(left_checks(&g, "mine"), format!("element: {six}"));
+    assert_eq!(left_checks(&g, "below"), "none");
+    assert_eq!(left_checks(&g, "low"), format!("from: - - - - {six}"));
+    let load = |text: &str| Game::parse("g.game", text).unwrap();
+    let ttt = load(include_str!("../../../games/bench/tictactoe-orig.game"));
+    assert_eq!(
+        left_checks(&ttt, "place"),
+        format!("element: {}", ["regs"; 10].join(" "))
+    );
+    let c4 = load(include_str!("../../../games/bench/connect4-orig.game"));
+    assert_eq!(
+        left_checks(&c4, "drop"),
+        format!("element: {}", ["regs"; 42].join(" "))
+    );
+    let nim = load(include_str!("../../../games/bench/nim-orig.game"));
+    let take = left_checks(&nim, "take");
+    assert!(take.starts_with("from: regs"), "{take}");
+    assert_eq!(take.matches("regs").count(), 16, "{take}");
 }

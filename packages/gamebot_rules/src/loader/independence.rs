@@ -197,25 +197,6 @@ pub(super) fn mark_hoistable_conditions(
     }
 }
 
-/// Variables bound before a rule's targets are tried (`element=`, `from=`,
-/// `state=`, `player=`).
-fn bound_before_targets(r: &Rule) -> FxHashSet<VarId> {
-    let mut bound: FxHashSet<VarId> = FxHashSet::default();
-    for (_, eb) in &r.elem_matches {
-        bound.extend(eb.iter().map(|x| x.0));
-    }
-    for fb in r.from_match.iter().flatten() {
-        bound.extend(fb.iter().map(|x| x.0));
-    }
-    bound.extend(r.element.vars().chain(r.from.vars()));
-    for f in [r.state, r.player] {
-        if let Filter::Var(v) = f {
-            bound.insert(v);
-        }
-    }
-    bound
-}
-
 /// The smallest and largest value the patterns of `r` bind to `v`, if only
 /// patterns bind it.
 fn pattern_range(r: &Rule, v: VarId) -> Option<(i32, i32)> {
@@ -298,7 +279,7 @@ fn call_hoistable(
     let Expr::Binary(crate::lexer::Op::And, a, b) = &last.expr else {
         return NO;
     };
-    let bound = bound_before_targets(r);
+    let bound = r.bound_before_targets();
     let mut to_vars: FxHashSet<VarId> = FxHashSet::default();
     for (_, tb) in &r.to_matches {
         to_vars.extend(tb.iter().map(|x| x.0));

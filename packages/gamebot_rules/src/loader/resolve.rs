@@ -304,6 +304,7 @@ impl Loader<'_> {
             fixed: None,
             to_special: Box::default(),
             right_special: Box::default(),
+            left_special: Default::default(),
         })
     }
 }
