@@ -573,7 +573,10 @@ impl<'a> Specializer<'a> {
             }
         }
         // Temporaries holding a read of the position, read in place instead.
-        let expr = forward(expr, &dead, reach);
+        let mut expr = forward(expr, &dead, reach);
+        if mode == Use::Targets {
+            expr = cheaper_first(expr);
+        }
         if deeper_than(&expr, MAX_DEPTH) {
             return None;
         }
@@ -816,11 +819,13 @@ fn stable(e: &Expr) -> bool {
 }
 
 /// Whether `c` gives a Bool and cannot fail: literals, `EMPTY` of a
-/// literal name, and `NOT`, `AND`, `OR`, `IF` of such.
+/// literal name, `==` and `!=` of [`stable`] values (which never fail),
+/// and `NOT`, `AND`, `OR`, `IF` of such.
 fn infallible(c: &Expr) -> bool {
     match c {
         Expr::Bool(_) => true,
         Expr::Builtin(Builtin::Empty, a) => a.len() == 1 && matches!(a[0], Expr::Str(_)),
+        Expr::Binary(Op::Eq | Op::Ne, a, b) => stable(a) && stable(b),
         Expr::Unary(Op::Not, x) => infallible(x),
         Expr::Binary(Op::And | Op::Or, a, b) => infallible(a) && infallible(b),
         Expr::Builtin(Builtin::If, a) => a.len() == 3 && a.iter().all(infallible),
@@ -997,6 +1002,22 @@ impl Resolve<'_, '_> {
             _ => {}
         });
         yes
+    }
+}
+
+/// `A AND B` and `A OR B` with both sides [`infallible`] and `B` the
+/// smaller, turned round: both sides are read without effect and cannot
+/// fail, so the order gives the same value, and the cheaper test first
+/// often decides alone (`nim`'s per-location targets: the one `EMPTY` of
+/// the next match before the two reads of the turn's state).
+fn cheaper_first(e: Expr) -> Expr {
+    match e.map_children(&mut cheaper_first) {
+        Expr::Binary(op @ (Op::And | Op::Or), l, r)
+            if infallible(&l) && infallible(&r) && size(&r) < size(&l) =>
+        {
+            Expr::Binary(op, r, l)
+        }
+        other => other,
     }
 }
 
@@ -1506,4 +1527,45 @@ fn fold(op: Op, x: &K, y: &K) -> Option<K> {
         (Op::Ne, a, b) => Bool(a != b),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bin(op: Op, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    fn state(s: Sym) -> Expr {
+        Expr::Builtin(Builtin::State, vec![Expr::Str(s)].into())
+    }
+
+    fn empty(s: Sym) -> Expr {
+        Expr::Builtin(Builtin::Empty, vec![Expr::Str(s)].into())
+    }
+
+    /// The smaller of two infallible sides goes first; a side that may
+    /// fail (`>` of a state and a literal: `STATE` of a name could be any
+    /// value, but `>` needs Ints) keeps the order.
+    #[test]
+    fn the_cheaper_infallible_side_goes_first() {
+        let turn = bin(
+            Op::Or,
+            bin(Op::Eq, state(1), Expr::Int(1)),
+            bin(Op::Eq, state(1), Expr::Int(3)),
+        );
+        let e = bin(Op::And, turn.clone(), empty(5));
+        let show = |e: Expr| format!("{e:?}");
+        assert_eq!(
+            show(cheaper_first(e)),
+            show(bin(Op::And, empty(5), turn.clone()))
+        );
+        let gt = bin(Op::Gt, state(1), Expr::Int(1));
+        let e = bin(Op::And, gt, empty(5));
+        assert_eq!(show(cheaper_first(e.clone())), show(e));
+        // Already in order.
+        let e = bin(Op::Or, empty(5), turn);
+        assert_eq!(show(cheaper_first(e.clone())), show(e));
+    }
 }
