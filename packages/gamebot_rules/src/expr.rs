@@ -92,7 +92,7 @@ impl Builtin {
 }
 
 /// A compiled expression.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Int(i32),
     Bool(bool),
@@ -118,7 +118,7 @@ pub enum Expr {
 }
 
 /// A member of a lazy-set literal.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum LazyItem {
     /// A user-function call: its arguments are evaluated and frozen, the call deferred.
     Defer(FuncId, Box<[Expr]>),

@@ -574,6 +574,9 @@ impl<'a> Specializer<'a> {
         }
         // Temporaries holding a read of the position, read in place instead.
         let mut expr = forward(expr, &dead, reach);
+        if self.elem_of(&K::Sym(self.empty_sym)).is_none() {
+            expr = occupant_tests(expr, self.empty_sym);
+        }
         if mode == Use::Targets {
             expr = cheaper_first(expr);
         }
@@ -1016,6 +1019,69 @@ fn cheaper_first(e: Expr) -> Expr {
             if infallible(&l) && infallible(&r) && size(&r) < size(&l) =>
         {
             Expr::Binary(op, r, l)
+        }
+        other => other,
+    }
+}
+
+/// `IF(X == "", false, OWNER(X) == k)` and `IF(X != "", OWNER(X) == k,
+/// false)` (the original files' ownership test of a square's occupant,
+/// `Owns`, `Disc`) become `OWNER(X) == k`, and the same for `STATE`, where
+/// `X` is [`stable`] and `k` an Int literal other than -1: `OWNER` and
+/// `STATE` of `""`, which names no element (the caller checks), are -1, so
+/// the comparison is false where the test was. (`k == OWNER(X)` as well.)
+fn occupant_tests(e: Expr, empty: Sym) -> Expr {
+    // `OWNER(X) == k` or `STATE(X) == k` with `X` stable: `X`.
+    let attr_test = |y: &Expr| -> Option<Expr> {
+        let Expr::Binary(Op::Eq, l, r) = y else {
+            return None;
+        };
+        let (call, k) = match (&**l, &**r) {
+            (c @ Expr::Builtin(..), Expr::Int(k)) | (Expr::Int(k), c @ Expr::Builtin(..)) => {
+                (c, *k)
+            }
+            _ => return None,
+        };
+        match call {
+            Expr::Builtin(Builtin::Owner | Builtin::State, a)
+                if a.len() == 1 && k != -1 && stable(&a[0]) =>
+            {
+                Some(a[0].clone())
+            }
+            _ => None,
+        }
+    };
+    // `X == ""` (`eq`) or `X != ""`: `X`.
+    let empty_test = |c: &Expr, eq: bool| -> Option<Expr> {
+        let Expr::Binary(op, l, r) = c else {
+            return None;
+        };
+        if *op != if eq { Op::Eq } else { Op::Ne } {
+            return None;
+        }
+        match (&**l, &**r) {
+            (x, Expr::Str(s)) | (Expr::Str(s), x) if *s == empty && stable(x) => Some(x.clone()),
+            _ => None,
+        }
+    };
+    match e.map_children(&mut |x| occupant_tests(x, empty)) {
+        Expr::Builtin(Builtin::If, a) if a.len() == 3 => {
+            let mut a = a.into_vec();
+            let hit = match (&a[1], &a[2]) {
+                (Expr::Bool(false), y) => empty_test(&a[0], true)
+                    .zip(attr_test(y))
+                    .is_some_and(|(x, z)| x == z)
+                    .then_some(2),
+                (y, Expr::Bool(false)) => empty_test(&a[0], false)
+                    .zip(attr_test(y))
+                    .is_some_and(|(x, z)| x == z)
+                    .then_some(1),
+                _ => None,
+            };
+            match hit {
+                Some(i) => a.swap_remove(i),
+                None => Expr::Builtin(Builtin::If, a.into()),
+            }
         }
         other => other,
     }
@@ -1545,6 +1611,46 @@ mod tests {
         Expr::Builtin(Builtin::Empty, vec![Expr::Str(s)].into())
     }
 
+    /// The ownership test of a square's occupant becomes one comparison;
+    /// not for -1 (the `OWNER` of `""`), not for two different squares.
+    #[test]
+    fn an_occupant_test_is_one_comparison() {
+        let (none, s1, s2) = (0, 7, 8);
+        let content = |s: Sym| Expr::Builtin(Builtin::Content, vec![Expr::Str(s)].into());
+        let owner = |x: Expr| Expr::Builtin(Builtin::Owner, vec![x].into());
+        let test = |at: Sym, of: Sym, k: i32| {
+            Expr::Builtin(
+                Builtin::If,
+                vec![
+                    bin(Op::Eq, content(at), Expr::Str(none)),
+                    Expr::Bool(false),
+                    bin(Op::Eq, owner(content(of)), Expr::Int(k)),
+                ]
+                .into(),
+            )
+        };
+        assert_eq!(
+            occupant_tests(test(s1, s1, 1), none),
+            bin(Op::Eq, owner(content(s1)), Expr::Int(1))
+        );
+        assert_eq!(occupant_tests(test(s1, s1, -1), none), test(s1, s1, -1));
+        assert_eq!(occupant_tests(test(s1, s2, 1), none), test(s1, s2, 1));
+        // The `!=` form.
+        let ne = Expr::Builtin(
+            Builtin::If,
+            vec![
+                bin(Op::Ne, content(s2), Expr::Str(none)),
+                bin(Op::Eq, Expr::Int(2), owner(content(s2))),
+                Expr::Bool(false),
+            ]
+            .into(),
+        );
+        assert_eq!(
+            occupant_tests(ne, none),
+            bin(Op::Eq, Expr::Int(2), owner(content(s2)))
+        );
+    }
+
     /// The smaller of two infallible sides goes first; a side that may
     /// fail (`>` of a state and a literal: `STATE` of a name could be any
     /// value, but `>` needs Ints) keeps the order.
@@ -1556,16 +1662,12 @@ mod tests {
             bin(Op::Eq, state(1), Expr::Int(3)),
         );
         let e = bin(Op::And, turn.clone(), empty(5));
-        let show = |e: Expr| format!("{e:?}");
-        assert_eq!(
-            show(cheaper_first(e)),
-            show(bin(Op::And, empty(5), turn.clone()))
-        );
+        assert_eq!(cheaper_first(e), bin(Op::And, empty(5), turn.clone()));
         let gt = bin(Op::Gt, state(1), Expr::Int(1));
         let e = bin(Op::And, gt, empty(5));
-        assert_eq!(show(cheaper_first(e.clone())), show(e));
+        assert_eq!(cheaper_first(e.clone()), e);
         // Already in order.
         let e = bin(Op::Or, empty(5), turn);
-        assert_eq!(show(cheaper_first(e.clone())), show(e));
+        assert_eq!(cheaper_first(e.clone()), e);
     }
 }
