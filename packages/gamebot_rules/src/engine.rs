@@ -568,9 +568,33 @@ impl Game {
             Some(_) if r.fixed.as_ref().is_some_and(|t| t.silent) && !vars.reference => {
                 r.fixed.as_ref().is_some_and(|t| t.get(mv.from, ti))
             }
-            Some(c) => Ctx::new(self, StateRef::Ro(st), vars)
-                .run_cond(c)
-                .map_err(|e| self.eval_error(c, format!("rule `{}` condition", r.name), e))?,
+            Some(c) => {
+                let mut ctx = Ctx::new(self, StateRef::Ro(st), vars);
+                // `A AND B` from the parts specialized for this element or
+                // location and this target (a condition that writes only
+                // dead variables), or as written.
+                let parts = if r.silent {
+                    match r.left_special.get(i as usize, mv.from as usize) {
+                        Some(a) => match ctx.run_check(a) {
+                            Some(false) => Some(false),
+                            Some(true) => r
+                                .right_special
+                                .get(ti as usize)
+                                .and_then(|b| ctx.run_check(b)),
+                            None => None,
+                        },
+                        None => None,
+                    }
+                } else {
+                    None
+                };
+                match parts {
+                    Some(v) => v,
+                    None => ctx.run_cond(c).map_err(|e| {
+                        self.eval_error(c, format!("rule `{}` condition", r.name), e)
+                    })?,
+                }
+            }
         })
     }
 
@@ -1015,6 +1039,26 @@ impl Game {
         for (r, t) in self.rules.iter_mut().zip(tables) {
             r.fixed = t;
         }
+        // Conditions whose parts `A` and `B` are specialized, and which
+        // write only dead variables: applying a move may use the parts too.
+        let silent: Vec<bool> = self
+            .rules
+            .iter()
+            .map(|r| r.condition.as_ref().is_some_and(|c| self.silent(c)))
+            .collect();
+        for (r, s) in self.rules.iter_mut().zip(silent) {
+            r.silent = s;
+        }
+    }
+
+    /// Whether everything a condition may write, following calls, is a
+    /// dead variable (so what it leaves in the namespace nothing reads).
+    fn silent(&self, c: &crate::game::SrcExpr) -> bool {
+        let mut writes = rustc_hash::FxHashSet::default();
+        writes_following_calls(&c.expr, &self.funcs, &mut writes)
+            && writes
+                .iter()
+                .all(|&v| self.dead.get(v as usize).copied().unwrap_or(false))
     }
 
     fn tabulate(&self, r: &Rule, sc: &mut Scratch) -> Option<crate::game::FixedCondition> {
@@ -1056,11 +1100,7 @@ impl Game {
         starts.push(list.len() as u32);
         // What the condition may write, following calls: all dead, so
         // applying a move need not evaluate it either.
-        let mut writes = rustc_hash::FxHashSet::default();
-        let silent = writes_following_calls(&c.expr, &self.funcs, &mut writes)
-            && writes
-                .iter()
-                .all(|&v| self.dead.get(v as usize).copied().unwrap_or(false));
+        let silent = self.silent(c);
         Some(crate::game::FixedCondition {
             width,
             table: table.into(),

@@ -125,6 +125,10 @@ pub struct Rule {
     /// `from` location (`Specializer::left_side`), which move generation
     /// runs in its place.
     pub(crate) left_special: crate::compile::LeftChecks,
+    /// Whether the condition writes only dead variables (following calls),
+    /// so that applying a move may take its value from
+    /// [`Rule::left_special`] and [`Rule::right_special`].
+    pub(crate) silent: bool,
 }
 
 impl Rule {

@@ -3727,13 +3727,15 @@ fn an_occupied_specialized_target_gives_the_original_error() {
 /// pieces per player: `put` calls `Can` (a hoisted call whose last line is
 /// `A AND B`), `below` is `A AND Below($Y)` (a hoisted first conjunct),
 /// `mine` a call whose `B` reads the supply's index (not closed), `low` a
-/// call whose `A` reads the supply's index and no element's variable.
-/// (Issue 18, twenty-fourth and twenty-fifth steps.)
+/// call whose `A` reads the supply's index and no element's variable,
+/// `float` a move over an empty cell that marks the piece (so applying a
+/// move that `put` does not allow must choose `float`). (Issue 18,
+/// twenty-fourth and twenty-fifth steps.)
 const COLUMN_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
 name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\nname=c(4)\ntype=cell\n\
 name=k(1)\ntype=cell\nname=k(2)\ntype=cell\nname=k(3)\ntype=cell\n\
 name=k(4)\ntype=cell\nname=k(5)\ntype=cell\nname=k(6)\ntype=cell\n\
-[ELEMENT TYPES]\nname=peg\nstates=1\n[PLAYER NAMES]\n1=a\n2=b\n\
+[ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n2=b\n\
 [MOVABLE ELEMENTS]\n\
 name=a(1)\ntype=peg\nlocation=k(1)\nplayer=1\nname=a(2)\ntype=peg\nlocation=k(2)\nplayer=2\n\
 name=a(3)\ntype=peg\nlocation=k(3)\nplayer=1\nname=a(4)\ntype=peg\nlocation=k(4)\nplayer=2\n\
@@ -3743,12 +3745,14 @@ Can($cn,$cp,$cy)\n$cb = $cy - 1\n(OWNER(\"a($cn)\") == $cp) AND (($cy == 1) OR N
 Below($by)\n$bb = $by - 1\n($by == 1) OR NOT EMPTY(\"c($bb)\")\nEND\n\
 Mine($mn,$mp,$mk,$my)\n(OWNER(\"a($mn)\") == $mp) AND (($my == 1) OR ($mk > 7) OR NOT EMPTY(\"c(1)\"))\nEND\n
 Low($lk,$ly)\n($lk > STATE(\"a(1)\") + 1) AND (($ly == 1) OR NOT EMPTY(\"c(1)\"))\nEND\n\
+Above($ay)\n$ab = $ay - 1\n($ay > 1) AND EMPTY(\"c($ab)\")\nEND\n\
 [END OF GAME]\nsituation=NOT EMPTY(\"c(4)\")\nwinner=PLAYER\n\
 [GAME RULES]\n\
 name=put\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Can($N,$P,$Y)\nfollowup=NEXTPLAYER\n\
 name=below\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND Below($Y)\nfollowup=NEXTPLAYER\n\
 name=mine\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Mine($N,$P,$K,$Y)\nfollowup=NEXTPLAYER\n\
-name=low\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Low($K,$Y)\nfollowup=NEXTPLAYER\n";
+name=low\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Low($K,$Y)\nfollowup=NEXTPLAYER\n\
+name=float\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND Above($Y)\nfollowup=SETSTATE(\"a($N)\", 2) AND NEXTPLAYER\n";
 
 /// What the part `B` of a rule's hoisted condition became for each target,
 /// in `to` order.
@@ -3783,6 +3787,13 @@ fn hoisted_right_sides_are_specialized_per_target() {
     // `$my == 1` decides `B` at the bottom cell without `$mk`.
     assert_eq!(target_checks(&g, "mine"), "true none none none");
     assert_eq!(target_checks(&g, "low"), "true regs regs regs");
+    assert_eq!(target_checks(&g, "float"), "false regs regs regs");
+    // Applying a move may take the value from both parts.
+    assert!(
+        g.rules.iter().all(|r| r.silent),
+        "{:?}",
+        g.rules.iter().map(|r| r.silent).collect::<Vec<_>>()
+    );
     let load = |text: &str| Game::parse("g.game", text).unwrap();
     let c4 = load(include_str!("../../../games/bench/connect4-orig.game"));
     let drop = target_checks(&c4, "drop");

@@ -305,6 +305,7 @@ impl Loader<'_> {
             to_special: Box::default(),
             right_special: Box::default(),
             left_special: Default::default(),
+            silent: false,
         })
     }
 }
