@@ -335,8 +335,6 @@ impl Game {
         if r.hoist_first_conjunct && sc.shared_valid {
             return crate::compile::shared_targets(self, r, elem, from, st, sc);
         }
-        // `A` specialized for this element or location (`specialize.rs`).
-        let left = r.left_special.get(elem, from as usize);
         // The first conjunct's value when it is the same for every target.
         let mut first: Option<bool> = None;
         // One target `l` with the bindings `tb` of `to=` (the loop body of
@@ -361,6 +359,9 @@ impl Game {
                         let a = match first {
                             Some(a) => a,
                             None => {
+                                // `A` specialized for this element or
+                                // location (`specialize.rs`), or as written.
+                                let left = r.left_special.get(elem, from as usize);
                                 let a = match left.and_then(|t| ctx.run_check(t)) {
                                     Some(a) => a,
                                     None => ctx.run_and_side(c, true).map_err(cond_err)?,
@@ -386,7 +387,8 @@ impl Game {
                         },
                     ) if r.hoist_call => {
                         if first.is_none() {
-                            first = left.and_then(|t| {
+                            // `A` specialized for this element or location.
+                            first = r.left_special.get(elem, from as usize).and_then(|t| {
                                 Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_check(t)
                             });
                         }

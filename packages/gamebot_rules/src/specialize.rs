@@ -1,5 +1,7 @@
-//! Partial evaluation of the end-of-game and scoring expressions at load time
-//! (issue 18, twenty-second step).
+//! Partial evaluation at load time: of the end-of-game and scoring
+//! expressions (issue 18, twenty-second step), and of rules' targets and
+//! condition parts with a pattern's variables known (steps 23–25, see
+//! "Rule targets and condition parts" below).
 //!
 //! An end-of-game check written the original way, `HasLine(1)`, calls a
 //! function that loops over the board with constant bounds, calls helpers
@@ -36,6 +38,31 @@
 //!   nodes, was 5 % slower than its memoized rows), and
 //! - it is at most half of the unrolled and inlined expression (`frogs`'
 //!   `Solved`, where nothing folds, runs better as its loops over registers).
+//!
+//! # Rule targets and condition parts
+//! Move generation evaluates a rule's `toLocations` once per element and a
+//! hoisted condition `A AND B` (`loader/independence.rs`) once per element
+//! (`A`) and per target (`B`), each time binding the patterns' variables
+//! and running the same helpers (`Hops($P, 1)`, `CanGo($E, $P, $C, $R)`)
+//! with the same few values. [`Specializer::targets`] specializes
+//! `toLocations` for each `from` location, [`Specializer::right_side`] `B`
+//! for each target and [`Specializer::left_side`] `A` for each element or
+//! each `from` location, with those variables known ([`Use::Targets`]):
+//! `frogs`' `Hops(3, 1)` becomes `IF(EMPTY("pad(4)"), {"pad(4)"},
+//! IF(EMPTY("pad(5)"), {"pad(5)"}, {}))`, `connect4-orig`'s `B` at `b(3,2)`
+//! `NOT EMPTY("b(3,1)")`, its `A` for disc 5 `OWNER("d(5)") == $P`. Three
+//! steps make such residuals free of assignments: a call whose value is
+//! known and that only assigned literals to dead variables is that value
+//! (`OnPads(8)` is `false`); a dead variable assigned in the branches of
+//! `IF`s whose conditions cannot fail, or assigned a bound variable, is
+//! replaced by its values ([`Resolve`]); and leading assignments of a
+//! hoisted call that nothing reads are left out (they cannot fail). Calls
+//! of functions with a loop stay calls (they run over registers, as in the
+//! original), and the smaller of two sides of `AND`/`OR` that cannot fail
+//! goes first (`nim`'s `EMPTY` of the next match before the turn's state).
+//! Such a residual runs over registers only (`compile.rs`: `FromTargets`,
+//! `TargetCheck`, `LeftChecks`); when the registers give up, the original
+//! runs. Soundness: ARCHITECTURE, "Decisions".
 //!
 //! # Invariants
 //! - **Order.** The residual performs the reads, writes and state changes
