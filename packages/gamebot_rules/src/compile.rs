@@ -407,11 +407,12 @@ impl std::fmt::Debug for FromTargets {
     }
 }
 
-/// The part `B` of a hoisted rule condition specialized for one `to`
-/// target (`specialize.rs`, `Specializer::right_side`), which runs in its
-/// place once `A` was true.
+/// A part of a hoisted rule condition specialized at load (`specialize.rs`):
+/// `B` for one `to` target (`Specializer::right_side`, run in its place
+/// once `A` was true for an element), or `A` for one element or `from`
+/// location (`Specializer::left_side`, [`LeftChecks`]).
 #[derive(Clone, Default)]
-pub(crate) enum TargetCheck {
+pub(crate) enum ConditionPart {
     /// No residual: the condition runs.
     #[default]
     None,
@@ -421,12 +422,12 @@ pub(crate) enum TargetCheck {
     Regs(Arc<crate::pure::PBool>),
 }
 
-impl std::fmt::Debug for TargetCheck {
+impl std::fmt::Debug for ConditionPart {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TargetCheck::None => f.write_str("None"),
-            TargetCheck::Const(b) => write!(f, "Const({b})"),
-            TargetCheck::Regs(_) => f.write_str("Regs"),
+            ConditionPart::None => f.write_str("None"),
+            ConditionPart::Const(b) => write!(f, "Const({b})"),
+            ConditionPart::Regs(_) => f.write_str("Regs"),
         }
     }
 }
@@ -439,15 +440,15 @@ pub(crate) enum LeftChecks {
     #[default]
     None,
     /// By index into `Rule::elem_matches`.
-    PerElement(Box<[TargetCheck]>),
+    PerElement(Box<[ConditionPart]>),
     /// By `from` location.
-    PerFrom(Box<[TargetCheck]>),
+    PerFrom(Box<[ConditionPart]>),
 }
 
 impl LeftChecks {
     /// The check for the element `elem` (its index into
     /// `Rule::elem_matches`) on location `from`.
-    pub(crate) fn get(&self, elem: usize, from: usize) -> Option<&TargetCheck> {
+    pub(crate) fn get(&self, elem: usize, from: usize) -> Option<&ConditionPart> {
         match self {
             LeftChecks::None => None,
             LeftChecks::PerElement(c) => c.get(elem),
@@ -820,18 +821,18 @@ impl Compiler<'_> {
         }
     }
 
-    /// [`TargetCheck`] of a residual of a condition's part `B`: a literal
-    /// is known, anything else runs over registers where `pure.rs` can take
-    /// it as a Bool (and is not used otherwise).
-    pub(crate) fn code_check(&self, residual: Option<Expr>) -> TargetCheck {
+    /// [`ConditionPart`] of a residual of a part of a hoisted condition: a
+    /// literal is known, anything else runs over registers where `pure.rs`
+    /// can take it as a Bool (and is not used otherwise).
+    pub(crate) fn code_check(&self, residual: Option<Expr>) -> ConditionPart {
         match residual {
-            None => TargetCheck::None,
-            Some(Expr::Bool(b)) => TargetCheck::Const(b),
+            None => ConditionPart::None,
+            Some(Expr::Bool(b)) => ConditionPart::Const(b),
             Some(r) => {
                 self.top.set(true);
                 match crate::pure::compile_residual(self, &r) {
-                    Some(crate::pure::Code::Bool(p)) => TargetCheck::Regs(Arc::new(p)),
-                    _ => TargetCheck::None,
+                    Some(crate::pure::Code::Bool(p)) => ConditionPart::Regs(Arc::new(p)),
+                    _ => ConditionPart::None,
                 }
             }
         }
@@ -2796,15 +2797,15 @@ impl Ctx<'_> {
         self.run_loc_set_regs(p)
     }
 
-    /// A [`TargetCheck`]: its value, or `None` when there is none (or the
+    /// A [`ConditionPart`]: its value, or `None` when there is none (or the
     /// reference evaluator is on) or the registers give up (the budget
     /// steps they took and the reads they recorded put back).
-    pub(crate) fn run_check(&mut self, t: &TargetCheck) -> Option<bool> {
+    pub(crate) fn run_check(&mut self, t: &ConditionPart) -> Option<bool> {
         match t {
             _ if self.vars.reference => None,
-            TargetCheck::None => None,
-            TargetCheck::Const(b) => Some(*b),
-            TargetCheck::Regs(p) => {
+            ConditionPart::None => None,
+            ConditionPart::Const(b) => Some(*b),
+            ConditionPart::Regs(p) => {
                 let steps = self.vars.steps_left();
                 let reads = self.vars.memo.buf.len();
                 let v = p(self, &mut [0; crate::pure::REGS]);

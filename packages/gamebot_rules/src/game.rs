@@ -120,7 +120,7 @@ pub struct Rule {
     /// condition ([`Rule::hoist_first_conjunct`], [`Rule::hoist_call`])
     /// specialized for that target (`Specializer::right_side`), which move
     /// generation runs in its place once `A` was true for an element.
-    pub(crate) right_special: Box<[crate::compile::TargetCheck]>,
+    pub(crate) right_special: Box<[crate::compile::ConditionPart]>,
     /// The part `A` of a hoisted condition specialized per element or per
     /// `from` location (`Specializer::left_side`), which move generation
     /// runs in its place.
@@ -187,11 +187,9 @@ fn left_checks(
                 let b = b?;
                 tried += 1;
                 let x = special.left_side(cond, &b, &readable);
-                total += x.as_ref().map_or(crate::specialize::MAX_TARGET_NODES, |x| {
-                    let mut n = 0;
-                    x.walk(&mut |_| n += 1);
-                    n
-                });
+                total += x
+                    .as_ref()
+                    .map_or(crate::specialize::MAX_TARGET_NODES, crate::specialize::size);
                 x
             })
             .collect();
@@ -215,7 +213,7 @@ fn left_checks(
         let checks: Box<[_]> = rs.into_iter().map(|x| compiler.code_check(x)).collect();
         checks
             .iter()
-            .any(|t| !matches!(t, crate::compile::TargetCheck::None))
+            .any(|t| !matches!(t, crate::compile::ConditionPart::None))
             .then_some(checks)
     };
     // The form with the smaller residuals on average first; on a tie the
@@ -935,8 +933,7 @@ impl Game {
         for e in &mut evaluations {
             compile(&mut e.value);
         }
-        // Targets specialized per `from` location, for the rules whose
-        // conditions are not tabulated (tabulated ones have none anyway).
+        // `toLocations` specialized per `from` location.
         for r in &mut rules {
             let Some(tl) = &r.to_locations else { continue };
             let readable = r.bound_before_targets();
@@ -956,12 +953,14 @@ impl Game {
                 r.to_special = special;
             }
         }
-        // The part `B` of hoisted conditions specialized per target.
+        // The parts `B` (per target) and `A` (per element or `from`
+        // location) of hoisted conditions. (A condition tabulated later,
+        // `Game::tabulate_fixed_conditions`, is looked up before these.)
         for r in &mut rules {
             let Some(c) = r.condition.clone() else {
                 continue;
             };
-            if !(r.hoist_first_conjunct || r.hoist_call) || r.fixed.is_some() {
+            if !(r.hoist_first_conjunct || r.hoist_call) {
                 continue;
             }
             let checks: Box<[_]> = r
@@ -971,7 +970,7 @@ impl Game {
                 .collect();
             if checks
                 .iter()
-                .any(|t| !matches!(t, crate::compile::TargetCheck::None))
+                .any(|t| !matches!(t, crate::compile::ConditionPart::None))
             {
                 r.right_special = checks;
             }

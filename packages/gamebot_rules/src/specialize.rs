@@ -61,7 +61,7 @@
 //! original), and the smaller of two sides of `AND`/`OR` that cannot fail
 //! goes first (`nim`'s `EMPTY` of the next match before the turn's state).
 //! Such a residual runs over registers only (`compile.rs`: `FromTargets`,
-//! `TargetCheck`, `LeftChecks`); when the registers give up, the original
+//! `ConditionPart`, `LeftChecks`); when the registers give up, the original
 //! runs. Soundness: ARCHITECTURE, "Decisions".
 //!
 //! # Invariants
@@ -74,11 +74,16 @@
 //!   so at every point the variables hold what they would hold in the
 //!   original: a part that is not specialized (a call left as it is, a loop
 //!   not unrolled, an interpolation with an unknown part) may read any of
-//!   them. Only at the end, an assignment to a *dead* variable
-//!   (`memo::dead_vars`: no other invocation reads what it holds) is
-//!   dropped when it is of a literal and nothing in the residual reads the
-//!   variable, or when it is of a position read that can be read again in
-//!   place (nothing between changes the state or the variable).
+//!   them. The one exception while the pass runs: an inlined call whose
+//!   value is known and which only assigned literals to dead variables is
+//!   replaced by its value (nothing of the call is left to read them, and
+//!   nothing outside it reads a dead variable). Only at the end, an
+//!   assignment to a *dead* variable (`memo::dead_vars`: no other
+//!   invocation reads what it holds) is dropped when it is of a literal and
+//!   nothing in the residual reads the variable, or when it is of a
+//!   position read that can be read again in place (nothing between
+//!   changes the state or the variable), or, in a residual of
+//!   [`Use::Targets`], when [`Resolve`] replaced its reads by its values.
 //! - **Nothing is guessed.** A part is folded only when its value is known
 //!   and computing it cannot fail (an overflow, a division by zero or a
 //!   kind mismatch stays in the residual and fails when it runs). Where the
@@ -147,9 +152,10 @@ struct GiveUp;
 enum Use {
     /// An end-of-game or scoring expression ([`Specializer::top`]).
     Whole,
-    /// A rule's `toLocations` for one `from` location
-    /// ([`Specializer::targets`]); calls of functions with a loop are left
-    /// as calls (they run over registers, `pure.rs`, as in the original).
+    /// A rule's `toLocations` for one `from` location or a part of a
+    /// hoisted condition ([`Specializer::targets`], `right_side`,
+    /// `left_side`); calls of functions with a loop are left as calls (they
+    /// run over registers, `pure.rs`, as in the original).
     Targets,
 }
 
@@ -362,8 +368,9 @@ impl<'a> Specializer<'a> {
     /// the `from` pattern's variables `bound` (bound last before the
     /// expression runs, so they hold these values), or `None` (as
     /// [`Specializer::top`]); `readable` are the variables bound whenever
-    /// it runs (those bound before the targets). It assigns no variable; it may call functions
-    /// that change no state and write only dead variables ([`Use::Targets`]).
+    /// it runs (those bound before the targets). It assigns no variable; it
+    /// may call functions that change no state and write only dead
+    /// variables ([`Use::Targets`]).
     pub(crate) fn targets(
         &self,
         e: &Expr,
@@ -711,7 +718,8 @@ fn deeper_than(e: &Expr, limit: usize) -> bool {
     }
 }
 
-fn size(e: &Expr) -> usize {
+/// The number of nodes of `e`.
+pub(crate) fn size(e: &Expr) -> usize {
     let mut n = 0;
     e.walk(&mut |_| n += 1);
     n

@@ -3757,12 +3757,12 @@ name=float\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a
 /// What the part `B` of a rule's hoisted condition became for each target,
 /// in `to` order.
 fn target_checks(g: &Game, rule: &str) -> String {
-    use crate::compile::TargetCheck;
+    use crate::compile::ConditionPart;
     let r = g.rules.iter().find(|r| r.name == rule).unwrap();
     (0..r.to_matches.len())
         .map(|i| match r.right_special.get(i) {
-            Some(TargetCheck::Const(b)) => b.to_string(),
-            Some(TargetCheck::Regs(_)) => "regs".to_string(),
+            Some(ConditionPart::Const(b)) => b.to_string(),
+            Some(ConditionPart::Regs(_)) => "regs".to_string(),
             _ => "none".to_string(),
         })
         .collect::<Vec<_>>()
@@ -3862,15 +3862,15 @@ fn specialized_condition_parts_agree_with_the_reference() {
 /// per `from` location, with each entry (`-` where the pattern does not
 /// match the location).
 fn left_checks(g: &Game, rule: &str) -> String {
-    use crate::compile::{LeftChecks, TargetCheck};
+    use crate::compile::{ConditionPart, LeftChecks};
     let r = g.rules.iter().find(|r| r.name == rule).unwrap();
-    let show = |c: &[TargetCheck], skip: &dyn Fn(usize) -> bool| {
+    let show = |c: &[ConditionPart], skip: &dyn Fn(usize) -> bool| {
         (0..c.len())
             .map(|i| match &c[i] {
                 _ if skip(i) => "-".to_string(),
-                TargetCheck::Const(b) => b.to_string(),
-                TargetCheck::Regs(_) => "regs".to_string(),
-                TargetCheck::None => "none".to_string(),
+                ConditionPart::Const(b) => b.to_string(),
+                ConditionPart::Regs(_) => "regs".to_string(),
+                ConditionPart::None => "none".to_string(),
             })
             .collect::<Vec<_>>()
             .join(" ")
