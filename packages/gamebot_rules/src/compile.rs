@@ -393,8 +393,10 @@ pub(crate) enum FromTargets {
     None,
     /// A residual that reads nothing: [`crate::pure::NO_SET`] or a location's id.
     Const(i32),
-    /// A residual over registers (`pure.rs`, a set of at most one location).
-    Regs(Arc<crate::pure::PInt>),
+    /// A residual over registers (`pure.rs`, a set of at most one
+    /// location), and whether it reads no variable (so move generation
+    /// need not bind the patterns' variables for it).
+    Regs(Arc<crate::pure::PInt>, bool),
 }
 
 impl std::fmt::Debug for FromTargets {
@@ -402,7 +404,7 @@ impl std::fmt::Debug for FromTargets {
         match self {
             FromTargets::None => f.write_str("None"),
             FromTargets::Const(l) => write!(f, "Const({l})"),
-            FromTargets::Regs(_) => f.write_str("Regs"),
+            FromTargets::Regs(_, closed) => write!(f, "Regs(closed: {closed})"),
         }
     }
 }
@@ -798,8 +800,8 @@ impl Compiler<'_> {
     /// or one location is known, anything else runs over registers where
     /// `pure.rs` can take it as a set of at most one location (and is not
     /// used otherwise).
-    pub(crate) fn code_targets(&self, residual: Option<Expr>) -> FromTargets {
-        let Some(r) = residual else {
+    pub(crate) fn code_targets(&self, residual: Option<(Expr, bool)>) -> FromTargets {
+        let Some((r, closed)) = residual else {
             return FromTargets::None;
         };
         match &r {
@@ -814,7 +816,7 @@ impl Compiler<'_> {
             _ => {
                 self.top.set(true);
                 match crate::pure::compile_residual(self, &r) {
-                    Some(crate::pure::Code::Set(p)) => FromTargets::Regs(Arc::new(p)),
+                    Some(crate::pure::Code::Set(p)) => FromTargets::Regs(Arc::new(p), closed),
                     _ => FromTargets::None,
                 }
             }

@@ -240,21 +240,25 @@ impl Game {
                     continue;
                 };
                 if !(have_targets && r.element_independent) {
-                    // Unbinds what the evaluation may touch besides the
-                    // pattern and filter variables bound next: the same as a
-                    // full clear for everything it can read
-                    // (`loader/independence.rs`, `mark_generation_clears`).
-                    sc.vars.clear_only(&r.gen_clear);
-                    bind(&mut sc.vars, eb);
-                    if let Filter::Var(v) = r.state {
-                        sc.vars.set(v, Value::Int(es));
-                    }
-                    if let Filter::Var(v) = r.player {
-                        sc.vars.set(v, Value::Int(p));
-                    }
-                    bind(&mut sc.vars, fb);
                     sc.targets.clear();
-                    self.targets(r, ei, from, st, sc)?;
+                    // Targets specialized for this location that read no
+                    // variable need no bindings.
+                    if !self.unbound_targets(r, from, st, sc)? {
+                        // Unbinds what the evaluation may touch besides the
+                        // pattern and filter variables bound next: the same
+                        // as a full clear for everything it can read
+                        // (`loader/independence.rs`, `mark_generation_clears`).
+                        sc.vars.clear_only(&r.gen_clear);
+                        bind(&mut sc.vars, eb);
+                        if let Filter::Var(v) = r.state {
+                            sc.vars.set(v, Value::Int(es));
+                        }
+                        if let Filter::Var(v) = r.player {
+                            sc.vars.set(v, Value::Int(p));
+                        }
+                        bind(&mut sc.vars, fb);
+                        self.targets(r, ei, from, st, sc)?;
+                    }
                     have_targets = true;
                 }
                 out.extend(sc.targets.iter().map(|(t, f)| Move {
@@ -267,6 +271,47 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// The targets of `toLocations` specialized for location `from` when
+    /// the residual reads no variable (`FromTargets::Const`, or
+    /// `FromTargets::Regs` closed): pushed as [`Game::targets`] pushes
+    /// them, without binding anything first. `false` when there is no such
+    /// residual (or the reference evaluator is on) or the registers gave up.
+    #[inline]
+    fn unbound_targets(
+        &self,
+        r: &Rule,
+        from: LocationId,
+        st: &State,
+        sc: &mut Scratch,
+    ) -> Result<bool, RuleError> {
+        let Some(tl) = &r.to_locations else {
+            return Ok(false);
+        };
+        let l = match r.to_special.get(from as usize) {
+            _ if sc.vars.reference => return Ok(false),
+            Some(FromTargets::Const(l)) => *l,
+            Some(FromTargets::Regs(p, true)) => {
+                match Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_loc_set_regs(p) {
+                    Some(l) => l,
+                    None => return Ok(false),
+                }
+            }
+            _ => return Ok(false),
+        };
+        if l != crate::pure::NO_SET {
+            let loc = l as LocationId;
+            if st.content(loc).is_some() {
+                return Err(self.eval_error(
+                    tl,
+                    format!("rule `{}` toLocations", r.name),
+                    self.occupied_target(loc),
+                ));
+            }
+            sc.targets.push((loc, None));
+        }
+        Ok(true)
     }
 
     fn targets(
@@ -285,10 +330,11 @@ impl Game {
             // Specialized for this `from` location (`specialize.rs`), or a
             // set of at most one location over registers: its member
             // checked and pushed as `push_target` does, without the set.
+            // (A residual that reads no variable was tried before the
+            // bindings, `unbound_targets`.)
             let special = match r.to_special.get(from as usize) {
                 _ if ctx.vars.reference => None,
-                Some(FromTargets::Const(l)) => Some(*l),
-                Some(FromTargets::Regs(p)) => ctx.run_loc_set_regs(p),
+                Some(FromTargets::Regs(p, false)) => ctx.run_loc_set_regs(p),
                 _ => None,
             };
             if let Some(l) = special.or_else(|| ctx.run_loc_set(tl)) {

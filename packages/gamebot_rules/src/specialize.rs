@@ -370,15 +370,17 @@ impl<'a> Specializer<'a> {
     /// [`Specializer::top`]); `readable` are the variables bound whenever
     /// it runs (those bound before the targets). It assigns no variable; it
     /// may call functions that change no state and write only dead
-    /// variables ([`Use::Targets`]).
+    /// variables ([`Use::Targets`]). With it, whether it reads no variable
+    /// ([`Specializer::closed`]).
     pub(crate) fn targets(
         &self,
         e: &Expr,
         bound: &[(VarId, i32)],
         readable: &FxHashSet<VarId>,
-    ) -> Option<Expr> {
+    ) -> Option<(Expr, bool)> {
         let (x, _) = self.residual(e, bound, Use::Targets, None, readable)?;
-        self.standalone(&x).then_some(x)
+        let closed = self.closed(&x);
+        self.standalone(&x).then_some((x, closed))
     }
 
     /// The residual of the part `B` of a hoisted rule condition for one

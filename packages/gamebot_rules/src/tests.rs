@@ -3589,7 +3589,8 @@ fn a_reassigned_temporary_is_not_read_in_place_of_the_new_value() {
 /// A line of six cells and a supply: `hop` is frogs' `Hops` (a result
 /// variable assigned in the branches of an `IF`), `back` a one-branch form,
 /// `risky` a condition that could fail (a division), `enter` a target known
-/// at load. (Issue 18, twenty-third step.)
+/// at load, `tagged` one that reads the element's index. (Issue 18,
+/// twenty-third step.)
 const HOP_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
 name=s(1)\ntype=cell\nname=s(2)\ntype=cell\nname=s(3)\ntype=cell\n\
 name=s(4)\ntype=cell\nname=s(5)\ntype=cell\nname=s(6)\ntype=cell\n\
@@ -3605,15 +3606,19 @@ $res\nEND\n\
 Back($bp)\n$br = {}\n$b1 = $bp - 2\nIF(OnLine($b1) AND EMPTY(\"s($b1)\"), $br = {\"s($b1)\"}, true)\n$br\nEND\n\
 Risky($rp)\n$rr = {}\n$r1 = $rp + 1\nIF((((STATE(\"p(1)\") * 4) / $rp) > 3) AND EMPTY(\"s($r1)\") AND OnLine($r1), $rr = {\"s($r1)\"}, true)\n$rr\nEND\n\
 Entry($ek)\n$e2 = $ek * 3\n{\"s($e2)\"}\nEND\n\
+Tag($tp,$tn)\n$t1 = $tp + 1\nIF(OnLine($t1) AND EMPTY(\"s($t1)\") AND ($tn > 1), {\"s($t1)\"}, {})\nEND\n\
 [END OF GAME]\nsituation=NOT EMPTY(\"s(6)\")\nwinner=PLAYER\n\
 [GAME RULES]\n\
 name=hop\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Hop($P)\nfollowup=NEXTPLAYER\n\
 name=back\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Back($P)\nfollowup=SETSTATE(\"p($N)\", 3 - STATE(\"p($N)\")) AND NEXTPLAYER\n\
 name=risky\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Risky($P)\nfollowup=NEXTPLAYER\n\
-name=enter\nelement=p($N)\nfrom=k($K)\nto=s($Q)\ntoLocations=Entry($K)\nfollowup=NEXTPLAYER\n";
+name=enter\nelement=p($N)\nfrom=k($K)\nto=s($Q)\ntoLocations=Entry($K)\nfollowup=NEXTPLAYER\n\
+name=tagged\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Tag($P, $N)\nfollowup=NEXTPLAYER\n";
 
 /// What `toLocations` became for each `from` location of a rule, in
-/// location order (`-` for a location the pattern does not match).
+/// location order (`-` for a location the pattern does not match; a
+/// residual over registers `closed` when it reads no variable, `open`
+/// otherwise).
 fn from_targets(g: &Game, rule: &str) -> String {
     use crate::compile::FromTargets;
     let r = g.rules.iter().find(|r| r.name == rule).unwrap();
@@ -3622,7 +3627,8 @@ fn from_targets(g: &Game, rule: &str) -> String {
             _ if r.from_match[l].is_none() => "-".to_string(),
             Some(FromTargets::Const(crate::pure::NO_SET)) => "{}".to_string(),
             Some(FromTargets::Const(t)) => g.locations[*t as usize].name.clone(),
-            Some(FromTargets::Regs(_)) => "regs".to_string(),
+            Some(FromTargets::Regs(_, true)) => "closed".to_string(),
+            Some(FromTargets::Regs(_, false)) => "open".to_string(),
             _ => "none".to_string(),
         })
         .collect::<Vec<_>>()
@@ -3639,25 +3645,36 @@ fn targets_are_specialized_per_from_location() {
     let g = Game::parse("hop.game", HOP_GAME).unwrap();
     // s(1)..s(6), k(1), k(2). A piece on s(6) has no cell ahead; on s(5),
     // one cell to try.
-    assert_eq!(from_targets(&g, "hop"), "regs regs regs regs regs {} - -");
-    assert_eq!(from_targets(&g, "back"), "{} {} regs regs regs regs - -");
+    assert_eq!(
+        from_targets(&g, "hop"),
+        "closed closed closed closed closed {} - -"
+    );
+    assert_eq!(
+        from_targets(&g, "back"),
+        "{} {} closed closed closed closed - -"
+    );
     assert_eq!(
         from_targets(&g, "risky"),
         "none none none none none none - -"
     );
     assert_eq!(from_targets(&g, "enter"), "- - - - - - s(3) s(6)");
+    // `$tn > 1` became `$N > 1`: read when it runs.
+    assert_eq!(
+        from_targets(&g, "tagged"),
+        "open open open open open {} - -"
+    );
     let frogs = Game::parse("frogs.game", include_str!("../../../games/frogs.game")).unwrap();
     assert_eq!(
         from_targets(&frogs, "frog"),
-        "regs regs regs regs regs regs {}"
+        "closed closed closed closed closed closed {}"
     );
     assert_eq!(
         from_targets(&frogs, "toad"),
-        "{} regs regs regs regs regs regs"
+        "{} closed closed closed closed closed closed"
     );
     let nim = Game::parse("nim.game", include_str!("../../../games/nim.game")).unwrap();
     let take = from_targets(&nim, "take");
-    assert_eq!(take.matches("regs").count(), 16, "{take}");
+    assert_eq!(take.matches("closed").count(), 16, "{take}");
 }
 
 /// Moves generated with the specialized targets are the reference
