@@ -3682,37 +3682,44 @@ fn targets_are_specialized_per_from_location() {
 /// of frogs, and the states after each move are the same.
 #[test]
 fn specialized_targets_agree_with_the_reference() {
-    use rand::{Rng, SeedableRng};
     for (name, text) in [
         ("hop.game", HOP_GAME),
         ("frogs.game", include_str!("../../../games/frogs.game")),
         ("nim.game", include_str!("../../../games/nim.game")),
     ] {
-        let g = Game::parse(name, text).unwrap();
-        let (mut sc, mut rsc) = (g.scratch(), g.scratch());
-        rsc.set_reference_evaluator(true);
-        let (mut moves, mut want) = (Vec::new(), Vec::new());
-        let mut seen = 0usize;
-        for seed in 0..200 {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let mut st = g.initial_state();
-            for _ in 0..60 {
-                g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
-                g.legal_moves_into(&st, &mut rsc, &mut want).unwrap();
-                assert_eq!(moves, want, "{name} seed {seed}");
-                seen += moves.len();
-                if g.settle(&mut st, &moves) {
-                    break;
-                }
-                let mv = moves[rng.gen_range(0..moves.len())].clone();
-                let mut st2 = st.clone();
-                g.apply_with(&mut st, &mv, &mut sc).unwrap();
-                g.apply_with(&mut st2, &mv, &mut rsc).unwrap();
-                assert_eq!(format!("{st:?}"), format!("{st2:?}"), "{name} seed {seed}");
-            }
-        }
-        assert!(seen > 1000, "{name}: {seen} moves seen");
+        playouts_agree_with_the_reference(name, text, 200);
     }
+}
+
+/// Seeded playouts (seeds `0..seeds`, at most 60 moves) of game `text`:
+/// at every position the compiled form's move list is the reference
+/// evaluator's, and after every move the states are the same.
+fn playouts_agree_with_the_reference(name: &str, text: &str, seeds: u64) {
+    use rand::{Rng, SeedableRng};
+    let g = Game::parse(name, text).unwrap();
+    let (mut sc, mut rsc) = (g.scratch(), g.scratch());
+    rsc.set_reference_evaluator(true);
+    let (mut moves, mut want) = (Vec::new(), Vec::new());
+    let mut seen = 0usize;
+    for seed in 0..seeds {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut st = g.initial_state();
+        for _ in 0..60 {
+            g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+            g.legal_moves_into(&st, &mut rsc, &mut want).unwrap();
+            assert_eq!(moves, want, "{name} seed {seed}");
+            seen += moves.len();
+            if g.settle(&mut st, &moves) {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())].clone();
+            let mut st2 = st.clone();
+            g.apply_with(&mut st, &mv, &mut sc).unwrap();
+            g.apply_with(&mut st2, &mv, &mut rsc).unwrap();
+            assert_eq!(format!("{st:?}"), format!("{st2:?}"), "{name} seed {seed}");
+        }
+    }
+    assert!(seen > 1000, "{name}: {seen} moves seen");
 }
 
 /// A specialized target that is occupied gives the error the reference
@@ -3829,7 +3836,6 @@ fn hoisted_right_sides_are_specialized_per_target() {
 /// that have them, and the states after each move are the same.
 #[test]
 fn specialized_condition_parts_agree_with_the_reference() {
-    use rand::{Rng, SeedableRng};
     for (name, text, seeds) in [
         ("column.game", COLUMN_GAME, 300),
         (
@@ -3848,30 +3854,7 @@ fn specialized_condition_parts_agree_with_the_reference() {
             50,
         ),
     ] {
-        let g = Game::parse(name, text).unwrap();
-        let (mut sc, mut rsc) = (g.scratch(), g.scratch());
-        rsc.set_reference_evaluator(true);
-        let (mut moves, mut want) = (Vec::new(), Vec::new());
-        let mut seen = 0usize;
-        for seed in 0..seeds {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let mut st = g.initial_state();
-            for _ in 0..60 {
-                g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
-                g.legal_moves_into(&st, &mut rsc, &mut want).unwrap();
-                assert_eq!(moves, want, "{name} seed {seed}");
-                seen += moves.len();
-                if g.settle(&mut st, &moves) {
-                    break;
-                }
-                let mv = moves[rng.gen_range(0..moves.len())].clone();
-                let mut st2 = st.clone();
-                g.apply_with(&mut st, &mv, &mut sc).unwrap();
-                g.apply_with(&mut st2, &mv, &mut rsc).unwrap();
-                assert_eq!(format!("{st:?}"), format!("{st2:?}"), "{name} seed {seed}");
-            }
-        }
-        assert!(seen > 1000, "{name}: {seen} moves seen");
+        playouts_agree_with_the_reference(name, text, seeds);
     }
 }
 

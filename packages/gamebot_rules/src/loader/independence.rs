@@ -167,19 +167,7 @@ pub(super) fn mark_hoistable_conditions(
         if !touched_a.is_disjoint(&others) {
             continue;
         }
-        let mut bound: FxHashSet<VarId> = FxHashSet::default();
-        for (_, eb) in &r.elem_matches {
-            bound.extend(eb.iter().map(|x| x.0));
-        }
-        for fb in r.from_match.iter().flatten() {
-            bound.extend(fb.iter().map(|x| x.0));
-        }
-        bound.extend(r.element.vars().chain(r.from.vars()));
-        for f in [r.state, r.player] {
-            if let Filter::Var(v) = f {
-                bound.insert(v);
-            }
-        }
+        let bound = r.bound_before_targets();
         r.hoist_first_conjunct = reads.writes_of(a).is_disjoint(&bound);
         // [`Rule::share_call_targets`] for `A AND B`: `B` touches no variable
         // bound before the targets either.
