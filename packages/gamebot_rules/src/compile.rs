@@ -394,9 +394,19 @@ pub(crate) enum FromTargets {
     /// A residual that reads nothing: [`crate::pure::NO_SET`] or a location's id.
     Const(i32),
     /// A residual over registers (`pure.rs`, a set of at most one
-    /// location), and whether it reads no variable (so move generation
-    /// need not bind the patterns' variables for it).
-    Regs(Arc<crate::pure::PInt>, bool),
+    /// location).
+    Regs {
+        code: Arc<crate::pure::PInt>,
+        /// Whether it reads no variable (so move generation need not bind
+        /// the patterns' variables for it).
+        closed: bool,
+        /// A location that must be empty (`true`) or occupied (`false`)
+        /// for the residual to give a target: it is `IF(c, s, {})` with
+        /// `EMPTY(l)` or `NOT EMPTY(l)` first in `c` (so when the location
+        /// is otherwise, `c` is false without reading more and the set is
+        /// empty).
+        needs: Option<(crate::model::LocationId, bool)>,
+    },
 }
 
 impl std::fmt::Debug for FromTargets {
@@ -404,7 +414,9 @@ impl std::fmt::Debug for FromTargets {
         match self {
             FromTargets::None => f.write_str("None"),
             FromTargets::Const(l) => write!(f, "Const({l})"),
-            FromTargets::Regs(_, closed) => write!(f, "Regs(closed: {closed})"),
+            FromTargets::Regs { closed, needs, .. } => {
+                write!(f, "Regs(closed: {closed}, needs: {needs:?})")
+            }
         }
     }
 }
@@ -816,10 +828,43 @@ impl Compiler<'_> {
             _ => {
                 self.top.set(true);
                 match crate::pure::compile_residual(self, &r) {
-                    Some(crate::pure::Code::Set(p)) => FromTargets::Regs(Arc::new(p), closed),
+                    Some(crate::pure::Code::Set(p)) => FromTargets::Regs {
+                        code: Arc::new(p),
+                        closed,
+                        needs: self.needs(&r),
+                    },
                     _ => FromTargets::None,
                 }
             }
+        }
+    }
+
+    /// `FromTargets::Regs::needs` of a residual: `IF(c, s, {})` where `c`
+    /// is, or starts with (`AND`), `EMPTY` or `NOT EMPTY` of a location's
+    /// literal name.
+    fn needs(&self, r: &Expr) -> Option<(crate::model::LocationId, bool)> {
+        let Expr::Builtin(Builtin::If, a) = r else {
+            return None;
+        };
+        if a.len() != 3 || !matches!(&a[2], Expr::Set(items) if items.is_empty()) {
+            return None;
+        }
+        let first = match &a[0] {
+            Expr::Binary(Op::And, x, _) => &**x,
+            c => c,
+        };
+        let (test, empty) = match first {
+            Expr::Unary(Op::Not, x) => (&**x, false),
+            x => (x, true),
+        };
+        match test {
+            Expr::Builtin(Builtin::Empty, n) if n.len() == 1 => match n[0] {
+                Expr::Str(s) => {
+                    known(self.sym_loc, s).map(|l| (l as crate::model::LocationId, empty))
+                }
+                _ => None,
+            },
+            _ => None,
         }
     }
 

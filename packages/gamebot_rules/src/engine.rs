@@ -292,8 +292,17 @@ impl Game {
         let l = match r.to_special.get(from as usize) {
             _ if sc.vars.reference => return Ok(false),
             Some(FromTargets::Const(l)) => *l,
-            Some(FromTargets::Regs(p, true)) => {
-                match Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_loc_set_regs(p) {
+            Some(FromTargets::Regs {
+                code,
+                closed: true,
+                needs,
+            }) => {
+                // A location the residual needs empty (or occupied) is not:
+                // no target, nothing to run.
+                if needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty) {
+                    return Ok(true);
+                }
+                match Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_loc_set_regs(code) {
                     Some(l) => l,
                     None => return Ok(false),
                 }
@@ -334,7 +343,11 @@ impl Game {
             // bindings, `unbound_targets`.)
             let special = match r.to_special.get(from as usize) {
                 _ if ctx.vars.reference => None,
-                Some(FromTargets::Regs(p, false)) => ctx.run_loc_set_regs(p),
+                Some(FromTargets::Regs {
+                    code,
+                    closed: false,
+                    ..
+                }) => ctx.run_loc_set_regs(code),
                 _ => None,
             };
             if let Some(l) = special.or_else(|| ctx.run_loc_set(tl)) {

@@ -3589,8 +3589,8 @@ fn a_reassigned_temporary_is_not_read_in_place_of_the_new_value() {
 /// A line of six cells and a supply: `hop` is frogs' `Hops` (a result
 /// variable assigned in the branches of an `IF`), `back` a one-branch form,
 /// `risky` a condition that could fail (a division), `enter` a target known
-/// at load, `tagged` one that reads the element's index. (Issue 18,
-/// twenty-third step.)
+/// at load, `tagged` one that reads the element's index, `leap` one that
+/// needs the next cell occupied. (Issue 18, twenty-third step.)
 const HOP_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
 name=s(1)\ntype=cell\nname=s(2)\ntype=cell\nname=s(3)\ntype=cell\n\
 name=s(4)\ntype=cell\nname=s(5)\ntype=cell\nname=s(6)\ntype=cell\n\
@@ -3607,18 +3607,21 @@ Back($bp)\n$br = {}\n$b1 = $bp - 2\nIF(OnLine($b1) AND EMPTY(\"s($b1)\"), $br = 
 Risky($rp)\n$rr = {}\n$r1 = $rp + 1\nIF((((STATE(\"p(1)\") * 4) / $rp) > 3) AND EMPTY(\"s($r1)\") AND OnLine($r1), $rr = {\"s($r1)\"}, true)\n$rr\nEND\n\
 Entry($ek)\n$e2 = $ek * 3\n{\"s($e2)\"}\nEND\n\
 Tag($tp,$tn)\n$t1 = $tp + 1\nIF(OnLine($t1) AND EMPTY(\"s($t1)\") AND ($tn > 1), {\"s($t1)\"}, {})\nEND\n\
+Leap($lp)\n$l1 = $lp + 1\n$l2 = $lp + 2\nIF(OnLine($l2) AND NOT EMPTY(\"s($l1)\"), IF(EMPTY(\"s($l2)\"), {\"s($l2)\"}, {}), {})\nEND\n\
 [END OF GAME]\nsituation=NOT EMPTY(\"s(6)\")\nwinner=PLAYER\n\
 [GAME RULES]\n\
 name=hop\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Hop($P)\nfollowup=NEXTPLAYER\n\
 name=back\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Back($P)\nfollowup=SETSTATE(\"p($N)\", 3 - STATE(\"p($N)\")) AND NEXTPLAYER\n\
 name=risky\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Risky($P)\nfollowup=NEXTPLAYER\n\
 name=enter\nelement=p($N)\nfrom=k($K)\nto=s($Q)\ntoLocations=Entry($K)\nfollowup=NEXTPLAYER\n\
-name=tagged\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Tag($P, $N)\nfollowup=NEXTPLAYER\n";
+name=tagged\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Tag($P, $N)\nfollowup=NEXTPLAYER\n\
+name=leap\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ntoLocations=Leap($P)\nfollowup=NEXTPLAYER\n";
 
 /// What `toLocations` became for each `from` location of a rule, in
 /// location order (`-` for a location the pattern does not match; a
 /// residual over registers `closed` when it reads no variable, `open`
-/// otherwise).
+/// otherwise, with `[l]` or `[!l]` when it needs location `l` empty or
+/// occupied).
 fn from_targets(g: &Game, rule: &str) -> String {
     use crate::compile::FromTargets;
     let r = g.rules.iter().find(|r| r.name == rule).unwrap();
@@ -3627,8 +3630,17 @@ fn from_targets(g: &Game, rule: &str) -> String {
             _ if r.from_match[l].is_none() => "-".to_string(),
             Some(FromTargets::Const(crate::pure::NO_SET)) => "{}".to_string(),
             Some(FromTargets::Const(t)) => g.locations[*t as usize].name.clone(),
-            Some(FromTargets::Regs(_, true)) => "closed".to_string(),
-            Some(FromTargets::Regs(_, false)) => "open".to_string(),
+            Some(FromTargets::Regs {
+                closed, needs: n, ..
+            }) => format!(
+                "{}{}",
+                if *closed { "closed" } else { "open" },
+                match n {
+                    Some((l, true)) => format!("[{}]", g.locations[*l as usize].name),
+                    Some((l, false)) => format!("[!{}]", g.locations[*l as usize].name),
+                    None => String::new(),
+                }
+            ),
             _ => "none".to_string(),
         })
         .collect::<Vec<_>>()
@@ -3647,11 +3659,11 @@ fn targets_are_specialized_per_from_location() {
     // one cell to try.
     assert_eq!(
         from_targets(&g, "hop"),
-        "closed closed closed closed closed {} - -"
+        "closed closed closed closed closed[s(6)] {} - -"
     );
     assert_eq!(
         from_targets(&g, "back"),
-        "{} {} closed closed closed closed - -"
+        "{} {} closed[s(1)] closed[s(2)] closed[s(3)] closed[s(4)] - -"
     );
     assert_eq!(
         from_targets(&g, "risky"),
@@ -3661,20 +3673,27 @@ fn targets_are_specialized_per_from_location() {
     // `$tn > 1` became `$N > 1`: read when it runs.
     assert_eq!(
         from_targets(&g, "tagged"),
-        "open open open open open {} - -"
+        "open[s(2)] open[s(3)] open[s(4)] open[s(5)] open[s(6)] {} - -"
+    );
+    // A location a residual needs empty or occupied (`[..]`, `[!..]`) is
+    // checked before it runs.
+    assert_eq!(
+        from_targets(&g, "leap"),
+        "closed[!s(2)] closed[!s(3)] closed[!s(4)] closed[!s(5)] {} {} - -"
     );
     let frogs = Game::parse("frogs.game", include_str!("../../../games/frogs.game")).unwrap();
     assert_eq!(
         from_targets(&frogs, "frog"),
-        "closed closed closed closed closed closed {}"
+        "closed closed closed closed closed closed[pad(7)] {}"
     );
     assert_eq!(
         from_targets(&frogs, "toad"),
-        "{} closed closed closed closed closed closed"
+        "{} closed[pad(1)] closed closed closed closed closed"
     );
     let nim = Game::parse("nim.game", include_str!("../../../games/nim.game")).unwrap();
     let take = from_targets(&nim, "take");
     assert_eq!(take.matches("closed").count(), 16, "{take}");
+    assert!(take.contains("closed[row(2,2)]"), "{take}");
 }
 
 /// Moves generated with the specialized targets are the reference
