@@ -403,21 +403,12 @@ impl<'a> Specializer<'a> {
                     return None;
                 };
                 let last_of = Some((*f, (**b).clone()));
-                let (mut x, _) = self.residual(cond, bound, Use::Targets, last_of, &none)?;
+                let (x, _) = self.residual(cond, bound, Use::Targets, last_of, &none)?;
                 // The assignments before `B'`: of a variable's value or of a
                 // value that cannot fail.
-                loop {
-                    match x {
-                        Expr::Builtin(Builtin::If, a)
-                            if a.len() == 3
-                                && matches!(&a[0], Expr::Assign(_, v) if matches!(**v, Expr::Var(_)) || stable(v))
-                                && matches!(a[2], Expr::Bool(false)) =>
-                        {
-                            x = a.into_vec().swap_remove(1);
-                        }
-                        other => break other,
-                    }
-                }
+                leading_stores_dropped(x, &|_, value, _| {
+                    matches!(value, Expr::Var(_)) || stable(value)
+                })
             }
             _ => return None,
         };
@@ -447,28 +438,17 @@ impl<'a> Specializer<'a> {
                     return None;
                 };
                 let last_of = Some((*f, (**a).clone()));
-                let (mut x, _) = self.residual(cond, bound, Use::Targets, last_of, readable)?;
+                let (x, _) = self.residual(cond, bound, Use::Targets, last_of, readable)?;
                 // Leading assignments nothing after them reads: the lines of
                 // a hoisted call are assignments that cannot fail and its
                 // arguments literals or bound variables
                 // (`loader/independence.rs`), so leaving them out changes
                 // nothing but what dead variables hold.
-                loop {
-                    match x {
-                        Expr::Builtin(Builtin::If, a)
-                            if a.len() == 3
-                                && matches!(a[2], Expr::Bool(false))
-                                && matches!(&a[0], Expr::Assign(v, _) if {
-                                    let mut r = FxHashSet::default();
-                                    reads_of(&a[1], self.templates, &self.reach, &mut r);
-                                    !r.contains(v)
-                                }) =>
-                        {
-                            x = a.into_vec().swap_remove(1);
-                        }
-                        other => break other,
-                    }
-                }
+                leading_stores_dropped(x, &|v, _, rest| {
+                    let mut r = FxHashSet::default();
+                    reads_of(rest, self.templates, &self.reach, &mut r);
+                    !r.contains(&v)
+                })
             }
             _ => return None,
         };
@@ -478,7 +458,7 @@ impl<'a> Specializer<'a> {
     /// Whether a residual reads no variable outside `readable` (in it, in a
     /// template, in a called function but its dead ones).
     fn reads_only(&self, x: &Expr, readable: &FxHashSet<VarId>) -> bool {
-        let dead = |v: VarId| self.dead.get(v as usize).copied().unwrap_or(false);
+        let dead = |v: VarId| self.is_dead(v);
         let mut ok = true;
         x.walk(&mut |y| match y {
             Expr::Var(v) => ok &= readable.contains(v),
@@ -504,7 +484,7 @@ impl<'a> Specializer<'a> {
     /// expression: small, nothing assigned, calls only of functions that
     /// write dead variables alone (what a call leaves in them nothing reads).
     fn standalone(&self, x: &Expr) -> bool {
-        let dead = |v: VarId| self.dead.get(v as usize).copied().unwrap_or(false);
+        let dead = |v: VarId| self.is_dead(v);
         let mut ok = size(x) <= MAX_TARGET_NODES;
         x.walk(&mut |y| match y {
             Expr::Assign(..) | Expr::Loop { .. } | Expr::Lazy(..) => ok = false,
@@ -570,7 +550,7 @@ impl<'a> Specializer<'a> {
         if mode == Use::Targets && size(&expr) > MAX_TARGET_NODES {
             return None;
         }
-        let dead = |v: VarId| self.dead.get(v as usize).copied().unwrap_or(false);
+        let dead = |v: VarId| self.is_dead(v);
         // Drop assignments of literals to dead variables nothing reads.
         let mut reads = FxHashSet::default();
         reads_of(&expr, self.templates, reach, &mut reads);
@@ -620,6 +600,11 @@ impl<'a> Specializer<'a> {
             return None;
         }
         Some((expr, w.work))
+    }
+
+    /// Whether `v` is dead (`memo::dead_vars`).
+    fn is_dead(&self, v: VarId) -> bool {
+        self.dead.get(v as usize).copied().unwrap_or(false)
     }
 
     fn inlinable(&self, reach: &Reach, f: FuncId, argc: usize) -> bool {
@@ -717,6 +702,24 @@ fn deeper_than(e: &Expr, limit: usize) -> bool {
         Expr::Unary(_, x) | Expr::Assign(_, x) => deeper_than(x, limit - 1),
         Expr::Binary(_, a, b) => deeper_than(a, limit - 1) || deeper_than(b, limit - 1),
         _ => false,
+    }
+}
+
+/// `x` without the leading guards `IF($v = value, rest, false)` that
+/// `drop(v, value, rest)` accepts, one after the other: each is `rest`
+/// with `$v` assigned (an assignment gives `true`).
+fn leading_stores_dropped(mut x: Expr, drop: &dyn Fn(VarId, &Expr, &Expr) -> bool) -> Expr {
+    loop {
+        match x {
+            Expr::Builtin(Builtin::If, a)
+                if a.len() == 3
+                    && matches!(a[2], Expr::Bool(false))
+                    && matches!(&a[0], Expr::Assign(v, value) if drop(*v, value, &a[1])) =>
+            {
+                x = a.into_vec().swap_remove(1);
+            }
+            other => return other,
+        }
     }
 }
 
@@ -1490,7 +1493,7 @@ impl Walk<'_, '_> {
         // the way: the call is that value. (Nothing outside the call reads
         // what it left in a dead variable, and nothing of the call is left
         // to read it.)
-        let dead = |v: &VarId| self.sp.dead.get(*v as usize).copied().unwrap_or(false);
+        let dead = |v: &VarId| self.sp.is_dead(*v);
         let literal_dead = |x: &Expr| match x {
             Expr::Assign(v, x) => {
                 dead(v) && matches!(**x, Expr::Int(_) | Expr::Bool(_) | Expr::Str(_))
