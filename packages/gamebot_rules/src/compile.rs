@@ -570,6 +570,14 @@ pub(crate) struct Compiler<'a> {
     /// function body, it would cost a check per call for nothing when the
     /// table is on).
     pub top: std::cell::Cell<bool>,
+    /// The cache slots handed out to closed inlined calls
+    /// (`pure::Inlined::cache`): the function and the type of its value.
+    pub call_slots: std::cell::RefCell<Vec<(FuncId, u8)>>,
+    /// Whether a closed inlined call may get a new slot: only while rule
+    /// conditions and targets are compiled, which run for many elements
+    /// and targets of a position (an end check's call runs once in a
+    /// position; it takes the slot a rule's call of the function has).
+    pub new_call_slots: std::cell::Cell<bool>,
 }
 
 /// In an id table of a template: no name the game knows; certainly unknown

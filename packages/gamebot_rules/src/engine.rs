@@ -160,7 +160,7 @@ impl Game {
             }
         }
         let mut st = State::new(self.meta.clone(), locations, attrs, nl, scores);
-        st.track = self.renews_epochs;
+        st.track = self.initial.track;
         st.set_player(player);
         st.set_outcome(outcome);
         Ok(st)

@@ -471,11 +471,13 @@ pub struct Game {
     pub(crate) cfuncs: Vec<Option<crate::compile::CFunc>>,
     /// Per function name: whether and how its calls are memoized (`memo.rs`).
     pub(crate) memo_info: Vec<Option<crate::memo::MemoInfo>>,
-    /// Whether a function or a loop body is memoized: then the engine gives
-    /// a state a fresh epoch after each move (`compile::renew_epoch`), and
-    /// its states keep what changed since the last epoch (`State::track`),
-    /// for its entries to be checked once per position and not at all in the
-    /// next one when nothing they read changed.
+    /// Whether a function or a loop body is memoized or an inlined call is
+    /// cached per epoch (`pure::cached`): then the engine gives a state a
+    /// fresh epoch after each move (`compile::renew_epoch`), for memo entries
+    /// to be checked and closed calls to run once per position. (With a
+    /// memoized function, its states also keep what changed since the last
+    /// epoch, `State::track`, for entries not to be checked at all in the
+    /// next position when nothing they read changed.)
     pub(crate) renews_epochs: bool,
     /// Per variable: whether no expression can observe what a call leaves in
     /// it (`memo::dead_vars`); the tests compare the other variables only.
@@ -830,6 +832,8 @@ impl Game {
                 etype_sym: &etype_sym,
                 etypes,
                 top: std::cell::Cell::new(false),
+                call_slots: Default::default(),
+                new_call_slots: Default::default(),
             };
             let mut demote: Vec<bool> = (0..funcs.len())
                 .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
@@ -854,8 +858,7 @@ impl Game {
             }
         }
         // Units too: their entries take the parent epoch's check (`memo.rs`).
-        let renews_epochs = memo_info.iter().any(Option::is_some);
-        initial.track = renews_epochs;
+        initial.track = memo_info.iter().any(Option::is_some);
         let mut compiler = crate::compile::Compiler {
             units,
             pure_bodies: Vec::new(),
@@ -874,6 +877,8 @@ impl Game {
             etype_sym: &etype_sym,
             etypes,
             top: std::cell::Cell::new(false),
+            call_slots: Default::default(),
+            new_call_slots: Default::default(),
         };
         for _ in 0..4 {
             let known = compiler.bool_funcs();
@@ -895,8 +900,10 @@ impl Game {
             .collect();
         let mut compile = |se: &mut SrcExpr| se.code = compiler.code(&se.expr);
         for r in &mut rules {
+            compiler.new_call_slots.set(true);
             r.to_locations.iter_mut().for_each(&mut compile);
             r.condition.iter_mut().for_each(&mut compile);
+            compiler.new_call_slots.set(false);
             r.followup.iter_mut().for_each(&mut compile);
             for (a, w) in &mut r.bonuses {
                 compile(a);
@@ -934,6 +941,7 @@ impl Game {
             compile(&mut e.value);
         }
         // `toLocations` specialized per `from` location.
+        compiler.new_call_slots.set(true);
         for r in &mut rules {
             let Some(tl) = &r.to_locations else { continue };
             let readable = r.bound_before_targets();
@@ -976,6 +984,10 @@ impl Game {
             }
             r.left_special = left_checks(r, &c.expr, &special, &compiler);
         }
+        compiler.new_call_slots.set(false);
+        // Memo entries and the values of closed inlined calls
+        // (`pure::cached`) are kept per epoch.
+        let renews_epochs = initial.track || !compiler.call_slots.borrow().is_empty();
         let sym_indexed = syms
             .iter()
             .map(|t| {

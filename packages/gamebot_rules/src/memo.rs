@@ -865,6 +865,9 @@ pub(crate) struct Memo {
     /// The innermost memoized attempt that failed, while the failure goes up
     /// to the outermost attempt.
     pub failed: Option<FuncId>,
+    /// Per cache slot of a closed inlined call (`pure::cached`): the epoch
+    /// of the state it was last computed in and its value.
+    pub calls: Vec<(u64, i32)>,
 }
 
 impl Memo {
@@ -878,7 +881,18 @@ impl Memo {
             self.buf.clear();
             self.bypass = 0;
             self.failed = None;
+            self.calls.clear();
         }
+    }
+
+    /// Keeps the value of the closed inlined call of `slot` in a state of
+    /// epoch `epoch` (`pure::cached`).
+    #[inline(never)]
+    pub fn keep_call(&mut self, slot: usize, epoch: u64, v: i32) {
+        if self.calls.len() <= slot {
+            self.calls.resize(slot + 1, (0, 0));
+        }
+        self.calls[slot] = (epoch, v);
     }
 
     /// Stops memoizing `f` in this scratch.

@@ -198,6 +198,57 @@ pub(crate) struct Inlined {
     args: Vec<(u8, Pure)>,
     steps: Vec<Step>,
     body: Pure,
+    /// A call without arguments that reads no variable of the namespace
+    /// (`nim`'s `FreeBin`): a function of the position alone, so its value
+    /// is kept per state epoch in this slot of `Memo::calls` (see
+    /// [`cached`]).
+    cache: Option<u16>,
+}
+
+impl Inlined {
+    fn reads_namespace(&self) -> bool {
+        self.args.iter().any(|(_, a)| a.reads_namespace())
+            || self.steps.iter().any(|s| match s {
+                Step::Let(_, x) | Step::Guard(x, _) => x.reads_namespace(),
+            })
+            || self.body.reads_namespace()
+    }
+}
+
+impl Pure {
+    /// Whether evaluating the expression may read a variable of the
+    /// namespace ([`Pure::Var`]; a memoized call's entry may depend on
+    /// variables it reads, so it counts as one).
+    fn reads_namespace(&self) -> bool {
+        match self {
+            Pure::Lit(_) | Pure::BoolLit(_) | Pure::Reg(_) => false,
+            Pure::Var(_) | Pure::Memo(_) => true,
+            Pure::Bin(_, a, b) | Pure::And(a, b) | Pure::Or(a, b) => {
+                a.reads_namespace() || b.reads_namespace()
+            }
+            Pure::Not(a) | Pure::Abs(a) | Pure::Neg(a) | Pure::Assign(_, a) => a.reads_namespace(),
+            Pure::If(a, b, c) => a.reads_namespace() || b.reads_namespace() || c.reads_namespace(),
+            Pure::Call(call) => call.reads_namespace(),
+            Pure::Empty(l) | Pure::Content(l) | Pure::Loc(l) => l.reads_namespace(),
+            Pure::Attr(_, e) | Pure::LocTypeOf(e) | Pure::ElTypeOf(e) => match &**e {
+                PElem::Elem(x) => x.reads_namespace(),
+                PElem::Name(l) => l.reads_namespace(),
+            },
+            Pure::Loop(l) => {
+                l.from.reads_namespace() || l.to.reads_namespace() || l.body.reads_namespace()
+            }
+        }
+    }
+}
+
+impl PLoc {
+    fn reads_namespace(&self) -> bool {
+        match self {
+            PLoc::Const(_) => false,
+            PLoc::One(x, _) => x.reads_namespace(),
+            PLoc::Two(x, y, _) => x.reads_namespace() || y.reads_namespace(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -634,15 +685,28 @@ impl<'c, 'a> Builder<'c, 'a> {
         // calls and free again once it has given its value (a
         // stack): its siblings and later lines reuse them.
         self.regs = mark;
-        Some((
-            Pure::Call(Box::new(Inlined {
-                nest: nest + 1,
-                args: argv,
-                steps,
-                body,
-            })),
-            ty,
-        ))
+        let mut call = Inlined {
+            nest: nest + 1,
+            args: argv,
+            steps,
+            body,
+            cache: None,
+        };
+        if args.is_empty() && !call.reads_namespace() {
+            // One slot per function (and type): every such call of it
+            // gives the same value in a position.
+            let mut slots = self.c.call_slots.borrow_mut();
+            let at = match slots.iter().position(|&k| k == (fid, ty as u8)) {
+                Some(at) => Some(at),
+                None if self.c.new_call_slots.get() && slots.len() < MAX_CALL_SLOTS => {
+                    slots.push((fid, ty as u8));
+                    Some(slots.len() - 1)
+                }
+                None => None,
+            };
+            call.cache = at.map(|at| at as u16);
+        }
+        Some((Pure::Call(Box::new(call)), ty))
     }
 
     /// A call of memoized function `fid` ([`Pure::Memo`]): its parameters
@@ -941,6 +1005,7 @@ pub(crate) fn compile_split(
         args: argv,
         steps,
         body: Pure::BoolLit(true),
+        cache: None,
     };
     Some(Split {
         pro: Prologue::of(&call, rec),
@@ -1192,8 +1257,44 @@ impl Prologue {
     }
 }
 
+/// Closed inlined calls cached per state epoch, at most (a game has a few).
+const MAX_CALL_SLOTS: usize = 64;
+
+/// A closed inlined call ([`Inlined::cache`]) with its value kept in slot
+/// `slot` of `Memo::calls` with the epoch of the state it was computed in.
+/// Two states of one epoch (not 0) have the same contents (`State::epoch`),
+/// and the call reads nothing but the position, so in a state of that epoch
+/// it gives the value kept. Not used while a memoized evaluation records its
+/// reads (a kept value would leave the call's reads out of its entry). Like
+/// a used memo entry, a kept value saves the budget steps of the call.
+fn cached(slot: u16, run: PInt) -> PInt {
+    let slot = slot as usize;
+    fi(move |c, r| {
+        let epoch = c.st.get().epoch;
+        if epoch == 0 || c.vars.memo.depth != 0 {
+            return run(c, r);
+        }
+        if let Some(&(at, v)) = c.vars.memo.calls.get(slot) {
+            if at == epoch {
+                return Some(v);
+            }
+        }
+        let v = run(c, r)?;
+        c.vars.memo.keep_call(slot, epoch, v);
+        Some(v)
+    })
+}
+
 /// An inlined call of an Int (Loc, Set, Elem) function.
 fn call_int(call: &Inlined, rec: bool) -> PInt {
+    let run = call_int_run(call, rec);
+    match call.cache {
+        Some(slot) => cached(slot, run),
+        None => run,
+    }
+}
+
+fn call_int_run(call: &Inlined, rec: bool) -> PInt {
     let pro = Prologue::of(call, rec);
     let body = lower_int(&call.body, rec);
     if pro.steps.is_empty() {
@@ -1215,6 +1316,17 @@ fn call_int(call: &Inlined, rec: bool) -> PInt {
 
 /// An inlined call of a Bool function.
 fn call_bool(call: &Inlined, rec: bool) -> PBool {
+    let run = call_bool_run(call, rec);
+    match call.cache {
+        Some(slot) => {
+            let run = cached(slot, fi(move |c, r| run(c, r).map(i32::from)));
+            fb(move |c, r| run(c, r).map(|v| v != 0))
+        }
+        None => run,
+    }
+}
+
+fn call_bool_run(call: &Inlined, rec: bool) -> PBool {
     let pro = Prologue::of(call, rec);
     let body = lower_bool(&call.body, rec);
     if pro.steps.is_empty() {
