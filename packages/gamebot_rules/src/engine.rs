@@ -261,6 +261,9 @@ impl Game {
                     }
                     have_targets = true;
                 }
+                if sc.targets.is_empty() {
+                    continue;
+                }
                 out.extend(sc.targets.iter().map(|(t, f)| Move {
                     element: *e,
                     from,

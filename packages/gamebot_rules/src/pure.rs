@@ -1604,6 +1604,13 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                 let cond = lower_bool(cond, rec);
                 return crate::compile::counting_loop_reg(all, var, from, to, cond, when, n, k);
             }
+            if let Some((tab, occupied)) = scan_body(&l.body, var) {
+                return if rec {
+                    scan_loop::<true>(all, var, from, to, tab, occupied)
+                } else {
+                    scan_loop::<false>(all, var, from, to, tab, occupied)
+                };
+            }
             let body = lower_bool(&l.body, rec);
             fb(move |c, r| {
                 let a = from.get(c, r)?;
@@ -1637,6 +1644,62 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
         },
         _ => fb(|_, _| None),
     }
+}
+
+/// A loop body `EMPTY("t($k)")` or `NOT EMPTY("t($k)")` over the loop's
+/// own register `k` (`nim`'s `FreeBin`, `FORSOME($k, 1, 16,
+/// EMPTY("bin($k)"))`): the template's table and whether the body is
+/// negated (true when the location must be occupied).
+fn scan_body(body: &Pure, var: u8) -> Option<(IdTable, bool)> {
+    let (loc, occupied) = match body {
+        Pure::Empty(loc) => (loc, false),
+        Pure::Not(x) => match &**x {
+            Pure::Empty(loc) => (loc, true),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match &**loc {
+        PLoc::One(Pure::Reg(k), tab) if *k == var => Some((tab.clone(), occupied)),
+        _ => None,
+    }
+}
+
+/// A loop whose body is a [`scan_body`], in one closure: per iteration the
+/// budget step and the register set as the general loop does, then the
+/// location's id from the table (give up when it cannot decide) and its
+/// occupant read (recorded when `REC`, as `empty_at` does); no closure call
+/// per iteration.
+fn scan_loop<const REC: bool>(
+    all: bool,
+    var: u8,
+    from: Leaf,
+    to: Leaf,
+    tab: IdTable,
+    occupied: bool,
+) -> PBool {
+    fb(move |c, r| {
+        let a = from.get(c, r)?;
+        let b = to.get(c, r)?;
+        let step: i64 = if a <= b { 1 } else { -1 };
+        let mut i = i64::from(a);
+        loop {
+            c.vars.step().ok()?;
+            r[var as usize % REGS] = i as i32;
+            let empty = match tab.lookup1(i as i32)? {
+                Some(l) => c.rd_content::<REC>(l).is_none(),
+                None => true,
+            };
+            let x = empty != occupied;
+            if all != x {
+                return Some(x);
+            }
+            if i == i64::from(b) {
+                return Some(all);
+            }
+            i += step;
+        }
+    })
 }
 
 /// `EMPTY` of a templated location name: the id from the template's table

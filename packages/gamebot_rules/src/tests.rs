@@ -3937,11 +3937,15 @@ fn hoisted_left_sides_are_specialized_per_element_or_location() {
 }
 
 /// A line of six cells and a supply of four pegs: `FirstFree` (a `FORSOME`
-/// and the cell it stopped at), `Free` (a count) and `Crowded` (two cells)
-/// take no argument and read no variable, so their inlined calls are kept
-/// per state epoch (`pure::cached`); `Near` takes none either but reads the
-/// rule's `$Q`, and `Look` is memoized and calls `Free` (its entry must
-/// record `Free`'s reads). (Issue 18, twenty-sixth step.)
+/// and the cell it stopped at), `Free` (a count), `Crowded` (two cells),
+/// `Busy` and `Tail` take no argument and read no variable, so their
+/// inlined calls are kept per state epoch (`pure::cached`); `Near` takes
+/// none either but reads the rule's `$Q`, and `Look` is memoized and calls
+/// `Free` (its entry must record `Free`'s reads). `FirstFree`, `Busy`,
+/// `Tail` and the `FORSOME` of `Seen` (memoized) are scans
+/// (`pure::scan_loop`): up and down, `EMPTY` and `NOT EMPTY`, names off the
+/// line (`s(0)`, `s(7)`), and recording their reads in `Seen`'s entry.
+/// (Issue 18, twenty-sixth step.)
 const CLOSED_CALLS_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
 name=s(1)\ntype=cell\nname=s(2)\ntype=cell\nname=s(3)\ntype=cell\n\
 name=s(4)\ntype=cell\nname=s(5)\ntype=cell\nname=s(6)\ntype=cell\n\
@@ -3955,14 +3959,18 @@ FirstFree\nFORSOME($ff, 1, 6, EMPTY(\"s($ff)\"))\n\"s($ff)\"\nEND\n\
 Free\n$fc = 0\nFORALL($fi, 1, 6, IF(EMPTY(\"s($fi)\"), $fc = $fc + 1, true))\n$fc\nEND\n\
 Crowded\n(NOT EMPTY(\"s(3)\")) AND (NOT EMPTY(\"s(4)\"))\nEND\n\
 Near\n($Q >= 2) AND ($Q <= 4)\nEND\n\
+Busy\nFORSOME($fa, 0, 3, NOT EMPTY(\"s($fa)\"))\nEND\n\
+Tail\nFORALL($fb, 7, 5, EMPTY(\"s($fb)\"))\nEND\n\
 Look($la)\nFORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) OR true))\n\
 IF(EMPTY(\"s($la)\"), Free + $la, Free * 2)\nEND\n\
+Seen($sa)\nFORALL($si, 1, 8, ((($si + 1 + 2 + 3 + 4 + 5 + 6) * ($si + 6 + 5 + 4 + 3 + 2 + 1)) > 0) OR true)\n\
+FORSOME($sb, 6, 5, NOT EMPTY(\"s($sb)\"))\n$sb == $sa + 2\nEND\n\
 [END OF GAME]\nsituation=Free == 0\nwinner=PLAYER\n\
 [GAME RULES]\n\
 name=drop\nelement=p($N)\nfrom=k($K)\nto=s($Q)\ntoLocations=IF(Crowded, {}, {FirstFree})\nfollowup=NEXTPLAYER\n\
 name=slide\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ncondition=($Q == $P + 1) AND (Crowded OR Near) AND (Look($Q) == Free + $Q)\n\
 followup=SETSTATE(\"p($N)\", 3 - STATE(\"p($N)\")) AND NEXTPLAYER\n\
-name=lift\nelement=p($N)\nfrom=s($P)\nto=k($K)\ncondition=(Free < 3) AND (STATE(\"p($N)\") == 2)\nfollowup=NEXTPLAYER\n";
+name=lift\nelement=p($N)\nfrom=s($P)\nto=k($K)\ncondition=(Free < 4) AND (STATE(\"p($N)\") == 2) AND IF(Busy, Tail, NOT Tail) AND (Seen($K) OR ($K < 3))\nfollowup=NEXTPLAYER\n";
 
 /// Calls without arguments that read nothing but the position are kept per
 /// state epoch (`pure::cached`, issue 18 twenty-sixth step): the game gets
