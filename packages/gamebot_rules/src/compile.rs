@@ -634,6 +634,18 @@ impl IdTable {
         (self.exhaustive && (self.negatives_unknown || nonneg)).then_some(None)
     }
 
+    /// Whether `other` gives the same ids for the same arguments (two
+    /// interpolations of one name, `"m($LE)"` twice, are two templates
+    /// with equal tables).
+    pub(crate) fn same_table(&self, other: &IdTable) -> bool {
+        self.locations == other.locations
+            && self.mins == other.mins
+            && self.dims == other.dims
+            && self.ids == other.ids
+            && self.exhaustive == other.exhaustive
+            && self.negatives_unknown == other.negatives_unknown
+    }
+
     /// The id of the name built from `x` (a template over one variable):
     /// `Some(None)` for no such name, `None` when the table cannot decide
     /// (then [`IdTable::ask`] builds the name).

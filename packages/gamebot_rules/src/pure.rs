@@ -1601,6 +1601,24 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             let (all, var) = (l.all, l.var);
             let (from, to) = (Leaf::of(&l.from, rec), Leaf::of(&l.to, rec));
             if let Some((cond, when, n, k)) = crate::compile::counting_reg(&l.body) {
+                if let Some((tab, tests)) = element_tests(cond, var, rec) {
+                    let count = ElemCount {
+                        all,
+                        var,
+                        from,
+                        to,
+                        tab,
+                        tests: tests.into(),
+                        when,
+                        n,
+                        k,
+                    };
+                    return if rec {
+                        count.lower::<true>()
+                    } else {
+                        count.lower::<false>()
+                    };
+                }
                 let cond = lower_bool(cond, rec);
                 return crate::compile::counting_loop_reg(all, var, from, to, cond, when, n, k);
             }
@@ -1643,6 +1661,143 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             (PLoc::One(..) | PLoc::Two(..), _) => empty_at(loc, rec),
         },
         _ => fb(|_, _| None),
+    }
+}
+
+/// What an [`ElemTest`] reads of the element.
+#[derive(Clone, Copy)]
+enum ElemKey {
+    State,
+    Owner,
+    /// `LOCTYPE(LOCATION(..))`.
+    LocType,
+}
+
+/// One comparison of a counting loop's condition ([`element_tests`]): the
+/// element's `key` against `rhs`, by `op`.
+struct ElemTest {
+    key: ElemKey,
+    op: Op,
+    rhs: Leaf,
+}
+
+/// The condition of a counting loop (`compile::counting_reg`) when it is a
+/// comparison, or an `AND` chain of comparisons, of `STATE`, `OWNER` or
+/// `LOCTYPE(LOCATION(..))` of the element named by one template over the
+/// loop's own register with a literal, a register or a variable
+/// (`nim-orig`'s `Left`: `(STATE("m($LE)") == $LR) AND
+/// (LOCTYPE(LOCATION("m($LE)")) == "place")`, `tictactoe-orig`'s
+/// `CountPlaced`): the template's table and the comparisons in order.
+fn element_tests(cond: &Pure, var: u8, rec: bool) -> Option<(IdTable, Vec<ElemTest>)> {
+    fn walk(
+        p: &Pure,
+        var: u8,
+        rec: bool,
+        tab: &mut Option<IdTable>,
+        out: &mut Vec<ElemTest>,
+    ) -> Option<()> {
+        match p {
+            Pure::And(a, b) => {
+                walk(a, var, rec, tab, out)?;
+                walk(b, var, rec, tab, out)
+            }
+            Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
+                let (key, el) = match &**x {
+                    Pure::Attr(Attr::State, el) => (ElemKey::State, el),
+                    Pure::Attr(Attr::Owner, el) => (ElemKey::Owner, el),
+                    Pure::LocTypeOf(el) => (ElemKey::LocType, el),
+                    _ => return None,
+                };
+                let PElem::Name(PLoc::One(Pure::Reg(k), t)) = &**el else {
+                    return None;
+                };
+                if *k != var || tab.as_ref().is_some_and(|u| !u.same_table(t)) {
+                    return None;
+                }
+                let rhs = match &**y {
+                    y @ (Pure::Lit(_) | Pure::Reg(_) | Pure::Var(_)) => Leaf::of(y, rec),
+                    _ => return None,
+                };
+                *tab = Some(t.clone());
+                out.push(ElemTest { key, op: *op, rhs });
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    let (mut tab, mut out) = (None, Vec::new());
+    walk(cond, var, rec, &mut tab, &mut out)?;
+    Some((tab?, out))
+}
+
+/// A counting loop whose condition is [`element_tests`], in one closure:
+/// per iteration the budget step and the register set as
+/// `compile::counting_loop_reg` does, the element's id looked up once, then
+/// the comparisons in order up to the first false one (the reads the
+/// closures make, recorded when `REC`; no element: `STATE`/`OWNER` −1 and
+/// `LOCTYPE` [`NO_LTYPE`], as `attr_of` and `loctype_of` give), and the
+/// count register increased when the condition is `when`.
+struct ElemCount {
+    all: bool,
+    var: u8,
+    from: Leaf,
+    to: Leaf,
+    tab: IdTable,
+    tests: Box<[ElemTest]>,
+    when: bool,
+    n: u8,
+    k: i32,
+}
+
+impl ElemCount {
+    fn lower<const REC: bool>(self) -> PBool {
+        fb(move |c, r| {
+            let s = &self;
+            let a = s.from.get(c, r)?;
+            let b = s.to.get(c, r)?;
+            let step: i64 = if a <= b { 1 } else { -1 };
+            let mut i = i64::from(a);
+            loop {
+                c.vars.step().ok()?;
+                r[s.var as usize % REGS] = i as i32;
+                let id = s.tab.lookup1(i as i32)?;
+                let mut holds = true;
+                for t in s.tests.iter() {
+                    let v = match (id, t.key) {
+                        (None, ElemKey::LocType) => NO_LTYPE,
+                        (None, _) => -1,
+                        (Some(e), ElemKey::State) => c.rd_state::<REC>(e),
+                        (Some(e), ElemKey::Owner) => c.rd_owner::<REC>(e),
+                        (Some(e), ElemKey::LocType) => {
+                            let l = c.rd_location::<REC>(e);
+                            c.g.locations[l as usize].location_type as i32
+                        }
+                    };
+                    let w = t.rhs.get(c, r)?;
+                    let ok = match t.op {
+                        Op::Eq => v == w,
+                        Op::Ne => v != w,
+                        Op::Lt => v < w,
+                        Op::Le => v <= w,
+                        Op::Gt => v > w,
+                        _ => v >= w,
+                    };
+                    if !ok {
+                        holds = false;
+                        break;
+                    }
+                }
+                if holds == s.when {
+                    let x = &mut r[s.n as usize % REGS];
+                    *x = x.checked_add(s.k)?;
+                }
+                if !s.all || i == i64::from(b) {
+                    // The body gave `true`: FORSOME stops, FORALL goes on to the end.
+                    return Some(true);
+                }
+                i += step;
+            }
+        })
     }
 }
 

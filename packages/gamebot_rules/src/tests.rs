@@ -2771,13 +2771,20 @@ fn inlined_element_types_agree_with_the_reference() {
 /// calls, ascending and descending ranges, a count that overflows (the
 /// registers give up, the closures report the overflow), a condition that
 /// gives up (a Str where an Int is expected): the same values, variables,
-/// state and budget errors as the reference at every budget.
+/// state and budget errors as the reference at every budget. `CountD` and
+/// `CountE` are conditions of element tests (`pure::element_tests`, issue 18
+/// twenty-sixth step): `STATE`, `OWNER` and `LOCTYPE(LOCATION(..))` of one
+/// element name compared with literals and a parameter, names off the table
+/// (`p(0)`, `p(5)`, `p(6)`), every comparison operator but `<=`, a
+/// comparison that gives up (a Str parameter).
 #[test]
 fn counting_loops_over_registers_agree_with_the_reference() {
     let board = grid();
     let defs = "CountA($ca, $cb)\n$cn = 0\nFORALL($ci, $ca, $cb, IF(STATE(\"p($ci)\") == 2, $cn = $cn + 1, true))\n$cn\nEND\n\
                 CountB($da, $db, $dk)\n$dn = $dk\nFORSOME($di, $da, $db, IF(EMPTY(\"bin($di)\"), true, $dn = 3 + $dn))\n$dn\nEND\n\
-                CountC($ea, $ek)\n$en = $ek\nFORALL($ei, 1, $ea, IF(OWNER(\"p($ei)\") == 1, $en = $en + 1000000000, true))\n$en\nEND\n";
+                CountC($ea, $ek)\n$en = $ek\nFORALL($ei, 1, $ea, IF(OWNER(\"p($ei)\") == 1, $en = $en + 1000000000, true))\n$en\nEND\n\
+                CountD($xa, $xb, $xk)\n$xn = 0\nFORALL($xi, $xa, $xb, IF((LOCTYPE(LOCATION(\"p($xi)\")) == \"cell\") AND (STATE(\"p($xi)\") >= $xk) AND (OWNER(\"p($xi)\") != 2), $xn = $xn + 1, true))\n$xn\nEND\n\
+                CountE($ya)\n$yn = 0\nFORSOME($yi, $ya, 0, IF((OWNER(\"p($yi)\") < 0) AND (LOCTYPE(LOCATION(\"p($yi)\")) != \"cell\"), true, $yn = $yn + 7))\n$yn\nEND\n";
     let g = Game::parse(
         "count.game",
         &format!("{board}[EXPRESSIONS]\n{defs}Probe\nCountA(1, 4) + CountB(1, 3, 0) + CountC(4, 0)\nEND\n"),
@@ -2799,8 +2806,17 @@ fn counting_loops_over_registers_agree_with_the_reference() {
         &["CountC(4, 1147483648)"],
         &["$x = \"s\"", "CountA($x, 2)"],
         &["SETSTATE(\"p(1)\", 2)", "CountA(1, 4) * 10 + CountA(4, 1)"],
+        &["CountD(0, 5, 1)"],
+        &["CountD(5, 0, 2)"],
+        &[
+            "SETSTATE(\"p(3)\", 2)",
+            "CountD(5, 0, 2) * 10 + CountD(1, 3, 1)",
+        ],
+        &["$k = \"s\"", "CountD(1, 2, $k)"],
+        &["CountE(6)"],
+        &["CountE(3)"],
     ];
-    agree_under_every_budget(&board, defs, cases, 14);
+    agree_under_every_budget(&board, defs, cases, 22);
     let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
     assert_eq!(v(&["CountA(1, 4)"]), 2);
     assert_eq!(v(&["CountA(4, 1)"]), 2);
@@ -2809,6 +2825,10 @@ fn counting_loops_over_registers_agree_with_the_reference() {
     assert_eq!(v(&[moved, "CountB(3, 1, 0)"]), 0);
     assert!(run_budget_on(&board, defs, &["CountB(3, 3, 2147483645)"], 1000).is_err());
     assert_eq!(v(&["CountC(4, 0)"]), 2_000_000_000);
+    assert_eq!(v(&["CountD(0, 5, 1)"]), 2);
+    assert_eq!(v(&["CountD(5, 0, 2)"]), 0);
+    assert_eq!(v(&["CountE(6)"]), 0);
+    assert_eq!(v(&["CountE(3)"]), 7);
     assert!(run_budget_on(&board, defs, &["CountC(4, 1147483648)"], 1000).is_err());
 }
 
