@@ -229,16 +229,18 @@ impl Game {
             let mut have_targets = false;
             sc.shared_valid = false;
             for (ei, (e, eb)) in r.elem_matches.iter().enumerate() {
+                // An element off the `from=` pattern first (the usual case:
+                // pieces in the supply, on the other side, taken).
+                let from = st.location_of(*e);
+                let Some(fb) = &r.from_match[from as usize] else {
+                    continue;
+                };
                 let es = st.element_state(*e);
                 if let Filter::Literal(x) = r.state {
                     if x != es {
                         continue;
                     }
                 }
-                let from = st.location_of(*e);
-                let Some(fb) = &r.from_match[from as usize] else {
-                    continue;
-                };
                 if !(have_targets && r.element_independent) {
                     sc.targets.clear();
                     // Targets specialized for this location that read no
@@ -707,7 +709,7 @@ impl Game {
                 if r.elem_index[elem] == u32::MAX {
                     continue;
                 }
-                vars.clear();
+                vars.clear_only(&r.apply_clear);
                 if self.rule_matches(r, st, mv, vars)? {
                     chosen = Some(ri);
                     break;
@@ -719,7 +721,7 @@ impl Game {
                 if r.elem_index[elem] == u32::MAX {
                     continue;
                 }
-                vars.clear();
+                vars.clear_only(&r.apply_clear);
                 if !self.rule_matches(r, st, mv, vars)? {
                     continue;
                 }

@@ -102,6 +102,11 @@ pub struct Rule {
     /// touch, following calls and interpolations, except the ones bound from
     /// the patterns and filters before every evaluation.
     pub(crate) gen_clear: Vec<crate::expr::VarId>,
+    /// The variables applying a move unbinds before it tries this rule
+    /// (`loader/independence.rs`, `mark_apply_clears`): those the rule's
+    /// patterns, filters, condition, bonuses and followup and the scorings
+    /// and end-of-game checks may touch, following calls and interpolations.
+    pub(crate) apply_clear: Vec<crate::expr::VarId>,
     /// The index of the first rule whose `to_matches` are the same locations
     /// in the same order: rules with the same key share the list of empty
     /// ones during one generation (`Scratch::empty_to`).
@@ -740,6 +745,8 @@ impl Game {
         // unbind it per element (`Rule::gen_clear`; issue 18 twelfth step).
         for r in &mut rules {
             r.gen_clear
+                .retain(|&v| !dead.get(v as usize).copied().unwrap_or(false));
+            r.apply_clear
                 .retain(|&v| !dead.get(v as usize).copied().unwrap_or(false));
         }
         let mut memo_info = crate::memo::analyse(&funcs, &templates, &dead);

@@ -996,6 +996,70 @@ fn generation_unbinds_what_a_rule_touches() {
     assert!(err.contains("$B is not bound"), "{err}");
 }
 
+/// Applying a move unbinds, before it tries a rule, only what that rule's
+/// patterns, condition and followup and the end checks may touch
+/// (`Rule::apply_clear`, issue 18 twenty-sixth step): what generation left
+/// (`$W`, written by `toLocations`) and what a rule tried before wrote are
+/// unbound for the end check and for a later rule's followup, as after a
+/// full clear.
+#[test]
+fn applying_a_move_unbinds_what_it_touches() {
+    let game = |rules: &str, end: &str| {
+        let text = format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=2\n[PLAYER NAMES]\n1=solo\n\
+             [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\n\
+             [EXPRESSIONS]\nSeen($S)\n$W == $S\nEND\nMark\n$W = 5\nEND\n\
+             Pick($P)\n$W = $P\n{{\"c(2)\"}}\nEND\n\
+             [END OF GAME]\nsituation={end}\nwinner=1\n[GAME RULES]\n{rules}"
+        );
+        Game::parse("apply.game", &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let apply = |g: &Game| {
+        let mut results = Vec::new();
+        for reference in [false, true] {
+            let mut sc = g.scratch();
+            sc.set_reference_evaluator(reference);
+            let mut st = g.initial_state();
+            let mut moves = Vec::new();
+            g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+            let mv = moves
+                .iter()
+                .find(|m| g.move_text(m).ends_with("->c(2)"))
+                .expect("a move to c(2)")
+                .clone();
+            results.push(
+                g.apply_with(&mut st, &mv, &mut sc)
+                    .map(|()| st.is_over())
+                    .map_err(|e| e.to_string()),
+            );
+        }
+        assert_eq!(results[0], results[1]);
+        results.pop().unwrap()
+    };
+    // Generation wrote `$W` (Pick); the end check reads it first.
+    let g = game(
+        "name=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ntoLocations=Pick(5)\n",
+        "Seen(5)",
+    );
+    let err = apply(&g).unwrap_err();
+    assert!(err.contains("$W is not bound"), "{err}");
+    // Rule `a` writes `$W` and does not match; `b`'s followup reads it first.
+    let g = game(
+        "name=a\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=Mark AND ($B == 3)\n\
+         name=b\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=$B == 2\nfollowup=Seen(5) OR true\n",
+        "false",
+    );
+    let err = apply(&g).unwrap_err();
+    assert!(err.contains("$W is not bound"), "{err}");
+    // What the rule binds and writes itself is there for its followup.
+    let g = game(
+        "name=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=Mark AND ($B == 2)\nfollowup=Seen(5)\n",
+        "false",
+    );
+    assert_eq!(apply(&g), Ok(false));
+}
+
 /// Rules whose targets depend on the element share the list of empty `to=`
 /// locations among their elements, and with the other rules of the same
 /// `to=` locations; a rule with other locations finds its own, in file order.

@@ -111,6 +111,64 @@ pub(super) fn mark_generation_clears(
     }
 }
 
+/// Sets [`Rule::apply_clear`] for every rule: the variables applying a move
+/// unbinds before it tries the rule, instead of the whole namespace (issue
+/// 18, twenty-sixth step).
+///
+/// Applying a move evaluates, after the rule's pattern and filter variables
+/// are bound, its `condition`, then (the rule chosen) its bonuses and
+/// `followup`, then every scoring and end-of-game expression, without
+/// unbinding anything between them. All of these read and write only the
+/// variables in `FunctionReads::of_expr` of their expressions; so unbinding
+/// those (all of them: a pattern may fail before it binds its variables, and
+/// the end checks read what the rule's evaluations left) is, for every
+/// evaluation of the operation, the same as a full clear. Generation
+/// (`Rule::gen_clear`) and the other operations unbind what they read in
+/// the same way, so what an operation leaves in other slots is never read.
+pub(super) fn mark_apply_clears(
+    rules: &mut [Rule],
+    scorings: &[Scoring],
+    ends: &[EndCondition],
+    funcs: &[Option<Function>],
+    names: &Names,
+) {
+    let reads = FunctionReads::new(funcs);
+    let mut after: FxHashSet<VarId> = FxHashSet::default();
+    for s in scorings {
+        for e in std::iter::once(&s.situation)
+            .chain(&s.players)
+            .chain(&s.scores)
+        {
+            after.extend(reads.of_expr(&e.expr, names));
+        }
+    }
+    for e in ends {
+        after.extend(reads.of_expr(&e.situation.expr, names));
+        after.extend(reads.of_expr(&e.winner.expr, names));
+    }
+    for r in rules.iter_mut() {
+        let mut clear = after.clone();
+        clear.extend(r.element.vars().chain(r.from.vars()));
+        clear.extend(r.to.iter().flat_map(|t| t.vars()));
+        for f in [&r.state, &r.player] {
+            if let Filter::Var(v) = f {
+                clear.insert(*v);
+            }
+        }
+        for e in r
+            .condition
+            .iter()
+            .chain(&r.followup)
+            .chain(r.bonuses.iter().flat_map(|(a, w)| [a, w]))
+        {
+            clear.extend(reads.of_expr(&e.expr, names));
+        }
+        let mut clear: Vec<VarId> = clear.into_iter().collect();
+        clear.sort_unstable();
+        r.apply_clear = clear;
+    }
+}
+
 /// Sets [`Rule::hoist_first_conjunct`] for every rule: the rule generates its
 /// targets from `to=` (no `toLocations`), its condition is `A AND B`, and
 ///

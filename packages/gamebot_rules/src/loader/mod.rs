@@ -297,6 +297,7 @@ impl Loader<'_> {
         independence::mark_element_independent(&mut rules, &funcs, &self.names);
         independence::mark_hoistable_conditions(&mut rules, &funcs, &self.names);
         independence::mark_generation_clears(&mut rules, &funcs, &self.names);
+        independence::mark_apply_clears(&mut rules, &scorings, &ends, &funcs, &self.names);
         let templates = self.build_templates();
         if !self.errors.is_empty() {
             self.errors.sort_by_key(|d| (d.line == 0, d.line, d.col));

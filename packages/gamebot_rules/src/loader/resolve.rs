@@ -300,6 +300,7 @@ impl Loader<'_> {
             hoist_call: false,
             share_call_targets: false,
             gen_clear: Vec::new(),
+            apply_clear: Vec::new(),
             to_key: 0,
             fixed: None,
             to_special: Box::default(),
