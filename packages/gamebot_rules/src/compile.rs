@@ -3138,9 +3138,8 @@ pub(crate) fn shared_targets(
             .run_and_side(c, true)
             .map_err(|e| g.eval_error(c, format!("rule `{}` condition", r.name), e))?,
     };
-    if a {
-        sc.targets.extend(sc.shared.iter().cloned());
-    }
+    // The moves are made from the shared list (`Scratch::targets_shared`).
+    sc.targets_shared = a;
     Ok(())
 }
 
