@@ -1545,6 +1545,19 @@ fn fused<const AND: bool>(op: Op, x: u8, q: i32, b: &Pure, rec: bool) -> PBool {
 }
 
 fn lower_bool(p: &Pure, rec: bool) -> PBool {
+    if matches!(p, Pure::And(..) | Pure::Or(..)) {
+        let mut tests = 0;
+        let f = Formula::of(p, rec, &mut tests);
+        if tests >= MIN_FORMULA_TESTS {
+            if let Some(f) = if rec {
+                f.lower::<true>()
+            } else {
+                f.lower::<false>()
+            } {
+                return f;
+            }
+        }
+    }
     match p {
         &Pure::BoolLit(b) => fb(move |_, _| Some(b)),
         Pure::Bin(op, a, b) => match op {
@@ -1661,6 +1674,238 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             (PLoc::One(..) | PLoc::Two(..), _) => empty_at(loc, rec),
         },
         _ => fb(|_, _| None),
+    }
+}
+
+/// The tests of the position a [`Formula`] must hold for its single
+/// closure to pay (below, the closures of `AND`/`OR` are as fast).
+const MIN_FORMULA_TESTS: u32 = 3;
+
+/// An `AND`/`OR` tree over tests of the position (issue 18,
+/// twenty-sixth step). When it is an `OR` of `AND`s of tests or an `AND` of
+/// `OR`s ([`Formula::lower`]) it is evaluated by one closure running two
+/// loops over the tests: an end-of-game residual such as
+/// `tictactoe-orig`'s `HasLine(1)` — eight lines of three
+/// `OWNER(CONTENT("s(x,y)")) == 1` tests — is one closure call instead of
+/// a closure per node and three per test. The order of evaluation, the
+/// short-circuits, the reads (recorded when `REC`) and the give-ups are
+/// those of the closures.
+enum Formula {
+    All(Box<[Formula]>),
+    Any(Box<[Formula]>),
+    Test(Test),
+}
+
+/// A leaf of a [`Formula`].
+enum Test {
+    /// `OWNER` (`owner`) or `STATE` of the occupant of location `loc`
+    /// (−1 when it is empty, as `OWNER("")`), compared with `rhs` by `op`.
+    Occupant {
+        loc: u16,
+        owner: bool,
+        op: Op,
+        rhs: Leaf,
+    },
+    /// `OWNER` or `STATE` of element `e`, compared with `rhs` by `op`.
+    Element {
+        e: u16,
+        owner: bool,
+        op: Op,
+        rhs: Leaf,
+    },
+    /// `EMPTY(loc)` when `empty`, `NOT EMPTY(loc)` otherwise.
+    Empty {
+        loc: u16,
+        empty: bool,
+    },
+    Const(bool),
+    /// Any other Bool expression, through its closure.
+    Other(PBool),
+}
+
+impl Formula {
+    /// `p` as a formula; `tests` counts its leaves that are tests of the
+    /// position (not [`Test::Other`]).
+    fn of(p: &Pure, rec: bool, tests: &mut u32) -> Formula {
+        fn flat(p: &Pure, and: bool, rec: bool, tests: &mut u32, out: &mut Vec<Formula>) {
+            match (p, and) {
+                (Pure::And(a, b), true) | (Pure::Or(a, b), false) => {
+                    flat(a, and, rec, tests, out);
+                    flat(b, and, rec, tests, out);
+                }
+                _ => out.push(Formula::of(p, rec, tests)),
+            }
+        }
+        fn attr(x: &Pure) -> Option<(bool, &PElem)> {
+            match x {
+                Pure::Attr(a @ (Attr::Owner | Attr::State), el) => Some((*a == Attr::Owner, &**el)),
+                _ => None,
+            }
+        }
+        let rhs = |y: &Pure| {
+            matches!(y, Pure::Lit(_) | Pure::Reg(_) | Pure::Var(_)).then(|| Leaf::of(y, rec))
+        };
+        let test = match p {
+            Pure::And(..) | Pure::Or(..) => {
+                let and = matches!(p, Pure::And(..));
+                let mut out = Vec::new();
+                flat(p, and, rec, tests, &mut out);
+                return if and {
+                    Formula::All(out.into())
+                } else {
+                    Formula::Any(out.into())
+                };
+            }
+            Pure::Not(x) => match &**x {
+                Pure::Empty(l) if matches!(**l, PLoc::Const(Some(_))) => {
+                    let PLoc::Const(Some(loc)) = **l else {
+                        unreachable!()
+                    };
+                    Test::Empty { loc, empty: false }
+                }
+                _ => Test::Other(lower_bool(p, rec)),
+            },
+            &Pure::BoolLit(b) => return Formula::Test(Test::Const(b)),
+            Pure::Empty(l) => match **l {
+                PLoc::Const(Some(loc)) => Test::Empty { loc, empty: true },
+                PLoc::Const(None) => return Formula::Test(Test::Const(true)),
+                _ => Test::Other(lower_bool(p, rec)),
+            },
+            Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
+                match (attr(x), rhs(y)) {
+                    (Some((owner, PElem::Elem(Pure::Content(l)))), Some(rhs))
+                        if matches!(**l, PLoc::Const(Some(_))) =>
+                    {
+                        let PLoc::Const(Some(loc)) = **l else {
+                            unreachable!()
+                        };
+                        Test::Occupant {
+                            loc,
+                            owner,
+                            op: *op,
+                            rhs,
+                        }
+                    }
+                    (Some((owner, PElem::Name(PLoc::Const(Some(e))))), Some(rhs)) => {
+                        Test::Element {
+                            e: *e,
+                            owner,
+                            op: *op,
+                            rhs,
+                        }
+                    }
+                    _ => Test::Other(lower_bool(p, rec)),
+                }
+            }
+            _ => Test::Other(lower_bool(p, rec)),
+        };
+        if !matches!(test, Test::Other(_)) {
+            *tests += 1;
+        }
+        Formula::Test(test)
+    }
+
+    /// The formula as two nested loops over its tests when it is an `OR`
+    /// of `AND`s of tests (`tictactoe-orig`'s `HasLine`) or an `AND` of
+    /// `OR`s of tests (`nim`'s targets), a single `AND` or `OR` included;
+    /// `None` for other shapes (the closures are as fast as a walk).
+    fn lower<const REC: bool>(self) -> Option<PBool> {
+        /// The tests of `f` when it is a test or a `dual` of tests.
+        fn clause(f: &Formula, dual: bool) -> bool {
+            match f {
+                Formula::Test(_) => true,
+                Formula::All(ys) if dual => ys.iter().all(|y| matches!(y, Formula::Test(_))),
+                Formula::Any(ys) if !dual => ys.iter().all(|y| matches!(y, Formula::Test(_))),
+                _ => false,
+            }
+        }
+        fn tests(f: Formula) -> Box<[Test]> {
+            match f {
+                Formula::Test(t) => vec![t].into(),
+                Formula::All(xs) | Formula::Any(xs) => xs
+                    .into_vec()
+                    .into_iter()
+                    .filter_map(|x| match x {
+                        Formula::Test(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect(),
+            }
+        }
+        // `any`: an `OR` of clauses, each an `AND` of tests; else the dual.
+        let (any, clauses): (bool, Box<[Box<[Test]>]>) = match self {
+            Formula::Any(xs) if xs.iter().all(|x| clause(x, true)) => {
+                (true, xs.into_vec().into_iter().map(tests).collect())
+            }
+            Formula::All(xs) if xs.iter().all(|x| clause(x, false)) => {
+                (false, xs.into_vec().into_iter().map(tests).collect())
+            }
+            _ => return None,
+        };
+        Some(fb(move |c, r| {
+            'clauses: for clause in clauses.iter() {
+                // A clause of an `OR` fails at its first false test; one of
+                // an `AND` holds at its first true one.
+                for t in clause.iter() {
+                    if t.eval::<REC>(c, r)? != any {
+                        continue 'clauses;
+                    }
+                }
+                // Every test of the clause was `any`: the `AND` clause
+                // holds (so the `OR` does), the `OR` clause fails (so the
+                // `AND` does).
+                return Some(any);
+            }
+            Some(!any)
+        }))
+    }
+}
+
+impl Test {
+    #[inline(always)]
+    fn eval<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
+        let (v, op, rhs) = match self {
+            &Test::Occupant {
+                loc,
+                owner,
+                op,
+                ref rhs,
+            } => {
+                let v = match c.rd_content::<REC>(loc) {
+                    Some(e) if owner => c.rd_owner::<REC>(e),
+                    Some(e) => c.rd_state::<REC>(e),
+                    None => -1,
+                };
+                (v, op, rhs)
+            }
+            &Test::Element {
+                e,
+                owner,
+                op,
+                ref rhs,
+            } => {
+                let v = if owner {
+                    c.rd_owner::<REC>(e)
+                } else {
+                    c.rd_state::<REC>(e)
+                };
+                (v, op, rhs)
+            }
+            &Test::Empty { loc, empty } => {
+                return Some(c.rd_content::<REC>(loc).is_none() == empty);
+            }
+            &Test::Const(b) => return Some(b),
+            Test::Other(f) => return f(c, r),
+        };
+        let w = rhs.get(c, r)?;
+        Some(match op {
+            Op::Eq => v == w,
+            Op::Ne => v != w,
+            Op::Lt => v < w,
+            Op::Le => v <= w,
+            Op::Gt => v > w,
+            _ => v >= w,
+        })
     }
 }
 

@@ -4070,3 +4070,123 @@ fn closed_calls_kept_per_epoch_agree_with_the_reference() {
     assert!(g.renews_epochs);
     playouts_agree_with_the_reference("closed.game", CLOSED_CALLS_GAME, 300);
 }
+
+/// `AND`/`OR` trees of position tests as two loops in one closure
+/// (`pure::Formula`, issue 18 twenty-sixth step): `OWNER`/`STATE` of the
+/// occupant of a named square (an empty one and a name that is no location
+/// among them), of a named element, `EMPTY` and `NOT EMPTY`, literals and a
+/// parameter on the right, other expressions as leaves, an `OR` of `AND`s
+/// (`Dnf`) and an `AND` of `OR`s (`Cnf`), and a memoized function whose
+/// body is one (`Seen`: its entry must record the formula's reads; it is
+/// called again after moves). The same values, variables, state and budget
+/// errors as the reference, at every budget, before and after moves and
+/// state changes.
+#[test]
+fn position_formulas_agree_with_the_reference() {
+    let board = grid();
+    let defs = "Dnf($da)\n((OWNER(CONTENT(\"s(1,1)\")) == $da) AND (STATE(CONTENT(\"s(2,1)\")) == 2)) OR \
+                ((OWNER(CONTENT(\"s(3,3)\")) == -1) AND EMPTY(\"s(2,2)\") AND (STATE(CONTENT(\"s(2,2)\")) < 0)) OR \
+                ((NOT EMPTY(\"bin(3)\")) AND (STATE(\"p(4)\") != $da)) OR (OWNER(\"p(2)\") >= $da + 1)\nEND\n\
+                Cnf($ca)\n((OWNER(CONTENT(\"s(1,1)\")) == $ca) OR EMPTY(\"s(1,2)\")) AND \
+                ((STATE(\"p(3)\") > 1) OR (NOT EMPTY(\"s(2,1)\")) OR ($ca == 7)) AND \
+                ((OWNER(CONTENT(\"s(9,9)\")) < $ca) OR (STATE(CONTENT(\"bin(4)\")) <= $ca))\nEND\n\
+                Strict($ka)\n(OWNER(CONTENT(\"s(1,1)\")) < $ka) OR (OWNER(CONTENT(\"s(1,1)\")) > $ka) OR \
+                (STATE(\"p(1)\") != $ka) OR (OWNER(\"p(1)\") < $ka)\nEND\n\
+                Loose($la)\n(OWNER(CONTENT(\"s(1,1)\")) <= $la) AND (OWNER(CONTENT(\"s(1,1)\")) >= $la) AND \
+                (STATE(\"p(1)\") == $la) AND (OWNER(\"p(1)\") >= $la)\nEND\n\
+                Seen($sa)\nFORALL($si, 1, 8, ((($si + 1 + 2 + 3 + 4 + 5 + 6) * ($si + 6 + 5 + 4 + 3 + 2 + 1)) > 0) OR true)\n\
+                ((OWNER(CONTENT(\"s(1,1)\")) == $sa) AND (OWNER(CONTENT(\"s(2,1)\")) == $sa)) OR \
+                ((OWNER(CONTENT(\"s(3,3)\")) == $sa) AND NOT EMPTY(\"s(2,2)\"))\nEND\n";
+    let g = Game::parse(
+        "formula.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nDnf(1) AND Cnf(2)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let seen = g.func_names.iter().position(|n| n == "Seen").unwrap();
+    assert!(g.memo_info[seen].is_some(), "Seen is not memoized");
+    let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
+    let taken = "MOVE(\"p(1)\", \"s(1,1)\", \"s(2,2)\")";
+    let flipped = "SETSTATE(\"p(2)\", 1)";
+    let mut cases: Vec<Vec<&str>> = Vec::new();
+    for call in [
+        "Dnf(1)",
+        "Dnf(2)",
+        "Dnf(0)",
+        "Cnf(1)",
+        "Cnf(2)",
+        "Cnf(7)",
+        "Cnf(-1)",
+        "Strict(1)",
+        "Strict(2)",
+        "Loose(1)",
+        "Loose(0)",
+    ] {
+        for before in [&[][..], &[moved], &[taken], &[flipped], &[moved, taken]] {
+            let mut lines = before.to_vec();
+            lines.push(call);
+            cases.push(lines);
+        }
+    }
+    cases.push(vec!["$x = \"s\"", "Dnf($x)"]);
+    cases.push(vec!["$x = \"s\"", "Cnf($x)"]);
+    let cases: Vec<&[&str]> = cases.iter().map(|c| c.as_slice()).collect();
+    agree_under_every_budget(&board, defs, &cases, 6);
+    let v = |lines: &[&str]| run_budget_on(&board, defs, lines, 1000).unwrap();
+    assert_eq!(v(&["Dnf(1)"]), Value::Bool(true));
+    assert_eq!(v(&["Dnf(2)"]), Value::Bool(true));
+    assert_eq!(v(&[moved, taken, "Dnf(2)"]), Value::Bool(false));
+    assert_eq!(v(&["Cnf(1)"]), Value::Bool(true));
+    assert_eq!(v(&["Cnf(2)"]), Value::Bool(true));
+    assert_eq!(v(&["Cnf(-1)"]), Value::Bool(false));
+    // Every comparison at its boundary.
+    assert_eq!(v(&["Strict(1)"]), Value::Bool(false));
+    assert_eq!(v(&["Loose(1)"]), Value::Bool(true));
+    // `Seen` looked up again after moves that change what its formula read.
+    let again: &[&[&str]] = &[
+        &[
+            "$a = IF(Seen(1), 1, 0)",
+            taken,
+            "$b = IF(Seen(1), 10, 0)",
+            "$a + $b",
+        ],
+        &[
+            "$a = IF(Seen(1), 1, 0)",
+            moved,
+            taken,
+            "$b = IF(Seen(1), 10, 0)",
+            "$a + $b",
+        ],
+        &[
+            "$a = IF(Seen(2), 1, 0)",
+            flipped,
+            "$b = IF(Seen(2), 10, 0)",
+            "$a + $b",
+        ],
+        &[
+            "$a = IF(Seen(1), 1, 0)",
+            flipped,
+            "$b = IF(Seen(1), 10, 0)",
+            "$a + $b",
+        ],
+        // The occupants stay, their owners change: only the owner reads
+        // make the entry stale.
+        &[
+            "$a = IF(Seen(1), 1, 0)",
+            "SETOWNER(\"p(1)\", 2)",
+            "$b = IF(Seen(1), 10, 0)",
+            "$a + $b",
+        ],
+        &[
+            "$a = IF(Seen(2), 1, 0)",
+            "SETOWNER(\"p(1)\", 2)",
+            "$b = IF(Seen(2), 10, 0)",
+            "$a + $b",
+        ],
+    ];
+    for lines in again {
+        run_budget_on(&board, defs, lines, 1000).unwrap();
+    }
+    // The entry made before the owner changed is stale (`false`, then `true`).
+    assert_eq!(v(again[5]), Value::Int(10));
+}
