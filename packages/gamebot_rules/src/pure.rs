@@ -44,6 +44,19 @@
 //! a register or a variable plus or minus a literal is an operand read in
 //! place ([`Leaf::RegAdd`], [`Leaf::VarAdd`]): no closure for `$x + 1`.
 //!
+//! Since the twenty-sixth step: an inlined call without arguments that reads
+//! no variable of the namespace (`nim`'s `FreeBin`) is kept per state epoch
+//! ([`cached`]); a loop whose body is `EMPTY`/`NOT EMPTY` of a location named
+//! over its own register is one closure ([`scan_loop`]); a counting loop
+//! whose condition compares `STATE`, `OWNER` or `LOCTYPE(LOCATION(..))` of
+//! one element named over its register looks the name up once per iteration
+//! in one closure ([`element_tests`]); and an `OR` of `AND`s (or `AND` of
+//! `OR`s) with at least [`MIN_FORMULA_TESTS`] tests of the position is two
+//! loops in one closure ([`Formula`], `tictactoe-orig`'s `HasLine`
+//! residuals). Each gives the values, reads, give-ups and budget steps of
+//! the closures it replaces (a kept value, like a memo entry, saves the
+//! steps of the call).
+//!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
 //! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
