@@ -1558,17 +1558,18 @@ fn fused<const AND: bool>(op: Op, x: u8, q: i32, b: &Pure, rec: bool) -> PBool {
 }
 
 fn lower_bool(p: &Pure, rec: bool) -> PBool {
-    if matches!(p, Pure::And(..) | Pure::Or(..)) {
+    // The shape is checked first on the tree (a walk without building
+    // anything: a rejected `AND` is checked again at each level below).
+    if Formula::shape(p).is_some_and(|n| n >= MIN_FORMULA_TESTS) {
         let mut tests = 0;
         let f = Formula::of(p, rec, &mut tests);
-        if tests >= MIN_FORMULA_TESTS {
-            if let Some(f) = if rec {
-                f.lower::<true>()
-            } else {
-                f.lower::<false>()
-            } {
-                return f;
-            }
+        debug_assert!(tests >= MIN_FORMULA_TESTS);
+        if let Some(f) = if rec {
+            f.lower::<true>()
+        } else {
+            f.lower::<false>()
+        } {
+            return f;
         }
     }
     match p {
@@ -1737,6 +1738,63 @@ enum Test {
 }
 
 impl Formula {
+    /// The number of tests of the position ([`Formula::is_test`]) in `p`
+    /// when it is an `OR` of `AND`s or an `AND` of `OR`s (the shapes
+    /// [`Formula::lower`] takes), else `None`.
+    fn shape(p: &Pure) -> Option<u32> {
+        /// The leaves of `p`'s chain of `and` (else `or`) nodes, in order.
+        fn chain<'p>(p: &'p Pure, and: bool, out: &mut Vec<&'p Pure>) {
+            match (p, and) {
+                (Pure::And(a, b), true) | (Pure::Or(a, b), false) => {
+                    chain(a, and, out);
+                    chain(b, and, out);
+                }
+                _ => out.push(p),
+            }
+        }
+        let and = match p {
+            Pure::And(..) => true,
+            Pure::Or(..) => false,
+            _ => return None,
+        };
+        let mut clauses = Vec::new();
+        chain(p, and, &mut clauses);
+        let mut tests = 0;
+        for c in clauses {
+            let mut leaves = Vec::new();
+            chain(c, !and, &mut leaves);
+            for l in leaves {
+                if matches!(l, Pure::And(..) | Pure::Or(..)) {
+                    return None;
+                }
+                tests += u32::from(Formula::is_test(l));
+            }
+        }
+        Some(tests)
+    }
+
+    /// Whether [`Formula::of`] makes `p` (not an `AND`/`OR`) a test of the
+    /// position other than a constant (what it counts in `tests`).
+    fn is_test(p: &Pure) -> bool {
+        let rhs = |y: &Pure| matches!(y, Pure::Lit(_) | Pure::Reg(_) | Pure::Var(_));
+        match p {
+            Pure::Not(x) => matches!(&**x, Pure::Empty(l) if matches!(**l, PLoc::Const(Some(_)))),
+            Pure::Empty(l) => matches!(**l, PLoc::Const(Some(_))),
+            Pure::Bin(Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge, x, y) => {
+                rhs(y)
+                    && match &**x {
+                        Pure::Attr(Attr::Owner | Attr::State, el) => match &**el {
+                            PElem::Elem(Pure::Content(l)) => matches!(**l, PLoc::Const(Some(_))),
+                            PElem::Name(PLoc::Const(Some(_))) => true,
+                            _ => false,
+                        },
+                        _ => false,
+                    }
+            }
+            _ => false,
+        }
+    }
+
     /// `p` as a formula; `tests` counts its leaves that are tests of the
     /// position (not [`Test::Other`]).
     fn of(p: &Pure, rec: bool, tests: &mut u32) -> Formula {
