@@ -3029,23 +3029,15 @@ pub(crate) fn counting_loop_reg(
     k: i32,
 ) -> crate::pure::PBool {
     Box::new(move |c: &mut Ctx<'_>, r: &mut crate::pure::Regs| {
-        let a = from.get(c, r)?;
-        let b = to.get(c, r)?;
-        let step: i64 = if a <= b { 1 } else { -1 };
-        let mut i = i64::from(a);
-        loop {
-            c.vars.step().ok()?;
-            r[var as usize % crate::pure::REGS] = i as i32;
+        let range = (from.get(c, r)?, to.get(c, r)?);
+        crate::pure::over_range_reg(c, r, var, range, true, |c, r, _| {
             if cond(c, r)? == when {
                 let x = &mut r[n as usize % crate::pure::REGS];
                 *x = x.checked_add(k)?;
             }
-            if !all || i == i64::from(b) {
-                // The body gave `true`: FORSOME stops, FORALL goes on to the end.
-                return Some(true);
-            }
-            i += step;
-        }
+            // The body gave `true`: FORSOME stops, FORALL goes on to the end.
+            Some((!all).then_some(true))
+        })
     })
 }
 

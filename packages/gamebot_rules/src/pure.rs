@@ -1658,23 +1658,12 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             }
             let body = lower_bool(&l.body, rec);
             fb(move |c, r| {
-                let a = from.get(c, r)?;
-                let b = to.get(c, r)?;
-                let step: i64 = if a <= b { 1 } else { -1 };
-                let mut i = i64::from(a);
-                loop {
-                    c.vars.step().ok()?;
-                    r[var as usize % REGS] = i as i32;
+                let range = (from.get(c, r)?, to.get(c, r)?);
+                over_range_reg(c, r, var, range, all, |c, r, _| {
                     let x = body(c, r)?;
-                    if all != x {
-                        // FORALL stops at the first false body, FORSOME at the first true one.
-                        return Some(x);
-                    }
-                    if i == i64::from(b) {
-                        return Some(all);
-                    }
-                    i += step;
-                }
+                    // FORALL stops at the first false body, FORSOME at the first true one.
+                    Some((all != x).then_some(x))
+                })
             })
         }
         Pure::Empty(loc) => match (&**loc, rec) {
@@ -2069,14 +2058,9 @@ impl ElemCount {
     fn lower<const REC: bool>(self) -> PBool {
         fb(move |c, r| {
             let s = &self;
-            let a = s.from.get(c, r)?;
-            let b = s.to.get(c, r)?;
-            let step: i64 = if a <= b { 1 } else { -1 };
-            let mut i = i64::from(a);
-            loop {
-                c.vars.step().ok()?;
-                r[s.var as usize % REGS] = i as i32;
-                let id = s.tab.lookup1(i as i32)?;
+            let range = (s.from.get(c, r)?, s.to.get(c, r)?);
+            over_range_reg(c, r, s.var, range, true, |c, r, i| {
+                let id = s.tab.lookup1(i)?;
                 let mut holds = true;
                 for t in s.tests.iter() {
                     let v = match (id, t.key) {
@@ -2107,13 +2091,40 @@ impl ElemCount {
                     let x = &mut r[s.n as usize % REGS];
                     *x = x.checked_add(s.k)?;
                 }
-                if !s.all || i == i64::from(b) {
-                    // The body gave `true`: FORSOME stops, FORALL goes on to the end.
-                    return Some(true);
-                }
-                i += step;
-            }
+                // The body gave `true`: FORSOME stops, FORALL goes on to the end.
+                Some((!s.all).then_some(true))
+            })
         })
+    }
+}
+
+/// The iterations of a `FORALL`/`FORSOME` over registers from `a` to `b`
+/// (counting down when `b < a`) as every loop over registers runs them: per
+/// iteration the budget step (give up when it runs out) and the loop's
+/// register `var` set, then `body`, whose `Some(v)` ends the loop with `v`
+/// (`None` from `body`: give up); after the last iteration the loop gives
+/// `end`. The register form of `compile::over_range`.
+#[inline(always)]
+pub(crate) fn over_range_reg(
+    c: &mut Ctx<'_>,
+    r: &mut Regs,
+    var: u8,
+    (a, b): (i32, i32),
+    end: bool,
+    mut body: impl FnMut(&mut Ctx<'_>, &mut Regs, i32) -> Option<Option<bool>>,
+) -> Option<bool> {
+    let step: i64 = if a <= b { 1 } else { -1 };
+    let mut i = i64::from(a);
+    loop {
+        c.vars.step().ok()?;
+        r[var as usize % REGS] = i as i32;
+        if let Some(v) = body(c, r, i as i32)? {
+            return Some(v);
+        }
+        if i == i64::from(b) {
+            return Some(end);
+        }
+        i += step;
     }
 }
 
@@ -2150,26 +2161,15 @@ fn scan_loop<const REC: bool>(
     occupied: bool,
 ) -> PBool {
     fb(move |c, r| {
-        let a = from.get(c, r)?;
-        let b = to.get(c, r)?;
-        let step: i64 = if a <= b { 1 } else { -1 };
-        let mut i = i64::from(a);
-        loop {
-            c.vars.step().ok()?;
-            r[var as usize % REGS] = i as i32;
-            let empty = match tab.lookup1(i as i32)? {
+        let range = (from.get(c, r)?, to.get(c, r)?);
+        over_range_reg(c, r, var, range, all, |c, _, i| {
+            let empty = match tab.lookup1(i)? {
                 Some(l) => c.rd_content::<REC>(l).is_none(),
                 None => true,
             };
             let x = empty != occupied;
-            if all != x {
-                return Some(x);
-            }
-            if i == i64::from(b) {
-                return Some(all);
-            }
-            i += step;
-        }
+            Some((all != x).then_some(x))
+        })
     })
 }
 
