@@ -1957,15 +1957,20 @@ impl Test {
             &Test::Const(b) => return Some(b),
             Test::Other(f) => return f(c, r),
         };
-        let w = rhs.get(c, r)?;
-        Some(match op {
-            Op::Eq => v == w,
-            Op::Ne => v != w,
-            Op::Lt => v < w,
-            Op::Le => v <= w,
-            Op::Gt => v > w,
-            _ => v >= w,
-        })
+        Some(compare(op, v, rhs.get(c, r)?))
+    }
+}
+
+/// `v op w` for a comparison operator `op` (`>=` for any other).
+#[inline(always)]
+fn compare(op: Op, v: i32, w: i32) -> bool {
+    match op {
+        Op::Eq => v == w,
+        Op::Ne => v != w,
+        Op::Lt => v < w,
+        Op::Le => v <= w,
+        Op::Gt => v > w,
+        _ => v >= w,
     }
 }
 
@@ -2073,16 +2078,7 @@ impl ElemCount {
                             c.g.locations[l as usize].location_type as i32
                         }
                     };
-                    let w = t.rhs.get(c, r)?;
-                    let ok = match t.op {
-                        Op::Eq => v == w,
-                        Op::Ne => v != w,
-                        Op::Lt => v < w,
-                        Op::Le => v <= w,
-                        Op::Gt => v > w,
-                        _ => v >= w,
-                    };
-                    if !ok {
+                    if !compare(t.op, v, t.rhs.get(c, r)?) {
                         holds = false;
                         break;
                     }
