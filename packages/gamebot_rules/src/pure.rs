@@ -1727,7 +1727,7 @@ enum Test {
 }
 
 impl Formula {
-    /// The number of tests of the position ([`Formula::is_test`]) in `p`
+    /// The number of tests of the position ([`test_shape`]) in `p`
     /// when it is an `OR` of `AND`s or an `AND` of `OR`s (the shapes
     /// [`Formula::lower`] takes), else `None`.
     fn shape(p: &Pure) -> Option<u32> {
@@ -1756,32 +1756,10 @@ impl Formula {
                 if matches!(l, Pure::And(..) | Pure::Or(..)) {
                     return None;
                 }
-                tests += u32::from(Formula::is_test(l));
+                tests += u32::from(test_shape(l).is_some());
             }
         }
         Some(tests)
-    }
-
-    /// Whether [`Formula::of`] makes `p` (not an `AND`/`OR`) a test of the
-    /// position other than a constant (what it counts in `tests`).
-    fn is_test(p: &Pure) -> bool {
-        let rhs = |y: &Pure| matches!(y, Pure::Lit(_) | Pure::Reg(_) | Pure::Var(_));
-        match p {
-            Pure::Not(x) => matches!(&**x, Pure::Empty(l) if matches!(**l, PLoc::Const(Some(_)))),
-            Pure::Empty(l) => matches!(**l, PLoc::Const(Some(_))),
-            Pure::Bin(Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge, x, y) => {
-                rhs(y)
-                    && match &**x {
-                        Pure::Attr(Attr::Owner | Attr::State, el) => match &**el {
-                            PElem::Elem(Pure::Content(l)) => matches!(**l, PLoc::Const(Some(_))),
-                            PElem::Name(PLoc::Const(Some(_))) => true,
-                            _ => false,
-                        },
-                        _ => false,
-                    }
-            }
-            _ => false,
-        }
     }
 
     /// `p` as a formula; `tests` counts its leaves that are tests of the
@@ -1796,15 +1774,6 @@ impl Formula {
                 _ => out.push(Formula::of(p, rec, tests)),
             }
         }
-        fn attr(x: &Pure) -> Option<(bool, &PElem)> {
-            match x {
-                Pure::Attr(a @ (Attr::Owner | Attr::State), el) => Some((*a == Attr::Owner, &**el)),
-                _ => None,
-            }
-        }
-        let rhs = |y: &Pure| {
-            matches!(y, Pure::Lit(_) | Pure::Reg(_) | Pure::Var(_)).then(|| Leaf::of(y, rec))
-        };
         let test = match p {
             Pure::And(..) | Pure::Or(..) => {
                 let and = matches!(p, Pure::And(..));
@@ -1816,48 +1785,31 @@ impl Formula {
                     Formula::Any(out.into())
                 };
             }
-            Pure::Not(x) => match &**x {
-                Pure::Empty(l) if matches!(**l, PLoc::Const(Some(_))) => {
-                    let PLoc::Const(Some(loc)) = **l else {
-                        unreachable!()
-                    };
-                    Test::Empty { loc, empty: false }
-                }
-                _ => Test::Other(lower_bool(p, rec)),
-            },
             &Pure::BoolLit(b) => return Formula::Test(Test::Const(b)),
-            Pure::Empty(l) => match **l {
-                PLoc::Const(Some(loc)) => Test::Empty { loc, empty: true },
-                PLoc::Const(None) => return Formula::Test(Test::Const(true)),
-                _ => Test::Other(lower_bool(p, rec)),
-            },
-            Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
-                match (attr(x), rhs(y)) {
-                    (Some((owner, PElem::Elem(Pure::Content(l)))), Some(rhs))
-                        if matches!(**l, PLoc::Const(Some(_))) =>
-                    {
-                        let PLoc::Const(Some(loc)) = **l else {
-                            unreachable!()
-                        };
-                        Test::Occupant {
-                            loc,
-                            owner,
-                            op: *op,
-                            rhs,
-                        }
-                    }
-                    (Some((owner, PElem::Name(PLoc::Const(Some(e))))), Some(rhs)) => {
-                        Test::Element {
-                            e: *e,
-                            owner,
-                            op: *op,
-                            rhs,
-                        }
-                    }
-                    _ => Test::Other(lower_bool(p, rec)),
-                }
+            Pure::Empty(l) if matches!(**l, PLoc::Const(None)) => {
+                return Formula::Test(Test::Const(true))
             }
-            _ => Test::Other(lower_bool(p, rec)),
+            _ => match test_shape(p) {
+                Some(TestShape::Occupant {
+                    loc,
+                    owner,
+                    op,
+                    rhs,
+                }) => Test::Occupant {
+                    loc,
+                    owner,
+                    op,
+                    rhs: Leaf::of(rhs, rec),
+                },
+                Some(TestShape::Element { e, owner, op, rhs }) => Test::Element {
+                    e,
+                    owner,
+                    op,
+                    rhs: Leaf::of(rhs, rec),
+                },
+                Some(TestShape::Empty { loc, empty }) => Test::Empty { loc, empty },
+                None => Test::Other(lower_bool(p, rec)),
+            },
         };
         if !matches!(test, Test::Other(_)) {
             *tests += 1;
@@ -1918,6 +1870,86 @@ impl Formula {
             }
             Some(!any)
         }))
+    }
+}
+
+/// `x op y` when `p` compares (`==`, `!=`, `<`, `<=`, `>`, `>=`) an
+/// operand `x` with a literal, a register or a variable `y` (an operand
+/// the fused tests read in place, [`Leaf`]).
+fn comparison(p: &Pure) -> Option<(Op, &Pure, &Pure)> {
+    match p {
+        Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y)
+            if matches!(**y, Pure::Lit(_) | Pure::Reg(_) | Pure::Var(_)) =>
+        {
+            Some((*op, x, y))
+        }
+        _ => None,
+    }
+}
+
+/// A test of the position as [`Formula`] takes it in place ([`Test`]
+/// without its lowered operand).
+enum TestShape<'p> {
+    Occupant {
+        loc: u16,
+        owner: bool,
+        op: Op,
+        rhs: &'p Pure,
+    },
+    Element {
+        e: u16,
+        owner: bool,
+        op: Op,
+        rhs: &'p Pure,
+    },
+    Empty {
+        loc: u16,
+        empty: bool,
+    },
+}
+
+/// The test of the position `p` is, if it is one: `OWNER`/`STATE` of the
+/// occupant of a named location or of a named element compared with a
+/// [`comparison`] operand, `EMPTY` or `NOT EMPTY` of a named location.
+fn test_shape(p: &Pure) -> Option<TestShape<'_>> {
+    let named = |l: &PLoc| match *l {
+        PLoc::Const(Some(loc)) => Some(loc),
+        _ => None,
+    };
+    match p {
+        Pure::Empty(l) => Some(TestShape::Empty {
+            loc: named(l)?,
+            empty: true,
+        }),
+        Pure::Not(x) => match &**x {
+            Pure::Empty(l) => Some(TestShape::Empty {
+                loc: named(l)?,
+                empty: false,
+            }),
+            _ => None,
+        },
+        _ => {
+            let (op, x, rhs) = comparison(p)?;
+            let Pure::Attr(a @ (Attr::Owner | Attr::State), el) = x else {
+                return None;
+            };
+            let owner = *a == Attr::Owner;
+            match &**el {
+                PElem::Elem(Pure::Content(l)) => Some(TestShape::Occupant {
+                    loc: named(l)?,
+                    owner,
+                    op,
+                    rhs,
+                }),
+                PElem::Name(l) => Some(TestShape::Element {
+                    e: named(l)?,
+                    owner,
+                    op,
+                    rhs,
+                }),
+                _ => None,
+            }
+        }
     }
 }
 
@@ -2011,8 +2043,9 @@ fn element_tests(cond: &Pure, var: u8, rec: bool) -> Option<(IdTable, Vec<ElemTe
                 walk(a, var, rec, tab, out)?;
                 walk(b, var, rec, tab, out)
             }
-            Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
-                let (key, el) = match &**x {
+            p => {
+                let (op, x, y) = comparison(p)?;
+                let (key, el) = match x {
                     Pure::Attr(Attr::State, el) => (ElemKey::State, el),
                     Pure::Attr(Attr::Owner, el) => (ElemKey::Owner, el),
                     Pure::LocTypeOf(el) => (ElemKey::LocType, el),
@@ -2024,15 +2057,14 @@ fn element_tests(cond: &Pure, var: u8, rec: bool) -> Option<(IdTable, Vec<ElemTe
                 if *k != var || tab.as_ref().is_some_and(|u| !u.same_table(t)) {
                     return None;
                 }
-                let rhs = match &**y {
-                    y @ (Pure::Lit(_) | Pure::Reg(_) | Pure::Var(_)) => Leaf::of(y, rec),
-                    _ => return None,
-                };
                 *tab = Some(t.clone());
-                out.push(ElemTest { key, op: *op, rhs });
+                out.push(ElemTest {
+                    key,
+                    op,
+                    rhs: Leaf::of(y, rec),
+                });
                 Some(())
             }
-            _ => None,
         }
     }
     let (mut tab, mut out) = (None, Vec::new());
