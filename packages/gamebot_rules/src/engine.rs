@@ -1308,10 +1308,10 @@ fn bind(vars: &mut Vars, b: &Bindings) {
     }
 }
 
-/// The moves of element `e` from `from` by rule `rule` to `targets`
-/// (another element's shared targets, `Scratch::targets_shared`), appended
-/// to `out`. Out of line: the generation loop's code for the other rules
-/// stays as it was (inlined, it made `nim` 1.6 % slower).
+/// The moves of element `e` from `from` by rule `rule` to `targets` (its
+/// own, or another element's shared ones, `Scratch::targets_shared`),
+/// appended to `out`. Out of line: inlined, the generation loop's code
+/// changed for every game (`nim` 1.6 % slower).
 #[inline(never)]
 fn moves_to(
     out: &mut Vec<Move>,

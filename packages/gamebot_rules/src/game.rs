@@ -137,6 +137,21 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The variables of its patterns (`element=`, `from=`, `to=`) and of
+    /// its `state=`/`player=` filters: what matching a move binds.
+    pub(crate) fn pattern_vars(&self) -> impl Iterator<Item = crate::expr::VarId> + '_ {
+        let filter = |f: Filter| match f {
+            Filter::Var(v) => Some(v),
+            _ => None,
+        };
+        self.element
+            .vars()
+            .chain(self.from.vars())
+            .chain(self.to.iter().flat_map(|t| t.vars()))
+            .chain(filter(self.state))
+            .chain(filter(self.player))
+    }
+
     /// Variables bound before the rule's targets are tried (`element=`,
     /// `from=`, `state=`, `player=`).
     pub(crate) fn bound_before_targets(&self) -> rustc_hash::FxHashSet<crate::expr::VarId> {
@@ -731,13 +746,7 @@ impl Game {
             crate::memo::mentions(&se.expr, &templates, &mut outside)
         });
         for r in &rules {
-            outside.extend(r.element.vars().chain(r.from.vars()));
-            outside.extend(r.to.iter().flat_map(|t| t.vars()));
-            for f in [&r.player, &r.state] {
-                if let Filter::Var(v) = f {
-                    outside.insert(*v);
-                }
-            }
+            outside.extend(r.pattern_vars());
         }
         let dead = crate::memo::dead_vars(&funcs, &templates, &outside, var_names.len());
         // A dead variable is read only after a write in the same invocation:

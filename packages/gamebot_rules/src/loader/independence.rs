@@ -148,13 +148,7 @@ pub(super) fn mark_apply_clears(
     }
     for r in rules.iter_mut() {
         let mut clear = after.clone();
-        clear.extend(r.element.vars().chain(r.from.vars()));
-        clear.extend(r.to.iter().flat_map(|t| t.vars()));
-        for f in [&r.state, &r.player] {
-            if let Filter::Var(v) = f {
-                clear.insert(*v);
-            }
-        }
+        clear.extend(r.pattern_vars());
         for e in r
             .condition
             .iter()
