@@ -36,9 +36,11 @@ impl<'g> Worker<'g> {
         Ok(self.game.distinct_moves(st, &self.buf))
     }
 
-    /// The position after `mv`.
+    /// The position after `mv`. Its hash is kept current through the move
+    /// (tree searches look positions up by it).
     pub fn child(&mut self, st: &State, mv: &Move) -> Result<State> {
         let mut c = st.clone();
+        c.keep_hash(true);
         self.game.apply_with(&mut c, mv, &mut self.sc)?;
         Ok(c)
     }
@@ -53,6 +55,9 @@ impl<'g> Worker<'g> {
         limit: usize,
         cancel: &CancelToken,
     ) -> Result<bool> {
+        // A playout's positions are never looked up: the hash is computed
+        // only if the final state is asked for it.
+        st.keep_hash(false);
         let p = random_playout(
             self.game,
             st,

@@ -2,6 +2,7 @@
 
 use crate::model::{ElementId, LocationId};
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// Marks an empty location.
@@ -128,8 +129,6 @@ pub enum StateError {
     },
     #[error("{placed} occupied locations for {elements} elements")]
     Placed { placed: usize, elements: usize },
-    #[error("incremental hash differs from the recomputed hash")]
-    Hash,
 }
 
 /// Facts about the game a state needs for its identity (shared, never changes).
@@ -186,7 +185,18 @@ pub struct State {
     pub(crate) scores: Vec<i32>,
     pub(crate) player: i32,
     pub(crate) outcome: Outcome,
-    pub(crate) hash: u64,
+    /// The hash of the contents ([`State::full_hash`]), or [`STALE_HASH`]
+    /// when it has not been computed since the last change. Unless
+    /// `keeps_hash`, the mutators only mark it stale and [`State::hash`]
+    /// computes it when asked, so a playout that never asks pays nothing
+    /// per move; with `keeps_hash` they update it (two keys a change), for
+    /// searches that look up every position they make. Atomic so that a
+    /// shared state stays `Sync`: two threads asking at once both compute
+    /// the same value.
+    hash: AtomicU64,
+    /// Whether the mutators keep `hash` current ([`State::keep_hash`];
+    /// copied by a clone). While set, `hash` is never stale.
+    keeps_hash: bool,
     /// A number standing for the state's contents, or 0 for none: one no
     /// state has had yet (`compile::epoch_block`) when the state is made
     /// and when the engine has made a move in a game that memoizes a
@@ -211,6 +221,11 @@ pub struct State {
     /// `parent` stays 0, which no memo entry's epoch is.
     pub(crate) track: bool,
 }
+
+/// [`State::hash`]'s mark for "not computed since the last change". A
+/// state whose hash is this value computes it on every call: correct, and
+/// one in 2^64.
+const STALE_HASH: u64 = 0;
 
 /// The bit of a location's occupant in [`State::changed`] and in a memo
 /// entry's mask (several items share a bit: a shared bit only makes an
@@ -247,7 +262,7 @@ impl State {
         for (e, &l) in elem_loc.iter().enumerate() {
             loc_elem[l as usize] = e as u16;
         }
-        let mut s = State {
+        let s = State {
             meta,
             elem_loc,
             loc_elem,
@@ -255,13 +270,14 @@ impl State {
             scores,
             player: 1,
             outcome: Outcome::Running,
-            hash: 0,
+            hash: AtomicU64::new(STALE_HASH),
+            keeps_hash: false,
             epoch: crate::compile::epoch_block(),
             parent: 0,
             changed: 0,
             track: false,
         };
-        s.hash = s.full_hash();
+        s.hash();
         s
     }
 
@@ -314,10 +330,30 @@ impl State {
     pub fn scores(&self) -> &[i32] {
         &self.scores
     }
-    /// The Zobrist hash of the state's identity (§6.3).
+    /// The Zobrist hash of the state's identity (§6.3): computed on the
+    /// first call after a change, then kept until the next change.
     #[inline]
     pub fn hash(&self) -> u64 {
-        self.hash
+        match self.hash.load(Relaxed) {
+            STALE_HASH => {
+                let h = self.full_hash();
+                self.hash.store(h, Relaxed);
+                h
+            }
+            h => h,
+        }
+    }
+
+    /// Whether the engine's changes keep [`State::hash`] current (two
+    /// key computations a change) or only mark it for computing when next
+    /// asked (the default: a random playout asks at most once). For searches
+    /// that ask after every move (alpha-beta's transposition table, the
+    /// puzzle solver's seen set). Copied by a clone.
+    pub fn keep_hash(&mut self, on: bool) {
+        if on {
+            State::hash(self);
+        }
+        self.keeps_hash = on;
     }
     /// Number of elements.
     pub fn element_count(&self) -> usize {
@@ -332,17 +368,18 @@ impl State {
         self.meta.relevant[l as usize]
     }
 
-    fn loc_key(&self, l: usize) -> u64 {
-        let e = self.loc_elem[l];
-        if e == NO_ELEMENT || !self.meta.relevant[l] {
+    /// The key of element `e` on location `l` (0 on an irrelevant one):
+    /// its type, state, owner and z-index there.
+    fn occupant_key(&self, e: usize, l: usize) -> u64 {
+        if !self.meta.relevant[l] {
             return 0;
         }
-        let t = self.meta.elem_type[e as usize] as usize;
+        let t = self.meta.elem_type[e] as usize;
         let ElementAttrs {
             state: st,
             owner: ow,
             zindex: z,
-        } = self.attrs[e as usize];
+        } = self.attrs[e];
         let z0 = self.meta.zobrist[l * self.meta.n_types + t];
         mix(z0
             ^ (st as u32 as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)
@@ -362,11 +399,13 @@ impl State {
         mix(0xcc9e_2d51_0000_0000 ^ ((p as u64) << 40) ^ s as u32 as u64)
     }
 
-    /// Recomputes the hash from scratch (the incremental one must always equal it).
-    pub fn full_hash(&self) -> u64 {
+    /// The hash computed from the contents ([`State::hash`] keeps it).
+    fn full_hash(&self) -> u64 {
         let mut h = Self::player_key(self.player) ^ Self::outcome_key(self.outcome);
-        for l in 0..self.loc_elem.len() {
-            h ^= self.loc_key(l);
+        // Over the elements, not the locations (fewer, and no empty ones):
+        // an empty location adds nothing.
+        for (e, &l) in self.elem_loc.iter().enumerate() {
+            h ^= self.occupant_key(e, l as usize);
         }
         for (p, &s) in self.scores.iter().enumerate() {
             h ^= Self::score_key(p, s);
@@ -374,7 +413,7 @@ impl State {
         h
     }
 
-    /// Checks the internal invariants: element/location maps agree, the hash is current.
+    /// Checks the internal invariants: element/location maps agree.
     pub fn check_consistency(&self) -> Result<(), StateError> {
         for (e, &l) in self.elem_loc.iter().enumerate() {
             if self.loc_elem.get(l as usize) != Some(&(e as u16)) {
@@ -391,13 +430,10 @@ impl State {
                 elements: self.elem_loc.len(),
             });
         }
-        if self.hash != self.full_hash() {
-            return Err(StateError::Hash);
-        }
         Ok(())
     }
 
-    // ---- mutators (engine only); each keeps the hash current, sets the
+    // ---- mutators (engine only); each updates the hash or marks it stale, sets the
     // epoch to 0 and marks what it changes (`touch`) ----
 
     /// Before a change of the items of `bits`: the epoch is 0; a tracking
@@ -415,13 +451,21 @@ impl State {
         self.epoch = 0;
     }
 
+    /// After a change whose hash keys were `before` (computed only when
+    /// `keeps_hash`) and are `after` now: the hash updated, or marked stale.
+    #[inline(always)]
+    fn rehash(&mut self, before: Option<u64>, after: impl FnOnce(&State) -> u64) {
+        match before {
+            Some(b) => {
+                let a = after(self);
+                *self.hash.get_mut() ^= b ^ a;
+            }
+            None => *self.hash.get_mut() = STALE_HASH,
+        }
+    }
+
     /// Moves element `e` onto `to`, which must be empty (every caller checks:
     /// `apply_with` rejects an occupied target, `MOVE` gives `false`).
-    ///
-    /// The hash changes by two location keys, not four: an empty location's
-    /// key is 0 ([`State::loc_key`]), and `to` is empty before the move and
-    /// `from` after it (`to != from`, since `from` holds `e`), so only
-    /// `from`'s key before and `to`'s key after differ from 0.
     pub(crate) fn relocate(&mut self, e: ElementId, to: LocationId) {
         let from = self.elem_loc[e as usize] as usize;
         let to = to as usize;
@@ -430,32 +474,35 @@ impl State {
             "relocate onto an occupied location"
         );
         self.touch(|| content_bit(from) | content_bit(to) | location_bit(e as usize));
-        self.hash ^= self.loc_key(from);
+        // Two keys, not four: `to` was empty and `from` is now.
+        let before = self.keeps_hash.then(|| self.occupant_key(e as usize, from));
         self.loc_elem[from] = NO_ELEMENT;
         self.loc_elem[to] = e;
         self.elem_loc[e as usize] = to as LocationId;
-        self.hash ^= self.loc_key(to);
+        self.rehash(before, |s| s.occupant_key(e as usize, to));
     }
 
     pub(crate) fn set_attr(&mut self, e: ElementId, which: Attr, v: i32) {
-        let l = self.elem_loc[e as usize] as usize;
         self.touch(|| attr_bit(e as usize));
-        self.hash ^= self.loc_key(l);
+        let l = self.elem_loc[e as usize] as usize;
+        let before = self.keeps_hash.then(|| self.occupant_key(e as usize, l));
         self.attrs[e as usize].set(which, v);
-        self.hash ^= self.loc_key(l);
+        self.rehash(before, |s| s.occupant_key(e as usize, l));
     }
 
     pub(crate) fn set_player(&mut self, p: i32) {
         self.touch(|| PLAYER_BIT);
-        self.hash ^= Self::player_key(self.player) ^ Self::player_key(p);
+        let before = self.keeps_hash.then(|| Self::player_key(self.player));
         self.player = p;
+        self.rehash(before, |_| Self::player_key(p));
     }
 
     pub(crate) fn set_outcome(&mut self, o: Outcome) {
         // No memo entry reads the outcome.
         self.touch(|| 0);
-        self.hash ^= Self::outcome_key(self.outcome) ^ Self::outcome_key(o);
+        let before = self.keeps_hash.then(|| Self::outcome_key(self.outcome));
         self.outcome = o;
+        self.rehash(before, |_| Self::outcome_key(o));
     }
 
     /// Adds to player `p`'s score; `Err(old score)` and no change when the sum
@@ -464,8 +511,9 @@ impl State {
         let old = self.scores[p];
         let new = old.checked_add(amount).ok_or(old)?;
         self.touch(|| PLAYER_BIT);
-        self.hash ^= Self::score_key(p, old) ^ Self::score_key(p, new);
+        let before = self.keeps_hash.then(|| Self::score_key(p, old));
         self.scores[p] = new;
+        self.rehash(before, |_| Self::score_key(p, new));
         Ok(())
     }
 
@@ -487,7 +535,8 @@ impl Clone for State {
             scores: self.scores.clone(),
             player: self.player,
             outcome: self.outcome,
-            hash: self.hash,
+            hash: AtomicU64::new(self.hash.load(Relaxed)),
+            keeps_hash: self.keeps_hash,
             epoch: self.epoch,
             parent: self.parent,
             changed: self.changed,
@@ -509,7 +558,8 @@ impl Clone for State {
         self.scores.clone_from(&src.scores);
         self.player = src.player;
         self.outcome = src.outcome;
-        self.hash = src.hash;
+        *self.hash.get_mut() = src.hash.load(Relaxed);
+        self.keeps_hash = src.keeps_hash;
         self.epoch = src.epoch;
         self.parent = src.parent;
         self.changed = src.changed;
@@ -519,7 +569,7 @@ impl Clone for State {
 
 impl PartialEq for State {
     fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash
+        self.hash() == other.hash()
             && self.player == other.player
             && self.outcome == other.outcome
             && self.scores == other.scores
@@ -531,7 +581,7 @@ impl Eq for State {}
 
 impl Hash for State {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        h.write_u64(self.hash);
+        h.write_u64(self.hash());
     }
 }
 
@@ -542,7 +592,7 @@ impl std::fmt::Debug for State {
             .field("outcome", &self.outcome)
             .field("scores", &self.scores)
             .field("elem_loc", &self.elem_loc)
-            .field("hash", &format_args!("{:016x}", self.hash))
+            .field("hash", &format_args!("{:016x}", self.hash()))
             .finish()
     }
 }

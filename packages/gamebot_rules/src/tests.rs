@@ -3285,7 +3285,7 @@ fn memo_entries_unchanged_since_the_parent_epoch_agree_with_the_reference() {
                     }
                 }
             }
-            seen.push(Ok(vec![format!("{:x} {:?}", st.full_hash(), st.scores())]));
+            seen.push(Ok(vec![format!("{:x} {:?}", st.hash(), st.scores())]));
             runs.push(seen);
         }
         assert_eq!(runs[0], runs[1], "seed {seed}");
@@ -3363,6 +3363,63 @@ fn targets_shared_after_a_hoisted_first_conjunct_agree_with_every_target_tried()
     }
 }
 
+/// `State::hash` is computed when asked and kept until the next change, or
+/// kept current by every change (`State::keep_hash`): either way, asked
+/// after any number of moves (here every third step, and again at once), it
+/// is the hash of a state built afresh from the same contents, and a copy
+/// made before a move keeps the hash it had.
+#[test]
+fn hash_asked_between_moves_is_the_hash_of_the_contents() {
+    for f in ["nim", "reversi6", "dotsandboxes", "bridge"] {
+        let g = Game::load(format!(
+            "{}/../../games/{f}.game",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let afresh = |st: &crate::State| {
+            let n = st.element_count();
+            let e = |i: usize| i as crate::model::ElementId;
+            g.state_from_parts(
+                (0..n).map(|i| st.location_of(e(i))).collect(),
+                (0..n).map(|i| st.attrs(e(i))).collect(),
+                st.player(),
+                st.outcome(),
+                st.scores().to_vec(),
+            )
+            .unwrap()
+            .hash()
+        };
+        let mut sc = g.scratch();
+        let mut moves = Vec::new();
+        for (seed, keep) in (1..=24u64).map(|s| (s, s % 2 == 0)) {
+            let mut st = g.initial_state();
+            st.keep_hash(keep);
+            let mut r = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            for step in 0..200 {
+                let before = (step % 3 == 0).then(|| (st.hash(), st.clone()));
+                g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                let i = (r % moves.len() as u64) as usize;
+                g.apply_with(&mut st, &moves[i], &mut sc).unwrap();
+                if let Some((h, copy)) = before {
+                    assert_eq!(copy.hash(), h, "{f} seed {seed} step {step}");
+                    assert_eq!(afresh(&copy), h, "{f} seed {seed} step {step}");
+                }
+                if step % 3 == 2 {
+                    let h = st.hash();
+                    assert_eq!(h, afresh(&st), "{f} seed {seed} step {step}");
+                    assert_eq!(st.hash(), h);
+                }
+            }
+        }
+    }
+}
+
 /// `State::clone_from` (and so `Game::initial_state_into`) gives what a
 /// clone gives, every field, epochs and tracking included, whether the
 /// target is a state of the same game (its buffers reused) or of another
@@ -3387,8 +3444,24 @@ fn state_clone_from_is_a_clone() {
         assert_eq!(a.attrs, b.attrs);
         assert_eq!(a.scores, b.scores);
         assert_eq!(
-            (a.player, a.outcome, a.hash, a.epoch, a.parent, a.changed, a.track),
-            (b.player, b.outcome, b.hash, b.epoch, b.parent, b.changed, b.track)
+            (
+                a.player,
+                a.outcome,
+                a.hash(),
+                a.epoch,
+                a.parent,
+                a.changed,
+                a.track
+            ),
+            (
+                b.player,
+                b.outcome,
+                b.hash(),
+                b.epoch,
+                b.parent,
+                b.changed,
+                b.track
+            )
         );
         a.check_consistency().unwrap();
     };
