@@ -578,6 +578,9 @@ pub(crate) struct Compiler<'a> {
     /// and targets of a position (an end check's call runs once in a
     /// position; it takes the slot a rule's call of the function has).
     pub new_call_slots: std::cell::Cell<bool>,
+    /// Counting loops handed a slot for their per-position counts
+    /// (`pure::ElemCount`, `Memo::counts`).
+    pub count_slots: std::cell::Cell<u16>,
 }
 
 /// In an id table of a template: no name the game knows; certainly unknown

@@ -850,6 +850,7 @@ impl Game {
                 top: std::cell::Cell::new(false),
                 call_slots: Default::default(),
                 new_call_slots: Default::default(),
+                count_slots: Default::default(),
             };
             let mut demote: Vec<bool> = (0..funcs.len())
                 .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
@@ -895,6 +896,7 @@ impl Game {
             top: std::cell::Cell::new(false),
             call_slots: Default::default(),
             new_call_slots: Default::default(),
+            count_slots: Default::default(),
         };
         for _ in 0..4 {
             let known = compiler.bool_funcs();
@@ -1003,6 +1005,11 @@ impl Game {
         compiler.new_call_slots.set(false);
         // Memo entries and the values of closed inlined calls
         // (`pure::cached`) are kept per epoch.
+        // Kept counts (`pure::ElemCount`) are updated from the parent
+        // epoch's by what changed since (`State::changed`).
+        if compiler.count_slots.get() != 0 {
+            initial.track = true;
+        }
         let renews_epochs = initial.track || !compiler.call_slots.borrow().is_empty();
         let sym_indexed = syms
             .iter()

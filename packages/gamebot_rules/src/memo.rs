@@ -868,6 +868,9 @@ pub(crate) struct Memo {
     /// Per cache slot of a closed inlined call (`pure::cached`): the epoch
     /// of the state it was last computed in and its value.
     pub calls: Vec<(u64, i32)>,
+    /// Per counting loop with a slot (`pure::ElemCount`): what it counted
+    /// in a state of some epoch.
+    pub counts: Vec<crate::pure::KeptCount>,
 }
 
 impl Memo {

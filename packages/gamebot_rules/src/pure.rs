@@ -173,6 +173,8 @@ pub(crate) struct PLoop {
     from: Pure,
     to: Pure,
     body: Pure,
+    /// The slot of its kept counts in `Memo::counts` ([`ElemCount`]).
+    slot: Option<u16>,
 }
 
 /// The element of a pure `OWNER`/`STATE`.
@@ -577,6 +579,16 @@ impl<'c, 'a> Builder<'c, 'a> {
                     None => return None,
                 };
                 let body = self.of(body, Ty::Bool, Some(&inner), nest)?;
+                // A FORALL counting over elements ([`ElemCount`]) keeps its
+                // counts per position.
+                let counts = *all
+                    && crate::compile::counting_reg(&body)
+                        .is_some_and(|(cond, ..)| element_tests(cond, reg, false).is_some());
+                let slot = counts.then(|| {
+                    let s = self.c.count_slots.get();
+                    self.c.count_slots.set(s + 1);
+                    s
+                });
                 (
                     Pure::Loop(Box::new(PLoop {
                         all: *all,
@@ -584,6 +596,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                         from,
                         to,
                         body,
+                        slot,
                     })),
                     Ty::Bool,
                 )
@@ -1640,10 +1653,15 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                         n,
                         k,
                     };
-                    return if rec {
-                        count.lower::<true>()
-                    } else {
-                        count.lower::<false>()
+                    return match (l.slot, rec) {
+                        (Some(slot), true) if count.keeps() => {
+                            count.lower_kept::<true>(slot as usize)
+                        }
+                        (Some(slot), false) if count.keeps() => {
+                            count.lower_kept::<false>(slot as usize)
+                        }
+                        (_, true) => count.lower::<true>(),
+                        (_, false) => count.lower::<false>(),
                     };
                 }
                 let cond = lower_bool(cond, rec);
@@ -2007,7 +2025,7 @@ fn compare(op: Op, v: i32, w: i32) -> bool {
 }
 
 /// What an [`ElemTest`] reads of the element.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum ElemKey {
     State,
     Owner,
@@ -2092,37 +2110,226 @@ struct ElemCount {
 }
 
 impl ElemCount {
+    /// Whether the condition holds for the element `id` names (the reads
+    /// recorded when `REC`).
+    #[inline(always)]
+    fn holds<const REC: bool>(
+        &self,
+        c: &mut Ctx<'_>,
+        r: &mut Regs,
+        id: Option<u16>,
+    ) -> Option<bool> {
+        for t in self.tests.iter() {
+            let v = match (id, t.key) {
+                (None, ElemKey::LocType) => NO_LTYPE,
+                (None, _) => -1,
+                (Some(e), ElemKey::State) => c.rd_state::<REC>(e),
+                (Some(e), ElemKey::Owner) => c.rd_owner::<REC>(e),
+                (Some(e), ElemKey::LocType) => {
+                    let l = c.rd_location::<REC>(e);
+                    c.g.locations[l as usize].location_type as i32
+                }
+            };
+            if !compare(t.op, v, t.rhs.get(c, r)?) {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
     fn lower<const REC: bool>(self) -> PBool {
+        fb(move |c, r| self.run::<REC>(c, r))
+    }
+
+    /// The loop, an iteration at a time (out of line: its iterations
+    /// inline into it, which two callers of an inlined form prevented).
+    #[inline(never)]
+    fn run<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
+        let range = (self.from.get(c, r)?, self.to.get(c, r)?);
+        over_range_reg(c, r, self.var, range, true, |c, r, i| {
+            let id = self.tab.lookup1(i)?;
+            let mut holds = true;
+            for t in self.tests.iter() {
+                let v = match (id, t.key) {
+                    (None, ElemKey::LocType) => NO_LTYPE,
+                    (None, _) => -1,
+                    (Some(e), ElemKey::State) => c.rd_state::<REC>(e),
+                    (Some(e), ElemKey::Owner) => c.rd_owner::<REC>(e),
+                    (Some(e), ElemKey::LocType) => {
+                        let l = c.rd_location::<REC>(e);
+                        c.g.locations[l as usize].location_type as i32
+                    }
+                };
+                if !compare(t.op, v, t.rhs.get(c, r)?) {
+                    holds = false;
+                    break;
+                }
+            }
+            if holds == self.when {
+                let x = &mut r[self.n as usize % REGS];
+                *x = x.checked_add(self.k)?;
+            }
+            // The body gave `true`: FORSOME stops, FORALL goes on to the end.
+            Some((!self.all).then_some(true))
+        })
+    }
+
+    /// Whether [`ElemCount::lower_kept`] can take the loop: a `FORALL`
+    /// whose comparisons are against literals, so that what an iteration
+    /// counts depends on the position only.
+    fn keeps(&self) -> bool {
+        self.all && self.tests.iter().all(|t| matches!(t.rhs, Leaf::Lit(_)))
+    }
+
+    /// [`ElemCount::lower`] with what each iteration
+    /// counted kept in slot `slot` of `Memo::counts` for the state's epoch
+    /// ([`KeptCount`]). In a state of that epoch the count is the kept one;
+    /// in a state whose parent epoch it is (`State::parent`), only the
+    /// iterations whose element changed since (`State::changed`: its
+    /// location for `LOCTYPE`, its attributes for `STATE`/`OWNER`) are
+    /// tested again. The loop's register ends at the last value and the
+    /// budget is charged one step an iteration, as the loop would; without
+    /// budget for all of them, or over more than 64 iterations, or in a
+    /// state without an epoch, or while a memoized evaluation records its
+    /// reads, the loop runs as `lower` runs it. The count
+    /// is added at once: the partial sums of one sign of step lie between
+    /// the start and the end, so one overflows exactly when the end does.
+    fn lower_kept<const REC: bool>(self, slot: usize) -> PBool {
+        let bits_of = {
+            let attrs = self.tests.iter().any(|t| t.key != ElemKey::LocType);
+            let locs = self.tests.iter().any(|t| t.key == ElemKey::LocType);
+            move |e: u16| {
+                let e = e as usize;
+                (if attrs { crate::state::attr_bit(e) } else { 0 })
+                    | (if locs {
+                        crate::state::location_bit(e)
+                    } else {
+                        0
+                    })
+            }
+        };
+        // Over a literal range of at most 64 names the table decides: the
+        // element of each iteration and the bits of what the tests read of
+        // it (0: no such element, nothing to read).
+        let fixed: Option<Box<[(u16, u64)]>> = match (&self.from, &self.to) {
+            (&Leaf::Lit(a), &Leaf::Lit(b)) if (i64::from(b) - i64::from(a)).abs() < 64 => {
+                let step = if a <= b { 1 } else { -1 };
+                let mut out = Vec::new();
+                let mut i = a;
+                loop {
+                    match self.tab.lookup1(i) {
+                        Some(Some(e)) => out.push((e, bits_of(e))),
+                        Some(None) => out.push((0, 0)),
+                        None => break None,
+                    }
+                    if i == b {
+                        break Some(out.into_boxed_slice());
+                    }
+                    i += step;
+                }
+            }
+            _ => None,
+        };
         fb(move |c, r| {
             let s = &self;
-            let range = (s.from.get(c, r)?, s.to.get(c, r)?);
-            over_range_reg(c, r, s.var, range, true, |c, r, i| {
-                let id = s.tab.lookup1(i)?;
-                let mut holds = true;
-                for t in s.tests.iter() {
-                    let v = match (id, t.key) {
-                        (None, ElemKey::LocType) => NO_LTYPE,
-                        (None, _) => -1,
-                        (Some(e), ElemKey::State) => c.rd_state::<REC>(e),
-                        (Some(e), ElemKey::Owner) => c.rd_owner::<REC>(e),
-                        (Some(e), ElemKey::LocType) => {
-                            let l = c.rd_location::<REC>(e);
-                            c.g.locations[l as usize].location_type as i32
+            let (a, b) = (s.from.get(c, r)?, s.to.get(c, r)?);
+            let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
+            let st = c.st.get();
+            let (epoch, parent, changed) = (st.epoch, st.parent, st.changed);
+            if epoch == 0
+                || iterations > 64
+                || c.vars.memo.depth != 0
+                || c.vars.steps_left() < iterations
+            {
+                return s.run::<REC>(c, r);
+            }
+            let kept = c.vars.memo.counts.get(slot).copied();
+            let step: i32 = if a <= b { 1 } else { -1 };
+            let mut counted = match kept {
+                Some(k) if k.range == (a, b) && k.epoch == epoch => k.counted,
+                Some(k) if k.range == (a, b) && parent != 0 && k.epoch == parent => {
+                    let mut counted = k.counted;
+                    if let Some(elems) = &fixed {
+                        // The elements of a literal range, looked up once.
+                        for (bit, &(e, bits)) in elems.iter().enumerate() {
+                            if bits & changed != 0 {
+                                let m = 1u64 << bit;
+                                r[s.var as usize % REGS] = a + step * bit as i32;
+                                if s.holds::<false>(c, r, Some(e))? == s.when {
+                                    counted |= m;
+                                } else {
+                                    counted &= !m;
+                                }
+                            }
                         }
-                    };
-                    if !compare(t.op, v, t.rhs.get(c, r)?) {
-                        holds = false;
-                        break;
+                    } else {
+                        let mut i = a;
+                        for bit in 0..iterations {
+                            if let Some(e) = s.tab.lookup1(i)? {
+                                if bits_of(e) & changed != 0 {
+                                    let m = 1u64 << bit;
+                                    r[s.var as usize % REGS] = i;
+                                    if s.holds::<false>(c, r, Some(e))? == s.when {
+                                        counted |= m;
+                                    } else {
+                                        counted &= !m;
+                                    }
+                                }
+                            }
+                            i = i.wrapping_add(step);
+                        }
                     }
+                    counted
                 }
-                if holds == s.when {
-                    let x = &mut r[s.n as usize % REGS];
-                    *x = x.checked_add(s.k)?;
+                _ => {
+                    let mut counted = 0u64;
+                    let mut i = a;
+                    for bit in 0..iterations {
+                        let id = s.tab.lookup1(i)?;
+                        r[s.var as usize % REGS] = i;
+                        if s.holds::<false>(c, r, id)? == s.when {
+                            counted |= 1 << bit;
+                        }
+                        i = i.wrapping_add(step);
+                    }
+                    counted
                 }
-                // The body gave `true`: FORSOME stops, FORALL goes on to the end.
-                Some((!s.all).then_some(true))
-            })
+            };
+            counted &= u64::MAX >> (64 - iterations);
+            let x = &mut r[s.n as usize % REGS];
+            let total = i64::from(*x) + i64::from(s.k) * i64::from(counted.count_ones());
+            *x = i32::try_from(total).ok()?;
+            r[s.var as usize % REGS] = b;
+            c.vars.set_steps_left(c.vars.steps_left() - iterations);
+            let counts = &mut c.vars.memo.counts;
+            if counts.len() <= slot {
+                counts.resize(slot + 1, KeptCount::default());
+            }
+            counts[slot] = KeptCount {
+                epoch,
+                range: (a, b),
+                counted,
+            };
+            Some(true)
         })
+    }
+}
+
+/// What a counting loop with a slot ([`ElemCount::lower_kept`]) counted in
+/// a state of epoch `epoch` (0: nothing yet) over the range `range`: bit
+/// `j` for the `j`th iteration.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeptCount {
+    epoch: u64,
+    range: (i32, i32),
+    counted: u64,
+}
+
+impl KeptCount {
+    /// Whether a count was kept in this slot.
+    #[cfg(test)]
+    pub(crate) fn is_set(&self) -> bool {
+        self.epoch != 0
     }
 }
 
