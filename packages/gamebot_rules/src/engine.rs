@@ -420,6 +420,29 @@ impl Game {
                     sc.targets.push((*l, None));
                     continue;
                 }
+                // Once the first conjunct is known true, `B` specialized
+                // for this target reads no variable (`specialize.rs`,
+                // `right_side`): it runs without the target's bindings.
+                let known = match first {
+                    Some(true) if !(r.hoist_call && sc.shared_valid) => {
+                        match r.right_special.get(i) {
+                            Some(&crate::compile::ConditionPart::Const(b))
+                                if !sc.vars.reference =>
+                            {
+                                Some(b)
+                            }
+                            Some(t) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_check(t),
+                            None => None,
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some(b) = known {
+                    if b {
+                        sc.targets.push((*l, None));
+                    }
+                    continue;
+                }
                 bind(&mut sc.vars, tb);
                 let ok = match &r.condition {
                     None => true,

@@ -992,7 +992,7 @@ impl Game {
             let checks: Box<[_]> = r
                 .to_matches
                 .iter()
-                .map(|(_, tb)| compiler.code_check(special.right_side(&c.expr, tb)))
+                .map(|(l, tb)| compiler.code_check(special.right_side(&c.expr, tb, *l)))
                 .collect();
             if checks
                 .iter()

@@ -320,6 +320,9 @@ struct Walk<'s, 'a> {
     /// A function whose last line is taken to be this expression where it
     /// is inlined ([`Specializer::right_side`]).
     last_of: Option<(FuncId, Expr)>,
+    /// A location known to be empty wherever the residual runs: the target
+    /// of the part `B` of a condition ([`Specializer::right_side`]).
+    empty: Option<u16>,
 }
 
 impl<'a> Specializer<'a> {
@@ -357,7 +360,7 @@ impl<'a> Specializer<'a> {
     /// not used (see the module documentation). Such a residual assigns no
     /// variable and calls no function.
     pub(crate) fn top(&self, e: &Expr) -> Option<Expr> {
-        let (x, work) = self.residual(e, &[], Use::Whole, None, &FxHashSet::default())?;
+        let (x, work) = self.residual(e, &[], Use::Whole, None, &FxHashSet::default(), None)?;
         // Used only where it pays (see the module documentation): small, at
         // most half the unrolled and inlined work, nothing assigned or called.
         let n = size(&x);
@@ -378,7 +381,7 @@ impl<'a> Specializer<'a> {
         bound: &[(VarId, i32)],
         readable: &FxHashSet<VarId>,
     ) -> Option<(Expr, bool)> {
-        let (x, _) = self.residual(e, bound, Use::Targets, None, readable)?;
+        let (x, _) = self.residual(e, bound, Use::Targets, None, readable, None)?;
         let closed = self.closed(&x);
         self.standalone(&x).then_some((x, closed))
     }
@@ -393,17 +396,28 @@ impl<'a> Specializer<'a> {
     /// bound to the element's variables, temporaries) are left out when
     /// they cannot fail or only read a variable: they are the same at every
     /// target of an element, and ran before `A` at its first target.
-    pub(crate) fn right_side(&self, cond: &Expr, bound: &[(VarId, i32)]) -> Option<Expr> {
+    /// `EMPTY(target)` is `true` and `CONTENT(target)` is `""` in it: a
+    /// condition runs with its target empty.
+    pub(crate) fn right_side(
+        &self,
+        cond: &Expr,
+        bound: &[(VarId, i32)],
+        target: u16,
+    ) -> Option<Expr> {
         let none = FxHashSet::default();
         let x = match cond {
-            Expr::Binary(Op::And, _, b) => self.residual(b, bound, Use::Targets, None, &none)?.0,
+            Expr::Binary(Op::And, _, b) => {
+                self.residual(b, bound, Use::Targets, None, &none, Some(target))?
+                    .0
+            }
             Expr::Call(f, _) => {
                 let def = self.funcs.get(*f as usize)?.as_ref()?;
                 let Expr::Binary(Op::And, _, b) = &def.body.last()?.expr else {
                     return None;
                 };
                 let last_of = Some((*f, (**b).clone()));
-                let (x, _) = self.residual(cond, bound, Use::Targets, last_of, &none)?;
+                let (x, _) =
+                    self.residual(cond, bound, Use::Targets, last_of, &none, Some(target))?;
                 // The assignments before `B'`: of a variable's value or of a
                 // value that cannot fail.
                 leading_stores_dropped(x, &|_, value, _| {
@@ -431,14 +445,17 @@ impl<'a> Specializer<'a> {
         readable: &FxHashSet<VarId>,
     ) -> Option<Expr> {
         let x = match cond {
-            Expr::Binary(Op::And, a, _) => self.residual(a, bound, Use::Targets, None, readable)?.0,
+            Expr::Binary(Op::And, a, _) => {
+                self.residual(a, bound, Use::Targets, None, readable, None)?
+                    .0
+            }
             Expr::Call(f, _) => {
                 let def = self.funcs.get(*f as usize)?.as_ref()?;
                 let Expr::Binary(Op::And, a, _) = &def.body.last()?.expr else {
                     return None;
                 };
                 let last_of = Some((*f, (**a).clone()));
-                let (x, _) = self.residual(cond, bound, Use::Targets, last_of, readable)?;
+                let (x, _) = self.residual(cond, bound, Use::Targets, last_of, readable, None)?;
                 // Leading assignments nothing after them reads: the lines of
                 // a hoisted call are assignments that cannot fail and its
                 // arguments literals or bound variables
@@ -517,6 +534,7 @@ impl<'a> Specializer<'a> {
         mode: Use,
         last_of: Option<(FuncId, Expr)>,
         readable: &FxHashSet<VarId>,
+        empty: Option<u16>,
     ) -> Option<(Expr, usize)> {
         let reach = &self.reach;
         let mut env = Env::default();
@@ -535,6 +553,7 @@ impl<'a> Specializer<'a> {
             },
             mode,
             last_of,
+            empty,
         };
         let out = w.spec(e).ok()?;
         if !w.changed {
@@ -1420,6 +1439,19 @@ impl Walk<'_, '_> {
                 }),
                 Builtin::Content if is_name && sp.loc_of(k).is_none() => Some(empty),
                 Builtin::Empty if is_name && sp.loc_of(k).is_none() => Some(K::Bool(true)),
+                // The target of a move is empty where its condition runs
+                // (generation tries empty targets only, `apply` rejects an
+                // occupied one): a residual worth using.
+                Builtin::Empty | Builtin::Content
+                    if is_name && sp.loc_of(k).is_some() && sp.loc_of(k) == self.empty =>
+                {
+                    self.changed = true;
+                    Some(if b == Builtin::Empty {
+                        K::Bool(true)
+                    } else {
+                        empty
+                    })
+                }
                 Builtin::Location if is_name && sp.elem_of(k).is_none() => Some(empty),
                 Builtin::State | Builtin::Owner if is_name && sp.elem_of(k).is_none() => {
                     Some(K::Int(-1))

@@ -3932,8 +3932,10 @@ fn an_occupied_specialized_target_gives_the_original_error() {
 /// `mine` a call whose `B` reads the supply's index (not closed), `low` a
 /// call whose `A` reads the supply's index and no element's variable,
 /// `float` a move over an empty cell that marks the piece (so applying a
-/// move that `put` does not allow must choose `float`). (Issue 18,
-/// twenty-fourth and twenty-fifth steps.)
+/// move that `put` does not allow must choose `float`), `taken` a `B` that
+/// asks whether the target is occupied (never: a condition runs with its
+/// target empty), `open` one that asks whether it is empty. (Issue 18,
+/// twenty-fourth, twenty-fifth and twenty-seventh steps.)
 const COLUMN_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
 name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\nname=c(4)\ntype=cell\n\
 name=k(1)\ntype=cell\nname=k(2)\ntype=cell\nname=k(3)\ntype=cell\n\
@@ -3955,7 +3957,9 @@ name=put\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Can($N,$P,$Y
 name=below\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND Below($Y)\nfollowup=NEXTPLAYER\n\
 name=mine\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Mine($N,$P,$K,$Y)\nfollowup=NEXTPLAYER\n\
 name=low\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Low($K,$Y)\nfollowup=NEXTPLAYER\n\
-name=float\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND Above($Y)\nfollowup=SETSTATE(\"a($N)\", 2) AND NEXTPLAYER\n";
+name=float\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND Above($Y)\nfollowup=SETSTATE(\"a($N)\", 2) AND NEXTPLAYER\n\
+name=taken\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND ((NOT EMPTY(\"c($Y)\")) OR (CONTENT(\"c($Y)\") != \"\"))\nfollowup=NEXTPLAYER\n\
+name=open\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND (EMPTY(\"c($Y)\") AND ($Y > 2) AND (OWNER(CONTENT(\"c($Y)\")) < 0))\nfollowup=NEXTPLAYER\n";
 
 /// What the part `B` of a rule's hoisted condition became for each target,
 /// in `to` order.
@@ -3975,7 +3979,9 @@ fn target_checks(g: &Game, rule: &str) -> String {
 /// The part `B` of a hoisted condition is specialized per target where its
 /// residual reads nothing but the position: `true` for the bottom cell, an
 /// `EMPTY` test of the cell below for the others; not where `B` reads a
-/// variable. (A hoisted call's lines before the last are assignments that
+/// variable. `EMPTY` and `CONTENT` of the target itself are known (it is
+/// empty): `taken` is false and `open` decided by the target's row alone,
+/// `tictactoe-orig`'s `EMPTY("s($PX,$PY)")` true. (A hoisted call's lines before the last are assignments that
 /// cannot fail, `loader/independence.rs`.)
 #[test]
 fn hoisted_right_sides_are_specialized_per_target() {
@@ -3991,6 +3997,8 @@ fn hoisted_right_sides_are_specialized_per_target() {
     assert_eq!(target_checks(&g, "mine"), "true none none none");
     assert_eq!(target_checks(&g, "low"), "true regs regs regs");
     assert_eq!(target_checks(&g, "float"), "false regs regs regs");
+    assert_eq!(target_checks(&g, "taken"), "false false false false");
+    assert_eq!(target_checks(&g, "open"), "false false true true");
     // Applying a move may take the value from both parts.
     assert!(
         g.rules.iter().all(|r| r.silent),
@@ -4003,7 +4011,7 @@ fn hoisted_right_sides_are_specialized_per_target() {
     assert_eq!(drop.matches("true").count(), 7, "{drop}");
     assert_eq!(drop.matches("regs").count(), 35, "{drop}");
     let ttt = load(include_str!("../../../games/bench/tictactoe-orig.game"));
-    assert_eq!(target_checks(&ttt, "place"), ["regs"; 9].join(" "));
+    assert_eq!(target_checks(&ttt, "place"), ["true"; 9].join(" "));
     let nim = load(include_str!("../../../games/bench/nim-orig.game"));
     let take = target_checks(&nim, "take");
     assert!(take.starts_with("true regs"), "{take}");
