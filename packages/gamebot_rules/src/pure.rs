@@ -2013,7 +2013,7 @@ impl Test {
 
 /// `v op w` for a comparison operator `op` (`>=` for any other).
 #[inline(always)]
-fn compare(op: Op, v: i32, w: i32) -> bool {
+pub(crate) fn compare(op: Op, v: i32, w: i32) -> bool {
     match op {
         Op::Eq => v == w,
         Op::Ne => v != w,

@@ -3932,7 +3932,8 @@ fn an_occupied_specialized_target_gives_the_original_error() {
 /// `mine` a call whose `B` reads the supply's index (not closed), `low` a
 /// call whose `A` reads the supply's index and no element's variable,
 /// `float` a move over an empty cell that marks the piece (so applying a
-/// move that `put` does not allow must choose `float`), `taken` a `B` that
+/// move that `put` does not allow must choose `float`), `fresh` a call whose
+/// `A` compares an element's state with a literal (and marks it), `taken` a `B` that
 /// asks whether the target is occupied (never: a condition runs with its
 /// target empty), `open` one that asks whether it is empty. (Issue 18,
 /// twenty-fourth, twenty-fifth and twenty-seventh steps.)
@@ -3951,6 +3952,7 @@ Below($by)\n$bb = $by - 1\n($by == 1) OR NOT EMPTY(\"c($bb)\")\nEND\n\
 Mine($mn,$mp,$mk,$my)\n(OWNER(\"a($mn)\") == $mp) AND (($my == 1) OR ($mk > 7) OR NOT EMPTY(\"c(1)\"))\nEND\n
 Low($lk,$ly)\n($lk > STATE(\"a(1)\") + 1) AND (($ly == 1) OR NOT EMPTY(\"c(1)\"))\nEND\n\
 Above($ay)\n$ab = $ay - 1\n($ay > 1) AND EMPTY(\"c($ab)\")\nEND\n\
+Fresh($fn,$fy)\n(STATE(\"a($fn)\") < 2) AND (($fy == 1) OR NOT EMPTY(\"c(1)\"))\nEND\n\
 [END OF GAME]\nsituation=NOT EMPTY(\"c(4)\")\nwinner=PLAYER\n\
 [GAME RULES]\n\
 name=put\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Can($N,$P,$Y)\nfollowup=NEXTPLAYER\n\
@@ -3958,6 +3960,7 @@ name=below\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a
 name=mine\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Mine($N,$P,$K,$Y)\nfollowup=NEXTPLAYER\n\
 name=low\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Low($K,$Y)\nfollowup=NEXTPLAYER\n\
 name=float\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND Above($Y)\nfollowup=SETSTATE(\"a($N)\", 2) AND NEXTPLAYER\n\
+name=fresh\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=Fresh($N,$Y)\nfollowup=SETSTATE(\"a($N)\", 2) AND NEXTPLAYER\n\
 name=taken\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND ((NOT EMPTY(\"c($Y)\")) OR (CONTENT(\"c($Y)\") != \"\"))\nfollowup=NEXTPLAYER\n\
 name=open\nelement=a($N)\nplayer=$P\nfrom=k($K)\nto=c($Y)\ncondition=(OWNER(\"a($N)\") == $P) AND (EMPTY(\"c($Y)\") AND ($Y > 2) AND (OWNER(CONTENT(\"c($Y)\")) < 0))\nfollowup=NEXTPLAYER\n";
 
@@ -3970,6 +3973,7 @@ fn target_checks(g: &Game, rule: &str) -> String {
         .map(|i| match r.right_special.get(i) {
             Some(ConditionPart::Const(b)) => b.to_string(),
             Some(ConditionPart::Regs(_)) => "regs".to_string(),
+            Some(ConditionPart::Attr { .. } | ConditionPart::Empty { .. }) => "test".to_string(),
             _ => "none".to_string(),
         })
         .collect::<Vec<_>>()
@@ -3991,12 +3995,13 @@ fn hoisted_right_sides_are_specialized_per_target() {
         .iter()
         .take(3)
         .all(|r| r.hoist_call || r.hoist_first_conjunct));
-    assert_eq!(target_checks(&g, "put"), "true regs regs regs");
-    assert_eq!(target_checks(&g, "below"), "true regs regs regs");
+    assert_eq!(target_checks(&g, "put"), "true test test test");
+    assert_eq!(target_checks(&g, "below"), "true test test test");
     // `$my == 1` decides `B` at the bottom cell without `$mk`.
     assert_eq!(target_checks(&g, "mine"), "true none none none");
-    assert_eq!(target_checks(&g, "low"), "true regs regs regs");
-    assert_eq!(target_checks(&g, "float"), "false regs regs regs");
+    assert_eq!(target_checks(&g, "low"), "true test test test");
+    assert_eq!(target_checks(&g, "float"), "false test test test");
+    assert_eq!(target_checks(&g, "fresh"), "true test test test");
     assert_eq!(target_checks(&g, "taken"), "false false false false");
     assert_eq!(target_checks(&g, "open"), "false false true true");
     // Applying a move may take the value from both parts.
@@ -4009,12 +4014,12 @@ fn hoisted_right_sides_are_specialized_per_target() {
     let c4 = load(include_str!("../../../games/bench/connect4-orig.game"));
     let drop = target_checks(&c4, "drop");
     assert_eq!(drop.matches("true").count(), 7, "{drop}");
-    assert_eq!(drop.matches("regs").count(), 35, "{drop}");
+    assert_eq!(drop.matches("test").count(), 35, "{drop}");
     let ttt = load(include_str!("../../../games/bench/tictactoe-orig.game"));
     assert_eq!(target_checks(&ttt, "place"), ["true"; 9].join(" "));
     let nim = load(include_str!("../../../games/bench/nim-orig.game"));
     let take = target_checks(&nim, "take");
-    assert!(take.starts_with("true regs"), "{take}");
+    assert!(take.starts_with("true test"), "{take}");
 }
 
 /// The moves generated with the specialized parts `A` and `B` of hoisted
@@ -4057,6 +4062,7 @@ fn left_checks(g: &Game, rule: &str) -> String {
                 _ if skip(i) => "-".to_string(),
                 ConditionPart::Const(b) => b.to_string(),
                 ConditionPart::Regs(_) => "regs".to_string(),
+                ConditionPart::Attr { .. } | ConditionPart::Empty { .. } => "test".to_string(),
                 ConditionPart::None => "none".to_string(),
             })
             .collect::<Vec<_>>()
@@ -4076,25 +4082,30 @@ fn left_checks(g: &Game, rule: &str) -> String {
 /// `Can` and `Mine`, of tic-tac-toe's `CanPlace`, of connect four's `CanGo`)
 /// and per `from` location where that folds more (`Low`, `nim-orig`'s
 /// `CanTake`); not a first conjunct without a call (`below`: nothing to
-/// fold).
+/// fold). A part that is one test of an element's owner or state, or of a
+/// square's emptiness, is read in place (`test`, `ConditionPart::Attr` and
+/// `ConditionPart::Empty`; the column game's `Fresh` compares a state with a
+/// literal).
 #[test]
 fn hoisted_left_sides_are_specialized_per_element_or_location() {
     let g = Game::parse("column.game", COLUMN_GAME).unwrap();
     let six = ["regs"; 6].join(" ");
-    assert_eq!(left_checks(&g, "put"), format!("element: {six}"));
-    assert_eq!(left_checks(&g, "mine"), format!("element: {six}"));
+    let tests = ["test"; 6].join(" ");
+    assert_eq!(left_checks(&g, "put"), format!("element: {tests}"));
+    assert_eq!(left_checks(&g, "mine"), format!("element: {tests}"));
     assert_eq!(left_checks(&g, "below"), "none");
     assert_eq!(left_checks(&g, "low"), format!("from: - - - - {six}"));
+    assert_eq!(left_checks(&g, "fresh"), format!("element: {tests}"));
     let load = |text: &str| Game::parse("g.game", text).unwrap();
     let ttt = load(include_str!("../../../games/bench/tictactoe-orig.game"));
     assert_eq!(
         left_checks(&ttt, "place"),
-        format!("element: {}", ["regs"; 10].join(" "))
+        format!("element: {}", ["test"; 10].join(" "))
     );
     let c4 = load(include_str!("../../../games/bench/connect4-orig.game"));
     assert_eq!(
         left_checks(&c4, "drop"),
-        format!("element: {}", ["regs"; 42].join(" "))
+        format!("element: {}", ["test"; 42].join(" "))
     );
     let nim = load(include_str!("../../../games/bench/nim-orig.game"));
     let take = left_checks(&nim, "take");
