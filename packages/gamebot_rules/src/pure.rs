@@ -2148,24 +2148,7 @@ impl ElemCount {
         let range = (self.from.get(c, r)?, self.to.get(c, r)?);
         over_range_reg(c, r, self.var, range, true, |c, r, i| {
             let id = self.tab.lookup1(i)?;
-            let mut holds = true;
-            for t in self.tests.iter() {
-                let v = match (id, t.key) {
-                    (None, ElemKey::LocType) => NO_LTYPE,
-                    (None, _) => -1,
-                    (Some(e), ElemKey::State) => c.rd_state::<REC>(e),
-                    (Some(e), ElemKey::Owner) => c.rd_owner::<REC>(e),
-                    (Some(e), ElemKey::LocType) => {
-                        let l = c.rd_location::<REC>(e);
-                        c.g.locations[l as usize].location_type as i32
-                    }
-                };
-                if !compare(t.op, v, t.rhs.get(c, r)?) {
-                    holds = false;
-                    break;
-                }
-            }
-            if holds == self.when {
+            if self.holds::<REC>(c, r, id)? == self.when {
                 let x = &mut r[self.n as usize % REGS];
                 *x = x.checked_add(self.k)?;
             }
