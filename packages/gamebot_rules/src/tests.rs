@@ -3271,10 +3271,7 @@ fn memo_entries_unchanged_since_the_parent_epoch_agree_with_the_reference() {
                         if g.settle(&mut st, &out) {
                             break;
                         }
-                        r ^= r << 13;
-                        r ^= r >> 7;
-                        r ^= r << 17;
-                        let mv = out[(r % out.len() as u64) as usize].clone();
+                        let mv = out[pick(&mut r, out.len())].clone();
                         if let Err(e) = g.apply_with(&mut st, &mv, &mut sc) {
                             seen.push(Err(e.to_string()));
                             break;
@@ -3352,16 +3349,22 @@ fn targets_shared_after_a_hoisted_first_conjunct_agree_with_every_target_tried()
                     if mg.is_empty() {
                         break;
                     }
-                    r ^= r << 13;
-                    r ^= r >> 7;
-                    r ^= r << 17;
-                    let i = (r % mg.len() as u64) as usize;
+                    let i = pick(&mut r, mg.len());
                     g.apply_with(&mut x, &mg[i], &mut sg).unwrap();
                     h.apply_with(&mut y, &mh[i], &mut sh).unwrap();
                 }
             }
         }
     }
+}
+
+/// A move index below `n` from the xorshift state `r` (advanced), for
+/// seeded playouts that need no `rand`.
+fn pick(r: &mut u64, n: usize) -> usize {
+    *r ^= *r << 13;
+    *r ^= *r >> 7;
+    *r ^= *r << 17;
+    (*r % n as u64) as usize
 }
 
 /// `State::hash` is computed when asked and kept until the next change, or
@@ -3402,10 +3405,7 @@ fn hash_asked_between_moves_is_the_hash_of_the_contents() {
                 if moves.is_empty() {
                     break;
                 }
-                r ^= r << 13;
-                r ^= r >> 7;
-                r ^= r << 17;
-                let i = (r % moves.len() as u64) as usize;
+                let i = pick(&mut r, moves.len());
                 g.apply_with(&mut st, &moves[i], &mut sc).unwrap();
                 if let Some((h, copy)) = before {
                     assert_eq!(copy.hash(), h, "{f} seed {seed} step {step}");
