@@ -2250,22 +2250,24 @@ impl Compiler<'_> {
                 }))
             }
             Builtin::SetState | Builtin::SetOwner | Builtin::SetZIndex => {
-                let es = self.str_arg(&a[0], "the element argument");
                 let v = self.int(&a[1], "the value argument");
-                Node::Bool(f(move |c| {
+                // The attribute set and its check of the value (`e` names the
+                // element in the error).
+                fn set(
+                    c: &mut Ctx<'_>,
+                    b: Builtin,
+                    e: u16,
+                    v: i32,
+                    name: &dyn Fn(&Ctx<'_>) -> String,
+                ) -> R<bool> {
                     let g = c.g;
-                    let es = es(c)?;
-                    let e = c.known_element(&es).ok_or_else(|| {
-                        EvalError::new(format!("{}: unknown element `{}`", b.name(), c.text(&es)))
-                    })?;
-                    let v = v(c)?;
                     let which = match b {
                         Builtin::SetState => {
                             let k = g.element_types[g.elements[e as usize].element_type].states;
                             if v < 1 || v > k {
                                 return Err(EvalError::new(format!(
                                     "SETSTATE: state {v} out of range 1..{k} for `{}`",
-                                    c.text(&es)
+                                    name(c)
                                 )));
                             }
                             Attr::State
@@ -2283,6 +2285,25 @@ impl Compiler<'_> {
                     };
                     c.state_mut(b)?.set_attr(e, which, v);
                     Ok(true)
+                }
+                // A literal element name: its id found at load.
+                if let Expr::Str(s) = &a[0] {
+                    if let Some(e) = known(self.sym_elem, *s) {
+                        let s = *s;
+                        return Node::Bool(f(move |c| {
+                            let v = v(c)?;
+                            set(c, b, e, v, &|c| c.text(&Str::Sym(s)).to_string())
+                        }));
+                    }
+                }
+                let es = self.str_arg(&a[0], "the element argument");
+                Node::Bool(f(move |c| {
+                    let es = es(c)?;
+                    let e = c.known_element(&es).ok_or_else(|| {
+                        EvalError::new(format!("{}: unknown element `{}`", b.name(), c.text(&es)))
+                    })?;
+                    let v = v(c)?;
+                    set(c, b, e, v, &|c| c.text(&es).to_string())
                 }))
             }
             Builtin::NextPlayer => Node::Bool(f(move |c| {

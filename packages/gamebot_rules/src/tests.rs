@@ -2897,6 +2897,45 @@ fn counting_loops_over_registers_agree_with_the_reference() {
     assert!(run_budget_on(&board, defs, &["CountC(4, 1147483648)"], 1000).is_err());
 }
 
+/// `SETSTATE`/`SETOWNER`/`SETZINDEX` of a literal element name take the
+/// element's id found at load (issue 18 twenty-seventh step); an
+/// interpolated name, and a name that is no element, look it up as before.
+/// The same values, errors (a value out of range names the element) and
+/// states as the reference.
+#[test]
+fn setting_attributes_of_named_elements_agrees_with_the_reference() {
+    let board = grid();
+    let cases: &[&[&str]] = &[
+        &["SETSTATE(\"p(1)\", 2) AND (STATE(\"p(1)\") == 2)"],
+        &["SETSTATE(\"p(1)\", 3)"],
+        &["SETSTATE(\"p(2)\", 0)"],
+        &["SETOWNER(\"p(3)\", 2) AND (OWNER(\"p(3)\") == 2)"],
+        &["SETOWNER(\"p(3)\", 3)"],
+        &["SETZINDEX(\"p(4)\", 7) AND (ZINDEX(\"p(4)\") == 7)"],
+        &["SETSTATE(\"q(1)\", 1)"],
+        &[
+            "$x = 2",
+            "SETSTATE(\"p($x)\", 1) AND (STATE(\"p(2)\") == 1)",
+        ],
+        &["$x = 2", "SETSTATE(\"p($x)\", 5)"],
+        &["SETSTATE(\"p(1)\", \"two\")"],
+    ];
+    agree_under_every_budget(&board, "", cases, 3);
+    let v = |lines: &[&str]| run_budget_on(&board, "", lines, 1000);
+    assert_eq!(v(cases[0]), Ok(Value::Bool(true)));
+    let e = v(cases[1]).unwrap_err();
+    assert!(
+        e.contains("SETSTATE: state 3 out of range 1..2 for `p(1)`"),
+        "{e}"
+    );
+    let e = v(cases[4]).unwrap_err();
+    assert!(e.contains("SETOWNER: owner 3 out of range 0..2"), "{e}");
+    let e = v(cases[6]).unwrap_err();
+    assert!(e.contains("unknown element `q(1)`"), "{e}");
+    let e = v(cases[8]).unwrap_err();
+    assert!(e.contains("out of range 1..2 for `p(2)`"), "{e}");
+}
+
 /// Summing loops (issue 18 nineteenth step, `compile::Compiler::summing_loop`):
 /// `($n = $n + x) OR true` bodies of `FORALL` and `FORSOME` through the
 /// closures (`Keep` mentions the sums: not dead, so no register form), ascending
