@@ -876,6 +876,7 @@ impl Game {
         }
         // Units too: their entries take the parent epoch's check (`memo.rs`).
         initial.track = memo_info.iter().any(Option::is_some);
+        let formulas_before = crate::pure::formula_ids();
         let mut compiler = crate::compile::Compiler {
             units,
             pure_bodies: Vec::new(),
@@ -1005,9 +1006,12 @@ impl Game {
         compiler.new_call_slots.set(false);
         // Memo entries and the values of closed inlined calls
         // (`pure::cached`) are kept per epoch.
-        // Kept counts (`pure::ElemCount`) are updated from the parent
-        // epoch's by what changed since (`State::changed`).
-        if compiler.count_slots.get() != 0 {
+        // Kept counts and formulas (`pure::ElemCount`, `pure::KeptFormula`)
+        // are updated from the parent epoch's by what changed since
+        // (`State::changed`). (Formula ids are handed out process-wide: one
+        // made for another game compiled meanwhile only turns tracking on
+        // for nothing.)
+        if compiler.count_slots.get() != 0 || crate::pure::formula_ids() != formulas_before {
             initial.track = true;
         }
         let renews_epochs = initial.track || !compiler.call_slots.borrow().is_empty();

@@ -871,6 +871,9 @@ pub(crate) struct Memo {
     /// Per counting loop with a slot (`pure::ElemCount`): what it counted
     /// in a state of some epoch.
     pub counts: Vec<crate::pure::KeptCount>,
+    /// Per place of a formula with kept clauses (`pure::KeptFormula`, by
+    /// id): what it found in a state of some epoch.
+    pub formulas: Vec<crate::pure::KeptClauses>,
 }
 
 impl Memo {

@@ -1872,22 +1872,217 @@ impl Formula {
             }
             _ => return None,
         };
-        Some(fb(move |c, r| {
-            'clauses: for clause in clauses.iter() {
-                // A clause of an `OR` fails at its first false test; one of
-                // an `AND` holds at its first true one.
-                for t in clause.iter() {
-                    if t.eval::<REC>(c, r)? != any {
-                        continue 'clauses;
+        if let Some(kept) = KeptFormula::of(&clauses) {
+            return Some(fb(move |c, r| {
+                if c.st.get().track {
+                    kept.run::<REC>(&clauses, any, c, r)
+                } else {
+                    run_clauses::<REC>(&clauses, any, c, r)
+                }
+            }));
+        }
+        Some(fb(move |c, r| run_clauses::<REC>(&clauses, any, c, r)))
+    }
+}
+
+/// Whether clause `clause` of a [`Formula`] decides it: every test gave
+/// `any` (the `AND` clause of an `OR` holds, the `OR` clause of an `AND`
+/// fails). A clause of an `OR` stops at its first false test, one of an
+/// `AND` at its first true one.
+#[inline(always)]
+fn decides<const REC: bool>(
+    clause: &[Test],
+    any: bool,
+    c: &mut Ctx<'_>,
+    r: &mut Regs,
+) -> Option<bool> {
+    for t in clause.iter() {
+        if t.eval::<REC>(c, r)? != any {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// A [`Formula`]'s clauses in order, up to the first that decides it.
+#[inline(always)]
+fn run_clauses<const REC: bool>(
+    clauses: &[Box<[Test]>],
+    any: bool,
+    c: &mut Ctx<'_>,
+    r: &mut Regs,
+) -> Option<bool> {
+    for clause in clauses.iter() {
+        if decides::<REC>(clause, any, c, r)? {
+            return Some(any);
+        }
+    }
+    Some(!any)
+}
+
+/// Formulas handed an id for their kept clauses ([`KeptFormula`]).
+static FORMULA_IDS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+/// Places for kept formulas in a scratch (`Memo::formulas`, by id).
+pub(crate) const KEPT_FORMULAS: usize = 32;
+/// The clauses a [`KeptFormula`] needs to pay: `nim`'s targets,
+/// `(.. OR ..) AND EMPTY(..)` per `from` location, run once a position
+/// each, were 6.9 % slower kept (and made the game track its changes).
+const MIN_KEPT_CLAUSES: usize = 4;
+
+/// The next formula id ([`KeptFormula`]): a game whose compilation moved it
+/// has kept formulas, and tracks its changes.
+pub(crate) fn formula_ids() -> u32 {
+    FORMULA_IDS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A [`Formula`] whose clauses test the position only (no other leaf)
+/// against literals and at most two registers, over 4 to 64 clauses:
+/// which clauses were evaluated and which decided it are kept per state
+/// epoch (`Memo::formulas`, [`KeptClauses`]), with the registers' values.
+/// In a state of that epoch the value is the kept one; in a child of it
+/// (`State::parent`) a clause is evaluated again only when something it
+/// reads changed since (`State::changed`: the squares it reads, the
+/// attributes of the elements it names, any element's attributes for a
+/// square's occupant) or it was not evaluated, and a kept deciding clause
+/// decides. The tests take no budget steps and cannot give up, so the
+/// order they run in is not observable. Not while a memoized evaluation
+/// records its reads, nor in a state that does not track its changes
+/// (`State::track`): then the clauses run in order.
+struct KeptFormula {
+    id: u32,
+    /// Per clause, the bits of what it reads.
+    masks: Box<[u64]>,
+    /// The registers the right operands read.
+    regs: [Option<u8>; 2],
+}
+
+/// What a [`KeptFormula`] found in a state of epoch `epoch`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeptClauses {
+    id: u32,
+    epoch: u64,
+    key: [i32; 2],
+    /// Clauses evaluated, and those of them that decide.
+    known: u64,
+    decided: u64,
+}
+
+impl KeptClauses {
+    /// Whether a formula's clauses were kept in this place.
+    #[cfg(test)]
+    pub(crate) fn is_set(&self) -> bool {
+        self.epoch != 0
+    }
+}
+
+impl KeptFormula {
+    fn of(clauses: &[Box<[Test]>]) -> Option<KeptFormula> {
+        if !(MIN_KEPT_CLAUSES..=64).contains(&clauses.len()) {
+            return None;
+        }
+        let any_attr = (0..19).fold(0u64, |m, e| m | crate::state::attr_bit(e));
+        let mut regs: [Option<u8>; 2] = [None, None];
+        let mut reg = |rhs: &Leaf| -> Option<()> {
+            match *rhs {
+                Leaf::Lit(_) => Some(()),
+                Leaf::Reg(k) => {
+                    if regs.contains(&Some(k)) {
+                        return Some(());
+                    }
+                    let free = regs.iter_mut().find(|x| x.is_none())?;
+                    *free = Some(k);
+                    Some(())
+                }
+                _ => None,
+            }
+        };
+        let mut masks = Vec::with_capacity(clauses.len());
+        for clause in clauses {
+            let mut m = 0u64;
+            for t in clause.iter() {
+                m |= match t {
+                    Test::Occupant { loc, rhs, .. } => {
+                        reg(rhs)?;
+                        crate::state::content_bit(*loc as usize) | any_attr
+                    }
+                    Test::Element { e, rhs, .. } => {
+                        reg(rhs)?;
+                        crate::state::attr_bit(*e as usize)
+                    }
+                    Test::Empty { loc, .. } => crate::state::content_bit(*loc as usize),
+                    Test::Const(_) => 0,
+                    Test::Other(_) => return None,
+                };
+            }
+            masks.push(m);
+        }
+        Some(KeptFormula {
+            id: FORMULA_IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            masks: masks.into(),
+            regs,
+        })
+    }
+
+    #[inline(never)]
+    fn run<const REC: bool>(
+        &self,
+        clauses: &[Box<[Test]>],
+        any: bool,
+        c: &mut Ctx<'_>,
+        r: &mut Regs,
+    ) -> Option<bool> {
+        let st = c.st.get();
+        let (epoch, parent, changed) = (st.epoch, st.parent, st.changed);
+        if epoch == 0 || c.vars.memo.depth != 0 {
+            return run_clauses::<REC>(clauses, any, c, r);
+        }
+        let key = self.regs.map(|k| k.map_or(0, |k| r[k as usize % REGS]));
+        let place = self.id as usize % KEPT_FORMULAS;
+        let kept = c
+            .vars
+            .memo
+            .formulas
+            .get(place)
+            .filter(|k| k.id == self.id && k.key == key)
+            .copied();
+        let (mut known, mut decided) = match kept {
+            Some(k) if k.epoch == epoch => return Some(if k.decided != 0 { any } else { !any }),
+            Some(k) if parent != 0 && k.epoch == parent => {
+                let mut known = k.known;
+                for (j, &m) in self.masks.iter().enumerate() {
+                    if m & changed != 0 {
+                        known &= !(1u64 << j);
                     }
                 }
-                // Every test of the clause was `any`: the `AND` clause
-                // holds (so the `OR` does), the `OR` clause fails (so the
-                // `AND` does).
-                return Some(any);
+                (known, k.decided & known)
             }
-            Some(!any)
-        }))
+            _ => (0, 0),
+        };
+        if decided == 0 {
+            for (j, clause) in clauses.iter().enumerate() {
+                let bit = 1u64 << j;
+                if known & bit != 0 {
+                    continue;
+                }
+                known |= bit;
+                if decides::<false>(clause, any, c, r)? {
+                    decided |= bit;
+                    break;
+                }
+            }
+        }
+        let formulas = &mut c.vars.memo.formulas;
+        if formulas.len() < KEPT_FORMULAS {
+            formulas.resize(KEPT_FORMULAS, KeptClauses::default());
+        }
+        formulas[place] = KeptClauses {
+            id: self.id,
+            epoch,
+            key,
+            known,
+            decided,
+        };
+        Some(if decided != 0 { any } else { !any })
     }
 }
 

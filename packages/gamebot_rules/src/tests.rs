@@ -4221,6 +4221,68 @@ followup=($M = 7 - $N) AND SETSTATE(\"p($M)\", 3 - STATE(\"p($M)\")) AND NEXTPLA
 name=give\nelement=p($N)\nfrom=c($P)\nto=k($K)\ncondition=(Mine > Twos) OR ($K == $N)\n\
 followup=($M = 7 - $N) AND SETOWNER(\"p($M)\", 3 - OWNER(\"p($M)\")) AND NEXTPLAYER\n";
 
+/// Three cells, four spots: end checks that are an `OR` of `AND`s (`Row`)
+/// and an `AND` of `OR`s (`Guard`) of tests of the cells' occupants, of
+/// named elements and of emptiness, against a parameter (a register) and
+/// literals, while moves fill and empty the cells and mark (`SETSTATE`) or
+/// hand over (`SETOWNER`) another element, `p(5 - $N)`, which may stay
+/// where it is; the first
+/// end check runs both over a loop's register (one formula, two keys):
+/// [`kept_formulas_agree_with_the_reference`].
+const KEPT_FORMULAS_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
+name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\n\
+name=k(1)\ntype=cell\nname=k(2)\ntype=cell\nname=k(3)\ntype=cell\nname=k(4)\ntype=cell\n\
+[ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n2=b\n\
+[MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=k(1)\nplayer=1\nstate=1\n\
+name=p(2)\ntype=peg\nlocation=k(2)\nplayer=2\nstate=1\n\
+name=p(3)\ntype=peg\nlocation=k(3)\nplayer=1\nstate=2\n\
+name=p(4)\ntype=peg\nlocation=k(4)\nplayer=2\nstate=1\n\
+[EXPRESSIONS]\n\
+Row($rp)\n((OWNER(CONTENT(\"c(1)\")) == $rp) AND (OWNER(CONTENT(\"c(2)\")) == $rp) AND (STATE(CONTENT(\"c(3)\")) == 2)) OR \
+((OWNER(CONTENT(\"c(2)\")) == $rp) AND (OWNER(CONTENT(\"c(3)\")) == $rp) AND (NOT EMPTY(\"c(1)\"))) OR \
+((STATE(\"p(1)\") == 2) AND (OWNER(\"p(4)\") == $rp) AND EMPTY(\"c(2)\")) OR \
+((OWNER(CONTENT(\"c(3)\")) == $rp) AND (STATE(\"p(2)\") == 2) AND (STATE(CONTENT(\"c(1)\")) == 1))\nEND\n\
+Guard($gp)\n((OWNER(CONTENT(\"c(1)\")) == $gp) OR EMPTY(\"c(3)\")) AND ((STATE(\"p(2)\") == 2) OR (OWNER(\"p(3)\") == $gp)) AND \
+((NOT EMPTY(\"c(2)\")) OR (STATE(CONTENT(\"c(1)\")) == 1)) AND ((STATE(\"p(4)\") == 1) OR EMPTY(\"c(1)\"))\nEND\n\
+[END OF GAME]\nsituation=FORSOME($w, PLAYER, 2, Row($w) AND Guard($w))\nwinner=0\n\
+situation=Row(1)\nwinner=1\nsituation=Row(2)\nwinner=2\nsituation=Guard(2)\nwinner=0\n\
+[GAME RULES]\n\
+name=drop\nelement=p($N)\nfrom=k($K)\nto=c($Q)\nfollowup=NEXTPLAYER\n\
+name=mark\nelement=p($N)\nfrom=c($P)\nto=c($Q)\nfollowup=($M = 5 - $N) AND SETSTATE(\"p($M)\", 3 - STATE(\"p($M)\")) AND NEXTPLAYER\n\
+name=lift\nelement=p($N)\nfrom=c($P)\nto=k($K)\nfollowup=($M = 5 - $N) AND SETOWNER(\"p($M)\", 3 - OWNER(\"p($M)\")) AND NEXTPLAYER\n";
+
+/// Formulas of position tests keep which clauses they evaluated and which
+/// decided, per position (`pure::KeptFormula`, issue 18 twenty-seventh
+/// step): in a child position only the clauses reading something that
+/// changed run again. Every move list and state of 300 seeded playouts of
+/// [`KEPT_FORMULAS_GAME`] is the reference evaluator's, and of a variant
+/// whose `drop` runs `Guard(1)` for every element and target of a position
+/// (taken whole in the same position).
+#[test]
+fn kept_formulas_agree_with_the_reference() {
+    let g = Game::parse("formulas.game", KEPT_FORMULAS_GAME).unwrap();
+    assert!(g.renews_epochs);
+    playouts_agree_with_the_reference("formulas.game", KEPT_FORMULAS_GAME, 300);
+    let guarded = KEPT_FORMULAS_GAME.replace(
+        "to=c($Q)\nfollowup=NEXTPLAYER",
+        "to=c($Q)\ncondition=Guard(1) OR ($Q == 2)\nfollowup=NEXTPLAYER",
+    );
+    assert_ne!(guarded, KEPT_FORMULAS_GAME);
+    playouts_agree_with_the_reference("guarded.game", &guarded, 300);
+    let mut sc = g.scratch();
+    let mut st = g.initial_state();
+    let mut moves = Vec::new();
+    for _ in 0..3 {
+        g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+        let mv = moves[0].clone();
+        g.apply_with(&mut st, &mv, &mut sc).unwrap();
+    }
+    assert!(
+        sc.vars.memo.formulas.iter().any(|k| k.is_set()),
+        "no formula was kept"
+    );
+}
+
 /// Counting loops over elements keep what they counted per position
 /// (`pure::ElemCount::lower_kept`, issue 18 twenty-seventh step): counted
 /// again only for the elements whose location or attributes changed since
