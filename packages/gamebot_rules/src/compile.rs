@@ -602,6 +602,9 @@ pub(crate) struct Compiler<'a> {
     /// Counting loops handed a slot for their per-position counts
     /// (`pure::ElemCount`, `Memo::counts`).
     pub count_slots: std::cell::Cell<u16>,
+    /// The shapes of those loops and their places (loops of one shape
+    /// share them, `pure::Builder::kept_slot`).
+    pub kept_shapes: std::cell::RefCell<Vec<crate::pure::KeptShape>>,
 }
 
 /// In an id table of a template: no name the game knows; certainly unknown
@@ -3077,7 +3080,7 @@ impl Ctx<'_> {
 /// A counting loop body `IF(c, $n = $n + k, true)` or `IF(c, true, $n = $n + k)`
 /// (or `k + $n`, `k` an Int literal): its condition, the condition's value
 /// that counts, the assignment, `$n` and `k`.
-fn counting_body(body: &Expr) -> Option<(&Expr, bool, &Expr, VarId, i32)> {
+pub(crate) fn counting_body(body: &Expr) -> Option<(&Expr, bool, &Expr, VarId, i32)> {
     let Expr::Builtin(Builtin::If, a) = body else {
         return None;
     };

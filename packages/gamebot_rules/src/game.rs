@@ -356,7 +356,7 @@ impl Evaluation {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum TemplatePiece {
     Text(String),
     Var(VarId),
@@ -851,6 +851,7 @@ impl Game {
                 call_slots: Default::default(),
                 new_call_slots: Default::default(),
                 count_slots: Default::default(),
+                kept_shapes: Default::default(),
             };
             let mut demote: Vec<bool> = (0..funcs.len())
                 .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
@@ -898,6 +899,7 @@ impl Game {
             call_slots: Default::default(),
             new_call_slots: Default::default(),
             count_slots: Default::default(),
+            kept_shapes: Default::default(),
         };
         for _ in 0..4 {
             let known = compiler.bool_funcs();

@@ -192,7 +192,7 @@ fn analyse_one(
     // The variables it reads but never writes: inputs like the parameters.
     let mut free: Vec<VarId> = reads.difference(&writes).copied().collect();
     free.sort_unstable();
-    if weight(funcs, f, &mut Vec::new()) < MIN_WEIGHT {
+    if weight(funcs, templates, f, &mut Vec::new()) < MIN_WEIGHT {
         return None;
     }
     // What a call leaves in a dead variable is never read (`dead_vars`): a
@@ -532,8 +532,17 @@ const MIN_WEIGHT: u32 = 64;
 /// true, a `FORSOME` body always false): then once per iteration of a
 /// constant range (at most 64), else four times. Loops that may stop early
 /// often stop at their first iterations, and counting them more memoized
-/// cheap scans whose entries cost more to check than to evaluate.
-fn weight(funcs: &[Option<Function>], f: FuncId, stack: &mut Vec<FuncId>) -> u32 {
+/// cheap scans whose entries cost more to check than to evaluate. A
+/// counting loop the compiled form keeps per position ([`kept_count`])
+/// counts its body once too: after a move it tests again only the elements
+/// that changed, cheaper than a memo entry's check (`nim-orig`'s `Left`
+/// and the `CanTake` calling it are then not memoized).
+fn weight(
+    funcs: &[Option<Function>],
+    templates: &[Template],
+    f: FuncId,
+    stack: &mut Vec<FuncId>,
+) -> u32 {
     let Some(def) = funcs.get(f as usize).and_then(Option::as_ref) else {
         return 0;
     };
@@ -544,20 +553,26 @@ fn weight(funcs: &[Option<Function>], f: FuncId, stack: &mut Vec<FuncId>) -> u32
     let w = def
         .body
         .iter()
-        .map(|l| expr_weight(funcs, &l.expr, stack))
+        .map(|l| expr_weight(funcs, templates, &l.expr, stack))
         .fold(0u32, u32::saturating_add);
     stack.pop();
     w
 }
 
-fn expr_weight(funcs: &[Option<Function>], e: &Expr, stack: &mut Vec<FuncId>) -> u32 {
+fn expr_weight(
+    funcs: &[Option<Function>],
+    templates: &[Template],
+    e: &Expr,
+    stack: &mut Vec<FuncId>,
+) -> u32 {
+    let w = |x: &Expr, stack: &mut Vec<FuncId>| expr_weight(funcs, templates, x, stack);
     let sub = |xs: &[Expr], stack: &mut Vec<FuncId>| {
         xs.iter()
-            .map(|x| expr_weight(funcs, x, stack))
+            .map(|x| w(x, stack))
             .fold(0u32, u32::saturating_add)
     };
     1u32.saturating_add(match e {
-        Expr::Call(g, xs) => sub(xs, stack).saturating_add(weight(funcs, *g, stack)),
+        Expr::Call(g, xs) => sub(xs, stack).saturating_add(weight(funcs, templates, *g, stack)),
         Expr::Set(xs) | Expr::Builtin(_, xs) => sub(xs, stack),
         Expr::Loop {
             all,
@@ -567,7 +582,9 @@ fn expr_weight(funcs: &[Option<Function>], e: &Expr, stack: &mut Vec<FuncId>) ->
             ..
         } => {
             // A loop whose body cannot stop it runs its whole range.
-            let times = if always(body, *all) {
+            let times = if kept_count(e, templates) {
+                1
+            } else if always(body, *all) {
                 match (&**from, &**to) {
                     (Expr::Int(a), Expr::Int(b)) => (a.abs_diff(*b) + 1).min(64),
                     _ => 4,
@@ -575,16 +592,100 @@ fn expr_weight(funcs: &[Option<Function>], e: &Expr, stack: &mut Vec<FuncId>) ->
             } else {
                 1
             };
-            expr_weight(funcs, from, stack)
-                .saturating_add(expr_weight(funcs, to, stack))
-                .saturating_add(expr_weight(funcs, body, stack).saturating_mul(times))
+            w(from, stack)
+                .saturating_add(w(to, stack))
+                .saturating_add(w(body, stack).saturating_mul(times))
         }
-        Expr::Unary(_, x) | Expr::Assign(_, x) => expr_weight(funcs, x, stack),
-        Expr::Binary(_, a, b) => {
-            expr_weight(funcs, a, stack).saturating_add(expr_weight(funcs, b, stack))
-        }
+        Expr::Unary(_, x) | Expr::Assign(_, x) => w(x, stack),
+        Expr::Binary(_, a, b) => w(a, stack).saturating_add(w(b, stack)),
         _ => 0,
     })
+}
+
+/// Whether `e` is a counting loop the compiled form keeps per position
+/// (`pure::ElemCount::lower_kept`, `pure::kept_ways`), in the source's
+/// terms: a `FORALL` over a literal range of at most 64 values whose body
+/// counts (`IF(c, $n = $n + k, true)` or its mirror) when `c`, a comparison
+/// or an `AND` chain of comparisons, holds; each compares `STATE`, `OWNER`
+/// or `LOCTYPE(LOCATION(..))` of the element named by one template over
+/// the loop's variable alone with a literal, but for at most one compared
+/// with a variable other than the loop's and the count's (or one plus or
+/// minus a literal). Only the weight ([`weight`]) relies on it: a loop
+/// taken here that the compiled form does not keep (a template naming no
+/// element, say) is evaluated as before, merely not memoized.
+fn kept_count(e: &Expr, templates: &[Template]) -> bool {
+    let Expr::Loop {
+        all: true,
+        var,
+        from,
+        to,
+        body,
+    } = e
+    else {
+        return false;
+    };
+    let (Expr::Int(a), Expr::Int(b)) = (&**from, &**to) else {
+        return false;
+    };
+    if a.abs_diff(*b) >= 64 {
+        return false;
+    }
+    let Some((cond, _, _, n, _)) = crate::compile::counting_body(body) else {
+        return false;
+    };
+    let (mut tpl, mut keyed) = (None, 0);
+    let mut ok = true;
+    let mut stack = vec![cond];
+    while let Some(c) = stack.pop() {
+        let Expr::Binary(op, x, y) = c else {
+            ok = false;
+            break;
+        };
+        if *op == Op::And {
+            stack.push(y);
+            stack.push(x);
+            continue;
+        }
+        if !matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge) {
+            ok = false;
+            break;
+        }
+        let el = match &**x {
+            Expr::Builtin(Builtin::State | Builtin::Owner, a) if a.len() == 1 => &a[0],
+            Expr::Builtin(Builtin::LocType, a) if a.len() == 1 => match &a[0] {
+                Expr::Builtin(Builtin::Location, l) if l.len() == 1 => &l[0],
+                _ => {
+                    ok = false;
+                    break;
+                }
+            },
+            _ => {
+                ok = false;
+                break;
+            }
+        };
+        // One name (the same pieces: each occurrence has a template of its own).
+        let over_var = match el {
+            Expr::Interp(t) => templates.get(*t as usize).is_some_and(|t| {
+                t.vars[..] == [*var] && *tpl.get_or_insert(&t.pieces[..]) == &t.pieces[..]
+            }),
+            _ => false,
+        };
+        let other = |v: &VarId| *v != *var && *v != n;
+        match &**y {
+            Expr::Int(_) | Expr::Str(_) => {}
+            Expr::Var(v) if other(v) => keyed += 1,
+            Expr::Binary(Op::Add | Op::Sub, p, q) if matches!((&**p, &**q), (Expr::Var(v), Expr::Int(_)) if other(v)) => {
+                keyed += 1
+            }
+            _ => ok = false,
+        }
+        if !ok || !over_var {
+            ok = false;
+            break;
+        }
+    }
+    ok && keyed <= 1
 }
 
 /// Whether a body line certainly gives `true` when it gives a value:

@@ -57,6 +57,16 @@
 //! the closures it replaces (a kept value, like a memo entry, saves the
 //! steps of the call).
 //!
+//! Since the twenty-eighth step: a counting loop may keep its counts
+//! ([`ElemCount::lower_kept`]) when one of its comparisons has a right side
+//! that is a parameter rather than a literal (`nim-orig`'s `Left($LR)`,
+//! `STATE("m($LE)") == $LR`): one count per value of it, and loops of one
+//! shape share their counts ([`kept_shape`]), so the end check's sum over
+//! the rows and the rule condition's copies specialized per row read the
+//! same counts. `memo::kept_count` knows these loops in the source's terms:
+//! a function whose weight is such a loop is not memoized (the count kept
+//! per position is cheaper than an entry's check).
+//!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
 //! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
@@ -581,14 +591,14 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let body = self.of(body, Ty::Bool, Some(&inner), nest)?;
                 // A FORALL counting over elements ([`ElemCount`]) keeps its
                 // counts per position.
-                let counts = *all
-                    && crate::compile::counting_reg(&body)
-                        .is_some_and(|(cond, ..)| element_tests(cond, reg, false).is_some());
-                let slot = counts.then(|| {
-                    let s = self.c.count_slots.get();
-                    self.c.count_slots.set(s + 1);
-                    s
-                });
+                let slot = if *all {
+                    crate::compile::counting_reg(&body).and_then(|(cond, when, n, _)| {
+                        let (tab, tests) = element_tests(cond, reg, false)?;
+                        self.kept_slot(tab, &tests, reg, n, when)
+                    })
+                } else {
+                    None
+                };
                 (
                     Pure::Loop(Box::new(PLoop {
                         all: *all,
@@ -603,6 +613,41 @@ impl<'c, 'a> Builder<'c, 'a> {
             }
             _ => return None,
         })
+    }
+
+    /// The first place in `Memo::counts` of a `FORALL` counting with `tests`
+    /// of elements named through `tab` over register `var` into register
+    /// `n` when the condition is `when` ([`ElemCount::lower_kept`]), or
+    /// `None` when it keeps no counts ([`kept_shape`]). Loops of one shape
+    /// share their places (a function's loop inlined in several places,
+    /// copies specialized for different values of the keyed comparison):
+    /// one loop's count is then the others'.
+    fn kept_slot(
+        &self,
+        tab: IdTable,
+        tests: &[ElemTest],
+        var: u8,
+        n: u8,
+        when: bool,
+    ) -> Option<u16> {
+        let (keyed, sig) = kept_shape(tests, var, n)?;
+        let mut shapes = self.c.kept_shapes.borrow_mut();
+        if let Some(k) = shapes
+            .iter()
+            .find(|k| k.when == when && k.sig == sig && k.tab.same_table(&tab))
+        {
+            return Some(k.slot);
+        }
+        let slot = self.c.count_slots.get();
+        let ways = if keyed.is_some() { KEY_WAYS } else { 1 };
+        self.c.count_slots.set(slot.checked_add(ways)?);
+        shapes.push(KeptShape {
+            tab,
+            sig,
+            when,
+            slot,
+        });
+        Some(slot)
     }
 
     /// An inlinable call of `fid` (see the module documentation): its
@@ -1653,13 +1698,10 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                         n,
                         k,
                     };
+                    let keeps = kept_shape(&count.tests, var, n).is_some();
                     return match (l.slot, rec) {
-                        (Some(slot), true) if count.keeps() => {
-                            count.lower_kept::<true>(slot as usize)
-                        }
-                        (Some(slot), false) if count.keeps() => {
-                            count.lower_kept::<false>(slot as usize)
-                        }
+                        (Some(slot), true) if keeps => count.lower_kept::<true>(slot as usize),
+                        (Some(slot), false) if keeps => count.lower_kept::<false>(slot as usize),
                         (_, true) => count.lower::<true>(),
                         (_, false) => count.lower::<false>(),
                     };
@@ -2352,20 +2394,17 @@ impl ElemCount {
         })
     }
 
-    /// Whether [`ElemCount::lower_kept`] can take the loop: a `FORALL`
-    /// whose comparisons are against literals, so that what an iteration
-    /// counts depends on the position only.
-    fn keeps(&self) -> bool {
-        self.all && self.tests.iter().all(|t| matches!(t.rhs, Leaf::Lit(_)))
-    }
-
     /// [`ElemCount::lower`] with what each iteration
     /// counted kept in slot `slot` of `Memo::counts` for the state's epoch
-    /// ([`KeptCount`]). In a state of that epoch the count is the kept one;
+    /// ([`KeptCount`]; a loop with a keyed comparison, [`kept_shape`], keeps
+    /// one count per value of its right side, in the place `slot + value mod
+    /// KEY_WAYS`, and takes a kept count only for the same value). In a
+    /// state of that epoch the count is the kept one;
     /// in a state whose parent epoch it is (`State::parent`), only the
     /// iterations whose element changed since (`State::changed`: its
     /// location for `LOCTYPE`, its attributes for `STATE`/`OWNER`) are
-    /// tested again. The loop's register ends at the last value and the
+    /// tested again (over a literal range found from the changed bits,
+    /// [`FixedRange`], without visiting the others). The loop's register ends at the last value and the
     /// budget is charged one step an iteration, as the loop would; without
     /// budget for all of them, or over more than 64 iterations, or in a
     /// state without an epoch, or while a memoized evaluation records its
@@ -2389,27 +2428,51 @@ impl ElemCount {
         // Over a literal range of at most 64 names the table decides: the
         // element of each iteration and the bits of what the tests read of
         // it (0: no such element, nothing to read).
-        let fixed: Option<Box<[(u16, u64)]>> = match (&self.from, &self.to) {
+        let fixed: Option<FixedRange> = match (&self.from, &self.to) {
             (&Leaf::Lit(a), &Leaf::Lit(b)) if (i64::from(b) - i64::from(a)).abs() < 64 => {
                 let step = if a <= b { 1 } else { -1 };
-                let mut out = Vec::new();
+                let (mut elems, mut by_bit) = (Vec::new(), Box::new([0u64; 64]));
                 let mut i = a;
                 loop {
-                    match self.tab.lookup1(i) {
-                        Some(Some(e)) => out.push((e, bits_of(e))),
-                        Some(None) => out.push((0, 0)),
+                    let e = match self.tab.lookup1(i) {
+                        Some(e) => e,
                         None => break None,
+                    };
+                    // The iterations to test again per bit of what changed
+                    // (none for no element: nothing to read).
+                    let mut bits = e.map_or(0, bits_of);
+                    while bits != 0 {
+                        by_bit[bits.trailing_zeros() as usize] |= 1 << elems.len();
+                        bits &= bits - 1;
                     }
+                    elems.push(e.unwrap_or(0));
                     if i == b {
-                        break Some(out.into_boxed_slice());
+                        break Some((elems.into_boxed_slice(), by_bit));
                     }
                     i += step;
                 }
             }
             _ => None,
         };
+        // The bits that concern some iteration.
+        let union = fixed.as_ref().map_or(0, |(_, by_bit)| {
+            (0..64)
+                .filter(|&b| by_bit[b] != 0)
+                .fold(0u64, |u, b| u | 1 << b)
+        });
+        let keyed = kept_shape(&self.tests, self.var, self.n).and_then(|(k, _)| k);
         fb(move |c, r| {
             let s = &self;
+            // The keyed comparison's right side: the same in every
+            // iteration (it reads neither the loop's register nor the
+            // count's, `kept_shape`), so read once.
+            let (key, slot) = match keyed {
+                Some(i) => {
+                    let key = s.tests[i].rhs.get(c, r)?;
+                    (key, slot + key.rem_euclid(KEY_WAYS as i32) as usize)
+                }
+                None => (0, slot),
+            };
             let (a, b) = (s.from.get(c, r)?, s.to.get(c, r)?);
             let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
             let st = c.st.get();
@@ -2424,21 +2487,31 @@ impl ElemCount {
             let kept = c.vars.memo.counts.get(slot).copied();
             let step: i32 = if a <= b { 1 } else { -1 };
             let mut counted = match kept {
-                Some(k) if k.range == (a, b) && k.epoch == epoch => k.counted,
-                Some(k) if k.range == (a, b) && parent != 0 && k.epoch == parent => {
+                Some(k) if k.range == (a, b) && k.key == key && k.epoch == epoch => k.counted,
+                Some(k)
+                    if k.range == (a, b) && k.key == key && parent != 0 && k.epoch == parent =>
+                {
                     let mut counted = k.counted;
-                    if let Some(elems) = &fixed {
-                        // The elements of a literal range, looked up once.
-                        for (bit, &(e, bits)) in elems.iter().enumerate() {
-                            if bits & changed != 0 {
-                                let m = 1u64 << bit;
-                                r[s.var as usize % REGS] = a + step * bit as i32;
-                                if s.holds::<false>(c, r, Some(e))? == s.when {
-                                    counted |= m;
-                                } else {
-                                    counted &= !m;
-                                }
+                    if let Some((elems, by_bit)) = &fixed {
+                        // The elements of a literal range, looked up once:
+                        // the iterations whose element changed found from
+                        // the changed bits.
+                        let mut todo = 0u64;
+                        let mut hit = changed & union;
+                        while hit != 0 {
+                            todo |= by_bit[hit.trailing_zeros() as usize];
+                            hit &= hit - 1;
+                        }
+                        while todo != 0 {
+                            let bit = todo.trailing_zeros();
+                            let m = 1u64 << bit;
+                            r[s.var as usize % REGS] = a + step * bit as i32;
+                            if s.holds::<false>(c, r, Some(elems[bit as usize]))? == s.when {
+                                counted |= m;
+                            } else {
+                                counted &= !m;
                             }
+                            todo &= todo - 1;
                         }
                     } else {
                         let mut i = a;
@@ -2486,6 +2559,7 @@ impl ElemCount {
             counts[slot] = KeptCount {
                 epoch,
                 range: (a, b),
+                key,
                 counted,
             };
             Some(true)
@@ -2493,13 +2567,79 @@ impl ElemCount {
     }
 }
 
+/// A kept count's literal range ([`ElemCount::lower_kept`]): the element of
+/// each iteration (0 for no such element) and, per bit of
+/// `State::changed`, the iterations whose element that bit concerns.
+type FixedRange = (Box<[u16]>, Box<[u64; 64]>);
+
+/// The places in `Memo::counts` of a counting loop with a keyed comparison
+/// ([`kept_shape`]): the counts of this many values of its right side (the
+/// rows of `nim-orig`'s `Left($LR)`) are kept at once.
+const KEY_WAYS: u16 = 8;
+
+/// What a kept count's iteration tests, for sharing places between loops
+/// (`Builder::kept_slot`): per comparison what it reads, its operator and
+/// its literal (`None` for the keyed comparison).
+type KeptSig = Vec<(ElemKey, Op, Option<i32>)>;
+
+/// The places in `Memo::counts` of the counting loops of one shape
+/// (`Compiler::kept_shapes`): the names' table, the comparisons
+/// ([`KeptSig`]), the condition's value that counts, the first place.
+pub(crate) struct KeptShape {
+    tab: IdTable,
+    sig: KeptSig,
+    when: bool,
+    slot: u16,
+}
+
+/// Whether a `FORALL` counting with `tests` over register `var` into
+/// register `n` keeps its counts ([`ElemCount::lower_kept`]): each
+/// comparison is against a literal but for at most one whose right side is
+/// a register other than `var` and `n`, a variable, or one of those plus a
+/// literal — the same value in every iteration. Then what an iteration
+/// counts depends on the position and on the value of that comparison's
+/// right side only. Gives the *keyed* comparison — that one, else the first
+/// comparison of a `STATE` or `OWNER` with a literal, else none — whose
+/// value picks one of [`KEY_WAYS`] places, and the loop's [`KeptSig`]
+/// (loops of one signature, keyed value and range count the same: a copy of
+/// `nim-orig`'s `Left($LR)` specialized for row 3, `STATE("m($LE)") == 3`,
+/// takes the count the end check's `Left($AR)` kept for `$AR` = 3).
+fn kept_shape(tests: &[ElemTest], var: u8, n: u8) -> Option<(Option<usize>, KeptSig)> {
+    let mut keyed = None;
+    for (i, t) in tests.iter().enumerate() {
+        match t.rhs {
+            Leaf::Lit(_) => {}
+            Leaf::Reg(k) | Leaf::RegAdd(k, _) if k != var && k != n && keyed.is_none() => {
+                keyed = Some(i)
+            }
+            Leaf::Var(_) | Leaf::VarAdd(..) if keyed.is_none() => keyed = Some(i),
+            _ => return None,
+        }
+    }
+    let keyed = keyed.or_else(|| tests.iter().position(|t| t.key != ElemKey::LocType));
+    let sig = tests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let lit = match t.rhs {
+                Leaf::Lit(x) if Some(i) != keyed => Some(x),
+                _ => None,
+            };
+            (t.key, t.op, lit)
+        })
+        .collect();
+    Some((keyed, sig))
+}
+
 /// What a counting loop with a slot ([`ElemCount::lower_kept`]) counted in
-/// a state of epoch `epoch` (0: nothing yet) over the range `range`: bit
-/// `j` for the `j`th iteration.
+/// a state of epoch `epoch` (0: nothing yet) over the range `range` with
+/// `key` the value of its keyed comparison's right side (0 without one):
+/// bit `j` for the `j`th iteration.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct KeptCount {
     epoch: u64,
     range: (i32, i32),
+    key: i32,
     counted: u64,
 }
 

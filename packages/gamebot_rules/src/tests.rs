@@ -1453,6 +1453,7 @@ fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
         call_slots: Default::default(),
         new_call_slots: Default::default(),
         count_slots: Default::default(),
+        kept_shapes: Default::default(),
     }
 }
 
@@ -2304,9 +2305,12 @@ fn inlined_location_types_agree_with_the_reference() {
 #[test]
 fn memoized_bodies_over_registers_agree_with_the_reference() {
     let board = typed_grid();
-    let defs = "Left($lr)\n$ln = 0\nFORALL($le, 1, 8, IF((STATE(\"p($le)\") == $lr) AND (LOCTYPE(LOCATION(\"p($le)\")) == \"cell\"), $ln = $ln + 1, true))\n$ln\nEND\n\
+    // The ranges' ends are variables: over a literal range these loops
+    // would keep their counts per position instead, and the functions
+    // would not be memoized (`memo::kept_count`).
+    let defs = "Left($lr)\n$ln = 0\n$lm = 8\nFORALL($le, 1, $lm, IF((STATE(\"p($le)\") == $lr) AND (LOCTYPE(LOCATION(\"p($le)\")) == \"cell\"), $ln = $ln + 1, true))\n$ln\nEND\n\
                 Total\n$an = 0\nFORALL($ar, 1, 2, ($an = $an + Left($ar)) OR true)\n$an\nEND\n\
-                Big($br)\n$bn = 2147483646\nFORALL($be, 1, 8, IF((STATE(\"p($be)\") == $br) AND (LOCTYPE(LOCATION(\"p($be)\")) == \"cell\"), $bn = $bn + 1, true))\n$bn\nEND\n";
+                Big($br)\n$bn = 2147483646\n$bm = 8\nFORALL($be, 1, $bm, IF((STATE(\"p($be)\") == $br) AND (LOCTYPE(LOCATION(\"p($be)\")) == \"cell\"), $bn = $bn + 1, true))\n$bn\nEND\n";
     let g = Game::parse("left.game", &format!("{board}[EXPRESSIONS]\n{defs}")).unwrap();
     let id = |n: &str| g.func_names.iter().position(|x| x == n).unwrap();
     for f in ["Left", "Big"] {
@@ -2369,7 +2373,10 @@ fn memoized_bodies_over_registers_agree_with_the_reference() {
 #[test]
 fn memoized_calls_over_registers_agree_with_the_reference() {
     let board = typed_grid();
-    let defs = "Left($lr)\n$ln = 0\nFORALL($le, 1, 4, IF((STATE(\"p($le)\") == $lr) AND (LOCTYPE(LOCATION(\"p($le)\")) == \"cell\"), $ln = $ln + 1, true))\n$ln\nEND\n\
+    // `Left`'s range ends in a variable: over a literal range its loop
+    // would keep its counts per position instead, and neither function
+    // would be memoized (`memo::kept_count`).
+    let defs = "Left($lr)\n$ln = 0\n$lm = 4\nFORALL($le, 1, $lm, IF((STATE(\"p($le)\") == $lr) AND (LOCTYPE(LOCATION(\"p($le)\")) == \"cell\"), $ln = $ln + 1, true))\n$ln\nEND\n\
                 CanTake($tr, $tk)\n$tt = STATE(\"p(1)\")\n(($tt == 1) OR (($tt + 1) == ($tr + 1))) AND ($tk == Left($tr))\nEND\n\
                 Slot($sd)\n$sb = $sd - 1\n($sd == 1) OR NOT EMPTY(\"bin($sb)\")\nEND\n\
                 Total\n$an = 0\nFORALL($ar, 1, 2, ($an = $an + Left($ar)) OR true)\n$an\nEND\n";
@@ -4221,6 +4228,40 @@ followup=($M = 7 - $N) AND SETSTATE(\"p($M)\", 3 - STATE(\"p($M)\")) AND NEXTPLA
 name=give\nelement=p($N)\nfrom=c($P)\nto=k($K)\ncondition=(Mine > Twos) OR ($K == $N)\n\
 followup=($M = 7 - $N) AND SETOWNER(\"p($M)\", 3 - OWNER(\"p($M)\")) AND NEXTPLAYER\n";
 
+/// [`KEPT_COUNTS_GAME`]'s board with counting loops whose comparison has a
+/// right side that is not a literal (`pure::kept_shape`, issue 18
+/// twenty-eighth step): `Below($bs)` counts the pegs in cells whose state
+/// is below `$bs`; the end check sums it over a loop's register (`Sum`) and
+/// asks it for 9 (the place of 1: `9 mod 8`), the rules for a peg's state
+/// plus one (a register) and for literals (copies specialized per element
+/// share the places of the others); `Above` differs from `Below` in its
+/// operator only.
+const KEYED_COUNTS_GAME: &str = "[LOCATION TYPES]\nname=cell\nname=spot\n[LOCATIONS]\n\
+name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\n\
+name=c(4)\ntype=cell\nname=c(5)\ntype=cell\nname=c(6)\ntype=cell\n\
+name=k(1)\ntype=spot\nname=k(2)\ntype=spot\nname=k(3)\ntype=spot\n\
+name=k(4)\ntype=spot\nname=k(5)\ntype=spot\nname=k(6)\ntype=spot\n\
+[ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n2=b\n\
+[MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=k(1)\nplayer=1\nstate=1\n\
+name=p(2)\ntype=peg\nlocation=k(2)\nplayer=2\nstate=1\n\
+name=p(3)\ntype=peg\nlocation=k(3)\nplayer=1\nstate=2\n\
+name=p(4)\ntype=peg\nlocation=k(4)\nplayer=2\nstate=1\n\
+name=p(5)\ntype=peg\nlocation=k(5)\nplayer=1\nstate=1\n\
+name=p(6)\ntype=peg\nlocation=k(6)\nplayer=2\nstate=2\n\
+[EXPRESSIONS]\n\
+Below($bs)\n$bn = 0\nFORALL($bi, 1, 6, IF((LOCTYPE(LOCATION(\"p($bi)\")) == \"cell\") AND (STATE(\"p($bi)\") < $bs), $bn = $bn + 1, true))\n$bn\nEND\n\
+Above($as)\n$an = 0\nFORALL($ai, 1, 6, IF((LOCTYPE(LOCATION(\"p($ai)\")) == \"cell\") AND (STATE(\"p($ai)\") > $as), $an = $an + 1, true))\n$an\nEND\n\
+Sum\n$sn = 0\nFORALL($sa, 1, 3, ($sn = $sn + Below($sa)) OR true)\n$sn\nEND\n\
+[END OF GAME]\nsituation=(Above(1) >= 2) AND (Below(2) >= 3)\nwinner=0\n\
+situation=(Sum >= 7) AND (Below(9) == 5)\nwinner=1\n\
+situation=(Below(9) == 6) AND (Below(1) == 0)\nwinner=2\n\
+[GAME RULES]\n\
+name=place\nelement=p($N)\nfrom=k($K)\nto=c($Q)\ncondition=(Below(STATE(\"p($N)\") + 1) < 4) AND ($Q != (Below(2) + 1))\nfollowup=NEXTPLAYER\n\
+name=turn\nelement=p($N)\nfrom=c($P)\nto=c($Q)\ncondition=(($Q == ($P + 1)) OR ($Q == ($P - 1))) AND (Below(3) > 1)\n\
+followup=($M = 7 - $N) AND SETSTATE(\"p($M)\", 3 - STATE(\"p($M)\")) AND NEXTPLAYER\n\
+name=give\nelement=p($N)\nfrom=c($P)\nto=k($K)\ncondition=(Below(3) > Below(2)) OR ($K == $N)\n\
+followup=NEXTPLAYER\n";
+
 /// Three cells, four spots: end checks that are an `OR` of `AND`s (`Row`)
 /// and an `AND` of `OR`s (`Guard`) of tests of the cells' occupants, of
 /// named elements and of emptiness, against a parameter (a register) and
@@ -4305,6 +4346,35 @@ fn kept_counts_agree_with_the_reference() {
         sc.vars.memo.counts.iter().any(|k| k.is_set()),
         "no count was kept"
     );
+}
+
+/// Counting loops whose comparison reads a parameter keep one count per
+/// value of it (`pure::kept_shape`, `pure::KEY_WAYS`, issue 18
+/// twenty-eighth step), and loops of one shape share their places: every
+/// move list and state of 300 seeded playouts of [`KEYED_COUNTS_GAME`] is
+/// the reference evaluator's, `Below` is not memoized (its loop is cheaper
+/// kept, `memo::kept_count`), and counts were kept for several values.
+/// Fails when a count kept for another value in the same place is taken
+/// (`Below(9)` gets `Below(1)`'s 0), and when loops whose comparisons differ
+/// share places.
+#[test]
+fn keyed_kept_counts_agree_with_the_reference() {
+    let g = Game::parse("keyed.game", KEYED_COUNTS_GAME).unwrap();
+    assert!(g.renews_epochs);
+    let below = g.func_names.iter().position(|x| x == "Below").unwrap();
+    assert!(g.memo_info[below].is_none(), "Below is memoized");
+    playouts_agree_with_the_reference("keyed.game", KEYED_COUNTS_GAME, 300);
+    let mut sc = g.scratch();
+    let (mut st, mut moves) = (g.initial_state(), Vec::new());
+    for _ in 0..8 {
+        g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+        let Some(mv) = moves.first().cloned() else {
+            break;
+        };
+        g.apply_with(&mut st, &mv, &mut sc).unwrap();
+    }
+    let kept = sc.vars.memo.counts.iter().filter(|k| k.is_set()).count();
+    assert!(kept >= 3, "{kept} counts kept");
 }
 
 /// Calls without arguments that read nothing but the position are kept per
