@@ -259,10 +259,10 @@ impl Game {
                         sc.vars.clear_only(&r.gen_clear);
                         bind(&mut sc.vars, eb);
                         if let Filter::Var(v) = r.state {
-                            sc.vars.set(v, Value::Int(es));
+                            sc.vars.set_int(v, es);
                         }
                         if let Filter::Var(v) = r.player {
-                            sc.vars.set(v, Value::Int(p));
+                            sc.vars.set_int(v, p);
                         }
                         bind(&mut sc.vars, fb);
                         self.targets(r, ei, from, st, sc)?;
@@ -641,12 +641,12 @@ impl Game {
         let es = st.element_state(mv.element);
         match r.state {
             Filter::Literal(x) if x != es => return Ok(false),
-            Filter::Var(v) => vars.set(v, Value::Int(es)),
+            Filter::Var(v) => vars.set_int(v, es),
             _ => {}
         }
         match r.player {
             Filter::Literal(x) if x != st.player() => return Ok(false),
-            Filter::Var(v) => vars.set(v, Value::Int(st.player())),
+            Filter::Var(v) => vars.set_int(v, st.player()),
             _ => {}
         }
         let Some(fb) = &r.from_match[mv.from as usize] else {
