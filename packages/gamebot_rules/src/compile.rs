@@ -592,8 +592,9 @@ pub(crate) struct Compiler<'a> {
     /// table is on).
     pub top: std::cell::Cell<bool>,
     /// The cache slots handed out to closed inlined calls
-    /// (`pure::Inlined::cache`): the function and the type of its value.
-    pub call_slots: std::cell::RefCell<Vec<(FuncId, u8)>>,
+    /// (`pure::Inlined::cache`): the function, the type of its value and
+    /// its arguments (integer literals, or none).
+    pub call_slots: std::cell::RefCell<Vec<(FuncId, u8, Vec<i32>)>>,
     /// Whether a closed inlined call may get a new slot: only while rule
     /// conditions and targets are compiled, which run for many elements
     /// and targets of a position (an end check's call runs once in a

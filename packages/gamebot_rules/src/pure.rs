@@ -65,7 +65,11 @@
 //! the rows and the rule condition's copies specialized per row read the
 //! same counts. `memo::kept_count` knows these loops in the source's terms:
 //! a function whose weight is such a loop is not memoized (the count kept
-//! per position is cheaper than an entry's check).
+//! per position is cheaper than an entry's check). A call whose arguments
+//! are integer literals and that reads no variable of the namespace is
+//! closed like one without arguments: kept per state epoch ([`cached`]), one
+//! slot per function, type and arguments (`Left(3)` in the copies of
+//! `CanTake` specialized for the matches of row 3).
 //!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
@@ -763,14 +767,24 @@ impl<'c, 'a> Builder<'c, 'a> {
             body,
             cache: None,
         };
-        if args.is_empty() && !call.reads_namespace() {
-            // One slot per function (and type): every such call of it
+        // Integer literals as arguments (a call in a copy specialized for
+        // one element, `nim-orig`'s `Left(3)`): as closed as none.
+        let lits: Option<Vec<i32>> = args
+            .iter()
+            .map(|a| match a {
+                &Expr::Int(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        if let Some(lits) = lits.filter(|_| !call.reads_namespace()) {
+            // One slot per function, type and arguments: every such call
             // gives the same value in a position.
             let mut slots = self.c.call_slots.borrow_mut();
-            let at = match slots.iter().position(|&k| k == (fid, ty as u8)) {
+            let key = (fid, ty as u8, lits);
+            let at = match slots.iter().position(|k| *k == key) {
                 Some(at) => Some(at),
                 None if self.c.new_call_slots.get() && slots.len() < MAX_CALL_SLOTS => {
-                    slots.push((fid, ty as u8));
+                    slots.push(key);
                     Some(slots.len() - 1)
                 }
                 None => None,
@@ -2486,8 +2500,14 @@ impl ElemCount {
             }
             let kept = c.vars.memo.counts.get(slot).copied();
             let step: i32 = if a <= b { 1 } else { -1 };
+            // Whether the count is the one kept for this epoch (nothing to
+            // store then).
+            let mut same = false;
             let mut counted = match kept {
-                Some(k) if k.range == (a, b) && k.key == key && k.epoch == epoch => k.counted,
+                Some(k) if k.range == (a, b) && k.key == key && k.epoch == epoch => {
+                    same = true;
+                    k.counted
+                }
                 Some(k)
                     if k.range == (a, b) && k.key == key && parent != 0 && k.epoch == parent =>
                 {
@@ -2552,16 +2572,18 @@ impl ElemCount {
             *x = i32::try_from(total).ok()?;
             r[s.var as usize % REGS] = b;
             c.vars.set_steps_left(c.vars.steps_left() - iterations);
-            let counts = &mut c.vars.memo.counts;
-            if counts.len() <= slot {
-                counts.resize(slot + 1, KeptCount::default());
+            if !same {
+                let counts = &mut c.vars.memo.counts;
+                if counts.len() <= slot {
+                    counts.resize(slot + 1, KeptCount::default());
+                }
+                counts[slot] = KeptCount {
+                    epoch,
+                    range: (a, b),
+                    key,
+                    counted,
+                };
             }
-            counts[slot] = KeptCount {
-                epoch,
-                range: (a, b),
-                key,
-                counted,
-            };
             Some(true)
         })
     }

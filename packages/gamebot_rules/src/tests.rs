@@ -4168,7 +4168,8 @@ fn hoisted_left_sides_are_specialized_per_element_or_location() {
 /// `Tail` and the `FORSOME` of `Seen` (memoized) are scans
 /// (`pure::scan_loop`): up and down, `EMPTY` and `NOT EMPTY`, names off the
 /// line (`s(0)`, `s(7)`), and recording their reads in `Seen`'s entry.
-/// (Issue 18, twenty-sixth step.)
+/// (Issue 18, twenty-sixth step.) `Cell(2)` and `Cell(5)` are closed calls
+/// with literal arguments, kept apart (twenty-eighth step).
 const CLOSED_CALLS_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
 name=s(1)\ntype=cell\nname=s(2)\ntype=cell\nname=s(3)\ntype=cell\n\
 name=s(4)\ntype=cell\nname=s(5)\ntype=cell\nname=s(6)\ntype=cell\n\
@@ -4188,10 +4189,11 @@ Look($la)\nFORALL($hi, 1, 8, ($hq = $hi + 1 + 2 + 3 + 4 + 5 + 6) AND (($hq > 0) 
 IF(EMPTY(\"s($la)\"), Free + $la, Free * 2)\nEND\n\
 Seen($sa)\nFORALL($si, 1, 8, ((($si + 1 + 2 + 3 + 4 + 5 + 6) * ($si + 6 + 5 + 4 + 3 + 2 + 1)) > 0) OR true)\n\
 FORSOME($sb, 6, 5, NOT EMPTY(\"s($sb)\"))\n$sb == $sa + 2\nEND\n\
+Cell($ca)\nEMPTY(\"s($ca)\")\nEND\n\
 [END OF GAME]\nsituation=Free == 0\nwinner=PLAYER\n\
 [GAME RULES]\n\
 name=drop\nelement=p($N)\nfrom=k($K)\nto=s($Q)\ntoLocations=IF(Crowded, {}, {FirstFree})\nfollowup=NEXTPLAYER\n\
-name=slide\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ncondition=($Q == $P + 1) AND (Crowded OR Near) AND (Look($Q) == Free + $Q)\n\
+name=slide\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ncondition=($Q == $P + 1) AND (Crowded OR Near) AND (Look($Q) == Free + $Q) AND (Cell(2) OR NOT Cell(5))\n\
 followup=SETSTATE(\"p($N)\", 3 - STATE(\"p($N)\")) AND NEXTPLAYER\n\
 name=lift\nelement=p($N)\nfrom=s($P)\nto=k($K)\ncondition=(Free < 4) AND (STATE(\"p($N)\") == 2) AND IF(Busy, Tail, NOT Tail) AND (Seen($K) OR ($K < 3))\nfollowup=NEXTPLAYER\n";
 
@@ -4383,8 +4385,9 @@ fn keyed_kept_counts_agree_with_the_reference() {
 /// 300 seeded playouts is the reference evaluator's. Fails when a kept value
 /// is taken in another epoch (a drop goes to a cell taken since), when a
 /// call that reads a variable is kept (`Near` of the first target for all),
-/// or when a value is kept while `Look`'s entry records its reads (its entry
-/// would then miss `Free`'s cells).
+/// when a value is kept while `Look`'s entry records its reads (its entry
+/// would then miss `Free`'s cells), or when calls with different literal
+/// arguments share a value (`Cell(5)` takes `Cell(2)`'s).
 #[test]
 fn closed_calls_kept_per_epoch_agree_with_the_reference() {
     let g = Game::parse("closed.game", CLOSED_CALLS_GAME).unwrap();
