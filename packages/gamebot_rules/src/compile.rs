@@ -2650,12 +2650,12 @@ fn memo_miss_with(
     run: impl Fn(&mut Ctx<'_>) -> R<Value>,
 ) -> R<Value> {
     let (slots, memo) = c.vars.slots_and_memo();
-    // A miss: run it with the variables it may write (but its parameters) unbound.
-    let saved: smallvec::SmallVec<[(VarId, Option<Value>); 16]> = info
-        .saved
-        .iter()
-        .map(|&v| (v, slots[v as usize].clone()))
-        .collect();
+    // A miss: run it with the variables it may write (but its parameters)
+    // unbound, their values saved on `Memo::saved` (a stack: nested misses
+    // push above and pop back before this one goes on).
+    let base = memo.saved.len();
+    memo.saved
+        .extend(info.saved.iter().map(|&v| slots[v as usize].clone()));
     for &v in &info.locals {
         slots[v as usize] = None;
     }
@@ -2670,8 +2670,7 @@ fn memo_miss_with(
             let epoch = c.st.get().epoch;
             let (slots, memo) = c.vars.slots_and_memo();
             memo.store(fid, key, info, start, slots, value.clone(), epoch);
-            let (slots, _) = c.vars.slots_and_memo();
-            for (v, old) in saved {
+            for (&v, old) in info.saved.iter().zip(memo.saved.drain(base..)) {
                 if slots[v as usize].is_none() {
                     slots[v as usize] = old;
                 }
@@ -2682,7 +2681,7 @@ fn memo_miss_with(
             // Back to the variables and budget before the call, and run it
             // plainly — from the outermost memoized attempt under way, which
             // reruns this call too.
-            for (v, old) in saved {
+            for (&v, old) in info.saved.iter().zip(memo.saved.drain(base..)) {
                 slots[v as usize] = old;
             }
             memo.buf.truncate(start);

@@ -960,6 +960,9 @@ pub(crate) struct Memo {
     pub depth: u32,
     /// The reads of the evaluations under way, outermost first.
     pub buf: Vec<Read>,
+    /// The values of the variables the misses under way saved before
+    /// running (`compile::memo_miss_with`), outermost first.
+    pub saved: Vec<Option<Value>>,
     /// Plain reruns under way (after a failed memoized attempt): calls below
     /// them are not memoized.
     pub bypass: u32,
@@ -986,6 +989,7 @@ impl Memo {
             self.tables = vec![Table::default(); n];
             self.depth = 0;
             self.buf.clear();
+            self.saved.clear();
             self.bypass = 0;
             self.failed = None;
             self.calls.clear();
