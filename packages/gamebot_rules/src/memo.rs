@@ -981,19 +981,25 @@ pub(crate) struct Memo {
 }
 
 impl Memo {
-    /// Makes the tables those of game `id` with `n` functions.
-    #[inline]
+    /// Makes the tables those of game `id` with `n` functions (checked on
+    /// every memoized call: always inlined, the reset out of line).
+    #[inline(always)]
     pub fn for_game(&mut self, id: u64, n: usize) {
         if self.game != id || self.tables.len() != n {
-            self.game = id;
-            self.tables = vec![Table::default(); n];
-            self.depth = 0;
-            self.buf.clear();
-            self.saved.clear();
-            self.bypass = 0;
-            self.failed = None;
-            self.calls.clear();
+            self.reset(id, n);
         }
+    }
+
+    #[inline(never)]
+    fn reset(&mut self, id: u64, n: usize) {
+        self.game = id;
+        self.tables = vec![Table::default(); n];
+        self.depth = 0;
+        self.buf.clear();
+        self.saved.clear();
+        self.bypass = 0;
+        self.failed = None;
+        self.calls.clear();
     }
 
     /// Keeps the value of the closed inlined call of `slot` in a state of
