@@ -1076,7 +1076,38 @@ impl Game {
             elem_by_name,
         };
         game.tabulate_fixed_conditions();
+        game.unbind_unread_pattern_variables();
         game
+    }
+
+    /// Leaves out of the rules' pattern bindings (`elem_matches`,
+    /// `from_match`, `to_matches`) the variables no expression mentions —
+    /// in the user functions, the rules' targets, conditions, followups and
+    /// bonuses, the scorings, end conditions and evaluations: move
+    /// generation and application then do not bind them (`nim`'s `$K` of
+    /// `to=bin($K)`). Nothing can read such a variable, so what it holds
+    /// cannot matter. Run once everything else that looks at the bindings
+    /// at load is done (the specializations, the tabulated conditions).
+    fn unbind_unread_pattern_variables(&mut self) {
+        let mut read = rustc_hash::FxHashSet::default();
+        for_each_outside_expr(
+            &self.rules,
+            &self.scorings,
+            &self.ends,
+            &self.evaluations,
+            |se| crate::memo::mentions(&se.expr, &self.templates, &mut read),
+        );
+        for f in self.funcs.iter().flatten() {
+            for line in &f.body {
+                crate::memo::mentions(&line.expr, &self.templates, &mut read);
+            }
+        }
+        let keep = |b: &mut Bindings| b.retain(|x| read.contains(&x.0));
+        for r in &mut self.rules {
+            r.elem_matches.iter_mut().for_each(|(_, b)| keep(b));
+            r.from_match.iter_mut().flatten().for_each(keep);
+            r.to_matches.iter_mut().for_each(|(_, b)| keep(b));
+        }
     }
 }
 
