@@ -2006,8 +2006,13 @@ pub(crate) fn formula_ids() -> u32 {
 /// (`State::track`): then the clauses run in order.
 struct KeptFormula {
     id: u32,
-    /// Per clause, the bits of what it reads.
-    masks: Box<[u64]>,
+    /// Per bit of `State::changed`, the clauses that read what it stands
+    /// for.
+    by_bit: Box<[u64; 64]>,
+    /// The bits some clause reads.
+    union: u64,
+    /// All clauses.
+    all: u64,
     /// The registers the right operands read.
     regs: [Option<u8>; 2],
 }
@@ -2052,8 +2057,8 @@ impl KeptFormula {
                 _ => None,
             }
         };
-        let mut masks = Vec::with_capacity(clauses.len());
-        for clause in clauses {
+        let (mut by_bit, mut union) = (Box::new([0u64; 64]), 0u64);
+        for (j, clause) in clauses.iter().enumerate() {
             let mut m = 0u64;
             for t in clause.iter() {
                 m |= match t {
@@ -2070,11 +2075,17 @@ impl KeptFormula {
                     Test::Other(_) => return None,
                 };
             }
-            masks.push(m);
+            union |= m;
+            while m != 0 {
+                by_bit[m.trailing_zeros() as usize] |= 1 << j;
+                m &= m - 1;
+            }
         }
         Some(KeptFormula {
             id: FORMULA_IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            masks: masks.into(),
+            by_bit,
+            union,
+            all: u64::MAX >> (64 - clauses.len()),
             regs,
         })
     }
@@ -2105,26 +2116,27 @@ impl KeptFormula {
             Some(k) if k.epoch == epoch => return Some(if k.decided != 0 { any } else { !any }),
             Some(k) if parent != 0 && k.epoch == parent => {
                 let mut known = k.known;
-                for (j, &m) in self.masks.iter().enumerate() {
-                    if m & changed != 0 {
-                        known &= !(1u64 << j);
-                    }
+                let mut hit = changed & self.union;
+                while hit != 0 {
+                    known &= !self.by_bit[hit.trailing_zeros() as usize];
+                    hit &= hit - 1;
                 }
                 (known, k.decided & known)
             }
             _ => (0, 0),
         };
         if decided == 0 {
-            for (j, clause) in clauses.iter().enumerate() {
+            // The clauses not known, in order.
+            let mut todo = self.all & !known;
+            while todo != 0 {
+                let j = todo.trailing_zeros();
                 let bit = 1u64 << j;
-                if known & bit != 0 {
-                    continue;
-                }
                 known |= bit;
-                if decides::<false>(clause, any, c, r)? {
+                if decides::<false>(&clauses[j as usize], any, c, r)? {
                     decided |= bit;
                     break;
                 }
+                todo &= todo - 1;
             }
         }
         let formulas = &mut c.vars.memo.formulas;
