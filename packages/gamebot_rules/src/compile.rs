@@ -446,6 +446,54 @@ pub(crate) enum ConditionPart {
     Empty { l: u16, empty: bool },
 }
 
+impl ConditionPart {
+    /// The part's value in `st` when it reads nothing but the position and
+    /// the rule's player variable (`player`, a `player=$P` filter, holding
+    /// `p`): a constant, an [`ConditionPart::Attr`] test against a literal
+    /// or that variable, an [`ConditionPart::Empty`] test. `None` for any
+    /// other part. Such a test has no effect and cannot fail, so move
+    /// generation may ask it before binding anything
+    /// (`Game::legal_moves_into`).
+    #[inline]
+    pub(crate) fn precheck(
+        &self,
+        st: &crate::state::State,
+        player: crate::game::Filter,
+        p: i32,
+    ) -> Option<bool> {
+        match *self {
+            ConditionPart::Const(b) => Some(b),
+            ConditionPart::Attr { e, owner, op, rhs } => {
+                let w = match rhs {
+                    CheckRhs::Lit(i) => i,
+                    CheckRhs::Var(v) if player == crate::game::Filter::Var(v) => p,
+                    CheckRhs::Var(_) => return None,
+                };
+                let v = if owner {
+                    st.owner(e)
+                } else {
+                    st.element_state(e)
+                };
+                Some(crate::pure::compare(op, v, w))
+            }
+            ConditionPart::Empty { l, empty } => Some(st.content(l).is_none() == empty),
+            _ => None,
+        }
+    }
+
+    /// Whether [`ConditionPart::precheck`] gives a value (in any state).
+    pub(crate) fn precheckable(&self, player: crate::game::Filter) -> bool {
+        match *self {
+            ConditionPart::Const(_) | ConditionPart::Empty { .. } => true,
+            ConditionPart::Attr { rhs, .. } => match rhs {
+                CheckRhs::Lit(_) => true,
+                CheckRhs::Var(v) => player == crate::game::Filter::Var(v),
+            },
+            _ => false,
+        }
+    }
+}
+
 /// The right operand of [`ConditionPart::Attr`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum CheckRhs {
@@ -481,6 +529,14 @@ pub(crate) enum LeftChecks {
 }
 
 impl LeftChecks {
+    /// Whether some check is one `f` holds for.
+    pub(crate) fn any(&self, f: impl Fn(&ConditionPart) -> bool) -> bool {
+        match self {
+            LeftChecks::None => false,
+            LeftChecks::PerElement(c) | LeftChecks::PerFrom(c) => c.iter().any(f),
+        }
+    }
+
     /// The check for the element `elem` (its index into
     /// `Rule::elem_matches`) on location `from`.
     pub(crate) fn get(&self, elem: usize, from: usize) -> Option<&ConditionPart> {

@@ -247,6 +247,19 @@ impl Game {
                         continue;
                     }
                 }
+                // A hoisted first conjunct `A` specialized for this element
+                // or location that is one test of the position reading no
+                // variable but the player's (`ConditionPart::precheck`):
+                // false is false for every target, so the element has none
+                // (what trying them finds), and nothing is bound or tried.
+                if r.left_precheck
+                    && !sc.vars.reference
+                    && r.left_special
+                        .get(ei, from as usize)
+                        .is_some_and(|t| t.precheck(st, r.player, p) == Some(false))
+                {
+                    continue;
+                }
                 if !(have_targets && r.element_independent) {
                     sc.targets.clear();
                     // Targets specialized for this location that read no

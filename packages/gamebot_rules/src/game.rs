@@ -130,6 +130,9 @@ pub struct Rule {
     /// `from` location (`Specializer::left_side`), which move generation
     /// runs in its place.
     pub(crate) left_special: crate::compile::LeftChecks,
+    /// Whether some part of [`Rule::left_special`] can be asked before
+    /// anything is bound (`ConditionPart::precheck`).
+    pub(crate) left_precheck: bool,
     /// Whether the condition writes only dead variables (following calls),
     /// so that applying a move may take its value from
     /// [`Rule::left_special`] and [`Rule::right_special`].
@@ -1004,6 +1007,8 @@ impl Game {
                 r.right_special = checks;
             }
             r.left_special = left_checks(r, &c.expr, &special, &compiler);
+            r.left_precheck = (r.hoist_first_conjunct || r.hoist_call)
+                && r.left_special.any(|t| t.precheckable(r.player));
         }
         compiler.new_call_slots.set(false);
         // Memo entries and the values of closed inlined calls

@@ -4453,6 +4453,46 @@ fn unread_pattern_variables_are_not_bound() {
     assert!(seen > 1000, "{seen} moves seen");
 }
 
+/// Rules whose hoisted first conjunct, a call specialized per element, is
+/// one test of the position: an owner against the `player=` filter's
+/// variable (`place`'s `Mine`), a state against a literal (`turn`'s `Two`),
+/// the emptiness of a square (`back`'s `Free`); the followups hand pieces
+/// over, change states and fill and empty the squares.
+const PRECHECK_GAME: &str = "[LOCATION TYPES]\nname=cell\nname=spot\n[LOCATIONS]\n\
+name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\nname=c(4)\ntype=cell\n\
+name=k(1)\ntype=spot\nname=k(2)\ntype=spot\nname=k(3)\ntype=spot\nname=k(4)\ntype=spot\n\
+[ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n2=b\n\
+[MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=k(1)\nplayer=1\nstate=1\n\
+name=p(2)\ntype=peg\nlocation=k(2)\nplayer=2\nstate=1\n\
+name=p(3)\ntype=peg\nlocation=k(3)\nplayer=1\nstate=2\n\
+name=p(4)\ntype=peg\nlocation=k(4)\nplayer=2\nstate=2\n\
+[EXPRESSIONS]\nMine($me, $mp)\nOWNER(\"p($me)\") == $mp\nEND\n\
+Two($tn)\nSTATE(\"p($tn)\") == 2\nEND\nFree\nEMPTY(\"c(1)\")\nEND\n\
+[GAME RULES]\n\
+name=place\nelement=p($E)\nplayer=$P\nfrom=k($K)\nto=c($Q)\ncondition=Mine($E, $P) AND ($Q > 1)\n\
+followup=SETOWNER(\"p($E)\", 3 - $P) AND NEXTPLAYER\n\
+name=turn\nelement=p($N)\nfrom=c($A)\nto=c($B)\ncondition=Two($N) AND ($B == $A + 1)\n\
+followup=SETSTATE(\"p($N)\", 1) AND NEXTPLAYER\n\
+name=back\nelement=p($N)\nfrom=c($A)\nto=k($B)\ncondition=Free AND ($B == $N)\n\
+followup=SETSTATE(\"p($N)\", 2) AND NEXTPLAYER\n";
+
+/// A hoisted first conjunct that is one test of the position reading
+/// nothing but the player's variable is asked before an element's
+/// variables are bound, and a false one skips the element
+/// (`ConditionPart::precheck`, issue 18 twenty-eighth step): every move
+/// list and state of 300 seeded playouts of [`PRECHECK_GAME`] is the
+/// reference evaluator's, and all three rules ask first. Fails when the
+/// test reads the player's variable wrong (the other player's number) or
+/// a literal's test is taken as the player's.
+#[test]
+fn prechecked_first_conjuncts_agree_with_the_reference() {
+    let g = Game::parse("precheck.game", PRECHECK_GAME).unwrap();
+    for r in &g.rules {
+        assert!(r.left_precheck, "rule `{}` does not ask first", r.name);
+    }
+    playouts_agree_with_the_reference("precheck.game", PRECHECK_GAME, 300);
+}
+
 /// `AND`/`OR` trees of position tests as two loops in one closure
 /// (`pure::Formula`, issue 18 twenty-sixth step): `OWNER`/`STATE` of the
 /// occupant of a named square (an empty one and a name that is no location
