@@ -2346,13 +2346,32 @@ impl Compiler<'_> {
                     c.state_mut(b)?.set_attr(e, which, v);
                     Ok(true)
                 }
-                // A literal element name: its id found at load.
+                // A literal element name: its id found at load (a value out
+                // of range goes the general way, which gives the error).
                 if let Expr::Str(s) = &a[0] {
                     if let Some(e) = known(self.sym_elem, *s) {
                         let s = *s;
+                        let which = match b {
+                            Builtin::SetState => Attr::State,
+                            Builtin::SetOwner => Attr::Owner,
+                            _ => Attr::ZIndex,
+                        };
                         return Node::Bool(f(move |c| {
                             let v = v(c)?;
-                            set(c, b, e, v, &|c| c.text(&Str::Sym(s)).to_string())
+                            let g = c.g;
+                            let fits = match which {
+                                Attr::State => {
+                                    let el = &g.elements[e as usize];
+                                    (1..=g.element_types[el.element_type].states).contains(&v)
+                                }
+                                Attr::Owner => (0..=g.players.len() as i32).contains(&v),
+                                _ => true,
+                            };
+                            if !fits {
+                                return set(c, b, e, v, &|c| c.text(&Str::Sym(s)).to_string());
+                            }
+                            c.state_mut(b)?.set_attr(e, which, v);
+                            Ok(true)
                         }));
                     }
                 }
