@@ -662,6 +662,9 @@ pub(crate) struct Compiler<'a> {
     /// The shapes of those loops and their places (loops of one shape
     /// share them, `pure::Builder::kept_slot`).
     pub kept_shapes: std::cell::RefCell<Vec<crate::pure::KeptShape>>,
+    /// Scans handed a slot for where they stopped (`pure::KeptScan`,
+    /// `Memo::scans`).
+    pub scan_slots: std::cell::Cell<u16>,
 }
 
 /// In an id table of a template: no name the game knows; certainly unknown

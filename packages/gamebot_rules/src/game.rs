@@ -855,6 +855,7 @@ impl Game {
                 new_call_slots: Default::default(),
                 count_slots: Default::default(),
                 kept_shapes: Default::default(),
+                scan_slots: Default::default(),
             };
             let mut demote: Vec<bool> = (0..funcs.len())
                 .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
@@ -903,6 +904,7 @@ impl Game {
             new_call_slots: Default::default(),
             count_slots: Default::default(),
             kept_shapes: Default::default(),
+            scan_slots: Default::default(),
         };
         for _ in 0..4 {
             let known = compiler.bool_funcs();
@@ -1013,12 +1015,16 @@ impl Game {
         compiler.new_call_slots.set(false);
         // Memo entries and the values of closed inlined calls
         // (`pure::cached`) are kept per epoch.
-        // Kept counts and formulas (`pure::ElemCount`, `pure::KeptFormula`)
-        // are updated from the parent epoch's by what changed since
+        // Kept counts, scans and formulas (`pure::ElemCount`,
+        // `pure::KeptScan`, `pure::KeptFormula`) are updated from the
+        // parent epoch's by what changed since
         // (`State::changed`). (Formula ids are handed out process-wide: one
         // made for another game compiled meanwhile only turns tracking on
         // for nothing.)
-        if compiler.count_slots.get() != 0 || crate::pure::formula_ids() != formulas_before {
+        if compiler.count_slots.get() != 0
+            || compiler.scan_slots.get() != 0
+            || crate::pure::formula_ids() != formulas_before
+        {
             initial.track = true;
         }
         let renews_epochs = initial.track || !compiler.call_slots.borrow().is_empty();

@@ -978,6 +978,9 @@ pub(crate) struct Memo {
     /// Per place of a formula with kept clauses (`pure::KeptFormula`, by
     /// id): what it found in a state of some epoch.
     pub formulas: Vec<crate::pure::KeptClauses>,
+    /// Per scan with a slot (`pure::KeptScan`): where it stopped in a
+    /// state of some epoch.
+    pub scans: Vec<crate::pure::ScanStop>,
 }
 
 impl Memo {

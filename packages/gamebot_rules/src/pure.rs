@@ -69,7 +69,9 @@
 //! are integer literals and that reads no variable of the namespace is
 //! closed like one without arguments: kept per state epoch ([`cached`]), one
 //! slot per function, type and arguments (`Left(3)` in the copies of
-//! `CanTake` specialized for the matches of row 3).
+//! `CanTake` specialized for the matches of row 3). A scan over a literal
+//! range keeps where it stopped per position ([`KeptScan`]: `nim`'s
+//! `FreeBin` looks at the bin it found last and on).
 //!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
@@ -603,6 +605,15 @@ impl<'c, 'a> Builder<'c, 'a> {
                 } else {
                     None
                 };
+                // A scan over a literal range ([`KeptScan`]) keeps where it
+                // stopped per position.
+                let slot = slot.or_else(|| {
+                    let (tab, _) = scan_body(&body, reg)?;
+                    scan_locations(&tab, &from, &to)?;
+                    let s = self.c.scan_slots.get();
+                    self.c.scan_slots.set(s.checked_add(1)?);
+                    Some(s)
+                });
                 (
                     Pure::Loop(Box::new(PLoop {
                         all: *all,
@@ -1724,10 +1735,18 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                 return crate::compile::counting_loop_reg(all, var, from, to, cond, when, n, k);
             }
             if let Some((tab, occupied)) = scan_body(&l.body, var) {
-                return if rec {
-                    scan_loop::<true>(all, var, from, to, tab, occupied)
-                } else {
-                    scan_loop::<false>(all, var, from, to, tab, occupied)
+                let kept = l.slot.and_then(|slot| {
+                    let locs = scan_locations(&tab, &l.from, &l.to)?;
+                    let (&Pure::Lit(a), &Pure::Lit(b)) = (&l.from, &l.to) else {
+                        return None;
+                    };
+                    Some(KeptScan::new(slot, locs, a, if a <= b { 1 } else { -1 }))
+                });
+                return match (kept, rec) {
+                    (Some(k), true) => k.lower::<true>(all, var, from, to, tab, occupied),
+                    (Some(k), false) => k.lower::<false>(all, var, from, to, tab, occupied),
+                    (None, true) => scan_loop::<true>(all, var, from, to, tab, occupied),
+                    (None, false) => scan_loop::<false>(all, var, from, to, tab, occupied),
                 };
             }
             let body = lower_bool(&l.body, rec);
@@ -2758,6 +2777,164 @@ fn scan_loop<const REC: bool>(
             Some((all != x).then_some(x))
         })
     })
+}
+
+/// The locations a scan ([`scan_body`]) over a literal range of at most
+/// 64 values visits, in order (`None` for a name that is no location),
+/// when the table decides every name.
+fn scan_locations(tab: &IdTable, from: &Pure, to: &Pure) -> Option<Box<[Option<u16>]>> {
+    let (&Pure::Lit(a), &Pure::Lit(b)) = (from, to) else {
+        return None;
+    };
+    if a.abs_diff(b) >= 64 {
+        return None;
+    }
+    let step = if a <= b { 1 } else { -1 };
+    let mut out = Vec::new();
+    let mut i = a;
+    loop {
+        out.push(tab.lookup1(i)?);
+        if i == b {
+            return Some(out.into_boxed_slice());
+        }
+        i += step;
+    }
+}
+
+/// A scan ([`scan_body`]) over a literal range that keeps, per state
+/// epoch, the iteration it stopped at (`Memo::scans`, slot `slot`; issue
+/// 18 twenty-eighth step: `nim`'s `FreeBin`, the first empty bin). In a
+/// state of that epoch the stop is the kept one; in a child of it
+/// (`State::parent`) the iterations before the first one whose location
+/// changed since (`State::changed`, found from the changed bits,
+/// `by_bit`) did not stop the loop before and still do not, so the scan
+/// goes on from that one, unless it lies after the kept stop, which then
+/// stands. The loop's register ends at the stop (the last value when it
+/// ran to the end) and the budget is charged one step per iteration up to
+/// it, as the loop would; without budget for them, in a state without an
+/// epoch or while a memoized evaluation records its reads, the loop runs
+/// as [`scan_loop`] runs it.
+pub(crate) struct KeptScan {
+    slot: usize,
+    locs: Box<[Option<u16>]>,
+    /// Per bit of `State::changed`, the iterations whose location it
+    /// stands for.
+    by_bit: Box<[u64; 64]>,
+    union: u64,
+    /// The register's first value and its step.
+    a: i32,
+    step: i32,
+}
+
+/// Where a [`KeptScan`] stopped in a state of epoch `epoch` (0: nothing
+/// yet): the iteration, or the number of iterations when none stopped it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ScanStop {
+    epoch: u64,
+    stop: u32,
+}
+
+impl ScanStop {
+    /// Whether a stop was kept in this slot.
+    #[cfg(test)]
+    pub(crate) fn is_set(&self) -> bool {
+        self.epoch != 0
+    }
+}
+
+impl KeptScan {
+    /// The scan of slot `slot` visiting `locs`, its register counting from
+    /// `a` by `step`.
+    fn new(slot: u16, locs: Box<[Option<u16>]>, a: i32, step: i32) -> KeptScan {
+        let (mut by_bit, mut union) = (Box::new([0u64; 64]), 0u64);
+        for (j, l) in locs.iter().enumerate() {
+            if let Some(l) = l {
+                let bit = crate::state::content_bit(*l as usize);
+                by_bit[bit.trailing_zeros() as usize] |= 1 << j;
+                union |= bit;
+            }
+        }
+        KeptScan {
+            slot: slot as usize,
+            locs,
+            by_bit,
+            union,
+            a,
+            step,
+        }
+    }
+
+    /// The iteration at which the loop stops in `st`, looking from
+    /// iteration `j` on (the ones before it do not stop it), or the number
+    /// of iterations.
+    #[inline(always)]
+    fn scan_from(&self, st: &crate::state::State, mut j: usize, all: bool, occupied: bool) -> u32 {
+        while j < self.locs.len() {
+            let empty = self.locs[j].is_none_or(|l| st.content(l).is_none());
+            if (empty != occupied) != all {
+                break;
+            }
+            j += 1;
+        }
+        j as u32
+    }
+
+    fn lower<const REC: bool>(
+        self,
+        all: bool,
+        var: u8,
+        from: Leaf,
+        to: Leaf,
+        tab: IdTable,
+        occupied: bool,
+    ) -> PBool {
+        let plain = scan_loop::<REC>(all, var, from, to, tab, occupied);
+        let n = self.locs.len() as u32;
+        fb(move |c, r| {
+            let st = c.st.get();
+            let (epoch, parent, changed) = (st.epoch, st.parent, st.changed);
+            if epoch == 0 || c.vars.memo.depth != 0 {
+                return plain(c, r);
+            }
+            let kept = c.vars.memo.scans.get(self.slot).copied();
+            let (stop, same) = match kept {
+                Some(k) if k.epoch == epoch => (k.stop, true),
+                Some(k) if parent != 0 && k.epoch == parent => {
+                    // The first iteration whose location changed.
+                    let mut first = u32::MAX;
+                    let mut hit = changed & self.union;
+                    while hit != 0 {
+                        let js = self.by_bit[hit.trailing_zeros() as usize];
+                        first = first.min(js.trailing_zeros());
+                        hit &= hit - 1;
+                    }
+                    if first > k.stop {
+                        (k.stop, false)
+                    } else {
+                        (self.scan_from(st, first as usize, all, occupied), false)
+                    }
+                }
+                _ => (self.scan_from(st, 0, all, occupied), false),
+            };
+            // One budget step per iteration run, as the loop takes them.
+            let steps = u64::from(if stop < n { stop + 1 } else { n });
+            if c.vars.steps_left() < steps {
+                return plain(c, r);
+            }
+            c.vars.set_steps_left(c.vars.steps_left() - steps);
+            r[var as usize % REGS] = self.a + self.step * stop.min(n - 1) as i32;
+            if !same {
+                let scans = &mut c.vars.memo.scans;
+                if scans.len() <= self.slot {
+                    scans.resize(self.slot + 1, ScanStop::default());
+                }
+                scans[self.slot] = ScanStop { epoch, stop };
+            }
+            // Stopped: the body's value that stops the loop (`true` for
+            // FORSOME, `false` for FORALL); else the loop's end value.
+            Some(if stop < n { !all } else { all })
+        })
+    }
 }
 
 /// `EMPTY` of a templated location name: the id from the template's table
