@@ -233,6 +233,12 @@ fn int_bin<T: 'static>(
                 _ => int_bin_slow(c, &IOp::Lit(p), &IOp::Var(w), op, k),
             }
         }),
+        // A value node (a memoized call, `Run(..) > 0` of `reversi6-orig`)
+        // against a literal.
+        (IOp::Other(Opnd::Node(Node::Val(a))), IOp::Lit(q)) => f(move |c| match a(c)? {
+            Value::Int(p) => k(p, q),
+            v => Err(c.ints_error(op, &v, &Value::Int(q))),
+        }),
         (x, y) => f(move |c| int_bin_slow(c, &x, &y, op, k)),
     }
 }
