@@ -1356,6 +1356,18 @@ fn moves_to(
     from: LocationId,
     rule: u16,
 ) {
+    // One target without a followup of its own (the usual `toLocations`
+    // over registers): a push, without the extend's set-up.
+    if let [(t, None)] = targets {
+        out.push(Move {
+            element: e,
+            from,
+            to: *t,
+            rule,
+            followup: None,
+        });
+        return;
+    }
     out.extend(targets.iter().map(|(t, f)| Move {
         element: e,
         from,
