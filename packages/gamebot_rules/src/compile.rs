@@ -1824,7 +1824,13 @@ impl Compiler<'_> {
                     drop(old);
                     if let Some(vec) = Arc::get_mut(slot) {
                         vec.retain(|m| !new.iter().any(|n| n == m));
-                        vec.splice(0..0, new);
+                        if new.len() == 1 {
+                            // One member (`$RET = $RET UNION {"b($TX,$TY)"}`):
+                            // an insert, without the splice's machinery.
+                            vec.insert(0, new.into_iter().next().expect("one member"));
+                        } else {
+                            vec.splice(0..0, new);
+                        }
                         return Ok(true);
                     }
                     if slot.is_empty() {
