@@ -444,6 +444,13 @@ impl Game {
                             {
                                 Some(b)
                             }
+                            // A test of the position read in place, without
+                            // an evaluation context (`ConditionPart::precheck`).
+                            Some(t) if !sc.vars.reference => {
+                                t.precheck(st, r.player, st.player()).or_else(|| {
+                                    Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_check(t)
+                                })
+                            }
                             Some(t) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_check(t),
                             None => None,
                         }
