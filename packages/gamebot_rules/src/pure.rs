@@ -1742,11 +1742,14 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                     };
                     Some(KeptScan::new(slot, locs, a, if a <= b { 1 } else { -1 }))
                 });
-                return match (kept, rec) {
-                    (Some(k), true) => k.lower::<true>(all, var, from, to, tab, occupied),
-                    (Some(k), false) => k.lower::<false>(all, var, from, to, tab, occupied),
-                    (None, true) => scan_loop::<true>(all, var, from, to, tab, occupied),
-                    (None, false) => scan_loop::<false>(all, var, from, to, tab, occupied),
+                let plain = if rec {
+                    scan_loop::<true>(all, var, from, to, tab, occupied)
+                } else {
+                    scan_loop::<false>(all, var, from, to, tab, occupied)
+                };
+                return match kept {
+                    Some(k) => k.lower(all, var, occupied, plain),
+                    None => plain,
                 };
             }
             let body = lower_bool(&l.body, rec);
@@ -2879,16 +2882,10 @@ impl KeptScan {
         j as u32
     }
 
-    fn lower<const REC: bool>(
-        self,
-        all: bool,
-        var: u8,
-        from: Leaf,
-        to: Leaf,
-        tab: IdTable,
-        occupied: bool,
-    ) -> PBool {
-        let plain = scan_loop::<REC>(all, var, from, to, tab, occupied);
+    /// The scan (`FORALL` when `all`, over register `var`, its body true
+    /// for an occupied location when `occupied`) with its stop kept; `plain`
+    /// is the scan as [`scan_loop`] runs it.
+    fn lower(self, all: bool, var: u8, occupied: bool, plain: PBool) -> PBool {
         let n = self.locs.len() as u32;
         fb(move |c, r| {
             let st = c.st.get();

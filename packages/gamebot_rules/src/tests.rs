@@ -4198,14 +4198,11 @@ name=slide\nelement=p($N)\nfrom=s($P)\nto=s($Q)\ncondition=($Q == $P + 1) AND (C
 followup=SETSTATE(\"p($N)\", 3 - STATE(\"p($N)\")) AND NEXTPLAYER\n\
 name=lift\nelement=p($N)\nfrom=s($P)\nto=k($K)\ncondition=(Free < 4) AND (STATE(\"p($N)\") == 2) AND IF(Busy, Tail, NOT Tail) AND (Seen($K) OR ($K < 3))\nfollowup=NEXTPLAYER\n";
 
-/// A game whose rule conditions and end checks count elements by where
-/// they are (`LOCTYPE(LOCATION(..))`), their state and their owner, over
-/// literal ranges up, down and off the names (`p(0)`, `p(7)`), while moves
-/// relocate elements and flip the states (`SETSTATE`) and owners
-/// (`SETOWNER`) of others (`p(7 - $N)`, which may stay where they are),
-/// and over a range from a parameter (`Upper($N)`, a range
-/// per element): [`kept_counts_agree_with_the_reference`].
-const KEPT_COUNTS_GAME: &str = "[LOCATION TYPES]\nname=cell\nname=spot\n[LOCATIONS]\n\
+/// Six cells, six spots and six pegs of two states and two owners, in the
+/// spots: the board of [`KEPT_COUNTS_GAME`] and [`KEYED_COUNTS_GAME`].
+macro_rules! peg_board {
+    () => {
+        "[LOCATION TYPES]\nname=cell\nname=spot\n[LOCATIONS]\n\
 name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\n\
 name=c(4)\ntype=cell\nname=c(5)\ntype=cell\nname=c(6)\ntype=cell\n\
 name=k(1)\ntype=spot\nname=k(2)\ntype=spot\nname=k(3)\ntype=spot\n\
@@ -4217,7 +4214,20 @@ name=p(3)\ntype=peg\nlocation=k(3)\nplayer=1\nstate=2\n\
 name=p(4)\ntype=peg\nlocation=k(4)\nplayer=2\nstate=1\n\
 name=p(5)\ntype=peg\nlocation=k(5)\nplayer=1\nstate=1\n\
 name=p(6)\ntype=peg\nlocation=k(6)\nplayer=2\nstate=2\n\
-[EXPRESSIONS]\n\
+"
+    };
+}
+
+/// A game whose rule conditions and end checks count elements by where
+/// they are (`LOCTYPE(LOCATION(..))`), their state and their owner, over
+/// literal ranges up, down and off the names (`p(0)`, `p(7)`), while moves
+/// relocate elements and flip the states (`SETSTATE`) and owners
+/// (`SETOWNER`) of others (`p(7 - $N)`, which may stay where they are),
+/// and over a range from a parameter (`Upper($N)`, a range
+/// per element): [`kept_counts_agree_with_the_reference`].
+const KEPT_COUNTS_GAME: &str = concat!(
+    peg_board!(),
+    "[EXPRESSIONS]\n\
 Placed\n$pn = 0\nFORALL($pi, 1, 6, IF(LOCTYPE(LOCATION(\"p($pi)\")) == \"cell\", $pn = $pn + 1, true))\n$pn\nEND\n\
 Twos\n$tn = 0\nFORALL($ti, 6, 1, IF(STATE(\"p($ti)\") == 2, $tn = $tn + 1, true))\n$tn\nEND\n\
 Mine\n$mn = 0\nFORALL($mi, 0, 7, IF((OWNER(\"p($mi)\") == 1) AND (LOCTYPE(LOCATION(\"p($mi)\")) != \"spot\"), $mn = $mn + 1, true))\n$mn\nEND\n\
@@ -4229,7 +4239,8 @@ name=place\nelement=p($N)\nfrom=k($K)\nto=c($Q)\ncondition=((Placed + Twos) < 8)
 name=turn\nelement=p($N)\nfrom=c($P)\nto=c($Q)\ncondition=(($Q == ($P + 1)) OR ($Q == ($P - 1))) AND (Upper($N) < 3)\n\
 followup=($M = 7 - $N) AND SETSTATE(\"p($M)\", 3 - STATE(\"p($M)\")) AND NEXTPLAYER\n\
 name=give\nelement=p($N)\nfrom=c($P)\nto=k($K)\ncondition=(Mine > Twos) OR ($K == $N)\n\
-followup=($M = 7 - $N) AND SETOWNER(\"p($M)\", 3 - OWNER(\"p($M)\")) AND NEXTPLAYER\n";
+followup=($M = 7 - $N) AND SETOWNER(\"p($M)\", 3 - OWNER(\"p($M)\")) AND NEXTPLAYER\n"
+);
 
 /// [`KEPT_COUNTS_GAME`]'s board with counting loops whose comparison has a
 /// right side that is not a literal (`pure::kept_shape`, issue 18
@@ -4239,19 +4250,9 @@ followup=($M = 7 - $N) AND SETOWNER(\"p($M)\", 3 - OWNER(\"p($M)\")) AND NEXTPLA
 /// plus one (a register) and for literals (copies specialized per element
 /// share the places of the others); `Above` differs from `Below` in its
 /// operator only.
-const KEYED_COUNTS_GAME: &str = "[LOCATION TYPES]\nname=cell\nname=spot\n[LOCATIONS]\n\
-name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\n\
-name=c(4)\ntype=cell\nname=c(5)\ntype=cell\nname=c(6)\ntype=cell\n\
-name=k(1)\ntype=spot\nname=k(2)\ntype=spot\nname=k(3)\ntype=spot\n\
-name=k(4)\ntype=spot\nname=k(5)\ntype=spot\nname=k(6)\ntype=spot\n\
-[ELEMENT TYPES]\nname=peg\nstates=2\n[PLAYER NAMES]\n1=a\n2=b\n\
-[MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=k(1)\nplayer=1\nstate=1\n\
-name=p(2)\ntype=peg\nlocation=k(2)\nplayer=2\nstate=1\n\
-name=p(3)\ntype=peg\nlocation=k(3)\nplayer=1\nstate=2\n\
-name=p(4)\ntype=peg\nlocation=k(4)\nplayer=2\nstate=1\n\
-name=p(5)\ntype=peg\nlocation=k(5)\nplayer=1\nstate=1\n\
-name=p(6)\ntype=peg\nlocation=k(6)\nplayer=2\nstate=2\n\
-[EXPRESSIONS]\n\
+const KEYED_COUNTS_GAME: &str = concat!(
+    peg_board!(),
+    "[EXPRESSIONS]\n\
 Below($bs)\n$bn = 0\nFORALL($bi, 1, 6, IF((LOCTYPE(LOCATION(\"p($bi)\")) == \"cell\") AND (STATE(\"p($bi)\") < $bs), $bn = $bn + 1, true))\n$bn\nEND\n\
 Above($as)\n$an = 0\nFORALL($ai, 1, 6, IF((LOCTYPE(LOCATION(\"p($ai)\")) == \"cell\") AND (STATE(\"p($ai)\") > $as), $an = $an + 1, true))\n$an\nEND\n\
 Sum\n$sn = 0\nFORALL($sa, 1, 3, ($sn = $sn + Below($sa)) OR true)\n$sn\nEND\n\
@@ -4263,7 +4264,8 @@ name=place\nelement=p($N)\nfrom=k($K)\nto=c($Q)\ncondition=(Below(STATE(\"p($N)\
 name=turn\nelement=p($N)\nfrom=c($P)\nto=c($Q)\ncondition=(($Q == ($P + 1)) OR ($Q == ($P - 1))) AND (Below(3) > 1)\n\
 followup=($M = 7 - $N) AND SETSTATE(\"p($M)\", 3 - STATE(\"p($M)\")) AND NEXTPLAYER\n\
 name=give\nelement=p($N)\nfrom=c($P)\nto=k($K)\ncondition=(Below(3) > Below(2)) OR ($K == $N)\n\
-followup=NEXTPLAYER\n";
+followup=NEXTPLAYER\n"
+);
 
 /// Three cells, four spots: end checks that are an `OR` of `AND`s (`Row`)
 /// and an `AND` of `OR`s (`Guard`) of tests of the cells' occupants, of
@@ -4351,6 +4353,21 @@ fn kept_counts_agree_with_the_reference() {
     );
 }
 
+/// The scratch of `n` moves from the initial position, each the first
+/// legal one (fewer when the game ends): what it kept on the way.
+fn scratch_after_first_moves(g: &Game, n: usize) -> crate::engine::Scratch {
+    let mut sc = g.scratch();
+    let (mut st, mut moves) = (g.initial_state(), Vec::new());
+    for _ in 0..n {
+        g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+        let Some(mv) = moves.first().cloned() else {
+            break;
+        };
+        g.apply_with(&mut st, &mv, &mut sc).unwrap();
+    }
+    sc
+}
+
 /// Counting loops whose comparison reads a parameter keep one count per
 /// value of it (`pure::kept_shape`, `pure::KEY_WAYS`, issue 18
 /// twenty-eighth step), and loops of one shape share their places: every
@@ -4367,15 +4384,7 @@ fn keyed_kept_counts_agree_with_the_reference() {
     let below = g.func_names.iter().position(|x| x == "Below").unwrap();
     assert!(g.memo_info[below].is_none(), "Below is memoized");
     playouts_agree_with_the_reference("keyed.game", KEYED_COUNTS_GAME, 300);
-    let mut sc = g.scratch();
-    let (mut st, mut moves) = (g.initial_state(), Vec::new());
-    for _ in 0..8 {
-        g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
-        let Some(mv) = moves.first().cloned() else {
-            break;
-        };
-        g.apply_with(&mut st, &mv, &mut sc).unwrap();
-    }
+    let sc = scratch_after_first_moves(&g, 8);
     let kept = sc.vars.memo.counts.iter().filter(|k| k.is_set()).count();
     assert!(kept >= 3, "{kept} counts kept");
 }
@@ -4430,28 +4439,7 @@ fn unread_pattern_variables_are_not_bound() {
         .unwrap();
     // Each peg (no `player=` filter) to s(1), s(3) or s(4).
     assert_eq!(moves.len(), 9);
-    let mut seen = 0;
-    for seed in 0..300u64 {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let (mut rsc, mut st, mut want) = (g.scratch(), g.initial_state(), Vec::new());
-        rsc.set_reference_evaluator(true);
-        loop {
-            g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
-            g.legal_moves_into(&st, &mut rsc, &mut want).unwrap();
-            assert_eq!(moves, want, "seed {seed}");
-            seen += moves.len();
-            if g.settle(&mut st, &moves) {
-                break;
-            }
-            let mv = moves[rng.gen_range(0..moves.len())].clone();
-            let mut st2 = st.clone();
-            g.apply_with(&mut st, &mv, &mut sc).unwrap();
-            g.apply_with(&mut st2, &mv, &mut rsc).unwrap();
-            assert_eq!(format!("{st:?}"), format!("{st2:?}"), "seed {seed}");
-        }
-    }
-    assert!(seen > 1000, "{seen} moves seen");
+    playouts_agree_with_the_reference("unread.game", UNREAD_PATTERN_GAME, 300);
 }
 
 /// Rules whose hoisted first conjunct, a call specialized per element, is
@@ -4506,15 +4494,7 @@ fn prechecked_first_conjuncts_agree_with_the_reference() {
 fn kept_scans_agree_with_the_reference() {
     let g = Game::parse("closed.game", CLOSED_CALLS_GAME).unwrap();
     playouts_agree_with_the_reference("closed.game", CLOSED_CALLS_GAME, 300);
-    let mut sc = g.scratch();
-    let (mut st, mut moves) = (g.initial_state(), Vec::new());
-    for _ in 0..4 {
-        g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
-        let Some(mv) = moves.first().cloned() else {
-            break;
-        };
-        g.apply_with(&mut st, &mv, &mut sc).unwrap();
-    }
+    let sc = scratch_after_first_moves(&g, 4);
     assert!(
         sc.vars.memo.scans.iter().filter(|k| k.is_set()).count() >= 2,
         "fewer than two scans kept"
