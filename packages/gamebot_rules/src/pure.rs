@@ -609,7 +609,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // stopped per position.
                 let slot = slot.or_else(|| {
                     let (tab, _) = scan_body(&body, reg)?;
-                    scan_locations(&tab, &from, &to)?;
+                    let (a, b) = literal_bounds(&from, &to)?;
+                    literal_range_ids(&tab, a, b)?;
                     let s = self.c.scan_slots.get();
                     self.c.scan_slots.set(s.checked_add(1)?);
                     Some(s)
@@ -1736,10 +1737,8 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             }
             if let Some((tab, occupied)) = scan_body(&l.body, var) {
                 let kept = l.slot.and_then(|slot| {
-                    let locs = scan_locations(&tab, &l.from, &l.to)?;
-                    let (&Pure::Lit(a), &Pure::Lit(b)) = (&l.from, &l.to) else {
-                        return None;
-                    };
+                    let (a, b) = literal_bounds(&l.from, &l.to)?;
+                    let locs = literal_range_ids(&tab, a, b)?;
                     Some(KeptScan::new(slot, locs, a, if a <= b { 1 } else { -1 }))
                 });
                 let plain = if rec {
@@ -2028,11 +2027,8 @@ pub(crate) fn formula_ids() -> u32 {
 /// (`State::track`): then the clauses run in order.
 struct KeptFormula {
     id: u32,
-    /// Per bit of `State::changed`, the clauses that read what it stands
-    /// for.
-    by_bit: Box<[u64; 64]>,
-    /// The bits some clause reads.
-    union: u64,
+    /// The clauses that read what each bit of `State::changed` stands for.
+    changes: ChangeIndex,
     /// All clauses.
     all: u64,
     /// The registers the right operands read.
@@ -2079,7 +2075,7 @@ impl KeptFormula {
                 _ => None,
             }
         };
-        let (mut by_bit, mut union) = (Box::new([0u64; 64]), 0u64);
+        let mut changes = ChangeIndex::default();
         for (j, clause) in clauses.iter().enumerate() {
             let mut m = 0u64;
             for t in clause.iter() {
@@ -2097,16 +2093,11 @@ impl KeptFormula {
                     Test::Other(_) => return None,
                 };
             }
-            union |= m;
-            while m != 0 {
-                by_bit[m.trailing_zeros() as usize] |= 1 << j;
-                m &= m - 1;
-            }
+            changes.add(j, m);
         }
         Some(KeptFormula {
             id: FORMULA_IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            by_bit,
-            union,
+            changes,
             all: u64::MAX >> (64 - clauses.len()),
             regs,
         })
@@ -2137,12 +2128,7 @@ impl KeptFormula {
         let (mut known, mut decided) = match kept {
             Some(k) if k.epoch == epoch => return Some(if k.decided != 0 { any } else { !any }),
             Some(k) if parent != 0 && k.epoch == parent => {
-                let mut known = k.known;
-                let mut hit = changed & self.union;
-                while hit != 0 {
-                    known &= !self.by_bit[hit.trailing_zeros() as usize];
-                    hit &= hit - 1;
-                }
+                let known = k.known & !self.changes.touched(changed);
                 (known, k.decided & known)
             }
             _ => (0, 0),
@@ -2477,37 +2463,19 @@ impl ElemCount {
         // element of each iteration and the bits of what the tests read of
         // it (0: no such element, nothing to read).
         let fixed: Option<FixedRange> = match (&self.from, &self.to) {
-            (&Leaf::Lit(a), &Leaf::Lit(b)) if (i64::from(b) - i64::from(a)).abs() < 64 => {
-                let step = if a <= b { 1 } else { -1 };
-                let (mut elems, mut by_bit) = (Vec::new(), Box::new([0u64; 64]));
-                let mut i = a;
-                loop {
-                    let e = match self.tab.lookup1(i) {
-                        Some(e) => e,
-                        None => break None,
-                    };
-                    // The iterations to test again per bit of what changed
-                    // (none for no element: nothing to read).
-                    let mut bits = e.map_or(0, bits_of);
-                    while bits != 0 {
-                        by_bit[bits.trailing_zeros() as usize] |= 1 << elems.len();
-                        bits &= bits - 1;
+            (&Leaf::Lit(a), &Leaf::Lit(b)) => literal_range_ids(&self.tab, a, b).map(|ids| {
+                // The iterations to test again per bit of what changed
+                // (none for no element: nothing to read).
+                let mut changes = ChangeIndex::default();
+                for (j, e) in ids.iter().enumerate() {
+                    if let Some(e) = *e {
+                        changes.add(j, bits_of(e));
                     }
-                    elems.push(e.unwrap_or(0));
-                    if i == b {
-                        break Some((elems.into_boxed_slice(), by_bit));
-                    }
-                    i += step;
                 }
-            }
+                (ids.iter().map(|e| e.unwrap_or(0)).collect(), changes)
+            }),
             _ => None,
         };
-        // The bits that concern some iteration.
-        let union = fixed.as_ref().map_or(0, |(_, by_bit)| {
-            (0..64)
-                .filter(|&b| by_bit[b] != 0)
-                .fold(0u64, |u, b| u | 1 << b)
-        });
         let keyed = kept_shape(&self.tests, self.var, self.n).and_then(|(k, _)| k);
         fb(move |c, r| {
             let s = &self;
@@ -2546,16 +2514,11 @@ impl ElemCount {
                     if k.range == (a, b) && k.key == key && parent != 0 && k.epoch == parent =>
                 {
                     let mut counted = k.counted;
-                    if let Some((elems, by_bit)) = &fixed {
+                    if let Some((elems, changes)) = &fixed {
                         // The elements of a literal range, looked up once:
                         // the iterations whose element changed found from
                         // the changed bits.
-                        let mut todo = 0u64;
-                        let mut hit = changed & union;
-                        while hit != 0 {
-                            todo |= by_bit[hit.trailing_zeros() as usize];
-                            hit &= hit - 1;
-                        }
+                        let mut todo = changes.touched(changed);
                         while todo != 0 {
                             let bit = todo.trailing_zeros();
                             let m = 1u64 << bit;
@@ -2624,9 +2587,70 @@ impl ElemCount {
 }
 
 /// A kept count's literal range ([`ElemCount::lower_kept`]): the element of
-/// each iteration (0 for no such element) and, per bit of
-/// `State::changed`, the iterations whose element that bit concerns.
-type FixedRange = (Box<[u16]>, Box<[u64; 64]>);
+/// each iteration (0 for no such element) and the iterations each bit of
+/// `State::changed` concerns.
+type FixedRange = (Box<[u16]>, ChangeIndex);
+
+/// Which items of a kept value (a count's iterations, a formula's
+/// clauses, a scan's locations; at most 64) read what each bit of
+/// `State::changed` stands for, so that the items a change touches are
+/// found from its bits without visiting the others.
+pub(crate) struct ChangeIndex {
+    /// Per bit, the items reading what it stands for.
+    by_bit: Box<[u64; 64]>,
+    /// The bits some item reads.
+    union: u64,
+}
+
+impl Default for ChangeIndex {
+    fn default() -> ChangeIndex {
+        ChangeIndex {
+            by_bit: Box::new([0; 64]),
+            union: 0,
+        }
+    }
+}
+
+impl ChangeIndex {
+    /// Item `j` reads what the bits of `mask` stand for.
+    fn add(&mut self, j: usize, mut mask: u64) {
+        self.union |= mask;
+        while mask != 0 {
+            self.by_bit[mask.trailing_zeros() as usize] |= 1 << j;
+            mask &= mask - 1;
+        }
+    }
+
+    /// The items reading something under `changed`.
+    #[inline(always)]
+    fn touched(&self, changed: u64) -> u64 {
+        let (mut hit, mut items) = (changed & self.union, 0u64);
+        while hit != 0 {
+            items |= self.by_bit[hit.trailing_zeros() as usize];
+            hit &= hit - 1;
+        }
+        items
+    }
+}
+
+/// The ids `tab` gives the names of the literal range from `a` to `b`
+/// (either direction, at most 64 values), in order (`None`: no such
+/// name), when the table decides every one.
+fn literal_range_ids(tab: &IdTable, a: i32, b: i32) -> Option<Vec<Option<u16>>> {
+    if a.abs_diff(b) >= 64 {
+        return None;
+    }
+    let step = if a <= b { 1 } else { -1 };
+    let mut out = Vec::new();
+    let mut i = a;
+    loop {
+        out.push(tab.lookup1(i)?);
+        if i == b {
+            return Some(out);
+        }
+        i += step;
+    }
+}
 
 /// The places in `Memo::counts` of a counting loop with a keyed comparison
 /// ([`kept_shape`]): the counts of this many values of its right side (the
@@ -2782,25 +2806,11 @@ fn scan_loop<const REC: bool>(
     })
 }
 
-/// The locations a scan ([`scan_body`]) over a literal range of at most
-/// 64 values visits, in order (`None` for a name that is no location),
-/// when the table decides every name.
-fn scan_locations(tab: &IdTable, from: &Pure, to: &Pure) -> Option<Box<[Option<u16>]>> {
-    let (&Pure::Lit(a), &Pure::Lit(b)) = (from, to) else {
-        return None;
-    };
-    if a.abs_diff(b) >= 64 {
-        return None;
-    }
-    let step = if a <= b { 1 } else { -1 };
-    let mut out = Vec::new();
-    let mut i = a;
-    loop {
-        out.push(tab.lookup1(i)?);
-        if i == b {
-            return Some(out.into_boxed_slice());
-        }
-        i += step;
+/// The bounds of a loop over a literal range.
+fn literal_bounds(from: &Pure, to: &Pure) -> Option<(i32, i32)> {
+    match (from, to) {
+        (&Pure::Lit(a), &Pure::Lit(b)) => Some((a, b)),
+        _ => None,
     }
 }
 
@@ -2810,7 +2820,7 @@ fn scan_locations(tab: &IdTable, from: &Pure, to: &Pure) -> Option<Box<[Option<u
 /// state of that epoch the stop is the kept one; in a child of it
 /// (`State::parent`) the iterations before the first one whose location
 /// changed since (`State::changed`, found from the changed bits,
-/// `by_bit`) did not stop the loop before and still do not, so the scan
+/// [`ChangeIndex`]) did not stop the loop before and still do not, so the scan
 /// goes on from that one, unless it lies after the kept stop, which then
 /// stands. The loop's register ends at the stop (the last value when it
 /// ran to the end) and the budget is charged one step per iteration up to
@@ -2820,10 +2830,9 @@ fn scan_locations(tab: &IdTable, from: &Pure, to: &Pure) -> Option<Box<[Option<u
 pub(crate) struct KeptScan {
     slot: usize,
     locs: Box<[Option<u16>]>,
-    /// Per bit of `State::changed`, the iterations whose location it
-    /// stands for.
-    by_bit: Box<[u64; 64]>,
-    union: u64,
+    /// The iterations whose location each bit of `State::changed` stands
+    /// for.
+    changes: ChangeIndex,
     /// The register's first value and its step.
     a: i32,
     step: i32,
@@ -2848,20 +2857,17 @@ impl ScanStop {
 impl KeptScan {
     /// The scan of slot `slot` visiting `locs`, its register counting from
     /// `a` by `step`.
-    fn new(slot: u16, locs: Box<[Option<u16>]>, a: i32, step: i32) -> KeptScan {
-        let (mut by_bit, mut union) = (Box::new([0u64; 64]), 0u64);
+    fn new(slot: u16, locs: Vec<Option<u16>>, a: i32, step: i32) -> KeptScan {
+        let mut changes = ChangeIndex::default();
         for (j, l) in locs.iter().enumerate() {
-            if let Some(l) = l {
-                let bit = crate::state::content_bit(*l as usize);
-                by_bit[bit.trailing_zeros() as usize] |= 1 << j;
-                union |= bit;
+            if let Some(l) = *l {
+                changes.add(j, crate::state::content_bit(l as usize));
             }
         }
         KeptScan {
             slot: slot as usize,
-            locs,
-            by_bit,
-            union,
+            locs: locs.into_boxed_slice(),
+            changes,
             a,
             step,
         }
@@ -2897,14 +2903,9 @@ impl KeptScan {
             let (stop, same) = match kept {
                 Some(k) if k.epoch == epoch => (k.stop, true),
                 Some(k) if parent != 0 && k.epoch == parent => {
-                    // The first iteration whose location changed.
-                    let mut first = u32::MAX;
-                    let mut hit = changed & self.union;
-                    while hit != 0 {
-                        let js = self.by_bit[hit.trailing_zeros() as usize];
-                        first = first.min(js.trailing_zeros());
-                        hit &= hit - 1;
-                    }
+                    // The first iteration whose location changed (64:
+                    // none, after every stop).
+                    let first = self.changes.touched(changed).trailing_zeros();
                     if first > k.stop {
                         (k.stop, false)
                     } else {
