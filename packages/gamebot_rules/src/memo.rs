@@ -603,7 +603,7 @@ fn expr_weight(
 }
 
 /// Whether `e` is a counting loop the compiled form keeps per position
-/// (`pure::ElemCount::lower_kept`, `pure::kept_ways`), in the source's
+/// (`pure::ElemCount::lower_kept`, `pure::kept_shape`), in the source's
 /// terms: a `FORALL` over a literal range of at most 64 values whose body
 /// counts (`IF(c, $n = $n + k, true)` or its mirror) when `c`, a comparison
 /// or an `AND` chain of comparisons, holds; each compares `STATE`, `OWNER`
@@ -633,59 +633,57 @@ fn kept_count(e: &Expr, templates: &[Template]) -> bool {
     let Some((cond, _, _, n, _)) = crate::compile::counting_body(body) else {
         return false;
     };
-    let (mut tpl, mut keyed) = (None, 0);
-    let mut ok = true;
-    let mut stack = vec![cond];
-    while let Some(c) = stack.pop() {
-        let Expr::Binary(op, x, y) = c else {
-            ok = false;
-            break;
-        };
-        if *op == Op::And {
-            stack.push(y);
-            stack.push(x);
-            continue;
-        }
-        if !matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge) {
-            ok = false;
-            break;
-        }
-        let el = match &**x {
-            Expr::Builtin(Builtin::State | Builtin::Owner, a) if a.len() == 1 => &a[0],
-            Expr::Builtin(Builtin::LocType, a) if a.len() == 1 => match &a[0] {
-                Expr::Builtin(Builtin::Location, l) if l.len() == 1 => &l[0],
-                _ => {
-                    ok = false;
-                    break;
-                }
-            },
-            _ => {
-                ok = false;
-                break;
-            }
-        };
-        // One name (the same pieces: each occurrence has a template of its own).
-        let over_var = match el {
-            Expr::Interp(t) => templates.get(*t as usize).is_some_and(|t| {
-                t.vars[..] == [*var] && *tpl.get_or_insert(&t.pieces[..]) == &t.pieces[..]
-            }),
-            _ => false,
-        };
-        let other = |v: &VarId| *v != *var && *v != n;
-        match &**y {
-            Expr::Int(_) | Expr::Str(_) => {}
-            Expr::Var(v) if other(v) => keyed += 1,
-            Expr::Binary(Op::Add | Op::Sub, p, q) if matches!((&**p, &**q), (Expr::Var(v), Expr::Int(_)) if other(v)) => {
-                keyed += 1
-            }
-            _ => ok = false,
-        }
-        if !ok || !over_var {
-            ok = false;
-            break;
-        }
+    keyed_comparisons(cond, *var, n, templates, &mut None).is_some_and(|keyed| keyed <= 1)
+}
+
+/// For [`kept_count`]: how many comparisons of the `AND` chain `c` have a
+/// variable on the right (other than the loop's `var` and the count's `n`,
+/// or one of those plus or minus a literal), when every comparison tests
+/// `STATE`, `OWNER` or `LOCTYPE(LOCATION(..))` of the element named by one
+/// template over `var` alone (`name`: its pieces, each occurrence having a
+/// template of its own) against such a variable or a literal; `None`
+/// otherwise.
+fn keyed_comparisons<'t>(
+    c: &Expr,
+    var: VarId,
+    n: VarId,
+    templates: &'t [Template],
+    name: &mut Option<&'t [TemplatePiece]>,
+) -> Option<u32> {
+    let Expr::Binary(op, x, y) = c else {
+        return None;
+    };
+    if *op == Op::And {
+        let left = keyed_comparisons(x, var, n, templates, name)?;
+        return Some(left + keyed_comparisons(y, var, n, templates, name)?);
     }
-    ok && keyed <= 1
+    if !matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge) {
+        return None;
+    }
+    let el = match &**x {
+        Expr::Builtin(Builtin::State | Builtin::Owner, a) if a.len() == 1 => &a[0],
+        Expr::Builtin(Builtin::LocType, a) if a.len() == 1 => match &a[0] {
+            Expr::Builtin(Builtin::Location, l) if l.len() == 1 => &l[0],
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let Expr::Interp(t) = el else {
+        return None;
+    };
+    let t = templates.get(*t as usize)?;
+    if t.vars[..] != [var] || *name.get_or_insert(&t.pieces[..]) != &t.pieces[..] {
+        return None;
+    }
+    let other = |v: VarId| v != var && v != n;
+    match &**y {
+        Expr::Int(_) | Expr::Str(_) => Some(0),
+        Expr::Var(v) if other(*v) => Some(1),
+        Expr::Binary(Op::Add | Op::Sub, p, q) if matches!((&**p, &**q), (Expr::Var(v), Expr::Int(_)) if other(*v)) => {
+            Some(1)
+        }
+        _ => None,
+    }
 }
 
 /// Whether a body line certainly gives `true` when it gives a value:
