@@ -2350,67 +2350,67 @@ impl Compiler<'_> {
             }
             Builtin::SetState | Builtin::SetOwner | Builtin::SetZIndex => {
                 let v = self.int(&a[1], "the value argument");
-                // The attribute set and its check of the value (`e` names the
-                // element in the error).
+                let which = match b {
+                    Builtin::SetState => Attr::State,
+                    Builtin::SetOwner => Attr::Owner,
+                    _ => Attr::ZIndex,
+                };
+                // The attribute set after its check of the value (`name`
+                // names the element in the error, asked only then).
+                #[inline(always)]
                 fn set(
                     c: &mut Ctx<'_>,
                     b: Builtin,
+                    which: Attr,
                     e: u16,
                     v: i32,
-                    name: &dyn Fn(&Ctx<'_>) -> String,
+                    name: impl FnOnce(&Ctx<'_>) -> String,
                 ) -> R<bool> {
                     let g = c.g;
-                    let which = match b {
-                        Builtin::SetState => {
-                            let k = g.element_types[g.elements[e as usize].element_type].states;
-                            if v < 1 || v > k {
-                                return Err(EvalError::new(format!(
-                                    "SETSTATE: state {v} out of range 1..{k} for `{}`",
-                                    name(c)
-                                )));
-                            }
-                            Attr::State
+                    let fits = match which {
+                        Attr::State => {
+                            let el = &g.elements[e as usize];
+                            (1..=g.element_types[el.element_type].states).contains(&v)
                         }
-                        Builtin::SetOwner => {
-                            let n = g.players.len() as i32;
-                            if v < 0 || v > n {
-                                return Err(EvalError::new(format!(
-                                    "SETOWNER: owner {v} out of range 0..{n}"
-                                )));
-                            }
-                            Attr::Owner
-                        }
-                        _ => Attr::ZIndex,
+                        Attr::Owner => (0..=g.players.len() as i32).contains(&v),
+                        _ => true,
                     };
+                    if !fits {
+                        return Err(out_of_range(c, which, e, v, name(c)));
+                    }
                     c.state_mut(b)?.set_attr(e, which, v);
                     Ok(true)
                 }
-                // A literal element name: its id found at load (a value out
-                // of range goes the general way, which gives the error).
+                #[cold]
+                #[inline(never)]
+                fn out_of_range(
+                    c: &Ctx<'_>,
+                    which: Attr,
+                    e: u16,
+                    v: i32,
+                    name: String,
+                ) -> Box<EvalError> {
+                    let g = c.g;
+                    match which {
+                        Attr::State => {
+                            let k = g.element_types[g.elements[e as usize].element_type].states;
+                            EvalError::new(format!(
+                                "SETSTATE: state {v} out of range 1..{k} for `{name}`"
+                            ))
+                        }
+                        _ => EvalError::new(format!(
+                            "SETOWNER: owner {v} out of range 0..{}",
+                            g.players.len()
+                        )),
+                    }
+                }
+                // A literal element name: its id found at load.
                 if let Expr::Str(s) = &a[0] {
                     if let Some(e) = known(self.sym_elem, *s) {
                         let s = *s;
-                        let which = match b {
-                            Builtin::SetState => Attr::State,
-                            Builtin::SetOwner => Attr::Owner,
-                            _ => Attr::ZIndex,
-                        };
                         return Node::Bool(f(move |c| {
                             let v = v(c)?;
-                            let g = c.g;
-                            let fits = match which {
-                                Attr::State => {
-                                    let el = &g.elements[e as usize];
-                                    (1..=g.element_types[el.element_type].states).contains(&v)
-                                }
-                                Attr::Owner => (0..=g.players.len() as i32).contains(&v),
-                                _ => true,
-                            };
-                            if !fits {
-                                return set(c, b, e, v, &|c| c.text(&Str::Sym(s)).to_string());
-                            }
-                            c.state_mut(b)?.set_attr(e, which, v);
-                            Ok(true)
+                            set(c, b, which, e, v, |c| c.text(&Str::Sym(s)).to_string())
                         }));
                     }
                 }
@@ -2421,7 +2421,7 @@ impl Compiler<'_> {
                         EvalError::new(format!("{}: unknown element `{}`", b.name(), c.text(&es)))
                     })?;
                     let v = v(c)?;
-                    set(c, b, e, v, &|c| c.text(&es).to_string())
+                    set(c, b, which, e, v, |c| c.text(&es).to_string())
                 }))
             }
             Builtin::NextPlayer => Node::Bool(f(move |c| {
