@@ -254,9 +254,9 @@ impl Game {
                 // (what trying them finds), and nothing is bound or tried.
                 if r.left_precheck
                     && !sc.vars.reference
-                    && r.left_special
-                        .get(ei, from as usize)
-                        .is_some_and(|t| t.precheck(st, r.player, p) == Some(false))
+                    && r.left_special.get(ei, from as usize).is_some_and(|t| {
+                        t.precheck(st, r.player, p, &sc.vars.memo.calls) == Some(false)
+                    })
                 {
                     continue;
                 }
@@ -446,11 +446,11 @@ impl Game {
                             }
                             // A test of the position read in place, without
                             // an evaluation context (`ConditionPart::precheck`).
-                            Some(t) if !sc.vars.reference => {
-                                t.precheck(st, r.player, st.player()).or_else(|| {
+                            Some(t) if !sc.vars.reference => t
+                                .precheck(st, r.player, st.player(), &sc.vars.memo.calls)
+                                .or_else(|| {
                                     Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_check(t)
-                                })
-                            }
+                                }),
                             Some(t) => Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_check(t),
                             None => None,
                         }
@@ -866,7 +866,7 @@ impl Game {
         }
         // 5. Scorings: an operation of their own for the evaluation budget.
         if self.renews_epochs && !self.scorings.is_empty() {
-            crate::compile::renew_epoch(&mut sc.epochs, st);
+            crate::compile::renew_epoch(&mut sc.epochs, &mut vars.memo.history, st);
         }
         vars.start_operation();
         let n = self.players.len() as i32;
@@ -892,7 +892,7 @@ impl Game {
         }
         // 6. End of game: the first true situation decides (another operation).
         if self.renews_epochs {
-            crate::compile::renew_epoch(&mut sc.epochs, st);
+            crate::compile::renew_epoch(&mut sc.epochs, &mut vars.memo.history, st);
         }
         vars.start_operation();
         for end in &self.ends {

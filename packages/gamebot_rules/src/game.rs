@@ -495,7 +495,7 @@ pub struct Game {
     /// Per function name: whether and how its calls are memoized (`memo.rs`).
     pub(crate) memo_info: Vec<Option<crate::memo::MemoInfo>>,
     /// Whether a function or a loop body is memoized or an inlined call is
-    /// cached per epoch (`pure::cached`): then the engine gives a state a
+    /// cached per epoch (`pure::CallCache`): then the engine gives a state a
     /// fresh epoch after each move (`compile::renew_epoch`), for memo entries
     /// to be checked and closed calls to run once per position. (With a
     /// memoized function, its states also keep what changed since the last
@@ -852,6 +852,8 @@ impl Game {
                 etypes,
                 top: std::cell::Cell::new(false),
                 call_slots: Default::default(),
+                once_slots: Default::default(),
+                moved_bits: Default::default(),
                 new_call_slots: Default::default(),
                 count_slots: Default::default(),
                 kept_shapes: Default::default(),
@@ -901,6 +903,8 @@ impl Game {
             etypes,
             top: std::cell::Cell::new(false),
             call_slots: Default::default(),
+            once_slots: Default::default(),
+            moved_bits: Default::default(),
             new_call_slots: Default::default(),
             count_slots: Default::default(),
             kept_shapes: Default::default(),
@@ -926,10 +930,14 @@ impl Game {
             .collect();
         let mut compile = |se: &mut SrcExpr| se.code = compiler.code(&se.expr);
         for r in &mut rules {
-            compiler.new_call_slots.set(true);
+            compiler
+                .new_call_slots
+                .set(crate::compile::NewCallSlots::All);
             r.to_locations.iter_mut().for_each(&mut compile);
             r.condition.iter_mut().for_each(&mut compile);
-            compiler.new_call_slots.set(false);
+            compiler
+                .new_call_slots
+                .set(crate::compile::NewCallSlots::None);
             r.followup.iter_mut().for_each(&mut compile);
             for (a, w) in &mut r.bonuses {
                 compile(a);
@@ -952,22 +960,10 @@ impl Game {
             sym_map[""],
             &dead,
         );
-        let mut compile_special =
-            |se: &mut SrcExpr| se.code = compiler.code_special(&se.expr, special.top(&se.expr));
-        for s in &mut scorings {
-            compile_special(&mut s.situation);
-            s.players.iter_mut().for_each(&mut compile_special);
-            s.scores.iter_mut().for_each(&mut compile_special);
-        }
-        for e in &mut ends {
-            compile_special(&mut e.situation);
-            compile_special(&mut e.winner);
-        }
-        for e in &mut evaluations {
-            compile(&mut e.value);
-        }
         // `toLocations` specialized per `from` location.
-        compiler.new_call_slots.set(true);
+        compiler
+            .new_call_slots
+            .set(crate::compile::NewCallSlots::All);
         for r in &mut rules {
             let Some(tl) = &r.to_locations else { continue };
             let readable = r.bound_before_targets();
@@ -1012,9 +1008,52 @@ impl Game {
             r.left_precheck = (r.hoist_first_conjunct || r.hoist_call)
                 && r.left_special.any(|t| t.precheckable(r.player));
         }
-        compiler.new_call_slots.set(false);
+        // Scorings, end-of-game checks and evaluations, after the rules so
+        // that their closed calls take the slots the rules' calls have. They
+        // run once a position: a closed call gets a slot of its own only
+        // when its value can be taken from the parent position, which needs
+        // a game whose states track what changed anyway (a game tracking
+        // for them alone was slower: `frogs` +6 %).
+        let tracks = initial.track
+            || compiler.count_slots.get() != 0
+            || compiler.scan_slots.get() != 0
+            || crate::pure::formula_ids() != formulas_before;
+        compiler
+            .new_call_slots
+            .set(if tracks && std::env::var_os("NOKR").is_none() {
+                crate::compile::NewCallSlots::KnownReads
+            } else {
+                crate::compile::NewCallSlots::None
+            });
+        {
+            let mut moved: Vec<u64> = rules
+                .iter()
+                .flat_map(|r| &r.elem_matches)
+                .map(|&(e, _)| crate::state::location_bit(e as usize))
+                .collect();
+            moved.sort_unstable();
+            moved.dedup();
+            *compiler.moved_bits.borrow_mut() = moved;
+        }
+        let mut compile_special =
+            |se: &mut SrcExpr| se.code = compiler.code_special(&se.expr, special.top(&se.expr));
+        for s in &mut scorings {
+            compile_special(&mut s.situation);
+            s.players.iter_mut().for_each(&mut compile_special);
+            s.scores.iter_mut().for_each(&mut compile_special);
+        }
+        for e in &mut ends {
+            compile_special(&mut e.situation);
+            compile_special(&mut e.winner);
+        }
+        for e in &mut evaluations {
+            e.value.code = compiler.code(&e.value.expr);
+        }
+        compiler
+            .new_call_slots
+            .set(crate::compile::NewCallSlots::None);
         // Memo entries and the values of closed inlined calls
-        // (`pure::cached`) are kept per epoch.
+        // (`pure::CallCache`) are kept per epoch.
         // Kept counts, scans and formulas (`pure::ElemCount`,
         // `pure::KeptScan`, `pure::KeptFormula`) are updated from the
         // parent epoch's by what changed since

@@ -967,9 +967,8 @@ pub(crate) struct Memo {
     /// The innermost memoized attempt that failed, while the failure goes up
     /// to the outermost attempt.
     pub failed: Option<FuncId>,
-    /// Per cache slot of a closed inlined call (`pure::cached`): the epoch
-    /// of the state it was last computed in and its value.
-    pub calls: Vec<(u64, i32)>,
+    /// Per cache slot of a closed inlined call (`pure::CallCache`).
+    pub calls: Vec<KeptCall>,
     /// Per counting loop with a slot (`pure::ElemCount`): what it counted
     /// in a state of some epoch.
     pub counts: Vec<crate::pure::KeptCount>,
@@ -979,6 +978,93 @@ pub(crate) struct Memo {
     /// Per scan with a slot (`pure::KeptScan`): where it stopped in a
     /// state of some epoch.
     pub scans: Vec<crate::pure::ScanStop>,
+    /// The recent epochs handed out with their parents
+    /// (`compile::renew_epoch`).
+    pub history: Box<EpochHistory>,
+}
+
+/// The value of a closed inlined call kept in a slot (`pure::CallCache`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeptCall {
+    /// The epoch of the state it was last computed or taken in (0: none).
+    pub epoch: u64,
+    pub value: i32,
+    /// Positions in a row whose call found no value to use: at
+    /// [`KeptCall::GIVE_UP`] the slot is no longer used in this scratch
+    /// (an end check whose every move changes what it reads, as
+    /// `tictactoe-orig`'s, would only pay for keeping the value).
+    pub misses: u32,
+}
+
+impl KeptCall {
+    pub const GIVE_UP: u32 = 64;
+}
+
+/// Epochs [`EpochHistory`] remembers (the last ones handed out).
+const HISTORY: usize = 16;
+/// Parents [`EpochHistory::changed_since`] follows at most.
+const HISTORY_DEPTH: usize = 2;
+
+/// The recent epochs a scratch handed out, each with the parent epoch and
+/// what changed since (`State::parent`, `State::changed`): a fact about the
+/// epoch whatever state or scratch meets it (epochs are handed out once,
+/// `compile::epoch_block`), so a kept value from a grandparent epoch is
+/// updated by what changed since instead of computed afresh (a kept count
+/// of `nim-orig` not asked for in the position after a pass).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EpochHistory {
+    /// At `epoch % HISTORY`: the epoch, its parent and what changed.
+    at: [(u64, u64, u64); HISTORY],
+}
+
+impl EpochHistory {
+    /// `epoch` was handed out to a state whose contents are those of
+    /// epoch `parent` (not 0) but for the items of `changed`.
+    #[inline(always)]
+    pub(crate) fn record(&mut self, epoch: u64, parent: u64, changed: u64) {
+        if parent != 0 {
+            self.at[epoch as usize % HISTORY] = (epoch, parent, changed);
+        }
+    }
+
+    /// The bits of the items changed between a state of epoch `at` and
+    /// `st` when `st`'s contents derive from it (`st`'s parent, or an
+    /// ancestor remembered here), else `None`.
+    #[inline(always)]
+    pub(crate) fn changed_from(&self, st: &State, at: u64) -> Option<u64> {
+        if at == st.parent && at != 0 {
+            Some(st.changed)
+        } else {
+            self.changed_since(st, at)
+        }
+    }
+
+    /// [`EpochHistory::changed_from`] for the parent only.
+    #[inline(always)]
+    pub(crate) fn changed_from_parent(st: &State, at: u64) -> Option<u64> {
+        (at == st.parent && at != 0).then_some(st.changed)
+    }
+
+    /// [`EpochHistory::changed_from`] past the parent.
+    #[inline(never)]
+    fn changed_since(&self, st: &State, at: u64) -> Option<u64> {
+        let (mut changed, mut e) = (st.changed, st.parent);
+        for _ in 0..HISTORY_DEPTH {
+            if e == 0 || at == 0 {
+                return None;
+            }
+            if e == at {
+                return Some(changed);
+            }
+            let (epoch, parent, c) = self.at[e as usize % HISTORY];
+            if epoch != e {
+                return None;
+            }
+            changed |= c;
+            e = parent;
+        }
+        None
+    }
 }
 
 impl Memo {
@@ -1004,13 +1090,20 @@ impl Memo {
     }
 
     /// Keeps the value of the closed inlined call of `slot` in a state of
-    /// epoch `epoch` (`pure::cached`).
+    /// epoch `epoch` (`pure::CallCache`), computed (`miss`) or taken from an
+    /// earlier epoch.
     #[inline(never)]
-    pub fn keep_call(&mut self, slot: usize, epoch: u64, v: i32) {
+    pub fn keep_call(&mut self, slot: usize, epoch: u64, value: i32, miss: bool) {
         if self.calls.len() <= slot {
-            self.calls.resize(slot + 1, (0, 0));
+            self.calls.resize(slot + 1, KeptCall::default());
         }
-        self.calls[slot] = (epoch, v);
+        let k = &mut self.calls[slot];
+        let misses = if miss { k.misses + 1 } else { 0 };
+        *k = KeptCall {
+            epoch,
+            value,
+            misses,
+        };
     }
 
     /// Stops memoizing `f` in this scratch.

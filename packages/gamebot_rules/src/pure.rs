@@ -46,7 +46,7 @@
 //!
 //! Since the twenty-sixth step: an inlined call without arguments that reads
 //! no variable of the namespace (`nim`'s `FreeBin`) is kept per state epoch
-//! ([`cached`]); a loop whose body is `EMPTY`/`NOT EMPTY` of a location named
+//! ([`CallCache`]); a loop whose body is `EMPTY`/`NOT EMPTY` of a location named
 //! over its own register is one closure ([`scan_loop`]); a counting loop
 //! whose condition compares `STATE`, `OWNER` or `LOCTYPE(LOCATION(..))` of
 //! one element named over its register looks the name up once per iteration
@@ -67,7 +67,7 @@
 //! a function whose weight is such a loop is not memoized (the count kept
 //! per position is cheaper than an entry's check). A call whose arguments
 //! are integer literals and that reads no variable of the namespace is
-//! closed like one without arguments: kept per state epoch ([`cached`]), one
+//! closed like one without arguments: kept per state epoch ([`CallCache`]), one
 //! slot per function, type and arguments (`Left(3)` in the copies of
 //! `CanTake` specialized for the matches of row 3). A scan over a literal
 //! range keeps where it stopped per position ([`KeptScan`]: `nim`'s
@@ -176,19 +176,19 @@ pub(crate) struct PMemo {
     nest: u32,
     params: Box<[VarId]>,
     /// The arguments (Ints).
-    keys: Vec<Pure>,
+    pub(crate) keys: Vec<Pure>,
     /// The call inlined, for when the table is off.
-    inline: Option<Inlined>,
+    pub(crate) inline: Option<Inlined>,
 }
 
 /// A pure loop: `var` runs from `from` to `to` (both included, either
 /// direction), one budget step per iteration, as `Compiler::run_loop`.
 pub(crate) struct PLoop {
     all: bool,
-    var: u8,
-    from: Pure,
-    to: Pure,
-    body: Pure,
+    pub(crate) var: u8,
+    pub(crate) from: Pure,
+    pub(crate) to: Pure,
+    pub(crate) body: Pure,
     /// The slot of its kept counts in `Memo::counts` ([`ElemCount`]).
     slot: Option<u16>,
 }
@@ -226,15 +226,32 @@ pub(crate) enum Step {
 pub(crate) struct Inlined {
     /// How many inlined calls enclose this one, itself included.
     nest: u32,
-    args: Vec<(u8, Pure)>,
-    steps: Vec<Step>,
-    body: Pure,
+    pub(crate) args: Vec<(u8, Pure)>,
+    pub(crate) steps: Vec<Step>,
+    pub(crate) body: Pure,
     /// A call without arguments that reads no variable of the namespace
     /// (`nim`'s `FreeBin`): a function of the position alone, so its value
     /// is kept per state epoch in this slot of `Memo::calls` (see
-    /// [`cached`]).
+    /// [`CallCache`]).
     cache: Option<u16>,
+    /// With `cache`: the slot is used by checks that run once a position
+    /// alone ([`crate::compile::NewCallSlots::KnownReads`]), so it is given
+    /// up when it keeps finding no value to use ([`CallCache`]).
+    once: bool,
+    /// With `cache`: the bits of `State::changed` standing for what the
+    /// call may read of the position ([`Inlined::read_bits`]), so a value
+    /// kept in the parent epoch holds when none of them changed since.
+    reads: u64,
+    /// Without `cache`, a call of one Int argument in a caller's register:
+    /// that register and the slots of the function's calls with a literal
+    /// argument, by the literal. A call whose argument has a slot takes
+    /// the value kept there for the state's epoch, or keeps the value it
+    /// gives there ([`call_int`]).
+    keyed: Option<(u8, KeyedSlots)>,
 }
+
+/// [`Inlined::keyed`]: per literal argument, its call's slot.
+type KeyedSlots = Box<[(i32, u16)]>;
 
 impl Inlined {
     fn reads_namespace(&self) -> bool {
@@ -778,6 +795,9 @@ impl<'c, 'a> Builder<'c, 'a> {
             steps,
             body,
             cache: None,
+            once: false,
+            reads: u64::MAX,
+            keyed: None,
         };
         // Integer literals as arguments (a call in a copy specialized for
         // one element, `nim-orig`'s `Left(3)`): as closed as none.
@@ -791,17 +811,52 @@ impl<'c, 'a> Builder<'c, 'a> {
         if let Some(lits) = lits.filter(|_| !call.reads_namespace()) {
             // One slot per function, type and arguments: every such call
             // gives the same value in a position.
+            use crate::compile::NewCallSlots;
+            let reads = call.read_bits();
             let mut slots = self.c.call_slots.borrow_mut();
             let key = (fid, ty as u8, lits);
+            let new = match self.c.new_call_slots.get() {
+                NewCallSlots::None => false,
+                NewCallSlots::All => true,
+                NewCallSlots::KnownReads => {
+                    reads != u64::MAX && self.c.moved_bits.borrow().iter().any(|b| b & reads == 0)
+                }
+            };
             let at = match slots.iter().position(|k| *k == key) {
                 Some(at) => Some(at),
-                None if self.c.new_call_slots.get() && slots.len() < MAX_CALL_SLOTS => {
+                None if new && slots.len() < MAX_CALL_SLOTS => {
                     slots.push(key);
+                    if self.c.new_call_slots.get() == NewCallSlots::KnownReads {
+                        let once = self.c.once_slots.get() | 1 << (slots.len() - 1);
+                        self.c.once_slots.set(once);
+                    }
                     Some(slots.len() - 1)
                 }
                 None => None,
             };
             call.cache = at.map(|at| at as u16);
+            call.once = at.is_some_and(|at| self.c.once_slots.get() & 1 << at != 0);
+            call.reads = reads;
+        } else if let [(_, Slot::Alias(reg), _)] = inner[..args.len().min(inner.len())] {
+            // One argument in a caller's register (`nim-orig`'s end check
+            // `Left($AR)`): the value given for a value that some call with
+            // a literal argument has a slot for goes in that slot.
+            if ty == Ty::Int && args.len() == 1 && !call.reads_namespace() {
+                let list: KeyedSlots = self
+                    .c
+                    .call_slots
+                    .borrow()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(at, (f, t, lits))| match lits[..] {
+                        [x] if (*f, *t) == (fid, ty as u8) => Some((x, at as u16)),
+                        _ => None,
+                    })
+                    .collect();
+                if !list.is_empty() {
+                    call.keyed = Some((reg, list));
+                }
+            }
         }
         Some((Pure::Call(Box::new(call)), ty))
     }
@@ -1103,6 +1158,9 @@ pub(crate) fn compile_split(
         steps,
         body: Pure::BoolLit(true),
         cache: None,
+        once: false,
+        reads: u64::MAX,
+        keyed: None,
     };
     Some(Split {
         pro: Prologue::of(&call, rec),
@@ -1361,32 +1419,114 @@ const MAX_CALL_SLOTS: usize = 64;
 /// `slot` of `Memo::calls` with the epoch of the state it was computed in.
 /// Two states of one epoch (not 0) have the same contents (`State::epoch`),
 /// and the call reads nothing but the position, so in a state of that epoch
-/// it gives the value kept. Not used while a memoized evaluation records its
-/// reads (a kept value would leave the call's reads out of its entry). Like
-/// a used memo entry, a kept value saves the budget steps of the call.
-fn cached(slot: u16, run: PInt) -> PInt {
-    let slot = slot as usize;
-    fi(move |c, r| {
-        let epoch = c.st.get().epoch;
+/// it gives the value kept; so it does in a state whose contents derive from
+/// the epoch kept (`memo::EpochHistory::changed_from`) when nothing under
+/// `reads` ([`Inlined::read_bits`]) changed since, and the value is kept
+/// again for the state's epoch. A slot of checks that run once a position
+/// alone (`once`) is given up after [`crate::memo::KeptCall::GIVE_UP`]
+/// positions in a row without a value to use. Not used while a memoized
+/// evaluation records its reads (a kept value would leave the call's reads
+/// out of its entry). Like a used memo entry, a kept value saves the budget
+/// steps of the call.
+#[derive(Clone, Copy)]
+struct CallCache {
+    slot: usize,
+    reads: u64,
+    once: bool,
+}
+
+/// What [`CallCache::look`] found.
+enum CallKept {
+    /// The value to give.
+    Value(i32),
+    /// Run the call and keep its value for this epoch.
+    Keep(u64),
+    /// Run the call.
+    Run,
+}
+
+impl CallCache {
+    #[inline(always)]
+    fn look(self, c: &mut Ctx<'_>) -> CallKept {
+        let st = c.st.get();
+        let epoch = st.epoch;
         if epoch == 0 || c.vars.memo.depth != 0 {
-            return run(c, r);
+            return CallKept::Run;
         }
-        if let Some(&(at, v)) = c.vars.memo.calls.get(slot) {
-            if at == epoch {
-                return Some(v);
+        if let Some(&k) = c.vars.memo.calls.get(self.slot) {
+            if k.epoch == epoch {
+                return CallKept::Value(k.value);
+            }
+            if self.once && k.misses >= crate::memo::KeptCall::GIVE_UP {
+                return CallKept::Run;
+            }
+            // (An empty slot's epoch is 0, which no state derives from.)
+            if self.reads != u64::MAX
+                && c.vars
+                    .memo
+                    .history
+                    .changed_from(st, k.epoch)
+                    .is_some_and(|ch| ch & self.reads == 0)
+            {
+                c.vars.memo.keep_call(self.slot, epoch, k.value, false);
+                return CallKept::Value(k.value);
             }
         }
-        let v = run(c, r)?;
-        c.vars.memo.keep_call(slot, epoch, v);
-        Some(v)
-    })
+        CallKept::Keep(epoch)
+    }
+
+    #[inline(always)]
+    fn keep(self, c: &mut Ctx<'_>, epoch: u64, v: i32) {
+        c.vars.memo.keep_call(self.slot, epoch, v, self.once);
+    }
+}
+
+impl Inlined {
+    fn call_cache(&self) -> Option<CallCache> {
+        self.cache.map(|slot| CallCache {
+            slot: slot as usize,
+            reads: self.reads,
+            once: self.once,
+        })
+    }
 }
 
 /// An inlined call of an Int (Loc, Set, Elem) function.
 fn call_int(call: &Inlined, rec: bool) -> PInt {
     let run = call_int_run(call, rec);
-    match call.cache {
-        Some(slot) => cached(slot, run),
+    if let (None, Some((reg, list))) = (call.cache, &call.keyed) {
+        let (reg, list) = (*reg as usize % REGS, list.clone());
+        return fi(move |c, r| {
+            let arg = r[reg];
+            let Some(&(_, slot)) = list.iter().find(|(x, _)| *x == arg) else {
+                return run(c, r);
+            };
+            let k = CallCache {
+                slot: slot as usize,
+                reads: u64::MAX,
+                once: false,
+            };
+            match k.look(c) {
+                CallKept::Value(v) => Some(v),
+                CallKept::Run => run(c, r),
+                CallKept::Keep(epoch) => {
+                    let v = run(c, r)?;
+                    k.keep(c, epoch, v);
+                    Some(v)
+                }
+            }
+        });
+    }
+    match call.call_cache() {
+        Some(k) => fi(move |c, r| match k.look(c) {
+            CallKept::Value(v) => Some(v),
+            CallKept::Run => run(c, r),
+            CallKept::Keep(epoch) => {
+                let v = run(c, r)?;
+                k.keep(c, epoch, v);
+                Some(v)
+            }
+        }),
         None => run,
     }
 }
@@ -1414,11 +1554,16 @@ fn call_int_run(call: &Inlined, rec: bool) -> PInt {
 /// An inlined call of a Bool function.
 fn call_bool(call: &Inlined, rec: bool) -> PBool {
     let run = call_bool_run(call, rec);
-    match call.cache {
-        Some(slot) => {
-            let run = cached(slot, fi(move |c, r| run(c, r).map(i32::from)));
-            fb(move |c, r| run(c, r).map(|v| v != 0))
-        }
+    match call.call_cache() {
+        Some(k) => fb(move |c, r| match k.look(c) {
+            CallKept::Value(v) => Some(v != 0),
+            CallKept::Run => run(c, r),
+            CallKept::Keep(epoch) => {
+                let v = run(c, r)?;
+                k.keep(c, epoch, i32::from(v));
+                Some(v)
+            }
+        }),
         None => run,
     }
 }
@@ -2112,7 +2257,7 @@ impl KeptFormula {
         r: &mut Regs,
     ) -> Option<bool> {
         let st = c.st.get();
-        let (epoch, parent, changed) = (st.epoch, st.parent, st.changed);
+        let epoch = st.epoch;
         if epoch == 0 || c.vars.memo.depth != 0 {
             return run_clauses::<REC>(clauses, any, c, r);
         }
@@ -2127,10 +2272,13 @@ impl KeptFormula {
             .copied();
         let (mut known, mut decided) = match kept {
             Some(k) if k.epoch == epoch => return Some(if k.decided != 0 { any } else { !any }),
-            Some(k) if parent != 0 && k.epoch == parent => {
-                let known = k.known & !self.changes.touched(changed);
-                (known, k.decided & known)
-            }
+            Some(k) => match crate::memo::EpochHistory::changed_from_parent(st, k.epoch) {
+                Some(changed) => {
+                    let known = k.known & !self.changes.touched(changed);
+                    (known, k.decided & known)
+                }
+                None => (0, 0),
+            },
             _ => (0, 0),
         };
         if decided == 0 {
@@ -2492,7 +2640,7 @@ impl ElemCount {
             let (a, b) = (s.from.get(c, r)?, s.to.get(c, r)?);
             let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
             let st = c.st.get();
-            let (epoch, parent, changed) = (st.epoch, st.parent, st.changed);
+            let epoch = st.epoch;
             if epoch == 0
                 || iterations > 64
                 || c.vars.memo.depth != 0
@@ -2500,19 +2648,26 @@ impl ElemCount {
             {
                 return s.run::<REC>(c, r);
             }
-            let kept = c.vars.memo.counts.get(slot).copied();
+            let kept = c
+                .vars
+                .memo
+                .counts
+                .get(slot)
+                .copied()
+                .filter(|k| k.range == (a, b) && k.key == key);
             let step: i32 = if a <= b { 1 } else { -1 };
             // Whether the count is the one kept for this epoch (nothing to
             // store then).
             let mut same = false;
-            let mut counted = match kept {
-                Some(k) if k.range == (a, b) && k.key == key && k.epoch == epoch => {
+            let since = kept
+                .filter(|k| k.epoch != epoch)
+                .and_then(|k| c.vars.memo.history.changed_from(st, k.epoch));
+            let mut counted = match (kept, since) {
+                (Some(k), _) if k.epoch == epoch => {
                     same = true;
                     k.counted
                 }
-                Some(k)
-                    if k.range == (a, b) && k.key == key && parent != 0 && k.epoch == parent =>
-                {
+                (Some(k), Some(changed)) => {
                     let mut counted = k.counted;
                     if let Some((elems, changes)) = &fixed {
                         // The elements of a literal range, looked up once:
@@ -2895,14 +3050,17 @@ impl KeptScan {
         let n = self.locs.len() as u32;
         fb(move |c, r| {
             let st = c.st.get();
-            let (epoch, parent, changed) = (st.epoch, st.parent, st.changed);
+            let epoch = st.epoch;
             if epoch == 0 || c.vars.memo.depth != 0 {
                 return plain(c, r);
             }
             let kept = c.vars.memo.scans.get(self.slot).copied();
-            let (stop, same) = match kept {
-                Some(k) if k.epoch == epoch => (k.stop, true),
-                Some(k) if parent != 0 && k.epoch == parent => {
+            let since = kept
+                .filter(|k| k.epoch != epoch)
+                .and_then(|k| crate::memo::EpochHistory::changed_from_parent(st, k.epoch));
+            let (stop, same) = match (kept, since) {
+                (Some(k), _) if k.epoch == epoch => (k.stop, true),
+                (Some(k), Some(changed)) => {
                     // The first iteration whose location changed (64:
                     // none, after every stop).
                     let first = self.changes.touched(changed).trailing_zeros();

@@ -1451,6 +1451,8 @@ fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
         etypes: crate::game::types_distinct(&g.etype_sym, g.empty_sym),
         top: std::cell::Cell::new(false),
         call_slots: Default::default(),
+        once_slots: Default::default(),
+        moved_bits: Default::default(),
         new_call_slots: Default::default(),
         count_slots: Default::default(),
         kept_shapes: Default::default(),
@@ -3036,14 +3038,14 @@ fn state_epochs_follow_the_contents() {
         for sc in [&mut a, &mut b] {
             let mut s = st.clone();
             s.relocate(0, 4);
-            crate::compile::renew_epoch(&mut sc.epochs, &mut s);
+            crate::compile::renew_epoch(&mut sc.epochs, &mut sc.vars.memo.history, &mut s);
             assert!(
                 s.epoch != 0 && seen.insert(s.epoch),
                 "epoch {} again",
                 s.epoch
             );
             let kept = s.epoch;
-            crate::compile::renew_epoch(&mut sc.epochs, &mut s);
+            crate::compile::renew_epoch(&mut sc.epochs, &mut sc.vars.memo.history, &mut s);
             assert_eq!(s.epoch, kept, "an epoch renewed without a change");
         }
     }
@@ -3237,7 +3239,7 @@ fn state_changes_are_marked_since_the_parent_epoch() {
     }
     // A renewal keeps what changed since the parent; the next change starts
     // from the renewed epoch with nothing changed yet.
-    crate::compile::renew_epoch(&mut sc.epochs, &mut acc);
+    crate::compile::renew_epoch(&mut sc.epochs, &mut sc.vars.memo.history, &mut acc);
     let e = acc.epoch;
     assert!(e != 0 && e != st.epoch);
     assert_eq!((acc.parent, acc.changed), (st.epoch, all));
@@ -4020,6 +4022,7 @@ fn target_checks(g: &Game, rule: &str) -> String {
         .map(|i| match r.right_special.get(i) {
             Some(ConditionPart::Const(b)) => b.to_string(),
             Some(ConditionPart::Regs(_)) => "regs".to_string(),
+            Some(ConditionPart::Tested { .. }) => "tested".to_string(),
             Some(ConditionPart::Attr { .. } | ConditionPart::Empty { .. }) => "test".to_string(),
             _ => "none".to_string(),
         })
@@ -4109,6 +4112,7 @@ fn left_checks(g: &Game, rule: &str) -> String {
                 _ if skip(i) => "-".to_string(),
                 ConditionPart::Const(b) => b.to_string(),
                 ConditionPart::Regs(_) => "regs".to_string(),
+                ConditionPart::Tested { .. } => "tested".to_string(),
                 ConditionPart::Attr { .. } | ConditionPart::Empty { .. } => "test".to_string(),
                 ConditionPart::None => "none".to_string(),
             })
@@ -4128,7 +4132,7 @@ fn left_checks(g: &Game, rule: &str) -> String {
 /// reads the element's variables (the owner test of the column game's
 /// `Can` and `Mine`, of tic-tac-toe's `CanPlace`, of connect four's `CanGo`)
 /// and per `from` location where that folds more (`Low`, `nim-orig`'s
-/// `CanTake`); not a first conjunct without a call (`below`: nothing to
+/// `CanTake`, asked first, `tested`); not a first conjunct without a call (`below`: nothing to
 /// fold). A part that is one test of an element's owner or state, or of a
 /// square's emptiness, is read in place (`test`, `ConditionPart::Attr` and
 /// `ConditionPart::Empty`; the column game's `Fresh` compares a state with a
@@ -4156,14 +4160,16 @@ fn hoisted_left_sides_are_specialized_per_element_or_location() {
     );
     let nim = load(include_str!("../../../games/bench/nim-orig.game"));
     let take = left_checks(&nim, "take");
-    assert!(take.starts_with("from: regs"), "{take}");
-    assert_eq!(take.matches("regs").count(), 16, "{take}");
+    // Over registers, asked first as position tests and kept `Left` calls
+    // (`ConditionPart::Tested`).
+    assert!(take.starts_with("from: tested"), "{take}");
+    assert_eq!(take.matches("tested").count(), 16, "{take}");
 }
 
 /// A line of six cells and a supply of four pegs: `FirstFree` (a `FORSOME`
 /// and the cell it stopped at), `Free` (a count), `Crowded` (two cells),
 /// `Busy` and `Tail` take no argument and read no variable, so their
-/// inlined calls are kept per state epoch (`pure::cached`); `Near` takes
+/// inlined calls are kept per state epoch (`pure::CallCache`); `Near` takes
 /// none either but reads the rule's `$Q`, and `Look` is memoized and calls
 /// `Free` (its entry must record `Free`'s reads). `FirstFree`, `Busy`,
 /// `Tail` and the `FORSOME` of `Seen` (memoized) are scans
@@ -4390,7 +4396,7 @@ fn keyed_kept_counts_agree_with_the_reference() {
 }
 
 /// Calls without arguments that read nothing but the position are kept per
-/// state epoch (`pure::cached`, issue 18 twenty-sixth step): the game gets
+/// state epoch (`pure::CallCache`, issue 18 twenty-sixth step): the game gets
 /// epochs without memoizing anything else, and every move list and state of
 /// 300 seeded playouts is the reference evaluator's. Fails when a kept value
 /// is taken in another epoch (a drop goes to a cell taken since), when a
@@ -4480,6 +4486,79 @@ fn prechecked_first_conjuncts_agree_with_the_reference() {
         assert!(r.left_precheck, "rule `{}` does not ask first", r.name);
     }
     playouts_agree_with_the_reference("precheck.game", PRECHECK_GAME, 300);
+}
+
+/// A small misère Nim in the original style (issue 18 twenty-ninth step):
+/// `Left($LR)` counts a row's matches by `STATE` of interpolated names;
+/// rules call `CanTake`, which specialized per element is `(STATE("token")
+/// == 1 OR STATE("token") == R + 1) AND (K == Left(R))`, and `CanSweep`
+/// `NOT (STATE("token") > 1) AND (Dark(3) == K - 1) AND (Left(2) < 3)`
+/// (`Dark` counts a row's taken matches, asked at the start of a turn
+/// only, so its count is brought forward over the turn's takes); the end check
+/// `Total` sums `Left($AR)` over the rows (a closed call reading the
+/// matches alone, while `pass` moves the token; `Left($AR)` has one
+/// argument in a register, `Left(1)`..`Left(3)` have slots).
+const KEPT_ACROSS_GAME: &str = "[LOCATION TYPES]\nname=place\nname=discard\nname=tokenspot\n\
+[LOCATIONS]\nname=row(1,1)\ntype=place\nname=row(2,1)\ntype=place\nname=row(2,2)\ntype=place\n\
+name=row(3,1)\ntype=place\nname=row(3,2)\ntype=place\nname=row(3,3)\ntype=place\n\
+name=discard(1)\ntype=discard\nname=discard(2)\ntype=discard\nname=discard(3)\ntype=discard\n\
+name=discard(4)\ntype=discard\nname=discard(5)\ntype=discard\nname=discard(6)\ntype=discard\n\
+name=spot(1)\ntype=tokenspot\nname=spot(2)\ntype=tokenspot\n\
+[ELEMENT TYPES]\nname=match\nstates=3\nname=token\nstates=4\n[PLAYER NAMES]\n1=a\n2=b\n\
+[MOVABLE ELEMENTS]\nname=m(1)\ntype=match\nlocation=row(1,1)\nstate=1\n\
+name=m(2)\ntype=match\nlocation=row(2,1)\nstate=2\nname=m(3)\ntype=match\nlocation=row(2,2)\nstate=2\n\
+name=m(4)\ntype=match\nlocation=row(3,1)\nstate=3\nname=m(5)\ntype=match\nlocation=row(3,2)\nstate=3\n\
+name=m(6)\ntype=match\nlocation=row(3,3)\nstate=3\nname=token\ntype=token\nlocation=spot(1)\nstate=1\n\
+[EXPRESSIONS]\nLeft($LR)\n$LN = 0\n\
+FORALL($LE, 1, 6, IF((STATE(\"m($LE)\") == $LR) AND (LOCTYPE(LOCATION(\"m($LE)\")) == \"place\"), $LN = $LN + 1, true))\n\
+$LN\nEND\nCanTake($TE,$TR,$TK)\n$TT = STATE(\"token\")\n(($TT == 1) OR ($TT == $TR + 1)) AND ($TK == Left($TR))\nEND\n\
+Total\n$AN = 0\nFORALL($AR, 1, 3, ($AN = $AN + Left($AR)) OR true)\n$AN\nEND\n\
+Dark($DR)\n$DN = 0\n\
+FORALL($DE, 1, 6, IF((STATE(\"m($DE)\") == $DR) AND (LOCTYPE(LOCATION(\"m($DE)\")) == \"discard\"), $DN = $DN + 1, true))\n\
+$DN\nEND\n\
+CanSweep($WK)\n(NOT (STATE(\"token\") > 1)) AND (Dark(3) == $WK - 1) AND (Left(2) < 3)\nEND\n\
+Slot($SD)\n$SB = $SD - 1\n($SD == 1) OR NOT EMPTY(\"discard($SB)\")\nEND\n\
+Took($OR)\nSETSTATE(\"token\", $OR + 1)\nEND\nEndTurn\nSETSTATE(\"token\", 1)\nNEXTPLAYER\nEND\n\
+[END OF GAME]\nsituation=Total == 0\nwinner=3 - PLAYER\n\
+[GAME RULES]\nname=take\nelement=m($E)\nfrom=row($R,$K)\nto=discard($D)\n\
+condition=CanTake($E,$R,$K) AND Slot($D)\nfollowup=Took($R)\n\
+name=sweep\nelement=m($E)\nfrom=row($R,$K)\nto=discard($D)\n\
+condition=CanSweep($K) AND Slot($D)\nfollowup=Took($R)\n\
+name=pass\nelement=token\nfrom=spot($A)\nto=spot($B)\ncondition=STATE(\"token\") > 1\nfollowup=EndTurn\n";
+
+/// Values kept across positions (issue 18 twenty-ninth step): the end
+/// check's closed call `Total` is taken from an earlier position when
+/// nothing it reads changed (`pure::Inlined::read_bits`, a pass), kept
+/// counts are brought forward from a grandparent epoch
+/// (`memo::EpochHistory`), `Left($AR)` keeps its value in the slot of the
+/// literal call with that argument, and rule conditions ask `AND`/`OR`/
+/// `NOT` trees of position tests and kept calls before binding
+/// (`compile::PreTest`): every move list and state of 300 seeded playouts of
+/// [`KEPT_ACROSS_GAME`] is the reference evaluator's, and `take`'s and
+/// `sweep`'s conditions are asked first. Fails when a read is left out of
+/// `read_bits` (`Total` taken after a take), when a kept call's value is
+/// asked without its epoch or stored under another argument, and when the
+/// history skips what changed in a middle epoch.
+#[test]
+fn values_kept_across_positions_agree_with_the_reference() {
+    use crate::compile::{ConditionPart, LeftChecks};
+    let g = Game::parse("kept-across.game", KEPT_ACROSS_GAME).unwrap();
+    assert!(g.renews_epochs);
+    for name in ["take", "sweep"] {
+        let r = g.rules.iter().find(|r| r.name == name).unwrap();
+        let parts = match &r.left_special {
+            LeftChecks::PerElement(c) | LeftChecks::PerFrom(c) => c,
+            LeftChecks::None => panic!("rule `{name}` has no specialized first conjunct"),
+        };
+        assert!(
+            parts
+                .iter()
+                .any(|t| matches!(t, ConditionPart::Tested { .. })),
+            "rule `{name}`: {parts:?}"
+        );
+        assert!(r.left_precheck, "rule `{name}` does not ask first");
+    }
+    playouts_agree_with_the_reference("kept-across.game", KEPT_ACROSS_GAME, 300);
 }
 
 /// Scans over literal ranges keep where they stopped per position
