@@ -106,6 +106,8 @@ use crate::lexer::Op;
 use crate::state::Attr;
 use crate::value::Value;
 
+mod reads;
+
 /// Registers per evaluation (parameters and dead locals of inlined calls).
 pub(crate) const REGS: usize = 16;
 /// Inlined calls nested at most.
@@ -176,19 +178,19 @@ pub(crate) struct PMemo {
     nest: u32,
     params: Box<[VarId]>,
     /// The arguments (Ints).
-    pub(crate) keys: Vec<Pure>,
+    keys: Vec<Pure>,
     /// The call inlined, for when the table is off.
-    pub(crate) inline: Option<Inlined>,
+    inline: Option<Inlined>,
 }
 
 /// A pure loop: `var` runs from `from` to `to` (both included, either
 /// direction), one budget step per iteration, as `Compiler::run_loop`.
 pub(crate) struct PLoop {
     all: bool,
-    pub(crate) var: u8,
-    pub(crate) from: Pure,
-    pub(crate) to: Pure,
-    pub(crate) body: Pure,
+    var: u8,
+    from: Pure,
+    to: Pure,
+    body: Pure,
     /// The slot of its kept counts in `Memo::counts` ([`ElemCount`]).
     slot: Option<u16>,
 }
@@ -226,9 +228,9 @@ pub(crate) enum Step {
 pub(crate) struct Inlined {
     /// How many inlined calls enclose this one, itself included.
     nest: u32,
-    pub(crate) args: Vec<(u8, Pure)>,
-    pub(crate) steps: Vec<Step>,
-    pub(crate) body: Pure,
+    args: Vec<(u8, Pure)>,
+    steps: Vec<Step>,
+    body: Pure,
     /// A call without arguments that reads no variable of the namespace
     /// (`nim`'s `FreeBin`): a function of the position alone, so its value
     /// is kept per state epoch in this slot of `Memo::calls` (see
