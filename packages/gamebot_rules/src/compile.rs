@@ -3611,6 +3611,33 @@ pub(crate) fn counting_loop_reg(
     })
 }
 
+/// A summing loop over registers (`pure::lower_bool`, issue 18
+/// twenty-ninth step): `FORALL`/`FORSOME` over `var` whose body is `($n =
+/// $n + x) OR true`, `x` an Int over the registers — per iteration the
+/// budget step, the loop variable, `$n` read, then `x`, then the sum
+/// (overflow gives up, as the `+` closure does); the body is `true`, so
+/// `FORALL` runs to the end and `FORSOME` stops after the first. Here
+/// rather than in `pure.rs` for the reason of [`counting_loop_reg`].
+pub(crate) fn summing_loop_reg(
+    all: bool,
+    var: u8,
+    from: crate::pure::Leaf,
+    to: crate::pure::Leaf,
+    n: u8,
+    x: crate::pure::PInt,
+) -> crate::pure::PBool {
+    Box::new(move |c: &mut Ctx<'_>, r: &mut crate::pure::Regs| {
+        let range = (from.get(c, r)?, to.get(c, r)?);
+        let n = n as usize % crate::pure::REGS;
+        crate::pure::over_range_reg(c, r, var, range, true, |c, r, _| {
+            let s = r[n];
+            let v = x(c, r)?;
+            r[n] = s.checked_add(v)?;
+            Some((!all).then_some(true))
+        })
+    })
+}
+
 /// `ABS($v - $w)` of two namespace variables as one closure over registers
 /// (`pure::lower_int`; issue 18 sixteenth step: `puzzle8`'s `Adjacent`, two
 /// closures less per distance). `None` (give up, the closures report it)

@@ -1898,6 +1898,18 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                     None => plain,
                 };
             }
+            // A summing body `($n = $n + x) OR true` (`nim-orig`'s `Total`):
+            // the sum in place, no closure per node.
+            if let Pure::Or(a, t) = &l.body {
+                if let (Pure::Assign(n, sum), Pure::BoolLit(true)) = (&**a, &**t) {
+                    if let Pure::Bin(Op::Add, m, x) = &**sum {
+                        if matches!(**m, Pure::Reg(k) if k == *n) {
+                            let x = lower_int(x, rec);
+                            return crate::compile::summing_loop_reg(all, var, from, to, *n, x);
+                        }
+                    }
+                }
+            }
             let body = lower_bool(&l.body, rec);
             fb(move |c, r| {
                 let range = (from.get(c, r)?, to.get(c, r)?);

@@ -2997,6 +2997,50 @@ fn summing_loops_agree_with_the_reference() {
     assert_eq!(v(&["SETSTATE(\"p(1)\", 2)", "Sum(1, 4, 0)"]), 73);
 }
 
+/// Summing loops over registers (issue 18 twenty-ninth step,
+/// `compile::summing_loop_reg`): the functions of
+/// `summing_loops_agree_with_the_reference` with nothing reading their sums
+/// afterwards, so their locals are dead and the calls run inlined over
+/// registers — `FORALL` and `FORSOME`, ascending and descending, an `x`
+/// that assigns the sum's variable while it runs (in a register of its
+/// own), an `x` that gives a Str (the registers give up, the closures give
+/// the error), a sum that overflows: the same values, state and budget
+/// errors as the reference at every budget.
+#[test]
+fn summing_loops_over_registers_agree_with_the_reference() {
+    let board = grid();
+    let defs = "Val($vi)\nIF(STATE(\"p($vi)\") == 2, $vi * 10, $vi)\nEND\n\
+                Sum($sa, $sb, $sk)\n$sn = $sk\nFORALL($si, $sa, $sb, ($sn = $sn + Val($si)) OR true)\n$sn\nEND\n\
+                First($fa, $fb)\n$fn = 0\nFORSOME($fi, $fa, $fb, ($fn = $fn + Val($fi)) OR true)\n$fn\nEND\n\
+                Bad($bi)\nIF($bi == 2, \"x\", $bi)\nEND\n\
+                Odd($oa)\n$on = 0\nFORALL($oi, 1, $oa, ($on = $on + Bad($oi)) OR true)\n$on\nEND\n\
+                Put($ti)\n$cn = 100\n$ti\nEND\n\
+                Clobber($ca)\n$cn = 1\nFORALL($ci, 1, $ca, ($cn = $cn + Put($ci)) OR true)\n$cn\nEND\n";
+    let cases: &[&[&str]] = &[
+        &["Sum(1, 4, 0)"],
+        &["Sum(4, 1, 5) + 1"],
+        &["Sum(2, 2, 0) + Sum(3, 1, 0)"],
+        &["First(1, 4)"],
+        &["First(3, 1)"],
+        &["Sum(1, 4, 2147483583)"],
+        &["Sum(1, 4, 2147483584)"],
+        &["Odd(1)"],
+        &["Odd(3)"],
+        &["Clobber(3)"],
+        &["SETSTATE(\"p(1)\", 2)", "Sum(1, 4, 0) * 1000 + First(1, 2)"],
+    ];
+    agree_under_every_budget(&board, defs, cases, 24);
+    let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
+    assert_eq!(v(&["Sum(1, 4, 0)"]), 64);
+    assert_eq!(v(&["Sum(4, 1, 5) + 1"]), 70);
+    assert_eq!(v(&["First(4, 1)"]), 40);
+    assert_eq!(v(&["Sum(1, 4, 2147483583)"]), i32::MAX);
+    assert!(run_budget_on(&board, defs, &["Sum(1, 4, 2147483584)"], 1000).is_err());
+    assert!(run_budget_on(&board, defs, &["Odd(3)"], 1000).is_err());
+    assert_eq!(v(&["Clobber(3)"]), 7);
+    assert_eq!(v(&["SETSTATE(\"p(1)\", 2)", "Sum(1, 4, 0)"]), 73);
+}
+
 /// State epochs (issue 18 seventeenth step): a state made has one, a clone
 /// keeps it, every mutator sets it to 0, the engine gives a state a fresh
 /// one after a move in a game that memoizes a function (never one another
