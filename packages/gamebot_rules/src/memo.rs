@@ -1091,19 +1091,21 @@ impl Memo {
 
     /// Keeps the value of the closed inlined call of `slot` in a state of
     /// epoch `epoch` (`pure::CallCache`), computed (`miss`) or taken from an
-    /// earlier epoch.
-    #[inline(never)]
+    /// earlier epoch (the slot made first, out of line, when it is new).
+    #[inline(always)]
     pub fn keep_call(&mut self, slot: usize, epoch: u64, value: i32, miss: bool) {
         if self.calls.len() <= slot {
-            self.calls.resize(slot + 1, KeptCall::default());
+            self.new_call_slot(slot);
         }
         let k = &mut self.calls[slot];
-        let misses = if miss { k.misses + 1 } else { 0 };
-        *k = KeptCall {
-            epoch,
-            value,
-            misses,
-        };
+        k.misses = if miss { k.misses + 1 } else { 0 };
+        (k.epoch, k.value) = (epoch, value);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn new_call_slot(&mut self, slot: usize) {
+        self.calls.resize(slot + 1, KeptCall::default());
     }
 
     /// Stops memoizing `f` in this scratch.
