@@ -252,8 +252,41 @@ pub(crate) struct Inlined {
     keyed: Option<(u8, KeyedSlots)>,
 }
 
-/// [`Inlined::keyed`]: per literal argument, its call's slot.
-type KeyedSlots = Box<[(i32, u16)]>;
+/// [`Inlined::keyed`]: the slots of the literal arguments from `lo` on
+/// (`u16::MAX`: none), at most [`MAX_CALL_SLOTS`] values.
+#[derive(Clone)]
+struct KeyedSlots {
+    lo: i32,
+    slots: Box<[u16]>,
+}
+
+impl KeyedSlots {
+    fn new(list: &[(i32, u16)]) -> Option<KeyedSlots> {
+        let lo = list.iter().map(|l| l.0).min()?;
+        let hi = list.iter().map(|l| l.0).max()?;
+        let n = usize::try_from(i64::from(hi) - i64::from(lo) + 1).ok()?;
+        if n > MAX_CALL_SLOTS {
+            return None;
+        }
+        let mut slots = vec![u16::MAX; n];
+        for &(x, at) in list {
+            slots[(x - lo) as usize] = at;
+        }
+        Some(KeyedSlots {
+            lo,
+            slots: slots.into(),
+        })
+    }
+
+    #[inline(always)]
+    fn get(&self, x: i32) -> Option<usize> {
+        let i = x.wrapping_sub(self.lo) as u32 as usize;
+        self.slots
+            .get(i)
+            .filter(|&&at| at != u16::MAX)
+            .map(|&at| at as usize)
+    }
+}
 
 impl Inlined {
     fn reads_namespace(&self) -> bool {
@@ -844,7 +877,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             // `Left($AR)`): the value given for a value that some call with
             // a literal argument has a slot for goes in that slot.
             if ty == Ty::Int && args.len() == 1 && !call.reads_namespace() {
-                let list: KeyedSlots = self
+                let list: Vec<(i32, u16)> = self
                     .c
                     .call_slots
                     .borrow()
@@ -855,9 +888,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                         _ => None,
                     })
                     .collect();
-                if !list.is_empty() {
-                    call.keyed = Some((reg, list));
-                }
+                call.keyed = KeyedSlots::new(&list).map(|k| (reg, k));
             }
         }
         Some((Pure::Call(Box::new(call)), ty))
@@ -1499,12 +1530,11 @@ fn call_int(call: &Inlined, rec: bool) -> PInt {
     if let (None, Some((reg, list))) = (call.cache, &call.keyed) {
         let (reg, list) = (*reg as usize % REGS, list.clone());
         return fi(move |c, r| {
-            let arg = r[reg];
-            let Some(&(_, slot)) = list.iter().find(|(x, _)| *x == arg) else {
+            let Some(slot) = list.get(r[reg]) else {
                 return run(c, r);
             };
             let k = CallCache {
-                slot: slot as usize,
+                slot,
                 reads: u64::MAX,
                 once: false,
             };
