@@ -561,6 +561,19 @@ impl PreLeaf {
     }
 }
 
+/// An `AND` (`any` false) or `OR` (`any`) of the values `f` gives `xs`,
+/// taken in order: the first that decides it decides it, the first unknown
+/// one (`None`) before that leaves it unknown.
+#[inline(always)]
+fn decide<T>(any: bool, xs: &[T], f: impl Fn(&T) -> Option<bool>) -> Option<bool> {
+    for x in xs {
+        if f(x)? == any {
+            return Some(any);
+        }
+    }
+    Some(!any)
+}
+
 impl PreTest {
     #[inline(always)]
     fn eval(
@@ -571,6 +584,8 @@ impl PreTest {
     ) -> Option<bool> {
         match self {
             PreTest::Flat { any, leaves } => {
+                // The loop of `decide` written out: through it (a closure
+                // for the leaf) `nim-orig` ran 1.6–2 % more instructions.
                 for l in leaves.iter() {
                     if l.eval(st, rhs, calls)? == *any {
                         return Some(*any);
@@ -591,22 +606,8 @@ impl PreTest {
     ) -> Option<bool> {
         match self {
             PreTest::Flat { .. } => self.eval(st, rhs, calls),
-            PreTest::And(xs) => {
-                for x in xs.iter() {
-                    if !x.eval(st, rhs, calls)? {
-                        return Some(false);
-                    }
-                }
-                Some(true)
-            }
-            PreTest::Or(xs) => {
-                for x in xs.iter() {
-                    if x.eval(st, rhs, calls)? {
-                        return Some(true);
-                    }
-                }
-                Some(false)
-            }
+            PreTest::And(xs) => decide(false, xs, |x| x.eval(st, rhs, calls)),
+            PreTest::Or(xs) => decide(true, xs, |x| x.eval(st, rhs, calls)),
             PreTest::Not(x) => x.eval(st, rhs, calls).map(|b| !b),
         }
     }
@@ -1342,14 +1343,7 @@ impl Compiler<'_> {
                 let Expr::Call(fid, args) = call else {
                     return PreTest::leaf(PreLeaf::Unknown);
                 };
-                let lits: Option<Vec<i32>> = args
-                    .iter()
-                    .map(|a| match a {
-                        &Expr::Int(i) => Some(i),
-                        _ => None,
-                    })
-                    .collect();
-                let Some(lits) = lits else {
+                let Some(lits) = crate::expr::int_literals(args) else {
                     return PreTest::leaf(PreLeaf::Unknown);
                 };
                 let key = (*fid, crate::pure::Ty::Int as u8, lits);

@@ -695,6 +695,17 @@ fn literal_eq(a: &Expr, b: &Expr) -> Option<bool> {
     })
 }
 
+/// The values of `args` when every one is an integer literal (a call
+/// specialized for one element, `nim-orig`'s `Left(3)`).
+pub(crate) fn int_literals(args: &[Expr]) -> Option<Vec<i32>> {
+    args.iter()
+        .map(|a| match a {
+            &Expr::Int(i) => Some(i),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -836,14 +836,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         };
         // Integer literals as arguments (a call in a copy specialized for
         // one element, `nim-orig`'s `Left(3)`): as closed as none.
-        let lits: Option<Vec<i32>> = args
-            .iter()
-            .map(|a| match a {
-                &Expr::Int(i) => Some(i),
-                _ => None,
-            })
-            .collect();
-        if let Some(lits) = lits.filter(|_| !call.reads_namespace()) {
+        if let Some(lits) = crate::expr::int_literals(args).filter(|_| !call.reads_namespace()) {
             // One slot per function, type and arguments: every such call
             // gives the same value in a position.
             use crate::compile::NewCallSlots;
@@ -1508,6 +1501,20 @@ impl CallCache {
         CallKept::Keep(epoch)
     }
 
+    /// The value kept, else `run`'s (kept when [`CallCache::look`] says so).
+    #[inline(always)]
+    fn through(self, c: &mut Ctx<'_>, r: &mut Regs, run: &PInt) -> Option<i32> {
+        match self.look(c) {
+            CallKept::Value(v) => Some(v),
+            CallKept::Run => run(c, r),
+            CallKept::Keep(epoch) => {
+                let v = run(c, r)?;
+                self.keep(c, epoch, v);
+                Some(v)
+            }
+        }
+    }
+
     #[inline(always)]
     fn keep(self, c: &mut Ctx<'_>, epoch: u64, v: i32) {
         c.vars.memo.keep_call(self.slot, epoch, v, self.once);
@@ -1538,27 +1545,11 @@ fn call_int(call: &Inlined, rec: bool) -> PInt {
                 reads: u64::MAX,
                 once: false,
             };
-            match k.look(c) {
-                CallKept::Value(v) => Some(v),
-                CallKept::Run => run(c, r),
-                CallKept::Keep(epoch) => {
-                    let v = run(c, r)?;
-                    k.keep(c, epoch, v);
-                    Some(v)
-                }
-            }
+            k.through(c, r, &run)
         });
     }
     match call.call_cache() {
-        Some(k) => fi(move |c, r| match k.look(c) {
-            CallKept::Value(v) => Some(v),
-            CallKept::Run => run(c, r),
-            CallKept::Keep(epoch) => {
-                let v = run(c, r)?;
-                k.keep(c, epoch, v);
-                Some(v)
-            }
-        }),
+        Some(k) => fi(move |c, r| k.through(c, r, &run)),
         None => run,
     }
 }

@@ -2946,6 +2946,16 @@ fn setting_attributes_of_named_elements_agrees_with_the_reference() {
     assert!(e.contains("out of range 1..2 for `p(2)`"), "{e}");
 }
 
+/// The summing functions of [`summing_loops_agree_with_the_reference`] and
+/// [`summing_loops_over_registers_agree_with_the_reference`].
+const SUMMING_DEFS: &str = "Val($vi)\nIF(STATE(\"p($vi)\") == 2, $vi * 10, $vi)\nEND\n\
+    Sum($sa, $sb, $sk)\n$sn = $sk\nFORALL($si, $sa, $sb, ($sn = $sn + Val($si)) OR true)\n$sn\nEND\n\
+    First($fa, $fb)\n$fn = 0\nFORSOME($fi, $fa, $fb, ($fn = $fn + Val($fi)) OR true)\n$fn\nEND\n\
+    Bad($bi)\nIF($bi == 2, \"x\", $bi)\nEND\n\
+    Odd($oa)\n$on = 0\nFORALL($oi, 1, $oa, ($on = $on + Bad($oi)) OR true)\n$on\nEND\n\
+    Put($ti)\n$cn = 100\n$ti\nEND\n\
+    Clobber($ca)\n$cn = 1\nFORALL($ci, 1, $ca, ($cn = $cn + Put($ci)) OR true)\n$cn\nEND\n";
+
 /// Summing loops (issue 18 nineteenth step, `compile::Compiler::summing_loop`):
 /// `($n = $n + x) OR true` bodies of `FORALL` and `FORSOME` through the
 /// closures (`Keep` mentions the sums: not dead, so no register form), ascending
@@ -2956,15 +2966,11 @@ fn setting_attributes_of_named_elements_agrees_with_the_reference() {
 #[test]
 fn summing_loops_agree_with_the_reference() {
     let board = grid();
-    let defs = "Val($vi)\nIF(STATE(\"p($vi)\") == 2, $vi * 10, $vi)\nEND\n\
-                Sum($sa, $sb, $sk)\n$sn = $sk\nFORALL($si, $sa, $sb, ($sn = $sn + Val($si)) OR true)\n$sn\nEND\n\
-                First($fa, $fb)\n$fn = 0\nFORSOME($fi, $fa, $fb, ($fn = $fn + Val($fi)) OR true)\n$fn\nEND\n\
-                Bad($bi)\nIF($bi == 2, \"x\", $bi)\nEND\n\
-                Odd($oa)\n$on = 0\nFORALL($oi, 1, $oa, ($on = $on + Bad($oi)) OR true)\n$on\nEND\n\
-                Put($ti)\n$cn = 100\n$ti\nEND\n\
-                Clobber($ca)\n$cn = 1\nFORALL($ci, 1, $ca, ($cn = $cn + Put($ci)) OR true)\n$cn\nEND\n\
-                Unb($ua)\nFORALL($ui, 1, $ua, ($un = $un + $ui) OR true)\n$un\nEND\n\
-                Keep\n$sn + $fn + $on + $cn\nEND\n";
+    let defs = format!(
+        "{SUMMING_DEFS}Unb($ua)\nFORALL($ui, 1, $ua, ($un = $un + $ui) OR true)\n$un\nEND\n\
+         Keep\n$sn + $fn + $on + $cn\nEND\n"
+    );
+    let defs = defs.as_str();
     let read = "$sn + $fn + $on + $cn + $un";
     let cases: &[&[&str]] = &[
         &["Sum(1, 4, 0)", read],
@@ -3009,13 +3015,7 @@ fn summing_loops_agree_with_the_reference() {
 #[test]
 fn summing_loops_over_registers_agree_with_the_reference() {
     let board = grid();
-    let defs = "Val($vi)\nIF(STATE(\"p($vi)\") == 2, $vi * 10, $vi)\nEND\n\
-                Sum($sa, $sb, $sk)\n$sn = $sk\nFORALL($si, $sa, $sb, ($sn = $sn + Val($si)) OR true)\n$sn\nEND\n\
-                First($fa, $fb)\n$fn = 0\nFORSOME($fi, $fa, $fb, ($fn = $fn + Val($fi)) OR true)\n$fn\nEND\n\
-                Bad($bi)\nIF($bi == 2, \"x\", $bi)\nEND\n\
-                Odd($oa)\n$on = 0\nFORALL($oi, 1, $oa, ($on = $on + Bad($oi)) OR true)\n$on\nEND\n\
-                Put($ti)\n$cn = 100\n$ti\nEND\n\
-                Clobber($ca)\n$cn = 1\nFORALL($ci, 1, $ca, ($cn = $cn + Put($ci)) OR true)\n$cn\nEND\n";
+    let defs = SUMMING_DEFS;
     let cases: &[&[&str]] = &[
         &["Sum(1, 4, 0)"],
         &["Sum(4, 1, 5) + 1"],
