@@ -532,13 +532,6 @@ impl PreLeaf {
         rhs: &impl Fn(CheckRhs) -> Option<i32>,
         calls: &[crate::memo::KeptCall],
     ) -> Option<bool> {
-        let attr = |e: u16, owner: bool| {
-            if owner {
-                st.owner(e)
-            } else {
-                st.element_state(e)
-            }
-        };
         match *self {
             PreLeaf::Const(b) => Some(b),
             PreLeaf::Attr {
@@ -546,11 +539,16 @@ impl PreLeaf {
                 owner,
                 op,
                 rhs: r,
-            } => Some(crate::pure::compare(op, attr(e, owner), rhs(r)?)),
+            } => Some(crate::pure::compare(
+                op,
+                owner_or_state(st, e, owner),
+                rhs(r)?,
+            )),
             PreLeaf::Empty { l, empty } => Some(st.content(l).is_none() == empty),
-            PreLeaf::AttrIn { e, owner, mask } => {
-                Some(u32::try_from(attr(e, owner)).is_ok_and(|v| v < 64 && mask >> v & 1 != 0))
-            }
+            PreLeaf::AttrIn { e, owner, mask } => Some(
+                u32::try_from(owner_or_state(st, e, owner))
+                    .is_ok_and(|v| v < 64 && mask >> v & 1 != 0),
+            ),
             PreLeaf::Call { slot, op, lit } => {
                 let k = calls.get(slot as usize)?;
                 (st.epoch != 0 && k.epoch == st.epoch)
@@ -740,17 +738,25 @@ impl ConditionPart {
                 owner,
                 op,
                 rhs: r,
-            } => {
-                let v = if owner {
-                    st.owner(e)
-                } else {
-                    st.element_state(e)
-                };
-                Some(crate::pure::compare(op, v, rhs(r)?))
-            }
+            } => Some(crate::pure::compare(
+                op,
+                owner_or_state(st, e, owner),
+                rhs(r)?,
+            )),
             ConditionPart::Empty { l, empty } => Some(st.content(l).is_none() == empty),
             _ => None,
         }
+    }
+}
+
+/// `OWNER` (`owner`) or `STATE` of element `e` in `st`: what the tests of
+/// [`ConditionPart::Attr`] and [`PreLeaf`] read.
+#[inline(always)]
+fn owner_or_state(st: &crate::state::State, e: u16, owner: bool) -> i32 {
+    if owner {
+        st.owner(e)
+    } else {
+        st.element_state(e)
     }
 }
 
@@ -1309,15 +1315,7 @@ impl Compiler<'_> {
         if let Some(t) = self.position_test(r) {
             return PreTest::leaf(PreLeaf::of_part(t));
         }
-        let flip = |op: Op| match op {
-            Op::Lt => Op::Gt,
-            Op::Le => Op::Ge,
-            Op::Gt => Op::Lt,
-            Op::Ge => Op::Le,
-            op => op,
-        };
-        PreTest::leaf(match r {
-            Expr::Bool(b) => PreLeaf::Const(*b),
+        match r {
             Expr::Binary(op @ (Op::And | Op::Or), a, b) => {
                 // Operands of nested operators of the same kind in one list.
                 let mut xs = Vec::new();
@@ -1331,32 +1329,46 @@ impl Compiler<'_> {
                         x => xs.push(self.pretest(x)),
                     }
                 }
-                return PreTest::join(*op == Op::Or, xs);
+                PreTest::join(*op == Op::Or, xs)
             }
-            Expr::Unary(Op::Not, x) => return PreTest::Not(Box::new(self.pretest(x))),
-            Expr::Binary(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
-                let (call, lit, op) = match (&**x, &**y) {
-                    (c @ Expr::Call(..), &Expr::Int(i)) => (c, i, *op),
-                    (&Expr::Int(i), c @ Expr::Call(..)) => (c, i, flip(*op)),
-                    _ => return PreTest::leaf(PreLeaf::Unknown),
+            Expr::Unary(Op::Not, x) => PreTest::Not(Box::new(self.pretest(x))),
+            Expr::Bool(b) => PreTest::leaf(PreLeaf::Const(*b)),
+            _ => PreTest::leaf(self.call_test(r).unwrap_or(PreLeaf::Unknown)),
+        }
+    }
+
+    /// A comparison of a call with integer-literal arguments that has a slot
+    /// (`pure::Inlined::cache`) with a literal, as a [`PreLeaf::Call`].
+    fn call_test(&self, r: &Expr) -> Option<PreLeaf> {
+        let Expr::Binary(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) = r
+        else {
+            return None;
+        };
+        // The call on the left.
+        let (fid, args, lit, op) = match (&**x, &**y) {
+            (Expr::Call(f, a), &Expr::Int(i)) => (f, a, i, *op),
+            (&Expr::Int(i), Expr::Call(f, a)) => {
+                let op = match op {
+                    Op::Lt => Op::Gt,
+                    Op::Le => Op::Ge,
+                    Op::Gt => Op::Lt,
+                    Op::Ge => Op::Le,
+                    op => *op,
                 };
-                let Expr::Call(fid, args) = call else {
-                    return PreTest::leaf(PreLeaf::Unknown);
-                };
-                let Some(lits) = crate::expr::int_literals(args) else {
-                    return PreTest::leaf(PreLeaf::Unknown);
-                };
-                let key = (*fid, crate::pure::Ty::Int as u8, lits);
-                match self.call_slots.borrow().iter().position(|k| *k == key) {
-                    Some(slot) => PreLeaf::Call {
-                        slot: slot as u16,
-                        op,
-                        lit,
-                    },
-                    None => PreLeaf::Unknown,
-                }
+                (f, a, i, op)
             }
-            _ => PreLeaf::Unknown,
+            _ => return None,
+        };
+        let key = (
+            *fid,
+            crate::pure::Ty::Int as u8,
+            crate::expr::int_literals(args)?,
+        );
+        let slot = self.call_slots.borrow().iter().position(|k| *k == key)?;
+        Some(PreLeaf::Call {
+            slot: slot as u16,
+            op,
+            lit,
         })
     }
 

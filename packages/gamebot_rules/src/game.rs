@@ -1014,13 +1014,20 @@ impl Game {
         // when its value can be taken from the parent position, which needs
         // a game whose states track what changed anyway (a game tracking
         // for them alone was slower: `frogs` +6 %).
-        let tracks = initial.track
-            || compiler.count_slots.get() != 0
-            || compiler.scan_slots.get() != 0
-            || crate::pure::formula_ids() != formulas_before;
+        // Kept counts, scans and formulas (`pure::ElemCount`,
+        // `pure::KeptScan`, `pure::KeptFormula`) are updated from the
+        // parent epoch's by what changed since (`State::changed`), so a game
+        // with one tracks changes. (Formula ids are handed out process-wide:
+        // one made for another game compiled meanwhile only turns tracking
+        // on for nothing.)
+        let keeps = |c: &crate::compile::Compiler<'_>| {
+            c.count_slots.get() != 0
+                || c.scan_slots.get() != 0
+                || crate::pure::formula_ids() != formulas_before
+        };
         compiler
             .new_call_slots
-            .set(if tracks && std::env::var_os("NOKR").is_none() {
+            .set(if initial.track || keeps(&compiler) {
                 crate::compile::NewCallSlots::KnownReads
             } else {
                 crate::compile::NewCallSlots::None
@@ -1052,20 +1059,12 @@ impl Game {
         compiler
             .new_call_slots
             .set(crate::compile::NewCallSlots::None);
-        // Memo entries and the values of closed inlined calls
-        // (`pure::CallCache`) are kept per epoch.
-        // Kept counts, scans and formulas (`pure::ElemCount`,
-        // `pure::KeptScan`, `pure::KeptFormula`) are updated from the
-        // parent epoch's by what changed since
-        // (`State::changed`). (Formula ids are handed out process-wide: one
-        // made for another game compiled meanwhile only turns tracking on
-        // for nothing.)
-        if compiler.count_slots.get() != 0
-            || compiler.scan_slots.get() != 0
-            || crate::pure::formula_ids() != formulas_before
-        {
+        // (Asked again: the checks just compiled may have made some.)
+        if keeps(&compiler) {
             initial.track = true;
         }
+        // Memo entries and the values of closed inlined calls
+        // (`pure::CallCache`) are kept per epoch.
         let renews_epochs = initial.track || !compiler.call_slots.borrow().is_empty();
         let sym_indexed = syms
             .iter()

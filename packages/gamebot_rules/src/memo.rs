@@ -1032,10 +1032,9 @@ impl EpochHistory {
     /// ancestor remembered here), else `None`.
     #[inline(always)]
     pub(crate) fn changed_from(&self, st: &State, at: u64) -> Option<u64> {
-        if at == st.parent && at != 0 {
-            Some(st.changed)
-        } else {
-            self.changed_since(st, at)
+        match Self::changed_from_parent(st, at) {
+            Some(changed) => Some(changed),
+            None => self.changed_since(st, at),
         }
     }
 

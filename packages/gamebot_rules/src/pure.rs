@@ -288,52 +288,6 @@ impl KeyedSlots {
     }
 }
 
-impl Inlined {
-    fn reads_namespace(&self) -> bool {
-        self.args.iter().any(|(_, a)| a.reads_namespace())
-            || self.steps.iter().any(|s| match s {
-                Step::Let(_, x) | Step::Guard(x, _) => x.reads_namespace(),
-            })
-            || self.body.reads_namespace()
-    }
-}
-
-impl Pure {
-    /// Whether evaluating the expression may read a variable of the
-    /// namespace ([`Pure::Var`]; a memoized call's entry may depend on
-    /// variables it reads, so it counts as one).
-    fn reads_namespace(&self) -> bool {
-        match self {
-            Pure::Lit(_) | Pure::BoolLit(_) | Pure::Reg(_) => false,
-            Pure::Var(_) | Pure::Memo(_) => true,
-            Pure::Bin(_, a, b) | Pure::And(a, b) | Pure::Or(a, b) => {
-                a.reads_namespace() || b.reads_namespace()
-            }
-            Pure::Not(a) | Pure::Abs(a) | Pure::Neg(a) | Pure::Assign(_, a) => a.reads_namespace(),
-            Pure::If(a, b, c) => a.reads_namespace() || b.reads_namespace() || c.reads_namespace(),
-            Pure::Call(call) => call.reads_namespace(),
-            Pure::Empty(l) | Pure::Content(l) | Pure::Loc(l) => l.reads_namespace(),
-            Pure::Attr(_, e) | Pure::LocTypeOf(e) | Pure::ElTypeOf(e) => match &**e {
-                PElem::Elem(x) => x.reads_namespace(),
-                PElem::Name(l) => l.reads_namespace(),
-            },
-            Pure::Loop(l) => {
-                l.from.reads_namespace() || l.to.reads_namespace() || l.body.reads_namespace()
-            }
-        }
-    }
-}
-
-impl PLoc {
-    fn reads_namespace(&self) -> bool {
-        match self {
-            PLoc::Const(_) => false,
-            PLoc::One(x, _) => x.reads_namespace(),
-            PLoc::Two(x, y, _) => x.reads_namespace() || y.reads_namespace(),
-        }
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Ty {
     Int,
@@ -1501,15 +1455,23 @@ impl CallCache {
         CallKept::Keep(epoch)
     }
 
-    /// The value kept, else `run`'s (kept when [`CallCache::look`] says so).
+    /// The value kept, else `run`'s (kept when [`CallCache::look`] says so);
+    /// `code` and `value` turn a value into what the slot holds and back.
     #[inline(always)]
-    fn through(self, c: &mut Ctx<'_>, r: &mut Regs, run: &PInt) -> Option<i32> {
+    fn through<T: Copy>(
+        self,
+        c: &mut Ctx<'_>,
+        r: &mut Regs,
+        run: &P<T>,
+        code: fn(T) -> i32,
+        value: fn(i32) -> T,
+    ) -> Option<T> {
         match self.look(c) {
-            CallKept::Value(v) => Some(v),
+            CallKept::Value(v) => Some(value(v)),
             CallKept::Run => run(c, r),
             CallKept::Keep(epoch) => {
                 let v = run(c, r)?;
-                self.keep(c, epoch, v);
+                self.keep(c, epoch, code(v));
                 Some(v)
             }
         }
@@ -1545,11 +1507,11 @@ fn call_int(call: &Inlined, rec: bool) -> PInt {
                 reads: u64::MAX,
                 once: false,
             };
-            k.through(c, r, &run)
+            k.through(c, r, &run, |v| v, |v| v)
         });
     }
     match call.call_cache() {
-        Some(k) => fi(move |c, r| k.through(c, r, &run)),
+        Some(k) => fi(move |c, r| k.through(c, r, &run, |v| v, |v| v)),
         None => run,
     }
 }
@@ -1578,15 +1540,7 @@ fn call_int_run(call: &Inlined, rec: bool) -> PInt {
 fn call_bool(call: &Inlined, rec: bool) -> PBool {
     let run = call_bool_run(call, rec);
     match call.call_cache() {
-        Some(k) => fb(move |c, r| match k.look(c) {
-            CallKept::Value(v) => Some(v != 0),
-            CallKept::Run => run(c, r),
-            CallKept::Keep(epoch) => {
-                let v = run(c, r)?;
-                k.keep(c, epoch, i32::from(v));
-                Some(v)
-            }
-        }),
+        Some(k) => fb(move |c, r| k.through(c, r, &run, i32::from, |v| v != 0)),
         None => run,
     }
 }

@@ -1,12 +1,20 @@
-//! What a closed inlined call may read of the position
-//! ([`Inlined::read_bits`], issue 18 twenty-ninth step): the bits of
-//! `State::changed` of the locations and elements it names, so that a value
-//! kept for it is taken in a later position when none of them changed
-//! (`pure::CallCache`). Load-time code only.
+//! What an inlined call may read: whether it reads a variable of the
+//! namespace (`reads_namespace`: a call that does not is closed, a function
+//! of the position), and of the position ([`Inlined::read_bits`], issue 18
+//! twenty-ninth step) the bits of `State::changed` of the locations and
+//! elements it names, so that a value kept for it is taken in a later
+//! position when none of them changed (`pure::CallCache`). Load-time code
+//! only, over one walk of the tree (`each_child`, `each_part`).
 
 use super::{Inlined, PElem, PLoc, Pure, Step, REGS};
 
 impl Inlined {
+    pub(super) fn reads_namespace(&self) -> bool {
+        let mut reads = false;
+        self.each_part(&mut |p| reads |= p.reads_namespace());
+        reads
+    }
+
     /// The bits of `State::changed` of everything the call may read of the
     /// position, `u64::MAX` when that is not known: the locations and
     /// elements named by literals or by templates whose arguments are
@@ -104,6 +112,18 @@ impl RegRange {
 }
 
 impl Pure {
+    /// Whether evaluating the expression may read a variable of the
+    /// namespace ([`Pure::Var`]; a memoized call's entry may depend on
+    /// variables it reads, so it counts as one).
+    pub(super) fn reads_namespace(&self) -> bool {
+        if matches!(self, Pure::Var(_) | Pure::Memo(_)) {
+            return true;
+        }
+        let mut reads = false;
+        self.each_child(&mut |p| reads |= p.reads_namespace());
+        reads
+    }
+
     /// Calls `f` on each direct sub-expression.
     fn each_child(&self, f: &mut dyn FnMut(&Pure)) {
         match self {
