@@ -51,6 +51,10 @@ pub struct Scratch {
     /// true and another element's targets were shared), not `targets`: the
     /// moves are made from `shared` without copying it.
     pub(crate) targets_shared: bool,
+    /// The current element's hoisted first conjunct `A` is known true from
+    /// its precheck in a condition writing only dead variables
+    /// (`Game::legal_moves_into`): its targets need not run `A` again.
+    pub(crate) known_a: bool,
     /// Indices into `to_matches` of the empty locations, computed in the
     /// current generation for the rules whose `Rule::to_key` is `empty_key`
     /// (`u32::MAX`: none yet): the state does not change during generation,
@@ -178,6 +182,7 @@ impl Game {
             shared: Vec::new(),
             shared_valid: false,
             targets_shared: false,
+            known_a: false,
             empty_to: Vec::new(),
             empty_key: u32::MAX,
             epochs: (0, 0),
@@ -252,13 +257,18 @@ impl Game {
                 // variable but the player's (`ConditionPart::precheck`):
                 // false is false for every target, so the element has none
                 // (what trying them finds), and nothing is bound or tried.
-                if r.left_precheck
-                    && !sc.vars.reference
-                    && r.left_special.get(ei, from as usize).is_some_and(|t| {
-                        t.precheck(st, r.player, p, &sc.vars.memo.calls) == Some(false)
-                    })
-                {
-                    continue;
+                // True is true for every target: in a condition that writes
+                // only dead variables (`Rule::silent`) nothing after `A`
+                // reads what it wrote, so `A` need not run again.
+                let mut known_a = false;
+                if r.left_precheck && !sc.vars.reference {
+                    if let Some(t) = r.left_special.get(ei, from as usize) {
+                        match t.precheck(st, r.player, p, &sc.vars.memo.calls) {
+                            Some(false) => continue,
+                            Some(true) => known_a = r.silent,
+                            None => {}
+                        }
+                    }
                 }
                 if !(have_targets && r.element_independent) {
                     sc.targets.clear();
@@ -278,6 +288,7 @@ impl Game {
                             sc.vars.set_int(v, p);
                         }
                         bind(&mut sc.vars, fb);
+                        sc.known_a = known_a;
                         self.targets(r, ei, from, st, sc)?;
                     }
                     have_targets = true;
@@ -417,10 +428,15 @@ impl Game {
             return Ok(());
         }
         if r.hoist_first_conjunct && sc.shared_valid {
+            if sc.known_a {
+                sc.targets_shared = true;
+                return Ok(());
+            }
             return crate::compile::shared_targets(self, r, elem, from, st, sc);
         }
-        // The first conjunct's value when it is the same for every target.
-        let mut first: Option<bool> = None;
+        // The first conjunct's value when it is the same for every target
+        // (`known_a`: true, from its precheck).
+        let mut first: Option<bool> = sc.known_a.then_some(true);
         // One target `l` with the bindings `tb` of `to=` (the loop body of
         // both loops below).
         macro_rules! try_target {
