@@ -505,11 +505,13 @@ pub(crate) enum PreLeaf {
     },
     /// `v op lit`, `v` the value of the closed call kept in slot `slot` of
     /// `Memo::calls` when it is the value for the state's epoch (`pure.rs`,
-    /// `CallCache`).
+    /// `CallCache`), or for its parent's when nothing under `reads` (what
+    /// the call may read, [`Compiler::call_slot_reads`]) changed since.
     Call {
         slot: u16,
         op: Op,
         lit: i32,
+        reads: u64,
     },
     /// Anything else.
     Unknown,
@@ -549,9 +551,17 @@ impl PreLeaf {
                 u32::try_from(owner_or_state(st, e, owner))
                     .is_ok_and(|v| v < 64 && mask >> v & 1 != 0),
             ),
-            PreLeaf::Call { slot, op, lit } => {
+            PreLeaf::Call {
+                slot,
+                op,
+                lit,
+                reads,
+            } => {
                 let k = calls.get(slot as usize)?;
-                (st.epoch != 0 && k.epoch == st.epoch)
+                (st.epoch != 0
+                    && (k.epoch == st.epoch
+                        || crate::memo::EpochHistory::changed_from_parent(st, k.epoch)
+                            .is_some_and(|ch| ch & reads == 0)))
                     .then(|| crate::pure::compare(op, k.value, lit))
             }
             PreLeaf::Unknown => None,
@@ -930,6 +940,9 @@ pub(crate) struct Compiler<'a> {
     /// (`pure::Inlined::cache`): the function, the type of its value and
     /// its arguments (integer literals, or none).
     pub call_slots: std::cell::RefCell<Vec<(FuncId, u8, Vec<i32>)>>,
+    /// Per slot of [`Compiler::call_slots`], what its call may read of the
+    /// position (`pure::Inlined::read_bits`; `u64::MAX`: not known).
+    pub call_slot_reads: std::cell::RefCell<Vec<u64>>,
     /// The slots handed out under [`NewCallSlots::KnownReads`] (bit per
     /// slot): used by checks that run once a position alone.
     pub once_slots: std::cell::Cell<u64>,
@@ -1365,10 +1378,12 @@ impl Compiler<'_> {
             crate::expr::int_literals(args)?,
         );
         let slot = self.call_slots.borrow().iter().position(|k| *k == key)?;
+        let reads = self.call_slot_reads.borrow().get(slot).copied()?;
         Some(PreLeaf::Call {
             slot: slot as u16,
             op,
             lit,
+            reads,
         })
     }
 

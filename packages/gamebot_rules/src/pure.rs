@@ -808,6 +808,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 Some(at) => Some(at),
                 None if new && slots.len() < MAX_CALL_SLOTS => {
                     slots.push(key);
+                    self.c.call_slot_reads.borrow_mut().push(reads);
                     if self.c.new_call_slots.get() == NewCallSlots::KnownReads {
                         let once = self.c.once_slots.get() | 1 << (slots.len() - 1);
                         self.c.once_slots.set(once);
@@ -1462,7 +1463,7 @@ impl CallCache {
         self,
         c: &mut Ctx<'_>,
         r: &mut Regs,
-        run: &P<T>,
+        run: impl Fn(&mut Ctx<'_>, &mut Regs) -> Option<T>,
         code: fn(T) -> i32,
         value: fn(i32) -> T,
     ) -> Option<T> {
@@ -1879,6 +1880,9 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                 if let (Pure::Assign(n, sum), Pure::BoolLit(true)) = (&**a, &**t) {
                     if let Pure::Bin(Op::Add, m, x) = &**sum {
                         if matches!(**m, Pure::Reg(k) if k == *n) {
+                            if let Some(f) = summed_counts(all, var, &l.from, &l.to, *n, x, rec) {
+                                return f;
+                            }
                             let x = lower_int(x, rec);
                             return crate::compile::summing_loop_reg(all, var, from, to, *n, x);
                         }
@@ -2583,19 +2587,15 @@ impl ElemCount {
     /// is added at once: the partial sums of one sign of step lie between
     /// the start and the end, so one overflows exactly when the end does.
     fn lower_kept<const REC: bool>(self, slot: usize) -> PBool {
-        let bits_of = {
-            let attrs = self.tests.iter().any(|t| t.key != ElemKey::LocType);
-            let locs = self.tests.iter().any(|t| t.key == ElemKey::LocType);
-            move |e: u16| {
-                let e = e as usize;
-                (if attrs { crate::state::attr_bit(e) } else { 0 })
-                    | (if locs {
-                        crate::state::location_bit(e)
-                    } else {
-                        0
-                    })
-            }
-        };
+        let k = self.kept(slot);
+        fb(move |c, r| k.run::<REC>(c, r))
+    }
+
+    /// The count kept in `slot` ([`ElemCount::lower_kept`]), to be run.
+    fn kept(self, slot: usize) -> KeptElemCount {
+        let attrs = self.tests.iter().any(|t| t.key != ElemKey::LocType);
+        let locs = self.tests.iter().any(|t| t.key == ElemKey::LocType);
+        let bits_of = move |e: u16| elem_bits(attrs, locs, e);
         // Over a literal range of at most 64 names the table decides: the
         // element of each iteration and the bits of what the tests read of
         // it (0: no such element, nothing to read).
@@ -2614,8 +2614,176 @@ impl ElemCount {
             _ => None,
         };
         let keyed = kept_shape(&self.tests, self.var, self.n).and_then(|(k, _)| k);
-        fb(move |c, r| {
-            let s = &self;
+        KeptElemCount {
+            count: self,
+            slot,
+            fixed,
+            keyed,
+            attrs,
+            locs,
+        }
+    }
+}
+
+/// A summing loop `FORALL($v, a, b, ($n = $n + F($v)) OR true)` whose
+/// `F($p)` is `$c = 0`, a kept counting loop into `$c` ([`ElemCount`]), `$c`
+/// (`$p` in a register, or replaced by `$v`'s)
+/// (`nim-orig`'s `Total`, the sum of `Left($AR)` over the rows), in one
+/// closure: per iteration what [`call_int`] and its closures do — the
+/// value kept in the call's slot for the argument ([`Inlined::keyed`]), else
+/// the argument into `$p`, the call's depth check and budget step, `$c`
+/// cleared, the count run as [`ElemCount::lower_kept`] runs it and its
+/// value kept — without a closure per layer. `None` for any other loop.
+fn summed_counts(
+    all: bool,
+    var: u8,
+    from: &Pure,
+    to: &Pure,
+    n: u8,
+    x: &Pure,
+    rec: bool,
+) -> Option<PBool> {
+    let Pure::Call(call) = x else {
+        return None;
+    };
+    let (None, Some((kreg, slots))) = (call.cache, &call.keyed) else {
+        return None;
+    };
+    // Its parameter in a register of its own, or (the argument a register)
+    // replaced by that register.
+    let p = match call.args.as_slice() {
+        [] => None,
+        [(p, Pure::Reg(arg))] if *arg == var => Some(*p),
+        _ => return None,
+    };
+    let [Step::Let(c0, Pure::Lit(0)), Step::Guard(Pure::Loop(inner), _)] = call.steps.as_slice()
+    else {
+        return None;
+    };
+    if *kreg != var || !matches!(call.body, Pure::Reg(k) if k == *c0) {
+        return None;
+    }
+    let slot = inner.slot?;
+    let (cond, when, cn, k) = crate::compile::counting_reg(&inner.body)?;
+    let (tab, tests) = element_tests(cond, inner.var, rec)?;
+    let count = ElemCount {
+        all: inner.all,
+        var: inner.var,
+        from: Leaf::of(&inner.from, rec),
+        to: Leaf::of(&inner.to, rec),
+        tab,
+        tests: tests.into(),
+        when,
+        n: cn,
+        k,
+    };
+    if cn != *c0 || kept_shape(&count.tests, count.var, count.n).is_none() {
+        return None;
+    }
+    let sum = SummedCounts {
+        all,
+        var,
+        from: Leaf::of(from, rec),
+        to: Leaf::of(to, rec),
+        n,
+        p,
+        c0: *c0,
+        nest: call.nest,
+        slots: slots.clone(),
+        count: count.kept(slot as usize),
+    };
+    Some(if rec {
+        fb(move |c, r| sum.run::<true>(c, r))
+    } else {
+        fb(move |c, r| sum.run::<false>(c, r))
+    })
+}
+
+/// [`summed_counts`]: the loop's `all`, register, bounds and sum register
+/// `n`; the call's parameter's register `p` (none: replaced by `var`),
+/// count register `c0`, depth and slots.
+struct SummedCounts {
+    all: bool,
+    var: u8,
+    from: Leaf,
+    to: Leaf,
+    n: u8,
+    p: Option<u8>,
+    c0: u8,
+    nest: u32,
+    slots: KeyedSlots,
+    count: KeptElemCount,
+}
+
+impl SummedCounts {
+    #[inline(always)]
+    fn run<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
+        let range = (self.from.get(c, r)?, self.to.get(c, r)?);
+        let (var, n) = (self.var as usize % REGS, self.n as usize % REGS);
+        // The call (`call_int_run`): `Prologue::run`, the count, `$c`.
+        let call = |c: &mut Ctx<'_>, r: &mut Regs| -> Option<i32> {
+            if let Some(p) = self.p {
+                r[p as usize % REGS] = r[var];
+            }
+            if !c.inline_call_ok(self.nest) {
+                return None;
+            }
+            c.vars.step().ok()?;
+            let c0 = self.c0 as usize % REGS;
+            r[c0] = 0;
+            if !self.count.run::<REC>(c, r)? {
+                return None;
+            }
+            Some(r[c0])
+        };
+        over_range_reg(c, r, self.var, range, true, |c, r, _| {
+            let s = r[n];
+            let v = match self.slots.get(r[var]) {
+                None => call(c, r)?,
+                Some(slot) => CallCache {
+                    slot,
+                    reads: u64::MAX,
+                    once: false,
+                }
+                .through(c, r, call, |v| v, |v| v)?,
+            };
+            r[n] = s.checked_add(v)?;
+            Some((!self.all).then_some(true))
+        })
+    }
+}
+
+/// What the tests of a kept count read of element `e`: the bits of
+/// `State::changed` for its attributes (`attrs`) and location (`locs`).
+#[inline(always)]
+fn elem_bits(attrs: bool, locs: bool, e: u16) -> u64 {
+    let e = e as usize;
+    (if attrs { crate::state::attr_bit(e) } else { 0 })
+        | (if locs { crate::state::location_bit(e) } else { 0 })
+}
+
+/// An [`ElemCount`] kept across positions in `Memo::counts`
+/// ([`ElemCount::lower_kept`]): `fixed`, the elements of its literal range
+/// and the iterations per changed bit; `keyed`, its keyed comparison
+/// ([`kept_shape`]); `attrs`/`locs`, what its tests read.
+struct KeptElemCount {
+    count: ElemCount,
+    slot: usize,
+    fixed: Option<FixedRange>,
+    keyed: Option<usize>,
+    attrs: bool,
+    locs: bool,
+}
+
+impl KeptElemCount {
+    /// The loop run, its count added to its register.
+    #[inline(always)]
+    fn run<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
+        let (keyed, slot, fixed) = (self.keyed, self.slot, &self.fixed);
+        let (attrs, locs) = (self.attrs, self.locs);
+        let bits_of = move |e: u16| elem_bits(attrs, locs, e);
+        {
+            let s = &self.count;
             // The keyed comparison's right side: the same in every
             // iteration (it reads neither the loop's register nor the
             // count's, `kept_shape`), so read once.
@@ -2651,13 +2819,22 @@ impl ElemCount {
             let since = kept
                 .filter(|k| k.epoch != epoch)
                 .and_then(|k| c.vars.memo.history.changed_from(st, k.epoch));
-            let mut counted = match (kept, since) {
+            // The iterations counted (bit `j`: the `j`th) and how many.
+            let (counted, ones) = match (kept, since) {
                 (Some(k), _) if k.epoch == epoch => {
                     same = true;
-                    k.counted
+                    (k.counted, k.ones)
                 }
                 (Some(k), Some(changed)) => {
-                    let mut counted = k.counted;
+                    let (mut counted, mut ones) = (k.counted, k.ones);
+                    // Iteration `bit` tested again: whether it counts now.
+                    let mut update = |bit: u32, now: bool| {
+                        let m = 1u64 << bit;
+                        if now != (counted & m != 0) {
+                            counted ^= m;
+                            ones = if now { ones + 1 } else { ones - 1 };
+                        }
+                    };
                     if let Some((elems, changes)) = &fixed {
                         // The elements of a literal range, looked up once:
                         // the iterations whose element changed found from
@@ -2665,33 +2842,24 @@ impl ElemCount {
                         let mut todo = changes.touched(changed);
                         while todo != 0 {
                             let bit = todo.trailing_zeros();
-                            let m = 1u64 << bit;
                             r[s.var as usize % REGS] = a + step * bit as i32;
-                            if s.holds::<false>(c, r, Some(elems[bit as usize]))? == s.when {
-                                counted |= m;
-                            } else {
-                                counted &= !m;
-                            }
+                            let now = s.holds::<false>(c, r, Some(elems[bit as usize]))? == s.when;
+                            update(bit, now);
                             todo &= todo - 1;
                         }
                     } else {
                         let mut i = a;
-                        for bit in 0..iterations {
+                        for bit in 0..iterations as u32 {
                             if let Some(e) = s.tab.lookup1(i)? {
                                 if bits_of(e) & changed != 0 {
-                                    let m = 1u64 << bit;
                                     r[s.var as usize % REGS] = i;
-                                    if s.holds::<false>(c, r, Some(e))? == s.when {
-                                        counted |= m;
-                                    } else {
-                                        counted &= !m;
-                                    }
+                                    update(bit, s.holds::<false>(c, r, Some(e))? == s.when);
                                 }
                             }
                             i = i.wrapping_add(step);
                         }
                     }
-                    counted
+                    (counted, ones)
                 }
                 _ => {
                     let mut counted = 0u64;
@@ -2704,12 +2872,11 @@ impl ElemCount {
                         }
                         i = i.wrapping_add(step);
                     }
-                    counted
+                    (counted, counted.count_ones())
                 }
             };
-            counted &= u64::MAX >> (64 - iterations);
             let x = &mut r[s.n as usize % REGS];
-            let total = i64::from(*x) + i64::from(s.k) * i64::from(counted.count_ones());
+            let total = i64::from(*x) + i64::from(s.k) * i64::from(ones);
             *x = i32::try_from(total).ok()?;
             r[s.var as usize % REGS] = b;
             c.vars.set_steps_left(c.vars.steps_left() - iterations);
@@ -2723,10 +2890,11 @@ impl ElemCount {
                     range: (a, b),
                     key,
                     counted,
+                    ones,
                 };
             }
             Some(true)
-        })
+        }
     }
 }
 
@@ -2858,13 +3026,17 @@ fn kept_shape(tests: &[ElemTest], var: u8, n: u8) -> Option<(Option<usize>, Kept
 /// What a counting loop with a slot ([`ElemCount::lower_kept`]) counted in
 /// a state of epoch `epoch` (0: nothing yet) over the range `range` with
 /// `key` the value of its keyed comparison's right side (0 without one):
-/// bit `j` for the `j`th iteration.
+/// bit `j` for the `j`th iteration, `ones` the bits set (kept up to date as
+/// bits change: the machines built for have no population count
+/// instruction, and counting the bits in software cost a tenth of a count
+/// brought forward).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct KeptCount {
     epoch: u64,
     range: (i32, i32),
     key: i32,
     counted: u64,
+    ones: u32,
 }
 
 impl KeptCount {

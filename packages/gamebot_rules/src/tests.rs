@@ -1451,6 +1451,7 @@ fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
         etypes: crate::game::types_distinct(&g.etype_sym, g.empty_sym),
         top: std::cell::Cell::new(false),
         call_slots: Default::default(),
+        call_slot_reads: Default::default(),
         once_slots: Default::default(),
         moved_bits: Default::default(),
         new_call_slots: Default::default(),
