@@ -562,7 +562,7 @@ impl PreLeaf {
                     && (k.epoch == st.epoch
                         || crate::memo::EpochHistory::changed_from_parent(st, k.epoch)
                             .is_some_and(|ch| ch & reads == 0)))
-                    .then(|| crate::pure::compare(op, k.value, lit))
+                .then(|| crate::pure::compare(op, k.value, lit))
             }
             PreLeaf::Unknown => None,
         }

@@ -2680,6 +2680,8 @@ fn summed_counts(
     if cn != *c0 || kept_shape(&count.tests, count.var, count.n).is_none() {
         return None;
     }
+    #[cfg(test)]
+    SUMMED_COUNTS_BUILT.with(|n| n.set(n.get() + 1));
     let sum = SummedCounts {
         all,
         var,
@@ -2697,6 +2699,13 @@ fn summed_counts(
     } else {
         fb(move |c, r| sum.run::<false>(c, r))
     })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many loops [`summed_counts`] built on this thread (tests ask
+    /// whether a game's loop took that form).
+    pub(crate) static SUMMED_COUNTS_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// [`summed_counts`]: the loop's `all`, register, bounds and sum register
@@ -2759,7 +2768,11 @@ impl SummedCounts {
 fn elem_bits(attrs: bool, locs: bool, e: u16) -> u64 {
     let e = e as usize;
     (if attrs { crate::state::attr_bit(e) } else { 0 })
-        | (if locs { crate::state::location_bit(e) } else { 0 })
+        | (if locs {
+            crate::state::location_bit(e)
+        } else {
+            0
+        })
 }
 
 /// An [`ElemCount`] kept across positions in `Memo::counts`

@@ -4580,14 +4580,26 @@ name=pass\nelement=token\nfrom=spot($A)\nto=spot($B)\ncondition=STATE(\"token\")
 /// `NOT` trees of position tests and kept calls before binding
 /// (`compile::PreTest`): every move list and state of 300 seeded playouts of
 /// [`KEPT_ACROSS_GAME`] is the reference evaluator's, and `take`'s and
-/// `sweep`'s conditions are asked first. Fails when a read is left out of
+/// `sweep`'s conditions are asked first. `Total`'s loop is one closure
+/// (`pure::SummedCounts`). The same with the end asked only at the start
+/// of a turn, so that `Left`'s kept values lag a position behind the
+/// prechecks (`compile::PreLeaf::Call` takes one from the parent position
+/// when nothing it reads changed). Fails when a read is left out of
 /// `read_bits` (`Total` taken after a take), when a kept call's value is
-/// asked without its epoch or stored under another argument, and when the
-/// history skips what changed in a middle epoch.
+/// asked without its epoch or stored under another argument, when the
+/// history skips what changed in a middle epoch, when a precheck takes a
+/// parent's value although what its call reads changed, when the summed
+/// loop looks up another argument's slot, and when a kept count's number
+/// of set bits is not kept up to date.
 #[test]
 fn values_kept_across_positions_agree_with_the_reference() {
     use crate::compile::{ConditionPart, LeftChecks};
+    let built = crate::pure::SUMMED_COUNTS_BUILT.with(|n| n.get());
     let g = Game::parse("kept-across.game", KEPT_ACROSS_GAME).unwrap();
+    assert!(
+        crate::pure::SUMMED_COUNTS_BUILT.with(|n| n.get()) > built,
+        "Total not summed in one closure"
+    );
     assert!(g.renews_epochs);
     for name in ["take", "sweep"] {
         let r = g.rules.iter().find(|r| r.name == name).unwrap();
@@ -4604,6 +4616,12 @@ fn values_kept_across_positions_agree_with_the_reference() {
         assert!(r.left_precheck, "rule `{name}` does not ask first");
     }
     playouts_agree_with_the_reference("kept-across.game", KEPT_ACROSS_GAME, 300);
+    let lagging = KEPT_ACROSS_GAME.replace(
+        "situation=Total == 0",
+        "situation=(STATE(\"token\") == 1) AND (Total == 0)",
+    );
+    assert_ne!(lagging, KEPT_ACROSS_GAME);
+    playouts_agree_with_the_reference("kept-across-lagging.game", &lagging, 300);
 }
 
 /// Scans over literal ranges keep where they stopped per position
