@@ -460,6 +460,12 @@ impl Game {
                             {
                                 Some(b)
                             }
+                            // An `EMPTY` test (`nim-orig`'s `Slot`) in place.
+                            Some(&crate::compile::ConditionPart::Empty { l, empty })
+                                if !sc.vars.reference =>
+                            {
+                                Some(st.content(l).is_none() == empty)
+                            }
                             // A test of the position read in place, without
                             // an evaluation context (`ConditionPart::precheck`).
                             Some(t) if !sc.vars.reference => t
