@@ -712,7 +712,14 @@ impl Game {
                 // dead variables), or as written.
                 let parts = if r.silent {
                     match r.left_special.get(i as usize, mv.from as usize) {
-                        Some(a) => match ctx.run_check(a) {
+                        // Asked first as generation asks it (the kept calls
+                        // it reads are those generation found here).
+                        Some(a) => match (r
+                            .left_precheck
+                            .then(|| a.precheck(st, r.player, st.player(), &ctx.vars.memo.calls))
+                            .flatten())
+                        .or_else(|| ctx.run_check(a))
+                        {
                             Some(false) => Some(false),
                             Some(true) => r
                                 .right_special

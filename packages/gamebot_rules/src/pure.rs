@@ -2614,9 +2614,14 @@ impl ElemCount {
             _ => None,
         };
         let keyed = kept_shape(&self.tests, self.var, self.n).and_then(|(k, _)| k);
+        let lit = match (&self.from, &self.to) {
+            (&Leaf::Lit(a), &Leaf::Lit(b)) => Some((a, b)),
+            _ => None,
+        };
         KeptElemCount {
             count: self,
             slot,
+            lit,
             fixed,
             keyed,
             attrs,
@@ -2728,6 +2733,9 @@ impl SummedCounts {
     #[inline(always)]
     fn run<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
         let range = (self.from.get(c, r)?, self.to.get(c, r)?);
+        if let Some(v) = self.run_kept(c, r, range) {
+            return v;
+        }
         let (var, n) = (self.var as usize % REGS, self.n as usize % REGS);
         // The call (`call_int_run`): `Prologue::run`, the count, `$c`.
         let call = |c: &mut Ctx<'_>, r: &mut Regs| -> Option<i32> {
@@ -2762,6 +2770,96 @@ impl SummedCounts {
     }
 }
 
+impl SummedCounts {
+    /// [`SummedCounts::run`] when everything it needs is sure before it
+    /// starts: a state with an epoch, no memoized evaluation recording, the
+    /// count's literal range of at most 64 iterations, the call depth
+    /// allowed and the budget for every key's loop step, call step and
+    /// iterations. Then per key what the loop, the call and the count do,
+    /// without checking those again: the value kept in the call's slot for
+    /// this epoch, else the count ([`KeptElemCount::count_kept`], the
+    /// iterations to test again found once for the counts kept together)
+    /// and its value kept there; the steps those take charged at the end.
+    /// `None`: not sure, run as the closures would.
+    #[inline(always)]
+    fn run_kept(
+        &self,
+        c: &mut Ctx<'_>,
+        r: &mut Regs,
+        (ka, kb): (i32, i32),
+    ) -> Option<Option<bool>> {
+        let (a, b) = self.count.lit?;
+        let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
+        let keys = (i64::from(kb) - i64::from(ka)).unsigned_abs() + 1;
+        let epoch = c.st.get().epoch;
+        if epoch == 0
+            || iterations > 64
+            || c.vars.memo.depth != 0
+            || !c.inline_call_ok(self.nest)
+            || c.vars.steps_left() / (2 + iterations) < keys
+        {
+            return None;
+        }
+        let (var, n, c0) = (
+            self.var as usize % REGS,
+            self.n as usize % REGS,
+            self.c0 as usize % REGS,
+        );
+        let mut used = 0u64;
+        let mut touched = (0u64, 0u64);
+        let step: i64 = if ka <= kb { 1 } else { -1 };
+        let mut i = i64::from(ka);
+        let end = loop {
+            used += 1;
+            r[var] = i as i32;
+            let slot = self.slots.get(i as i32);
+            let kept = slot
+                .and_then(|at| c.vars.memo.calls.get(at))
+                .filter(|k| k.epoch == epoch)
+                .map(|k| k.value);
+            let v = match kept {
+                Some(v) => v,
+                None => {
+                    if let Some(p) = self.p {
+                        r[p as usize % REGS] = i as i32;
+                    }
+                    used += 1 + iterations;
+                    r[c0] = 0;
+                    let (key, at) = match self.count.key_slot(c, r) {
+                        Some(ks) => ks,
+                        None => return Some(None),
+                    };
+                    if self
+                        .count
+                        .count_kept(c, r, key, at, (a, b), &mut touched)
+                        .is_none()
+                    {
+                        return Some(None);
+                    }
+                    let v = r[c0];
+                    if let Some(at) = slot {
+                        c.vars.memo.keep_call(at, epoch, v, false);
+                    }
+                    v
+                }
+            };
+            match r[n].checked_add(v) {
+                Some(x) => r[n] = x,
+                None => return Some(None),
+            }
+            if !self.all {
+                break true;
+            }
+            if i == i64::from(kb) {
+                break true;
+            }
+            i += step;
+        };
+        c.vars.set_steps_left(c.vars.steps_left() - used);
+        Some(Some(end))
+    }
+}
+
 /// What the tests of a kept count read of element `e`: the bits of
 /// `State::changed` for its attributes (`attrs`) and location (`locs`).
 #[inline(always)]
@@ -2782,6 +2880,8 @@ fn elem_bits(attrs: bool, locs: bool, e: u16) -> u64 {
 struct KeptElemCount {
     count: ElemCount,
     slot: usize,
+    /// Its range when both ends are literals.
+    lit: Option<(i32, i32)>,
     fixed: Option<FixedRange>,
     keyed: Option<usize>,
     attrs: bool,
@@ -2792,122 +2892,155 @@ impl KeptElemCount {
     /// The loop run, its count added to its register.
     #[inline(always)]
     fn run<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
-        let (keyed, slot, fixed) = (self.keyed, self.slot, &self.fixed);
+        let s = &self.count;
+        let (key, slot) = self.key_slot(c, r)?;
+        let (a, b) = match self.lit {
+            Some(ab) => ab,
+            None => (s.from.get(c, r)?, s.to.get(c, r)?),
+        };
+        let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
+        let epoch = c.st.get().epoch;
+        if epoch == 0
+            || iterations > 64
+            || c.vars.memo.depth != 0
+            || c.vars.steps_left() < iterations
+        {
+            return s.run::<REC>(c, r);
+        }
+        self.count_kept(c, r, key, slot, (a, b), &mut (0, 0))?;
+        c.vars.set_steps_left(c.vars.steps_left() - iterations);
+        Some(true)
+    }
+
+    /// The keyed comparison's right side and the count's place in
+    /// `Memo::counts` for it. The right side is the same in every iteration
+    /// (it reads neither the loop's register nor the count's,
+    /// `kept_shape`), so it is read once.
+    #[inline(always)]
+    fn key_slot(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<(i32, usize)> {
+        Some(match self.keyed {
+            Some(i) => {
+                let key = self.count.tests[i].rhs.get(c, r)?;
+                (key, self.slot + key.rem_euclid(KEY_WAYS as i32) as usize)
+            }
+            None => (0, self.slot),
+        })
+    }
+
+    /// The count over `a..=b` (at most 64 iterations) with `key` in place
+    /// `slot`, in a state with an epoch, no memoized evaluation recording:
+    /// the kept one, or the kept one with the iterations whose element
+    /// changed tested again, or counted afresh; added to the count's
+    /// register and kept. The budget is the caller's to charge. `touched`:
+    /// the kept epoch the iterations to test again were last found for
+    /// with them (a loop over counts kept together finds them once).
+    #[inline(always)]
+    fn count_kept(
+        &self,
+        c: &mut Ctx<'_>,
+        r: &mut Regs,
+        key: i32,
+        slot: usize,
+        (a, b): (i32, i32),
+        touched: &mut (u64, u64),
+    ) -> Option<()> {
+        let s = &self.count;
         let (attrs, locs) = (self.attrs, self.locs);
         let bits_of = move |e: u16| elem_bits(attrs, locs, e);
-        {
-            let s = &self.count;
-            // The keyed comparison's right side: the same in every
-            // iteration (it reads neither the loop's register nor the
-            // count's, `kept_shape`), so read once.
-            let (key, slot) = match keyed {
-                Some(i) => {
-                    let key = s.tests[i].rhs.get(c, r)?;
-                    (key, slot + key.rem_euclid(KEY_WAYS as i32) as usize)
-                }
-                None => (0, slot),
-            };
-            let (a, b) = (s.from.get(c, r)?, s.to.get(c, r)?);
-            let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
-            let st = c.st.get();
-            let epoch = st.epoch;
-            if epoch == 0
-                || iterations > 64
-                || c.vars.memo.depth != 0
-                || c.vars.steps_left() < iterations
-            {
-                return s.run::<REC>(c, r);
+        let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
+        let st = c.st.get();
+        let epoch = st.epoch;
+        let kept = c
+            .vars
+            .memo
+            .counts
+            .get(slot)
+            .copied()
+            .filter(|k| k.range == (a, b) && k.key == key);
+        let step: i32 = if a <= b { 1 } else { -1 };
+        // Whether the count is the one kept for this epoch (nothing to
+        // store then).
+        let mut same = false;
+        let since = kept
+            .filter(|k| k.epoch != epoch)
+            .and_then(|k| c.vars.memo.history.changed_from(st, k.epoch));
+        // The iterations counted (bit `j`: the `j`th) and how many.
+        let (counted, ones) = match (kept, since) {
+            (Some(k), _) if k.epoch == epoch => {
+                same = true;
+                (k.counted, k.ones)
             }
-            let kept = c
-                .vars
-                .memo
-                .counts
-                .get(slot)
-                .copied()
-                .filter(|k| k.range == (a, b) && k.key == key);
-            let step: i32 = if a <= b { 1 } else { -1 };
-            // Whether the count is the one kept for this epoch (nothing to
-            // store then).
-            let mut same = false;
-            let since = kept
-                .filter(|k| k.epoch != epoch)
-                .and_then(|k| c.vars.memo.history.changed_from(st, k.epoch));
-            // The iterations counted (bit `j`: the `j`th) and how many.
-            let (counted, ones) = match (kept, since) {
-                (Some(k), _) if k.epoch == epoch => {
-                    same = true;
-                    (k.counted, k.ones)
-                }
-                (Some(k), Some(changed)) => {
-                    let (mut counted, mut ones) = (k.counted, k.ones);
-                    // Iteration `bit` tested again: whether it counts now.
-                    let mut update = |bit: u32, now: bool| {
-                        let m = 1u64 << bit;
-                        if now != (counted & m != 0) {
-                            counted ^= m;
-                            ones = if now { ones + 1 } else { ones - 1 };
-                        }
-                    };
-                    if let Some((elems, changes)) = &fixed {
-                        // The elements of a literal range, looked up once:
-                        // the iterations whose element changed found from
-                        // the changed bits.
-                        let mut todo = changes.touched(changed);
-                        while todo != 0 {
-                            let bit = todo.trailing_zeros();
-                            r[s.var as usize % REGS] = a + step * bit as i32;
-                            let now = s.holds::<false>(c, r, Some(elems[bit as usize]))? == s.when;
-                            update(bit, now);
-                            todo &= todo - 1;
-                        }
-                    } else {
-                        let mut i = a;
-                        for bit in 0..iterations as u32 {
-                            if let Some(e) = s.tab.lookup1(i)? {
-                                if bits_of(e) & changed != 0 {
-                                    r[s.var as usize % REGS] = i;
-                                    update(bit, s.holds::<false>(c, r, Some(e))? == s.when);
-                                }
-                            }
-                            i = i.wrapping_add(step);
-                        }
+            (Some(k), Some(changed)) => {
+                let (mut counted, mut ones) = (k.counted, k.ones);
+                // Iteration `bit` tested again: whether it counts now.
+                let mut update = |bit: u32, now: bool| {
+                    let m = 1u64 << bit;
+                    if now != (counted & m != 0) {
+                        counted ^= m;
+                        ones = if now { ones + 1 } else { ones - 1 };
                     }
-                    (counted, ones)
-                }
-                _ => {
-                    let mut counted = 0u64;
+                };
+                if let Some((elems, changes)) = &self.fixed {
+                    // The elements of a literal range, looked up once:
+                    // the iterations whose element changed found from
+                    // the changed bits.
+                    if touched.0 != k.epoch {
+                        *touched = (k.epoch, changes.touched(changed));
+                    }
+                    let mut todo = touched.1;
+                    while todo != 0 {
+                        let bit = todo.trailing_zeros();
+                        r[s.var as usize % REGS] = a + step * bit as i32;
+                        let now = s.holds::<false>(c, r, Some(elems[bit as usize]))? == s.when;
+                        update(bit, now);
+                        todo &= todo - 1;
+                    }
+                } else {
                     let mut i = a;
-                    for bit in 0..iterations {
-                        let id = s.tab.lookup1(i)?;
-                        r[s.var as usize % REGS] = i;
-                        if s.holds::<false>(c, r, id)? == s.when {
-                            counted |= 1 << bit;
+                    for bit in 0..iterations as u32 {
+                        if let Some(e) = s.tab.lookup1(i)? {
+                            if bits_of(e) & changed != 0 {
+                                r[s.var as usize % REGS] = i;
+                                update(bit, s.holds::<false>(c, r, Some(e))? == s.when);
+                            }
                         }
                         i = i.wrapping_add(step);
                     }
-                    (counted, counted.count_ones())
                 }
-            };
-            let x = &mut r[s.n as usize % REGS];
-            let total = i64::from(*x) + i64::from(s.k) * i64::from(ones);
-            *x = i32::try_from(total).ok()?;
-            r[s.var as usize % REGS] = b;
-            c.vars.set_steps_left(c.vars.steps_left() - iterations);
-            if !same {
-                let counts = &mut c.vars.memo.counts;
-                if counts.len() <= slot {
-                    counts.resize(slot + 1, KeptCount::default());
-                }
-                counts[slot] = KeptCount {
-                    epoch,
-                    range: (a, b),
-                    key,
-                    counted,
-                    ones,
-                };
+                (counted, ones)
             }
-            Some(true)
+            _ => {
+                let mut counted = 0u64;
+                let mut i = a;
+                for bit in 0..iterations {
+                    let id = s.tab.lookup1(i)?;
+                    r[s.var as usize % REGS] = i;
+                    if s.holds::<false>(c, r, id)? == s.when {
+                        counted |= 1 << bit;
+                    }
+                    i = i.wrapping_add(step);
+                }
+                (counted, counted.count_ones())
+            }
+        };
+        let x = &mut r[s.n as usize % REGS];
+        let total = i64::from(*x) + i64::from(s.k) * i64::from(ones);
+        *x = i32::try_from(total).ok()?;
+        r[s.var as usize % REGS] = b;
+        if !same {
+            let counts = &mut c.vars.memo.counts;
+            if counts.len() <= slot {
+                counts.resize(slot + 1, KeptCount::default());
+            }
+            counts[slot] = KeptCount {
+                epoch,
+                range: (a, b),
+                key,
+                counted,
+                ones,
+            };
         }
+        Some(())
     }
 }
 

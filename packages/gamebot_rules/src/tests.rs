@@ -4589,8 +4589,11 @@ name=pass\nelement=token\nfrom=spot($A)\nto=spot($B)\ncondition=STATE(\"token\")
 /// asked without its epoch or stored under another argument, when the
 /// history skips what changed in a middle epoch, when a precheck takes a
 /// parent's value although what its call reads changed, when the summed
-/// loop looks up another argument's slot, and when a kept count's number
-/// of set bits is not kept up to date.
+/// loop looks up another argument's slot or takes a value kept in another
+/// epoch, when it tests again for a row the iterations found for another
+/// row's count kept in another position (the third game: `pass` asks
+/// `Left(1)`), and when a kept count's number of set bits is not kept up
+/// to date.
 #[test]
 fn values_kept_across_positions_agree_with_the_reference() {
     use crate::compile::{ConditionPart, LeftChecks};
@@ -4622,6 +4625,15 @@ fn values_kept_across_positions_agree_with_the_reference() {
     );
     assert_ne!(lagging, KEPT_ACROSS_GAME);
     playouts_agree_with_the_reference("kept-across-lagging.game", &lagging, 300);
+    // `Left(1)` also in `pass`'s condition (never 5): after a row's last
+    // match is taken, `Total` finds row 1's count kept in the parent
+    // position and that row's in the grandparent (which changed since).
+    let summed = lagging.replace(
+        "condition=STATE(\"token\") > 1\n",
+        "condition=(STATE(\"token\") > 1) AND (Left(1) != 5)\n",
+    );
+    assert_ne!(summed, lagging);
+    playouts_agree_with_the_reference("kept-across-summed.game", &summed, 300);
 }
 
 /// Scans over literal ranges keep where they stopped per position
