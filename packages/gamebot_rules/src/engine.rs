@@ -225,6 +225,12 @@ impl Game {
         }
         sc.vars.start_operation();
         sc.empty_key = u32::MAX;
+        // The game's initial position: what was kept there in an earlier
+        // game (`Memo::bring_initial`).
+        let initial = st.epoch != 0 && st.epoch == self.initial.epoch && !sc.vars.reference;
+        if initial {
+            sc.vars.memo.bring_initial(st.epoch);
+        }
         let p = st.player();
         for (ri, r) in self.rules.iter().enumerate() {
             if let Filter::Literal(x) = r.player {
@@ -305,6 +311,9 @@ impl Game {
                 }
                 moves_to(out, &sc.targets, *e, from, ri as u16);
             }
+        }
+        if initial {
+            sc.vars.memo.keep_initial(st.epoch);
         }
         Ok(())
     }

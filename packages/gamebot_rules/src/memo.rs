@@ -981,6 +981,18 @@ pub(crate) struct Memo {
     /// The recent epochs handed out with their parents
     /// (`compile::renew_epoch`).
     pub history: Box<EpochHistory>,
+    /// The values of the calls and counts kept in the game's initial
+    /// position ([`Memo::bring_initial`]).
+    initial: InitialKept,
+}
+
+/// The kept call values (slot, value) and counts (slot, count) of a state
+/// of epoch `epoch` (0: none yet).
+#[derive(Clone, Debug, Default)]
+struct InitialKept {
+    epoch: u64,
+    calls: Vec<(usize, i32)>,
+    counts: Vec<(usize, crate::pure::KeptCount)>,
 }
 
 /// The value of a closed inlined call kept in a slot (`pure::CallCache`).
@@ -1086,6 +1098,7 @@ impl Memo {
         self.bypass = 0;
         self.failed = None;
         self.calls.clear();
+        self.initial = InitialKept::default();
     }
 
     /// Keeps the value of the closed inlined call of `slot` in a state of
@@ -1099,6 +1112,57 @@ impl Memo {
         let k = &mut self.calls[slot];
         k.misses = if miss { k.misses + 1 } else { 0 };
         (k.epoch, k.value) = (epoch, value);
+    }
+
+    /// In a state of epoch `epoch`, the game's initial position (every
+    /// game starts in that epoch, `Game::initial_state_into`): the call
+    /// values and counts [`Memo::keep_initial`] kept for it put back in
+    /// their slots (every game would compute them again in its first
+    /// position, the later positions having taken the slots; `nim-orig`'s
+    /// four `Left` counts, 6 % of its instructions). A call slot keeps its
+    /// misses (`KeptCall::GIVE_UP` counts positions of every game).
+    #[inline(never)]
+    pub(crate) fn bring_initial(&mut self, epoch: u64) {
+        if self.initial.epoch != epoch {
+            return;
+        }
+        for &(slot, value) in &self.initial.calls {
+            if let Some(k) = self.calls.get_mut(slot) {
+                (k.epoch, k.value) = (epoch, value);
+            }
+        }
+        for &(slot, count) in &self.initial.counts {
+            if let Some(k) = self.counts.get_mut(slot) {
+                *k = count;
+            }
+        }
+    }
+
+    /// Keeps the call values and counts of epoch `epoch` (the game's
+    /// initial position, once its moves were generated) for
+    /// [`Memo::bring_initial`], once per epoch.
+    #[inline(never)]
+    pub(crate) fn keep_initial(&mut self, epoch: u64) {
+        if self.initial.epoch == epoch {
+            return;
+        }
+        self.initial.epoch = epoch;
+        self.initial.calls.clear();
+        self.initial.calls.extend(
+            self.calls
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.epoch == epoch)
+                .map(|(i, k)| (i, k.value)),
+        );
+        self.initial.counts.clear();
+        self.initial.counts.extend(
+            self.counts
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.epoch() == epoch)
+                .map(|(i, k)| (i, *k)),
+        );
     }
 
     #[cold]

@@ -3186,6 +3186,11 @@ pub(crate) struct KeptCount {
 }
 
 impl KeptCount {
+    /// The epoch of the state it was counted in (0: none).
+    pub(crate) fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
     /// Whether a count was kept in this slot.
     #[cfg(test)]
     pub(crate) fn is_set(&self) -> bool {
