@@ -2687,6 +2687,11 @@ fn summed_counts(
     }
     #[cfg(test)]
     SUMMED_COUNTS_BUILT.with(|n| n.set(n.get() + 1));
+    let kept = count.kept(slot as usize);
+    // The keyed comparison's right side is the argument itself.
+    let key_is_arg = kept
+        .keyed
+        .is_some_and(|i| matches!(kept.count.tests[i].rhs, Leaf::Reg(k) if k == p.unwrap_or(var)));
     let sum = SummedCounts {
         all,
         var,
@@ -2697,7 +2702,8 @@ fn summed_counts(
         c0: *c0,
         nest: call.nest,
         slots: slots.clone(),
-        count: count.kept(slot as usize),
+        key_is_arg,
+        count: kept,
     };
     Some(if rec {
         fb(move |c, r| sum.run::<true>(c, r))
@@ -2726,6 +2732,8 @@ struct SummedCounts {
     c0: u8,
     nest: u32,
     slots: KeyedSlots,
+    /// The count's keyed comparison's right side is the call's argument.
+    key_is_arg: bool,
     count: KeptElemCount,
 }
 
@@ -2825,9 +2833,17 @@ impl SummedCounts {
                     }
                     used += 1 + iterations;
                     r[c0] = 0;
-                    let (key, at) = match self.count.key_slot(c, r) {
-                        Some(ks) => ks,
-                        None => return Some(None),
+                    let ks = if self.key_is_arg {
+                        let key = i as i32;
+                        Some((
+                            key,
+                            self.count.slot + key.rem_euclid(KEY_WAYS as i32) as usize,
+                        ))
+                    } else {
+                        self.count.key_slot(c, r)
+                    };
+                    let Some((key, at)) = ks else {
+                        return Some(None);
                     };
                     if self
                         .count
