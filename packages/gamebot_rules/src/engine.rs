@@ -576,7 +576,16 @@ impl Game {
                 }
             }};
         }
-        if r.element_independent || r.condition.is_none() {
+        if first == Some(true)
+            && r.simple_right
+            && !sc.vars.reference
+            && !(r.hoist_call && sc.shared_valid)
+        {
+            // `A` is true and every target's `B` a test of the position
+            // (`Rule::simple_right`): what the loops below find, read in
+            // one pass.
+            simple_targets(r, st, &mut sc.targets);
+        } else if r.element_independent || r.condition.is_none() {
             // Targets computed once per position: straight over the locations.
             for (i, (l, tb)) in r.to_matches.iter().enumerate() {
                 if st.content(*l).is_some() {
@@ -1386,6 +1395,23 @@ fn reads_no_state(e: &Expr, funcs: &[Option<crate::game::Function>]) -> bool {
 fn bind(vars: &mut Vars, b: &Bindings) {
     for &(v, x) in b.as_slice() {
         vars.set_int(v, x);
+    }
+}
+
+/// The empty targets of rule `r` whose part `B` holds in `st`, in order,
+/// appended to `targets`, when `A` is true and every `B` is a constant or
+/// an `EMPTY` test ([`Rule::simple_right`]).
+#[inline(never)]
+fn simple_targets(r: &Rule, st: &State, targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>) {
+    for ((l, _), b) in r.to_matches.iter().zip(r.right_special.iter()) {
+        let holds = match *b {
+            crate::compile::ConditionPart::Const(b) => b,
+            crate::compile::ConditionPart::Empty { l, empty } => st.content(l).is_none() == empty,
+            _ => false,
+        };
+        if holds && st.content(*l).is_none() {
+            targets.push((*l, None));
+        }
     }
 }
 

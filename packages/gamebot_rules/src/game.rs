@@ -126,6 +126,10 @@ pub struct Rule {
     /// specialized for that target (`Specializer::right_side`), which move
     /// generation runs in its place once `A` was true for an element.
     pub(crate) right_special: Box<[crate::compile::ConditionPart]>,
+    /// Every part of [`Rule::right_special`] (one per target) is a
+    /// constant or an `EMPTY` test: once `A` is true, the targets are
+    /// found by reading the position alone (`Game::targets`).
+    pub(crate) simple_right: bool,
     /// The part `A` of a hoisted condition specialized per element or per
     /// `from` location (`Specializer::left_side`), which move generation
     /// runs in its place.
@@ -1004,6 +1008,13 @@ impl Game {
                 .iter()
                 .any(|t| !matches!(t, crate::compile::ConditionPart::None))
             {
+                r.simple_right = checks.iter().all(|t| {
+                    matches!(
+                        t,
+                        crate::compile::ConditionPart::Const(_)
+                            | crate::compile::ConditionPart::Empty { .. }
+                    )
+                });
                 r.right_special = checks;
             }
             r.left_special = left_checks(r, &c.expr, &special, &compiler);

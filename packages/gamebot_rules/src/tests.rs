@@ -4580,7 +4580,10 @@ name=pass\nelement=token\nfrom=spot($A)\nto=spot($B)\ncondition=STATE(\"token\")
 /// `NOT` trees of position tests and kept calls before binding
 /// (`compile::PreTest`): every move list and state of 300 seeded playouts of
 /// [`KEPT_ACROSS_GAME`] is the reference evaluator's, and `take`'s and
-/// `sweep`'s conditions are asked first. `Total`'s loop is one closure
+/// `sweep`'s conditions are asked first, their targets found in one pass
+/// over the position (`Rule::simple_right`; a playout after the first
+/// starts with the first position's kept values, `memo::Memo::bring_initial`).
+/// `Total`'s loop is one closure
 /// (`pure::SummedCounts`). The same with the end asked only at the start
 /// of a turn, so that `Left`'s kept values lag a position behind the
 /// prechecks (`compile::PreLeaf::Call` takes one from the parent position
@@ -4592,8 +4595,10 @@ name=pass\nelement=token\nfrom=spot($A)\nto=spot($B)\ncondition=STATE(\"token\")
 /// loop looks up another argument's slot or takes a value kept in another
 /// epoch, when it tests again for a row the iterations found for another
 /// row's count kept in another position (the third game: `pass` asks
-/// `Left(1)`), and when a kept count's number of set bits is not kept up
-/// to date.
+/// `Left(1)`), when a kept count's number of set bits is not kept up to
+/// date, when a value put back in the first position is not the one kept
+/// there, and when the one-pass targets skip the emptiness test or negate
+/// an `EMPTY`.
 #[test]
 fn values_kept_across_positions_agree_with_the_reference() {
     use crate::compile::{ConditionPart, LeftChecks};
@@ -4617,6 +4622,10 @@ fn values_kept_across_positions_agree_with_the_reference() {
             "rule `{name}`: {parts:?}"
         );
         assert!(r.left_precheck, "rule `{name}` does not ask first");
+        assert!(
+            r.simple_right,
+            "rule `{name}`'s targets are not read in one pass"
+        );
     }
     playouts_agree_with_the_reference("kept-across.game", KEPT_ACROSS_GAME, 300);
     let lagging = KEPT_ACROSS_GAME.replace(

@@ -305,6 +305,7 @@ impl Loader<'_> {
             fixed: None,
             to_special: Box::default(),
             right_special: Box::default(),
+            simple_right: false,
             left_special: Default::default(),
             left_precheck: false,
             silent: false,
