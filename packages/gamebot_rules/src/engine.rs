@@ -576,15 +576,15 @@ impl Game {
                 }
             }};
         }
-        if first == Some(true)
-            && r.simple_right
-            && !sc.vars.reference
-            && !(r.hoist_call && sc.shared_valid)
-        {
+        let simple = r
+            .simple_right
+            .as_deref()
+            .filter(|_| first == Some(true) && !sc.vars.reference);
+        if let Some(list) = simple.filter(|_| !(r.hoist_call && sc.shared_valid)) {
             // `A` is true and every target's `B` a test of the position
             // (`Rule::simple_right`): what the loops below find, read in
             // one pass.
-            simple_targets(r, st, &mut sc.targets);
+            simple_targets(list, st, &mut sc.targets);
         } else if r.element_independent || r.condition.is_none() {
             // Targets computed once per position: straight over the locations.
             for (i, (l, tb)) in r.to_matches.iter().enumerate() {
@@ -1398,19 +1398,20 @@ fn bind(vars: &mut Vars, b: &Bindings) {
     }
 }
 
-/// The empty targets of rule `r` whose part `B` holds in `st`, in order,
+/// The empty targets of a rule whose part `B` holds in `st`, in order,
 /// appended to `targets`, when `A` is true and every `B` is a constant or
-/// an `EMPTY` test ([`Rule::simple_right`]).
+/// an `EMPTY` test (`list`, [`Rule::simple_right`]).
 #[inline(never)]
-fn simple_targets(r: &Rule, st: &State, targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>) {
-    for ((l, _), b) in r.to_matches.iter().zip(r.right_special.iter()) {
-        let holds = match *b {
-            crate::compile::ConditionPart::Const(b) => b,
-            crate::compile::ConditionPart::Empty { l, empty } => st.content(l).is_none() == empty,
-            _ => false,
-        };
-        if holds && st.content(*l).is_none() {
-            targets.push((*l, None));
+fn simple_targets(
+    list: &[(LocationId, LocationId, u8)],
+    st: &State,
+    targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>,
+) {
+    for &(l, at, part) in list {
+        let empty = st.content(at).is_none();
+        let holds = part == 1 || (part == 2 && empty) || (part == 3 && !empty);
+        if holds && st.content(l).is_none() {
+            targets.push((l, None));
         }
     }
 }

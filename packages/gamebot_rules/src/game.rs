@@ -126,10 +126,12 @@ pub struct Rule {
     /// specialized for that target (`Specializer::right_side`), which move
     /// generation runs in its place once `A` was true for an element.
     pub(crate) right_special: Box<[crate::compile::ConditionPart]>,
-    /// Every part of [`Rule::right_special`] (one per target) is a
-    /// constant or an `EMPTY` test: once `A` is true, the targets are
-    /// found by reading the position alone (`Game::targets`).
-    pub(crate) simple_right: bool,
+    /// When every part of [`Rule::right_special`] (one per target) is a
+    /// constant or an `EMPTY` test, per target: its location, the location
+    /// the test reads (its own for a constant) and what the part is (0
+    /// false, 1 true, 2 empty, 3 occupied). Once `A` is true, the targets
+    /// are found by reading the position alone (`engine::simple_targets`).
+    pub(crate) simple_right: Option<Box<[(LocationId, LocationId, u8)]>>,
     /// The part `A` of a hoisted condition specialized per element or per
     /// `from` location (`Specializer::left_side`), which move generation
     /// runs in its place.
@@ -1008,13 +1010,18 @@ impl Game {
                 .iter()
                 .any(|t| !matches!(t, crate::compile::ConditionPart::None))
             {
-                r.simple_right = checks.iter().all(|t| {
-                    matches!(
-                        t,
-                        crate::compile::ConditionPart::Const(_)
-                            | crate::compile::ConditionPart::Empty { .. }
-                    )
-                });
+                r.simple_right = r
+                    .to_matches
+                    .iter()
+                    .zip(checks.iter())
+                    .map(|((l, _), t)| match *t {
+                        crate::compile::ConditionPart::Const(b) => Some((*l, *l, u8::from(b))),
+                        crate::compile::ConditionPart::Empty { l: at, empty } => {
+                            Some((*l, at, if empty { 2 } else { 3 }))
+                        }
+                        _ => None,
+                    })
+                    .collect::<Option<Box<[_]>>>();
                 r.right_special = checks;
             }
             r.left_special = left_checks(r, &c.expr, &special, &compiler);

@@ -4623,7 +4623,7 @@ fn values_kept_across_positions_agree_with_the_reference() {
         );
         assert!(r.left_precheck, "rule `{name}` does not ask first");
         assert!(
-            r.simple_right,
+            r.simple_right.is_some(),
             "rule `{name}`'s targets are not read in one pass"
         );
     }

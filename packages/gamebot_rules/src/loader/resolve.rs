@@ -305,7 +305,7 @@ impl Loader<'_> {
             fixed: None,
             to_special: Box::default(),
             right_special: Box::default(),
-            simple_right: false,
+            simple_right: None,
             left_special: Default::default(),
             left_precheck: false,
             silent: false,
