@@ -975,6 +975,9 @@ pub(crate) struct Memo {
     /// Per place of a formula with kept clauses (`pure::KeptFormula`, by
     /// id): what it found in a state of some epoch.
     pub formulas: Vec<crate::pure::KeptClauses>,
+    /// Per summed loop of kept counts (`pure::SummedCounts`, by id): what
+    /// its keys counted in a state of some epoch.
+    pub sums: Vec<crate::pure::KeptSum>,
     /// Per scan with a slot (`pure::KeptScan`): where it stopped in a
     /// state of some epoch.
     pub scans: Vec<crate::pure::ScanStop>,
@@ -1098,6 +1101,7 @@ impl Memo {
         self.bypass = 0;
         self.failed = None;
         self.calls.clear();
+        self.sums.clear();
         self.initial = InitialKept::default();
     }
 

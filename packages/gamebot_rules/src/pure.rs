@@ -2532,21 +2532,28 @@ impl ElemCount {
         id: Option<u16>,
     ) -> Option<bool> {
         for t in self.tests.iter() {
-            let v = match (id, t.key) {
-                (None, ElemKey::LocType) => NO_LTYPE,
-                (None, _) => -1,
-                (Some(e), ElemKey::State) => c.rd_state::<REC>(e),
-                (Some(e), ElemKey::Owner) => c.rd_owner::<REC>(e),
-                (Some(e), ElemKey::LocType) => {
-                    let l = c.rd_location::<REC>(e);
-                    c.g.locations[l as usize].location_type as i32
-                }
-            };
+            let v = Self::read::<REC>(c, id, t.key);
             if !compare(t.op, v, t.rhs.get(c, r)?) {
                 return Some(false);
             }
         }
         Some(true)
+    }
+
+    /// What a test reads of the element `id` names: its `key` (no element:
+    /// `STATE`/`OWNER` −1, `LOCTYPE` [`NO_LTYPE`]).
+    #[inline(always)]
+    fn read<const REC: bool>(c: &mut Ctx<'_>, id: Option<u16>, key: ElemKey) -> i32 {
+        match (id, key) {
+            (None, ElemKey::LocType) => NO_LTYPE,
+            (None, _) => -1,
+            (Some(e), ElemKey::State) => c.rd_state::<REC>(e),
+            (Some(e), ElemKey::Owner) => c.rd_owner::<REC>(e),
+            (Some(e), ElemKey::LocType) => {
+                let l = c.rd_location::<REC>(e);
+                c.g.locations[l as usize].location_type as i32
+            }
+        }
     }
 
     fn lower<const REC: bool>(self) -> PBool {
@@ -2688,11 +2695,21 @@ fn summed_counts(
     #[cfg(test)]
     SUMMED_COUNTS_BUILT.with(|n| n.set(n.get() + 1));
     let kept = count.kept(slot as usize);
-    // The keyed comparison's right side is the argument itself.
-    let key_is_arg = kept
-        .keyed
-        .is_some_and(|i| matches!(kept.count.tests[i].rhs, Leaf::Reg(k) if k == p.unwrap_or(var)));
+    // The keyed comparison's right side is the argument itself (every
+    // other one a literal, as `kept_shape` wants).
+    let key_is_arg = kept.keyed.is_some_and(|i| {
+        kept.count
+            .tests
+            .iter()
+            .enumerate()
+            .all(|(j, t)| match t.rhs {
+                Leaf::Reg(k) => j == i && k == p.unwrap_or(var),
+                Leaf::Lit(_) => j != i,
+                _ => false,
+            })
+    });
     let sum = SummedCounts {
+        id: SUM_IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as usize,
         all,
         var,
         from: Leaf::of(from, rec),
@@ -2719,10 +2736,27 @@ thread_local! {
     pub(crate) static SUMMED_COUNTS_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
+/// Ids of [`SummedCounts`], handed out process-wide (their places in
+/// `Memo::sums`).
+static SUM_IDS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// What a [`SummedCounts`] loop's keys `keys` counted in a state of epoch
+/// `epoch` (0: nothing yet): per key in order, the iterations counted (bit
+/// `j`: the `j`th) and how many.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeptSum {
+    epoch: u64,
+    keys: (i32, i32),
+    counted: [u64; KEY_WAYS as usize],
+    ones: [u32; KEY_WAYS as usize],
+}
+
 /// [`summed_counts`]: the loop's `all`, register, bounds and sum register
 /// `n`; the call's parameter's register `p` (none: replaced by `var`),
 /// count register `c0`, depth and slots.
 struct SummedCounts {
+    /// Its place in `Memo::sums`.
+    id: usize,
     all: bool,
     var: u8,
     from: Leaf,
@@ -2732,7 +2766,8 @@ struct SummedCounts {
     c0: u8,
     nest: u32,
     slots: KeyedSlots,
-    /// The count's keyed comparison's right side is the call's argument.
+    /// The count's keyed comparison's right side is the call's argument,
+    /// every other one a literal.
     key_is_arg: bool,
     count: KeptElemCount,
 }
@@ -2741,7 +2776,11 @@ impl SummedCounts {
     #[inline(always)]
     fn run<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
         let range = (self.from.get(c, r)?, self.to.get(c, r)?);
+        if let Some(v) = self.run_sum(c, r, range) {
+            return v;
+        }
         if let Some(v) = self.run_kept(c, r, range) {
+            self.keep_sum(c, range);
             return v;
         }
         let (var, n) = (self.var as usize % REGS, self.n as usize % REGS);
@@ -2779,6 +2818,158 @@ impl SummedCounts {
 }
 
 impl SummedCounts {
+    /// [`SummedCounts::run`] from what its keys counted in an earlier
+    /// epoch ([`KeptSum`]), when the count is keyed by the call's argument
+    /// over a literal range of elements, the loop a `FORALL` over at most
+    /// [`KEY_WAYS`] keys, and [`SummedCounts::run_kept`]'s conditions hold:
+    /// in a state of that epoch the counts kept; in one deriving from it
+    /// (`memo::EpochHistory::changed_from`) the iterations whose element
+    /// changed since, found once, tested again for every key. Then as the
+    /// loop would: each key's count kept in its call's slot, added to the
+    /// sum in order, the registers left as the loop leaves them, the steps
+    /// of every key's loop step, call and iterations charged. The keys'
+    /// own count slots are not kept up to date: a count asked alone finds
+    /// them older. `None`: no such kept sum, or not sure (then
+    /// [`SummedCounts::run_kept`] runs and [`SummedCounts::keep_sum`] keeps
+    /// what it counted); `Some(None)`: give up.
+    #[inline(always)]
+    fn run_sum(&self, c: &mut Ctx<'_>, r: &mut Regs, (ka, kb): (i32, i32)) -> Option<Option<bool>> {
+        let (a, b) = self.count.lit?;
+        let (elems, changes) = self.count.fixed.as_ref()?;
+        let keyed = self.count.keyed?;
+        let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
+        let keys = (i64::from(kb) - i64::from(ka)).unsigned_abs() + 1;
+        let st = c.st.get();
+        let epoch = st.epoch;
+        let kept = c
+            .vars
+            .memo
+            .sums
+            .get(self.id)
+            .copied()
+            .filter(|k| k.epoch != 0 && k.keys == (ka, kb))?;
+        if !self.key_is_arg
+            || !self.all
+            || keys > KEY_WAYS as u64
+            || epoch == 0
+            || iterations > 64
+            || c.vars.memo.depth != 0
+            || !c.inline_call_ok(self.nest)
+            || c.vars.steps_left() / (2 + iterations) < keys
+        {
+            return None;
+        }
+        let mut rec = kept;
+        if kept.epoch != epoch {
+            let changed = c.vars.memo.history.changed_from(st, kept.epoch)?;
+            let touched = changes.touched(changed);
+            let s = &self.count.count;
+            let step_k: i32 = if ka <= kb { 1 } else { -1 };
+            // Per element changed, what its keyed comparison reads and
+            // whether the other comparisons (against literals,
+            // `kept_shape`) hold: read once, then compared with every key
+            // (the keyed one's right side is the key, `key_is_arg`).
+            let kt = &s.tests[keyed];
+            let mut todo = touched;
+            while todo != 0 {
+                let bit = todo.trailing_zeros();
+                let id = Some(elems[bit as usize]);
+                let lhs = ElemCount::read::<false>(c, id, kt.key);
+                let others = s.tests.iter().all(|t| {
+                    std::ptr::eq(t, kt)
+                        || matches!(t.rhs, Leaf::Lit(x) if compare(t.op, ElemCount::read::<false>(c, id, t.key), x))
+                });
+                let m = 1u64 << bit;
+                for ki in 0..keys as usize {
+                    let key = ka + step_k * ki as i32;
+                    let now = (others && compare(kt.op, lhs, key)) == s.when;
+                    if now != (rec.counted[ki] & m != 0) {
+                        rec.counted[ki] ^= m;
+                        rec.ones[ki] = if now {
+                            rec.ones[ki] + 1
+                        } else {
+                            rec.ones[ki] - 1
+                        };
+                    }
+                }
+                todo &= todo - 1;
+            }
+            rec.epoch = epoch;
+        }
+        let (n, c0) = (self.n as usize % REGS, self.c0 as usize % REGS);
+        let step_k: i64 = if ka <= kb { 1 } else { -1 };
+        let mut v = 0;
+        for ki in 0..keys as usize {
+            let key = i64::from(ka) + step_k * ki as i64;
+            let total = i64::from(self.count.count.k) * i64::from(rec.ones[ki]);
+            let Ok(x) = i32::try_from(total) else {
+                return Some(None);
+            };
+            v = x;
+            if let Some(at) = self.slots.get(key as i32) {
+                c.vars.memo.keep_call(at, epoch, v, false);
+            }
+            match r[n].checked_add(v) {
+                Some(x) => r[n] = x,
+                None => return Some(None),
+            }
+        }
+        // The registers as the loop leaves them.
+        r[self.var as usize % REGS] = kb;
+        if let Some(p) = self.p {
+            r[p as usize % REGS] = kb;
+        }
+        r[c0] = v;
+        r[self.count.count.var as usize % REGS] = b;
+        c.vars
+            .set_steps_left(c.vars.steps_left() - keys * (2 + iterations));
+        c.vars.memo.sums[self.id] = rec;
+        Some(Some(true))
+    }
+
+    /// After [`SummedCounts::run_kept`] in a state with an epoch: what
+    /// every key counted there, from the keys' count slots when each was
+    /// kept in this epoch, kept for [`SummedCounts::run_sum`].
+    #[inline(never)]
+    fn keep_sum(&self, c: &mut Ctx<'_>, (ka, kb): (i32, i32)) {
+        let epoch = c.st.get().epoch;
+        let keys = (i64::from(kb) - i64::from(ka)).unsigned_abs() + 1;
+        if !self.key_is_arg
+            || !self.all
+            || self.count.fixed.is_none()
+            || keys > KEY_WAYS as u64
+            || epoch == 0
+            || c.vars.memo.depth != 0
+        {
+            return;
+        }
+        let Some((a, b)) = self.count.lit else {
+            return;
+        };
+        let step_k: i32 = if ka <= kb { 1 } else { -1 };
+        let mut rec = KeptSum {
+            epoch,
+            keys: (ka, kb),
+            ..KeptSum::default()
+        };
+        for ki in 0..keys as usize {
+            let key = ka + step_k * ki as i32;
+            let slot = self.count.slot + key.rem_euclid(KEY_WAYS as i32) as usize;
+            match c.vars.memo.counts.get(slot) {
+                Some(k) if k.epoch == epoch && k.key == key && k.range == (a, b) => {
+                    rec.counted[ki] = k.counted;
+                    rec.ones[ki] = k.ones;
+                }
+                _ => return,
+            }
+        }
+        let sums = &mut c.vars.memo.sums;
+        if sums.len() <= self.id {
+            sums.resize(self.id + 1, KeptSum::default());
+        }
+        sums[self.id] = rec;
+    }
+
     /// [`SummedCounts::run`] when everything it needs is sure before it
     /// starts: a state with an epoch, no memoized evaluation recording, the
     /// count's literal range of at most 64 iterations, the call depth

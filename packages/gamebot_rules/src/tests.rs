@@ -4597,8 +4597,10 @@ name=pass\nelement=token\nfrom=spot($A)\nto=spot($B)\ncondition=STATE(\"token\")
 /// row's count kept in another position (the third game: `pass` asks
 /// `Left(1)`), when a kept count's number of set bits is not kept up to
 /// date, when a value put back in the first position is not the one kept
-/// there, and when the one-pass targets skip the emptiness test or negate
-/// an `EMPTY`.
+/// there, when the one-pass targets skip the emptiness test or negate an
+/// `EMPTY`, and when the sum kept for every row (`pure::KeptSum`) compares
+/// a changed element with another row's key or skips its other tests (the
+/// fourth game: matches go back on a row with its state).
 #[test]
 fn values_kept_across_positions_agree_with_the_reference() {
     use crate::compile::{ConditionPart, LeftChecks};
@@ -4643,6 +4645,13 @@ fn values_kept_across_positions_agree_with_the_reference() {
     );
     assert_ne!(summed, lagging);
     playouts_agree_with_the_reference("kept-across-summed.game", &summed, 300);
+    // Matches put back on a row with that row's state (`back`): an
+    // element's keyed comparison changes while the others hold.
+    let back = format!(
+        "{KEPT_ACROSS_GAME}name=back\nelement=m($E)\nfrom=discard($D)\nto=row($R,$K)\n\
+         condition=STATE(\"token\") == 1\nfollowup=SETSTATE(\"m($E)\", $R)\n"
+    );
+    playouts_agree_with_the_reference("kept-across-back.game", &back, 300);
 }
 
 /// Scans over literal ranges keep where they stopped per position
