@@ -269,7 +269,13 @@ impl Game {
                 let mut known_a = false;
                 if r.left_precheck && !sc.vars.reference {
                     if let Some(t) = r.left_special.get(ei, from as usize) {
-                        match t.precheck(st, r.player, p, &sc.vars.memo.calls) {
+                        let calls = &sc.vars.memo.calls;
+                        let known = if r.left_flat {
+                            t.precheck_flat(st, r.player, p, calls)
+                        } else {
+                            t.precheck(st, r.player, p, calls)
+                        };
+                        match known {
                             Some(false) => continue,
                             Some(true) => known_a = r.silent,
                             None => {}

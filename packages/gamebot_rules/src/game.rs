@@ -139,6 +139,9 @@ pub struct Rule {
     /// Whether some part of [`Rule::left_special`] can be asked before
     /// anything is bound (`ConditionPart::precheck`).
     pub(crate) left_precheck: bool,
+    /// Every part of [`Rule::left_special`] is one `AND`/`OR` of tests
+    /// (`ConditionPart::precheck_flat`).
+    pub(crate) left_flat: bool,
     /// Whether the condition writes only dead variables (following calls),
     /// so that applying a move may take its value from
     /// [`Rule::left_special`] and [`Rule::right_special`].
@@ -1027,6 +1030,7 @@ impl Game {
             r.left_special = left_checks(r, &c.expr, &special, &compiler);
             r.left_precheck = (r.hoist_first_conjunct || r.hoist_call)
                 && r.left_special.any(|t| t.precheckable(r.player));
+            r.left_flat = r.left_precheck && !r.left_special.any(|t| !t.is_flat());
         }
         // Scorings, end-of-game checks and evaluations, after the rules so
         // that their closed calls take the slots the rules' calls have. They

@@ -4629,6 +4629,8 @@ fn values_kept_across_positions_agree_with_the_reference() {
             "rule `{name}`'s targets are not read in one pass"
         );
     }
+    let take = g.rules.iter().find(|r| r.name == "take").unwrap();
+    assert!(take.left_flat, "take's tests are not one AND");
     playouts_agree_with_the_reference("kept-across.game", KEPT_ACROSS_GAME, 300);
     let lagging = KEPT_ACROSS_GAME.replace(
         "situation=Total == 0",

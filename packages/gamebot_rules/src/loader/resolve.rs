@@ -306,6 +306,7 @@ impl Loader<'_> {
             to_special: Box::default(),
             right_special: Box::default(),
             simple_right: None,
+            left_flat: false,
             left_special: Default::default(),
             left_precheck: false,
             silent: false,
