@@ -738,17 +738,29 @@ impl Game {
                     match r.left_special.get(i as usize, mv.from as usize) {
                         // Asked first as generation asks it (the kept calls
                         // it reads are those generation found here).
-                        Some(a) => match (r
-                            .left_precheck
-                            .then(|| a.precheck(st, r.player, st.player(), &ctx.vars.memo.calls))
-                            .flatten())
+                        Some(a) => match (r.left_precheck.then(|| {
+                            let calls = &ctx.vars.memo.calls;
+                            if r.left_flat {
+                                a.precheck_flat(st, r.player, st.player(), calls)
+                            } else {
+                                a.precheck(st, r.player, st.player(), calls)
+                            }
+                        }))
+                        .flatten()
                         .or_else(|| ctx.run_check(a))
                         {
                             Some(false) => Some(false),
-                            Some(true) => r
-                                .right_special
-                                .get(ti as usize)
-                                .and_then(|b| ctx.run_check(b)),
+                            // `B` read in place when it is a constant or an
+                            // `EMPTY` test (`Rule::simple_right`).
+                            Some(true) => match r.simple_right.as_deref() {
+                                Some(list) => list
+                                    .get(ti as usize)
+                                    .map(|&(_, at, part)| simple_part(st, at, part)),
+                                None => r
+                                    .right_special
+                                    .get(ti as usize)
+                                    .and_then(|b| ctx.run_check(b)),
+                            },
                             None => None,
                         },
                         None => None,
@@ -1414,12 +1426,18 @@ fn simple_targets(
     targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>,
 ) {
     for &(l, at, part) in list {
-        let empty = st.content(at).is_none();
-        let holds = part == 1 || (part == 2 && empty) || (part == 3 && !empty);
-        if holds && st.content(l).is_none() {
+        if simple_part(st, at, part) && st.content(l).is_none() {
             targets.push((l, None));
         }
     }
+}
+
+/// The value in `st` of a target's part `B` of [`Rule::simple_right`]: the
+/// location `at` it tests, what the part is.
+#[inline(always)]
+fn simple_part(st: &State, at: LocationId, part: u8) -> bool {
+    let empty = st.content(at).is_none();
+    part == 1 || (part == 2 && empty) || (part == 3 && !empty)
 }
 
 /// The moves of element `e` from `from` by rule `rule` to `targets` (its
