@@ -1058,6 +1058,24 @@ fn applying_a_move_unbinds_what_it_touches() {
         "false",
     );
     assert_eq!(apply(&g), Ok(false));
+    // A rule leaves its own pattern variables bound (it binds them before
+    // anything of it reads them): `a` binds `$S` and its `from=` fails;
+    // `b`'s followup reads `$S` first.
+    let g = game(
+        "name=a\nelement=p($S)\nfrom=c(3)\nto=c($B)\n\
+         name=b\nelement=p($E)\nfrom=c($A)\nto=c($B)\nfollowup=Seen($S) OR true\n",
+        "false",
+    );
+    let err = apply(&g).unwrap_err();
+    assert!(err.contains("$S is not bound"), "{err}");
+    // ... nor when the end check reads it.
+    let g = game(
+        "name=a\nelement=p($S)\nfrom=c(3)\nto=c($B)\n\
+         name=b\nelement=p($E)\nfrom=c($A)\nto=c($B)\n",
+        "$S == 1",
+    );
+    let err = apply(&g).unwrap_err();
+    assert!(err.contains("$S is not bound"), "{err}");
 }
 
 /// Rules whose targets depend on the element share the list of empty `to=`

@@ -120,9 +120,13 @@ pub(super) fn mark_generation_clears(
 /// `followup`, then every scoring and end-of-game expression, without
 /// unbinding anything between them. All of these read and write only the
 /// variables in `FunctionReads::of_expr` of their expressions; so unbinding
-/// those (all of them: a pattern may fail before it binds its variables, and
-/// the end checks read what the rule's evaluations left) is, for every
-/// evaluation of the operation, the same as a full clear. Generation
+/// those (the end checks' all of them: they read what the rule's
+/// evaluations left) is, for every evaluation of the operation, the same as
+/// a full clear. The rule's own pattern and filter variables are left out
+/// unless the end checks read them: the rule's evaluations run only once
+/// matching bound every one of them (a rule whose pattern fails is not
+/// chosen, and the next rule unbinds what its own evaluations read; when
+/// none matches, the namespace is cleared). Generation
 /// (`Rule::gen_clear`) and the other operations unbind what they read in
 /// the same way, so what an operation leaves in other slots is never read.
 pub(super) fn mark_apply_clears(
@@ -148,14 +152,19 @@ pub(super) fn mark_apply_clears(
     }
     for r in rules.iter_mut() {
         let mut clear = after.clone();
-        clear.extend(r.pattern_vars());
+        let bound: FxHashSet<VarId> = r.pattern_vars().collect();
         for e in r
             .condition
             .iter()
             .chain(&r.followup)
             .chain(r.bonuses.iter().flat_map(|(a, w)| [a, w]))
         {
-            clear.extend(reads.of_expr(&e.expr, names));
+            clear.extend(
+                reads
+                    .of_expr(&e.expr, names)
+                    .into_iter()
+                    .filter(|v| !bound.contains(v)),
+            );
         }
         let mut clear: Vec<VarId> = clear.into_iter().collect();
         clear.sort_unstable();
