@@ -569,6 +569,25 @@ impl PreLeaf {
     }
 }
 
+/// [`PreTest::Flat`]: an `AND` (`any` false) or `OR` (`any`) of `leaves`,
+/// the loop of [`decide`] written out (through it, a closure for the leaf,
+/// `nim-orig` ran 1.6–2 % more instructions).
+#[inline(always)]
+fn flat_eval(
+    any: bool,
+    leaves: &[PreLeaf],
+    st: &crate::state::State,
+    rhs: &impl Fn(CheckRhs) -> Option<i32>,
+    calls: &[crate::memo::KeptCall],
+) -> Option<bool> {
+    for l in leaves {
+        if l.eval(st, rhs, calls)? == any {
+            return Some(any);
+        }
+    }
+    Some(!any)
+}
+
 /// An `AND` (`any` false) or `OR` (`any`) of the values `f` gives `xs`,
 /// taken in order: the first that decides it decides it, the first unknown
 /// one (`None`) before that leaves it unknown.
@@ -591,16 +610,7 @@ impl PreTest {
         calls: &[crate::memo::KeptCall],
     ) -> Option<bool> {
         match self {
-            PreTest::Flat { any, leaves } => {
-                // The loop of `decide` written out: through it (a closure
-                // for the leaf) `nim-orig` ran 1.6–2 % more instructions.
-                for l in leaves.iter() {
-                    if l.eval(st, rhs, calls)? == *any {
-                        return Some(*any);
-                    }
-                }
-                Some(!*any)
-            }
+            PreTest::Flat { any, leaves } => flat_eval(*any, leaves, st, rhs, calls),
             x => x.eval_nested(st, rhs, calls),
         }
     }
@@ -739,6 +749,8 @@ impl ConditionPart {
         match self {
             ConditionPart::Tested { pre, .. } => match &**pre {
                 PreTest::Flat { any, leaves } => {
+                    // `flat_eval`'s loop written out: through it `nim-orig`
+                    // ran 0.7 % more instructions.
                     let rhs = &|rhs: CheckRhs| rhs.with_player(player, p);
                     for l in leaves.iter() {
                         if l.eval(st, rhs, calls)? == *any {

@@ -2837,8 +2837,8 @@ impl SummedCounts {
         let (a, b) = self.count.lit?;
         let (elems, changes) = self.count.fixed.as_ref()?;
         let keyed = self.count.keyed?;
-        let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
-        let keys = (i64::from(kb) - i64::from(ka)).unsigned_abs() + 1;
+        let iterations = span(a, b);
+        let keys = span(ka, kb);
         let st = c.st.get();
         let epoch = st.epoch;
         let kept = c
@@ -2933,7 +2933,7 @@ impl SummedCounts {
     #[inline(never)]
     fn keep_sum(&self, c: &mut Ctx<'_>, (ka, kb): (i32, i32)) {
         let epoch = c.st.get().epoch;
-        let keys = (i64::from(kb) - i64::from(ka)).unsigned_abs() + 1;
+        let keys = span(ka, kb);
         if !self.key_is_arg
             || !self.all
             || self.count.fixed.is_none()
@@ -2988,8 +2988,8 @@ impl SummedCounts {
         (ka, kb): (i32, i32),
     ) -> Option<Option<bool>> {
         let (a, b) = self.count.lit?;
-        let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
-        let keys = (i64::from(kb) - i64::from(ka)).unsigned_abs() + 1;
+        let iterations = span(a, b);
+        let keys = span(ka, kb);
         let epoch = c.st.get().epoch;
         if epoch == 0
             || iterations > 64
@@ -3067,6 +3067,12 @@ impl SummedCounts {
     }
 }
 
+/// The values from `a` to `b`, both included, either direction.
+#[inline(always)]
+fn span(a: i32, b: i32) -> u64 {
+    (i64::from(b) - i64::from(a)).unsigned_abs() + 1
+}
+
 /// What the tests of a kept count read of element `e`: the bits of
 /// `State::changed` for its attributes (`attrs`) and location (`locs`).
 #[inline(always)]
@@ -3105,7 +3111,7 @@ impl KeptElemCount {
             Some(ab) => ab,
             None => (s.from.get(c, r)?, s.to.get(c, r)?),
         };
-        let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
+        let iterations = span(a, b);
         let epoch = c.st.get().epoch;
         if epoch == 0
             || iterations > 64
@@ -3154,7 +3160,7 @@ impl KeptElemCount {
         let s = &self.count;
         let (attrs, locs) = (self.attrs, self.locs);
         let bits_of = move |e: u16| elem_bits(attrs, locs, e);
-        let iterations = (i64::from(b) - i64::from(a)).unsigned_abs() + 1;
+        let iterations = span(a, b);
         let st = c.st.get();
         let epoch = st.epoch;
         let kept = c
