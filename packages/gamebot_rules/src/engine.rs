@@ -291,15 +291,21 @@ impl Game {
                         // pattern and filter variables bound next: the same
                         // as a full clear for everything it can read
                         // (`loader/independence.rs`, `mark_generation_clears`).
-                        sc.vars.clear_only(&r.gen_clear);
-                        bind(&mut sc.vars, eb);
-                        if let Filter::Var(v) = r.state {
-                            sc.vars.set_int(v, es);
+                        // Not when `A` is known and the targets come without
+                        // evaluating anything (`Game::targets`: shared ones,
+                        // or read in one pass): nothing reads the namespace,
+                        // and the next evaluation clears and binds what it reads.
+                        if !(known_a && read_free_targets(r, sc)) {
+                            sc.vars.clear_only(&r.gen_clear);
+                            bind(&mut sc.vars, eb);
+                            if let Filter::Var(v) = r.state {
+                                sc.vars.set_int(v, es);
+                            }
+                            if let Filter::Var(v) = r.player {
+                                sc.vars.set_int(v, p);
+                            }
+                            bind(&mut sc.vars, fb);
                         }
-                        if let Filter::Var(v) = r.player {
-                            sc.vars.set_int(v, p);
-                        }
-                        bind(&mut sc.vars, fb);
                         sc.known_a = known_a;
                         self.targets(r, ei, from, st, sc)?;
                     }
@@ -1414,6 +1420,17 @@ fn bind(vars: &mut Vars, b: &Bindings) {
     for &(v, x) in b.as_slice() {
         vars.set_int(v, x);
     }
+}
+
+/// Whether `Game::targets` finds rule `r`'s targets, once its hoisted
+/// `A` is known true (`Scratch::known_a`), without evaluating anything:
+/// another element's shared ones, or read in one pass
+/// ([`Rule::simple_right`]) — the paths it takes first then.
+#[inline(always)]
+fn read_free_targets(r: &Rule, sc: &Scratch) -> bool {
+    r.to_locations.is_none()
+        && ((r.hoist_first_conjunct && sc.shared_valid)
+            || (r.simple_right.is_some() && !(r.hoist_call && sc.shared_valid)))
 }
 
 /// The empty targets of a rule whose part `B` holds in `st`, in order,
