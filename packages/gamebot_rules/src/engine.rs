@@ -252,9 +252,8 @@ impl Game {
                 let Some(fb) = &r.from_match[from as usize] else {
                     continue;
                 };
-                let es = st.element_state(*e);
                 if let Filter::Literal(x) = r.state {
-                    if x != es {
+                    if x != st.element_state(*e) {
                         continue;
                     }
                 }
@@ -299,7 +298,7 @@ impl Game {
                             sc.vars.clear_only(&r.gen_clear);
                             bind(&mut sc.vars, eb);
                             if let Filter::Var(v) = r.state {
-                                sc.vars.set_int(v, es);
+                                sc.vars.set_int(v, st.element_state(*e));
                             }
                             if let Filter::Var(v) = r.player {
                                 sc.vars.set_int(v, p);
