@@ -1005,6 +1005,9 @@ pub(crate) struct Compiler<'a> {
     pub moved_bits: std::cell::RefCell<Vec<u64>>,
     /// Which closed inlined calls may get a new slot (see [`NewCallSlots`]).
     pub new_call_slots: std::cell::Cell<NewCallSlots>,
+    /// Summing loops over calls handed a place in `Memo::sums`
+    /// (`pure::SummedCounts`).
+    pub sum_slots: std::cell::Cell<u16>,
     /// Counting loops handed a slot for their per-position counts
     /// (`pure::ElemCount`, `Memo::counts`).
     pub count_slots: std::cell::Cell<u16>,

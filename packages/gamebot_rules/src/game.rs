@@ -866,6 +866,7 @@ impl Game {
                 moved_bits: Default::default(),
                 new_call_slots: Default::default(),
                 count_slots: Default::default(),
+                sum_slots: Default::default(),
                 kept_shapes: Default::default(),
                 scan_slots: Default::default(),
             };
@@ -918,6 +919,7 @@ impl Game {
             moved_bits: Default::default(),
             new_call_slots: Default::default(),
             count_slots: Default::default(),
+            sum_slots: Default::default(),
             kept_shapes: Default::default(),
             scan_slots: Default::default(),
         };

@@ -621,6 +621,14 @@ impl<'c, 'a> Builder<'c, 'a> {
                     self.c.scan_slots.set(s.checked_add(1)?);
                     Some(s)
                 });
+                // A sum of a call's values ([`SummedCounts`]) may keep what
+                // its keys counted in its place in `Memo::sums`.
+                let slot = slot.or_else(|| {
+                    summing_call(&body)?;
+                    let s = self.c.sum_slots.get();
+                    self.c.sum_slots.set(s.checked_add(1)?);
+                    Some(s)
+                });
                 (
                     Pure::Loop(Box::new(PLoop {
                         all: *all,
@@ -1880,7 +1888,9 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
                 if let (Pure::Assign(n, sum), Pure::BoolLit(true)) = (&**a, &**t) {
                     if let Pure::Bin(Op::Add, m, x) = &**sum {
                         if matches!(**m, Pure::Reg(k) if k == *n) {
-                            if let Some(f) = summed_counts(all, var, &l.from, &l.to, *n, x, rec) {
+                            if let Some(f) =
+                                summed_counts(all, var, &l.from, &l.to, *n, x, l.slot, rec)
+                            {
                                 return f;
                             }
                             let x = lower_int(x, rec);
@@ -2646,6 +2656,7 @@ impl ElemCount {
 /// the argument into `$p`, the call's depth check and budget step, `$c`
 /// cleared, the count run as [`ElemCount::lower_kept`] runs it and its
 /// value kept — without a closure per layer. `None` for any other loop.
+#[allow(clippy::too_many_arguments)] // the loop's parts, as `counting_loop_reg` takes them
 fn summed_counts(
     all: bool,
     var: u8,
@@ -2653,8 +2664,10 @@ fn summed_counts(
     to: &Pure,
     n: u8,
     x: &Pure,
+    slot: Option<u16>,
     rec: bool,
 ) -> Option<PBool> {
+    let id = usize::from(slot?);
     let Pure::Call(call) = x else {
         return None;
     };
@@ -2709,7 +2722,7 @@ fn summed_counts(
             })
     });
     let sum = SummedCounts {
-        id: SUM_IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as usize,
+        id,
         all,
         var,
         from: Leaf::of(from, rec),
@@ -2736,9 +2749,22 @@ thread_local! {
     pub(crate) static SUMMED_COUNTS_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// Ids of [`SummedCounts`], handed out process-wide (their places in
-/// `Memo::sums`).
-static SUM_IDS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// The call a loop body `($n = $n + F(..)) OR true` sums ([`summed_counts`]).
+fn summing_call(body: &Pure) -> Option<&Inlined> {
+    let Pure::Or(a, t) = body else {
+        return None;
+    };
+    let (Pure::Assign(n, sum), Pure::BoolLit(true)) = (&**a, &**t) else {
+        return None;
+    };
+    let Pure::Bin(Op::Add, m, x) = &**sum else {
+        return None;
+    };
+    match (&**m, &**x) {
+        (&Pure::Reg(k), Pure::Call(call)) if k == *n => Some(call),
+        _ => None,
+    }
+}
 
 /// What a [`SummedCounts`] loop's keys `keys` counted in a state of epoch
 /// `epoch` (0: nothing yet): per key in order, the iterations counted (bit
@@ -2755,7 +2781,7 @@ pub(crate) struct KeptSum {
 /// `n`; the call's parameter's register `p` (none: replaced by `var`),
 /// count register `c0`, depth and slots.
 struct SummedCounts {
-    /// Its place in `Memo::sums`.
+    /// Its place in `Memo::sums` (`Compiler::sum_slots`).
     id: usize,
     all: bool,
     var: u8,

@@ -1474,6 +1474,7 @@ fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
         moved_bits: Default::default(),
         new_call_slots: Default::default(),
         count_slots: Default::default(),
+        sum_slots: Default::default(),
         kept_shapes: Default::default(),
         scan_slots: Default::default(),
     }
