@@ -541,12 +541,8 @@ impl PreLeaf {
                 owner,
                 op,
                 rhs: r,
-            } => Some(crate::pure::compare(
-                op,
-                owner_or_state(st, e, owner),
-                rhs(r)?,
-            )),
-            PreLeaf::Empty { l, empty } => Some(st.content(l).is_none() == empty),
+            } => attr_holds(st, e, owner, op, || rhs(r)),
+            PreLeaf::Empty { l, empty } => Some(empty_holds(st, l, empty)),
             PreLeaf::AttrIn { e, owner, mask } => Some(
                 u32::try_from(owner_or_state(st, e, owner))
                     .is_ok_and(|v| v < 64 && mask >> v & 1 != 0),
@@ -800,15 +796,33 @@ impl ConditionPart {
                 owner,
                 op,
                 rhs: r,
-            } => Some(crate::pure::compare(
-                op,
-                owner_or_state(st, e, owner),
-                rhs(r)?,
-            )),
-            ConditionPart::Empty { l, empty } => Some(st.content(l).is_none() == empty),
+            } => attr_holds(st, e, owner, op, || rhs(r)),
+            ConditionPart::Empty { l, empty } => Some(empty_holds(st, l, empty)),
             _ => None,
         }
     }
+}
+
+/// The test of [`ConditionPart::Attr`] and [`PreLeaf::Attr`]: `OWNER`
+/// (`owner`) or `STATE` of element `e` in `st` against the right operand
+/// `rhs` gives (`None`: it cannot tell) by `op`.
+#[inline(always)]
+fn attr_holds(
+    st: &crate::state::State,
+    e: u16,
+    owner: bool,
+    op: Op,
+    rhs: impl FnOnce() -> Option<i32>,
+) -> Option<bool> {
+    let v = owner_or_state(st, e, owner);
+    Some(crate::pure::compare(op, v, rhs()?))
+}
+
+/// The test of [`ConditionPart::Empty`] and [`PreLeaf::Empty`]: location
+/// `l` is empty in `st` (`empty`), or occupied.
+#[inline(always)]
+pub(crate) fn empty_holds(st: &crate::state::State, l: u16, empty: bool) -> bool {
+    st.content(l).is_none() == empty
 }
 
 /// `OWNER` (`owner`) or `STATE` of element `e` in `st`: what the tests of

@@ -268,13 +268,7 @@ impl Game {
                 let mut known_a = false;
                 if r.left_precheck && !sc.vars.reference {
                     if let Some(t) = r.left_special.get(ei, from as usize) {
-                        let calls = &sc.vars.memo.calls;
-                        let known = if r.left_flat {
-                            t.precheck_flat(st, r.player, p, calls)
-                        } else {
-                            t.precheck(st, r.player, p, calls)
-                        };
-                        match known {
+                        match ask_left(r, t, st, p, &sc.vars.memo.calls) {
                             Some(false) => continue,
                             Some(true) => known_a = r.silent,
                             None => {}
@@ -484,7 +478,7 @@ impl Game {
                             Some(&crate::compile::ConditionPart::Empty { l, empty })
                                 if !sc.vars.reference =>
                             {
-                                Some(st.content(l).is_none() == empty)
+                                Some(crate::compile::empty_holds(st, l, empty))
                             }
                             // A test of the position read in place, without
                             // an evaluation context (`ConditionPart::precheck`).
@@ -743,14 +737,9 @@ impl Game {
                     match r.left_special.get(i as usize, mv.from as usize) {
                         // Asked first as generation asks it (the kept calls
                         // it reads are those generation found here).
-                        Some(a) => match (r.left_precheck.then(|| {
-                            let calls = &ctx.vars.memo.calls;
-                            if r.left_flat {
-                                a.precheck_flat(st, r.player, st.player(), calls)
-                            } else {
-                                a.precheck(st, r.player, st.player(), calls)
-                            }
-                        }))
+                        Some(a) => match (r
+                            .left_precheck
+                            .then(|| ask_left(r, a, st, st.player(), &ctx.vars.memo.calls)))
                         .flatten()
                         .or_else(|| ctx.run_check(a))
                         {
@@ -758,9 +747,7 @@ impl Game {
                             // `B` read in place when it is a constant or an
                             // `EMPTY` test (`Rule::simple_right`).
                             Some(true) => match r.simple_right.as_deref() {
-                                Some(list) => list
-                                    .get(ti as usize)
-                                    .map(|&(_, at, part)| simple_part(st, at, part)),
+                                Some(list) => list.get(ti as usize).map(|&(_, b)| b.holds(st)),
                                 None => r
                                     .right_special
                                     .get(ti as usize)
@@ -1421,6 +1408,24 @@ fn bind(vars: &mut Vars, b: &Bindings) {
     }
 }
 
+/// Rule `r`'s first conjunct `t` asked before binding, the player `p` to
+/// move ([`ConditionPart::precheck`], or `precheck_flat` when every such
+/// part of the rule is one `AND`/`OR` of tests, `Rule::left_flat`).
+#[inline(always)]
+fn ask_left(
+    r: &Rule,
+    t: &crate::compile::ConditionPart,
+    st: &State,
+    p: i32,
+    calls: &[crate::memo::KeptCall],
+) -> Option<bool> {
+    if r.left_flat {
+        t.precheck_flat(st, r.player, p, calls)
+    } else {
+        t.precheck(st, r.player, p, calls)
+    }
+}
+
 /// Whether `Game::targets` finds rule `r`'s targets, once its hoisted
 /// `A` is known true (`Scratch::known_a`), without evaluating anything:
 /// another element's shared ones, or read in one pass
@@ -1437,23 +1442,15 @@ fn read_free_targets(r: &Rule, sc: &Scratch) -> bool {
 /// an `EMPTY` test (`list`, [`Rule::simple_right`]).
 #[inline(never)]
 fn simple_targets(
-    list: &[(LocationId, LocationId, u8)],
+    list: &[(LocationId, crate::game::TargetTest)],
     st: &State,
     targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>,
 ) {
-    for &(l, at, part) in list {
-        if simple_part(st, at, part) && st.content(l).is_none() {
+    for &(l, b) in list {
+        if b.holds(st) && st.content(l).is_none() {
             targets.push((l, None));
         }
     }
-}
-
-/// The value in `st` of a target's part `B` of [`Rule::simple_right`]: the
-/// location `at` it tests, what the part is.
-#[inline(always)]
-fn simple_part(st: &State, at: LocationId, part: u8) -> bool {
-    let empty = st.content(at).is_none();
-    part == 1 || (part == 2 && empty) || (part == 3 && !empty)
 }
 
 /// The moves of element `e` from `from` by rule `rule` to `targets` (its

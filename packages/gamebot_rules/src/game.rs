@@ -127,11 +127,10 @@ pub struct Rule {
     /// generation runs in its place once `A` was true for an element.
     pub(crate) right_special: Box<[crate::compile::ConditionPart]>,
     /// When every part of [`Rule::right_special`] (one per target) is a
-    /// constant or an `EMPTY` test, per target: its location, the location
-    /// the test reads (its own for a constant) and what the part is (0
-    /// false, 1 true, 2 empty, 3 occupied). Once `A` is true, the targets
-    /// are found by reading the position alone (`engine::simple_targets`).
-    pub(crate) simple_right: Option<Box<[(LocationId, LocationId, u8)]>>,
+    /// constant or an `EMPTY` test, per target: its location and that
+    /// part. Once `A` is true, the targets are found by reading the
+    /// position alone (`engine::simple_targets`).
+    pub(crate) simple_right: Option<Box<[(LocationId, TargetTest)]>>,
     /// The part `A` of a hoisted condition specialized per element or per
     /// `from` location (`Specializer::left_side`), which move generation
     /// runs in its place.
@@ -146,6 +145,54 @@ pub struct Rule {
     /// so that applying a move may take its value from
     /// [`Rule::left_special`] and [`Rule::right_special`].
     pub(crate) silent: bool,
+}
+
+/// A target's part `B` of a hoisted condition that reads the position
+/// alone ([`Rule::simple_right`]): a constant, or whether a location is
+/// empty or occupied, as `ConditionPart::Const` and `ConditionPart::Empty`.
+/// Kept as the location the test reads (any one for a constant) and what
+/// the part is, so that [`TargetTest::holds`] reads the location whatever
+/// the part (as a match over data-carrying variants it ran `nim-orig` 1.6 %
+/// more instructions).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TargetTest {
+    at: LocationId,
+    part: TestPart,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TestPart {
+    False,
+    True,
+    Empty,
+    Occupied,
+}
+
+impl TargetTest {
+    /// The constant `b` (`at`: a location of the game, read and ignored).
+    pub(crate) fn constant(b: bool, at: LocationId) -> TargetTest {
+        let part = if b { TestPart::True } else { TestPart::False };
+        TargetTest { at, part }
+    }
+
+    /// Location `l` is empty (`empty`) or occupied.
+    pub(crate) fn empty(l: LocationId, empty: bool) -> TargetTest {
+        let part = if empty {
+            TestPart::Empty
+        } else {
+            TestPart::Occupied
+        };
+        TargetTest { at: l, part }
+    }
+
+    /// Its value in `st`.
+    #[inline(always)]
+    pub(crate) fn holds(self, st: &State) -> bool {
+        let empty = st.content(self.at).is_none();
+        self.part == TestPart::True
+            || (self.part == TestPart::Empty && empty)
+            || (self.part == TestPart::Occupied && !empty)
+    }
 }
 
 impl Rule {
@@ -1020,9 +1067,11 @@ impl Game {
                     .iter()
                     .zip(checks.iter())
                     .map(|((l, _), t)| match *t {
-                        crate::compile::ConditionPart::Const(b) => Some((*l, *l, u8::from(b))),
+                        crate::compile::ConditionPart::Const(b) => {
+                            Some((*l, TargetTest::constant(b, *l)))
+                        }
                         crate::compile::ConditionPart::Empty { l: at, empty } => {
-                            Some((*l, at, if empty { 2 } else { 3 }))
+                            Some((*l, TargetTest::empty(at, empty)))
                         }
                         _ => None,
                     })
