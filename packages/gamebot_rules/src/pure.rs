@@ -2436,14 +2436,15 @@ impl Test {
 /// `v op w` for a comparison operator `op` (`>=` for any other).
 #[inline(always)]
 pub(crate) fn compare(op: Op, v: i32, w: i32) -> bool {
-    match op {
-        Op::Eq => v == w,
-        Op::Ne => v != w,
-        Op::Lt => v < w,
-        Op::Le => v <= w,
-        Op::Gt => v > w,
-        _ => v >= w,
-    }
+    let holds: u32 = match op {
+        Op::Eq => 0b010,
+        Op::Ne => 0b101,
+        Op::Lt => 0b001,
+        Op::Le => 0b011,
+        Op::Gt => 0b100,
+        _ => 0b110,
+    };
+    holds >> (u32::from(v > w) * 2 + u32::from(v == w)) & 1 != 0
 }
 
 /// What an [`ElemTest`] reads of the element.
@@ -2548,6 +2549,16 @@ impl ElemCount {
             }
         }
         Some(true)
+    }
+
+    /// [`ElemCount::read`] of element `e` in `st`, recording nothing.
+    #[inline(always)]
+    fn read_in(g: &crate::game::Game, st: &crate::state::State, e: u16, key: ElemKey) -> i32 {
+        match key {
+            ElemKey::State => st.element_state(e),
+            ElemKey::Owner => st.owner(e),
+            ElemKey::LocType => g.locations[st.location_of(e) as usize].location_type as i32,
+        }
     }
 
     /// What a test reads of the element `id` names: its `key` (no element:
@@ -2867,13 +2878,9 @@ impl SummedCounts {
         let keys = span(ka, kb);
         let st = c.st.get();
         let epoch = st.epoch;
-        let kept = c
-            .vars
-            .memo
-            .sums
-            .get(self.id)
-            .copied()
-            .filter(|k| k.epoch != 0 && k.keys == (ka, kb))?;
+        // (`keys` and `iterations` are small once the first tests passed:
+        // their product is the budget the loop takes, compared without a
+        // division.)
         if !self.key_is_arg
             || !self.all
             || keys > KEY_WAYS as u64
@@ -2881,29 +2888,36 @@ impl SummedCounts {
             || iterations > 64
             || c.vars.memo.depth != 0
             || !c.inline_call_ok(self.nest)
-            || c.vars.steps_left() / (2 + iterations) < keys
+            || c.vars.steps_left() < keys * (2 + iterations)
         {
             return None;
         }
-        let mut rec = kept;
-        if kept.epoch != epoch {
-            let changed = c.vars.memo.history.changed_from(st, kept.epoch)?;
+        let g = c.g;
+        let memo = &mut c.vars.memo;
+        let rec = memo
+            .sums
+            .get_mut(self.id)
+            .filter(|k| k.epoch != 0 && k.keys == (ka, kb))?;
+        if rec.epoch != epoch {
+            let changed = memo.history.changed_from(st, rec.epoch)?;
             let touched = changes.touched(changed);
             let s = &self.count.count;
             let step_k: i32 = if ka <= kb { 1 } else { -1 };
             // Per element changed, what its keyed comparison reads and
             // whether the other comparisons (against literals,
             // `kept_shape`) hold: read once, then compared with every key
-            // (the keyed one's right side is the key, `key_is_arg`).
+            // (the keyed one's right side is the key, `key_is_arg`). The
+            // record is updated in place: what it holds then is what the
+            // keys count in this state, whatever follows.
             let kt = &s.tests[keyed];
             let mut todo = touched;
             while todo != 0 {
                 let bit = todo.trailing_zeros();
-                let id = Some(elems[bit as usize]);
-                let lhs = ElemCount::read::<false>(c, id, kt.key);
+                let e = elems[bit as usize];
+                let lhs = ElemCount::read_in(g, st, e, kt.key);
                 let others = s.tests.iter().all(|t| {
                     std::ptr::eq(t, kt)
-                        || matches!(t.rhs, Leaf::Lit(x) if compare(t.op, ElemCount::read::<false>(c, id, t.key), x))
+                        || matches!(t.rhs, Leaf::Lit(x) if compare(t.op, ElemCount::read_in(g, st, e, t.key), x))
                 });
                 let m = 1u64 << bit;
                 for ki in 0..keys as usize {
@@ -2922,12 +2936,13 @@ impl SummedCounts {
             }
             rec.epoch = epoch;
         }
+        let ones = rec.ones;
         let (n, c0) = (self.n as usize % REGS, self.c0 as usize % REGS);
         let step_k: i64 = if ka <= kb { 1 } else { -1 };
         let mut v = 0;
-        for ki in 0..keys as usize {
+        for (ki, &count) in ones.iter().enumerate().take(keys as usize) {
             let key = i64::from(ka) + step_k * ki as i64;
-            let total = i64::from(self.count.count.k) * i64::from(rec.ones[ki]);
+            let total = i64::from(self.count.count.k) * i64::from(count);
             let Ok(x) = i32::try_from(total) else {
                 return Some(None);
             };
@@ -2949,7 +2964,6 @@ impl SummedCounts {
         r[self.count.count.var as usize % REGS] = b;
         c.vars
             .set_steps_left(c.vars.steps_left() - keys * (2 + iterations));
-        c.vars.memo.sums[self.id] = rec;
         Some(Some(true))
     }
 
