@@ -407,8 +407,10 @@ impl<'a> Specializer<'a> {
         let none = FxHashSet::default();
         let x = match cond {
             Expr::Binary(Op::And, _, b) => {
-                self.residual(b, bound, Use::Targets, None, &none, Some(target))?
-                    .0
+                match self.residual(b, bound, Use::Targets, None, &none, Some(target)) {
+                    Some((x, _)) => x,
+                    None => self.unchanged(b)?,
+                }
             }
             Expr::Call(f, _) => {
                 let def = self.funcs.get(*f as usize)?.as_ref()?;
@@ -446,8 +448,10 @@ impl<'a> Specializer<'a> {
     ) -> Option<Expr> {
         let x = match cond {
             Expr::Binary(Op::And, a, _) => {
-                self.residual(a, bound, Use::Targets, None, readable, None)?
-                    .0
+                match self.residual(a, bound, Use::Targets, None, readable, None) {
+                    Some((x, _)) => x,
+                    None => self.unchanged(a)?,
+                }
             }
             Expr::Call(f, _) => {
                 let def = self.funcs.get(*f as usize)?.as_ref()?;
@@ -515,6 +519,19 @@ impl<'a> Specializer<'a> {
             _ => {}
         });
         ok
+    }
+
+    /// A side of `A AND B` as written when specializing it changed nothing
+    /// ([`Specializer::residual`] gives `None` then) and it reads no
+    /// variable and changes nothing: it runs in place of itself as a check
+    /// (`nim-orig`'s `pass`, `STATE("token") > 1 AND true`, asked once per
+    /// element before its targets).
+    fn unchanged(&self, x: &Expr) -> Option<Expr> {
+        (size(x) <= MAX_TARGET_NODES
+            && !deeper_than(x, MAX_DEPTH)
+            && !may_change_state(x, &self.reach)
+            && self.closed(x))
+        .then(|| x.clone())
     }
 
     /// Whether a residual reads no variable: none in it, none in a template,

@@ -824,12 +824,85 @@ fn first_conjuncts_are_hoisted_only_when_target_independent() {
     assert!(!hoisted("Own($E) AND ($W == 1)").0);
     // Writes a variable bound from the element.
     assert!(!hoisted("($E = $E + 1) AND true").0);
-    // Not an AND at the top.
-    assert!(!hoisted("Own($E) OR false").0);
+    // One test at the top (a comparison, `OR`, `NOT`): hoisted as `C AND
+    // true` when it reads no target variable.
+    assert_eq!(hoisted("Own($E) OR false"), (true, all.clone()));
+    assert_eq!(hoisted("$A == 1"), (true, all.clone()));
+    assert_eq!(hoisted("NOT ($A == 1)"), (true, vec![]));
+    assert!(!hoisted("$B > 2").0);
+    // Neither a test nor an AND at the top.
+    assert!(!hoisted("Own($E)").0);
+    assert!(!hoisted("FORSOME($I, 1, 2, $I == $A)").0);
     // The original-style nim fixture's `take` rule is the case this is for.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
     let nim = Game::load(root.join("bench/nim-orig.game")).unwrap();
     assert!(nim.rules[0].hoist_first_conjunct);
+}
+
+/// A condition of one test hoisted as `C AND true`: the moves, the
+/// applied positions and the errors are the reference evaluator's, and
+/// those of `C OR ($B == -99)` (the same value, evaluated at every target:
+/// not hoisted), for tests that hold, fail, read a variable or fail to
+/// evaluate; the test is asked once per element, before the targets
+/// (`specialize.rs`, `Specializer::unchanged`).
+#[test]
+fn one_test_conditions_agree_with_the_reference() {
+    let text = |cond: &str| {
+        format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\nname=c(4)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=3\n\
+             [PLAYER NAMES]\n1=solo\n[MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nstate=2\n\
+             name=p(2)\ntype=pin\nlocation=c(2)\nstate=1\n[EXPRESSIONS]\n\
+             Bump\nSETSTATE(\"p(1)\", 3 - STATE(\"p(1)\"))\nEND\n\
+             [GAME RULES]\nname=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition={cond}\nfollowup=Bump\n"
+        )
+    };
+    let conds = [
+        "STATE(\"p(1)\") > 1",
+        "STATE(\"p($E)\") == 2",
+        "$A != 2",
+        "NOT EMPTY(\"c(2)\")",
+        "(STATE(\"p(2)\") == 1) OR ($A > 5)",
+        "\"x\" > 1",
+        "$Z == 1",
+        "STATE(\"p(9)\") < 0",
+    ];
+    // Three plies: the moves (or the error) and the position after the
+    // first move.
+    let play = |g: &Game, reference: bool| -> Vec<String> {
+        let mut sc = g.scratch();
+        sc.set_reference_evaluator(reference);
+        let mut st = g.initial_state();
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            let mut moves = Vec::new();
+            match g.legal_moves_into(&st, &mut sc, &mut moves) {
+                Err(e) => {
+                    out.push(format!("error: {e}"));
+                    break;
+                }
+                Ok(()) => out.extend(moves.iter().map(|m| g.move_text(m))),
+            }
+            let Some(m) = moves.first() else { break };
+            if let Err(e) = g.apply_with(&mut st, m, &mut sc) {
+                out.push(format!("apply error: {e}"));
+                break;
+            }
+            out.push(format!("{:x}", st.hash()));
+        }
+        out
+    };
+    for cond in conds {
+        let g = Game::parse("one.game", &text(cond)).unwrap_or_else(|e| panic!("{cond}: {e}"));
+        if !cond.contains("$Z") {
+            assert!(g.rules[0].hoist_first_conjunct, "{cond}");
+        }
+        let plain = Game::parse("one.game", &text(&format!("({cond}) OR ($B == -99)"))).unwrap();
+        assert!(!plain.rules[0].hoist_first_conjunct, "{cond}");
+        let moves = play(&g, false);
+        assert_eq!(moves, play(&g, true), "{cond}");
+        assert_eq!(moves, play(&plain, false), "{cond}");
+    }
 }
 
 /// A condition that is one call `F(args)` whose last line is `A AND B`: a

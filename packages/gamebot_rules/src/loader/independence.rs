@@ -213,6 +213,7 @@ pub(super) fn mark_hoistable_conditions(
         if r.to_locations.is_some() {
             continue;
         }
+        one_test_as_conjunction(r, &reads, names);
         let Some(Expr::Binary(crate::lexer::Op::And, a, b)) = r.condition.as_ref().map(|c| &c.expr)
         else {
             continue;
@@ -243,6 +244,51 @@ pub(super) fn mark_hoistable_conditions(
         let (hoist, share) = call_hoistable(r, funcs, names, &reads);
         r.hoist_call = hoist;
         r.share_call_targets = hoist && share;
+    }
+}
+
+/// A condition `C` of one test — a comparison, an `OR` or a `NOT`, whose
+/// value is a Bool or an error of its own — made `C AND true` when that is
+/// hoisted ([`mark_hoistable_conditions`]: `C` touches no variable of the
+/// target and writes none bound before the targets), as `nim-orig`'s
+/// `pass` (`STATE("token") > 1`). The same value or error: `AND` evaluates
+/// `C` first and gives its value when it is a Bool; `true` takes no budget
+/// step. The rule's element is then asked `C` once, before its targets
+/// (`ConditionPart::precheck`), instead of at every target.
+fn one_test_as_conjunction(r: &mut Rule, reads: &FunctionReads<'_>, names: &Names) {
+    use crate::lexer::Op;
+    let Some(c) = r.condition.as_ref() else {
+        return;
+    };
+    let one_test = match &c.expr {
+        Expr::Binary(op, ..) => matches!(
+            op,
+            Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Or
+        ),
+        Expr::Unary(Op::Not, _) => true,
+        _ => false,
+    };
+    if !one_test {
+        return;
+    }
+    let mut target_vars: FxHashSet<VarId> = r
+        .to_matches
+        .iter()
+        .flat_map(|(_, tb)| tb.iter().map(|x| x.0))
+        .collect();
+    if let Some(to) = &r.to {
+        target_vars.extend(to.vars());
+    }
+    if !reads.of_expr(&c.expr, names).is_disjoint(&target_vars)
+        || !reads
+            .writes_of(&c.expr)
+            .is_disjoint(&r.bound_before_targets())
+    {
+        return;
+    }
+    if let Some(c) = r.condition.as_mut() {
+        let test = std::mem::replace(&mut c.expr, Expr::Bool(true));
+        c.expr = Expr::Binary(Op::And, Box::new(test), Box::new(Expr::Bool(true)));
     }
 }
 
