@@ -2915,10 +2915,11 @@ impl SummedCounts {
                 let bit = todo.trailing_zeros();
                 let e = elems[bit as usize];
                 let lhs = ElemCount::read_in(g, st, e, kt.key);
-                let others = s.tests.iter().all(|t| {
-                    std::ptr::eq(t, kt)
-                        || matches!(t.rhs, Leaf::Lit(x) if compare(t.op, ElemCount::read_in(g, st, e, t.key), x))
-                });
+                let mut others = true;
+                for (j, t) in s.tests.iter().enumerate() {
+                    others &= j == keyed
+                        || matches!(t.rhs, Leaf::Lit(x) if compare(t.op, ElemCount::read_in(g, st, e, t.key), x));
+                }
                 let m = 1u64 << bit;
                 for ki in 0..keys as usize {
                     let key = ka + step_k * ki as i32;
