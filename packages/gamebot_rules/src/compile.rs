@@ -734,7 +734,7 @@ impl ConditionPart {
     /// one `AND`/`OR` of tests ([`PreTest::Flat`], `Rule::left_flat`): read
     /// here, without a call more. (In `precheck`, which other parts and the
     /// targets' tests ask, the loop made `tictactoe-orig` 1.9 % slower.)
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn precheck_flat(
         &self,
         st: &crate::state::State,
@@ -1183,6 +1183,112 @@ impl IdArg {
             IdArg::Other(f) => f(c),
         }
     }
+}
+
+/// `SETSTATE`/`SETOWNER`/`SETZINDEX` (`b`, setting `which`) of element `e`
+/// to `v` after its check of the value (`name` names the element in the
+/// error, asked only then).
+#[inline(always)]
+fn set_attr(
+    c: &mut Ctx<'_>,
+    b: Builtin,
+    which: Attr,
+    e: u16,
+    v: i32,
+    name: impl FnOnce(&Ctx<'_>) -> String,
+) -> R<bool> {
+    let g = c.g;
+    let fits = match which {
+        Attr::State => {
+            let el = &g.elements[e as usize];
+            (1..=g.element_types[el.element_type].states).contains(&v)
+        }
+        Attr::Owner => (0..=g.players.len() as i32).contains(&v),
+        _ => true,
+    };
+    if !fits {
+        return Err(out_of_range(c, which, e, v, name(c)));
+    }
+    c.state_mut(b)?.set_attr(e, which, v);
+    Ok(true)
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_range(c: &Ctx<'_>, which: Attr, e: u16, v: i32, name: String) -> Box<EvalError> {
+    let g = c.g;
+    match which {
+        Attr::State => {
+            let k = g.element_types[g.elements[e as usize].element_type].states;
+            EvalError::new(format!(
+                "SETSTATE: state {v} out of range 1..{k} for `{name}`"
+            ))
+        }
+        _ => EvalError::new(format!(
+            "SETOWNER: owner {v} out of range 0..{}",
+            g.players.len()
+        )),
+    }
+}
+
+/// `NEXTPLAYER`.
+#[inline(always)]
+fn next_player(c: &mut Ctx<'_>) -> R<bool> {
+    let n = c.g.players.len() as i32;
+    let st = c.state_mut(Builtin::NextPlayer)?;
+    let p = st.player() % n + 1;
+    st.set_player(p);
+    Ok(true)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many calls of functions of effects ([`run_effects`]) were
+    /// compiled on this thread.
+    pub(crate) static EFFECT_CALLS_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// A line of a function all of whose lines are effects
+/// ([`Compiler::effect_lines`]).
+enum Effect {
+    /// `SETSTATE`/`SETOWNER`/`SETZINDEX` (`b`) of the element named by the
+    /// literal `name` (id `e`) to the value of `v`.
+    Set {
+        b: Builtin,
+        which: Attr,
+        e: u16,
+        name: Sym,
+        v: CInt,
+    },
+    NextPlayer,
+}
+
+/// The lines of a function of effects, its parameters bound and the call
+/// entered: what [`run_lines_bool`] does with the lines' closures (each line
+/// gives `true` or fails; the error traced with its line), without them.
+fn run_effects(c: &mut Ctx<'_>, lines: &[(Effect, u32)], name: &str) -> R<bool> {
+    for (effect, line) in lines {
+        let done = match effect {
+            Effect::Set {
+                b,
+                which,
+                e,
+                name,
+                v,
+            } => match v(c) {
+                Ok(v) => set_attr(c, *b, *which, *e, v, |c| {
+                    c.text(&Str::Sym(*name)).to_string()
+                }),
+                Err(e) => Err(e),
+            },
+            Effect::NextPlayer => next_player(c),
+        };
+        if let Err(mut e) = done {
+            e.trace.push(format!("function {name} line {line}"));
+            return Err(e);
+        }
+    }
+    Ok(true)
 }
 
 fn known(table: &[u16], s: Sym) -> Option<u16> {
@@ -2128,6 +2234,48 @@ impl Compiler<'_> {
         }
     }
 
+    /// The lines of function `func` when every one is an effect whose
+    /// closure [`run_effects`] can stand for: `SETSTATE`/`SETOWNER`/
+    /// `SETZINDEX` of an element named by a literal, and `NEXTPLAYER`
+    /// (`nim-orig`'s `Took`, `EndTurn`). A call of it then runs them in one
+    /// closure (the lines' closures were three calls a followup).
+    fn effect_lines(&self, func: &Function) -> Option<Box<[(Effect, u32)]>> {
+        if func.body.is_empty() {
+            return None;
+        }
+        func.body
+            .iter()
+            .map(|l| {
+                let effect = match &l.expr {
+                    Expr::Builtin(
+                        b @ (Builtin::SetState | Builtin::SetOwner | Builtin::SetZIndex),
+                        a,
+                    ) if a.len() == 2 => {
+                        let Expr::Str(name) = a[0] else {
+                            return None;
+                        };
+                        let e = known(self.sym_elem, name)?;
+                        let which = match b {
+                            Builtin::SetState => Attr::State,
+                            Builtin::SetOwner => Attr::Owner,
+                            _ => Attr::ZIndex,
+                        };
+                        Effect::Set {
+                            b: *b,
+                            which,
+                            e,
+                            name,
+                            v: self.int(&a[1], "the value argument"),
+                        }
+                    }
+                    Expr::Builtin(Builtin::NextPlayer, a) if a.is_empty() => Effect::NextPlayer,
+                    _ => return None,
+                };
+                Some((effect, l.line))
+            })
+            .collect()
+    }
+
     fn call(&self, fid: FuncId, args: &[Expr]) -> Node {
         let argc = args.len();
         Node::Val(
@@ -2192,6 +2340,22 @@ impl Compiler<'_> {
                                         other.kind()
                                     ))),
                                 }
+                            }));
+                        }
+                        if let Some(lines) = self.effect_lines(func) {
+                            // What `run_func_bool` does: the function is
+                            // defined and its body not empty.
+                            let name = func.name.clone();
+                            #[cfg(test)]
+                            EFFECT_CALLS_BUILT.with(|n| n.set(n.get() + 1));
+                            return Node::Bool(f(move |c| {
+                                for (p, a) in args.iter() {
+                                    a.set(c, *p)?;
+                                }
+                                c.enter_call(&name)?;
+                                let done = run_effects(c, &lines, &name);
+                                c.depth -= 1;
+                                done
                             }));
                         }
                         return Node::Bool(f(move |c| {
@@ -2786,62 +2950,13 @@ impl Compiler<'_> {
                     Builtin::SetOwner => Attr::Owner,
                     _ => Attr::ZIndex,
                 };
-                // The attribute set after its check of the value (`name`
-                // names the element in the error, asked only then).
-                #[inline(always)]
-                fn set(
-                    c: &mut Ctx<'_>,
-                    b: Builtin,
-                    which: Attr,
-                    e: u16,
-                    v: i32,
-                    name: impl FnOnce(&Ctx<'_>) -> String,
-                ) -> R<bool> {
-                    let g = c.g;
-                    let fits = match which {
-                        Attr::State => {
-                            let el = &g.elements[e as usize];
-                            (1..=g.element_types[el.element_type].states).contains(&v)
-                        }
-                        Attr::Owner => (0..=g.players.len() as i32).contains(&v),
-                        _ => true,
-                    };
-                    if !fits {
-                        return Err(out_of_range(c, which, e, v, name(c)));
-                    }
-                    c.state_mut(b)?.set_attr(e, which, v);
-                    Ok(true)
-                }
-                #[cold]
-                #[inline(never)]
-                fn out_of_range(
-                    c: &Ctx<'_>,
-                    which: Attr,
-                    e: u16,
-                    v: i32,
-                    name: String,
-                ) -> Box<EvalError> {
-                    let g = c.g;
-                    match which {
-                        Attr::State => {
-                            let k = g.element_types[g.elements[e as usize].element_type].states;
-                            EvalError::new(format!(
-                                "SETSTATE: state {v} out of range 1..{k} for `{name}`"
-                            ))
-                        }
-                        _ => EvalError::new(format!(
-                            "SETOWNER: owner {v} out of range 0..{}",
-                            g.players.len()
-                        )),
-                    }
-                }
                 // A literal element name: its id found at load.
                 if let Expr::Str(s) = &a[0] {
                     if let Some(e) = known(self.sym_elem, *s) {
                         let s = *s;
                         return Node::Bool(f(move |c| {
                             let v = v(c)?;
-                            set(c, b, which, e, v, |c| c.text(&Str::Sym(s)).to_string())
+                            set_attr(c, b, which, e, v, |c| c.text(&Str::Sym(s)).to_string())
                         }));
                     }
                 }
@@ -2852,16 +2967,10 @@ impl Compiler<'_> {
                         EvalError::new(format!("{}: unknown element `{}`", b.name(), c.text(&es)))
                     })?;
                     let v = v(c)?;
-                    set(c, b, which, e, v, |c| c.text(&es).to_string())
+                    set_attr(c, b, which, e, v, |c| c.text(&es).to_string())
                 }))
             }
-            Builtin::NextPlayer => Node::Bool(f(move |c| {
-                let n = c.g.players.len() as i32;
-                let st = c.state_mut(b)?;
-                let p = st.player() % n + 1;
-                st.set_player(p);
-                Ok(true)
-            })),
+            Builtin::NextPlayer => Node::Bool(f(move |c| next_player(c))),
             #[allow(unreachable_patterns)]
             _ => Self::fallback(whole),
         }

@@ -905,6 +905,70 @@ fn one_test_conditions_agree_with_the_reference() {
     }
 }
 
+/// A followup calling a function of effects (`SETSTATE`/`SETOWNER` of
+/// named elements, `NEXTPLAYER`) runs its lines in one closure
+/// (`compile::run_effects`): the positions, and the errors with their
+/// traces (a state out of range on the second line, an unbound variable in
+/// a value, an argument that fails), are the reference evaluator's, and
+/// the budget is spent the same (a budget exhausted inside the call).
+#[test]
+fn effect_functions_agree_with_the_reference() {
+    let text = |followup: &str, extra: &str| {
+        format!(
+            "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+             name=c(3)\ntype=cell\n[ELEMENT TYPES]\nname=pin\nstates=3\n\
+             [PLAYER NAMES]\n1=a\n2=b\n[MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nstate=1\n\
+             name=p(2)\ntype=pin\nlocation=c(2)\nstate=1\n[EXPRESSIONS]\n\
+             Fx($Q)\nSETSTATE(\"p(1)\", $Q)\nSETOWNER(\"p(2)\", $Q - 1)\nNEXTPLAYER\nEND\n\
+             Up($U)\nSETSTATE(\"p(2)\", $U + 1)\nEND\n{extra}\
+             [GAME RULES]\nname=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\nfollowup={followup}\n"
+        )
+    };
+    let play = |g: &Game, reference: bool| -> Vec<String> {
+        let mut sc = g.scratch();
+        sc.set_reference_evaluator(reference);
+        let mut st = g.initial_state();
+        let mut out = Vec::new();
+        for _ in 0..4 {
+            let moves = g.legal_moves(&st).unwrap();
+            let Some(m) = moves.last() else { break };
+            match g.apply_with(&mut st, m, &mut sc) {
+                Ok(()) => out.push(format!("{:x} {}", st.hash(), st.player())),
+                Err(e) => {
+                    out.push(format!("error: {e}"));
+                    break;
+                }
+            }
+        }
+        out
+    };
+    let cases = [
+        ("Fx($A)", ""),
+        ("Fx($B)", ""),
+        ("Up($A)", ""),
+        ("Up($A + $B)", ""),
+        ("Up($Z)", ""),
+        ("Fx(9)", ""),
+        (
+            "Up(Spin(1))",
+            "Spin($N)\nFORALL($I, 1, 100000000, true)\n$N\nEND\n",
+        ),
+        ("Fx(2) AND Up(1)", ""),
+    ];
+    for (followup, extra) in cases {
+        let before = crate::compile::EFFECT_CALLS_BUILT.with(|n| n.get());
+        let g = Game::parse("fx.game", &text(followup, extra))
+            .unwrap_or_else(|e| panic!("{followup}: {e}"));
+        assert!(
+            crate::compile::EFFECT_CALLS_BUILT.with(|n| n.get()) > before,
+            "{followup}: no call of effects compiled"
+        );
+        let compiled = play(&g, false);
+        assert_eq!(compiled, play(&g, true), "{followup}");
+        assert!(!compiled.is_empty(), "{followup}");
+    }
+}
+
 /// A condition that is one call `F(args)` whose last line is `A AND B`: a
 /// false `A` ends the element's targets only when it cannot depend on them
 /// and nothing before it can fail.
