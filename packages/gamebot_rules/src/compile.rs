@@ -734,6 +734,9 @@ impl ConditionPart {
     /// one `AND`/`OR` of tests ([`PreTest::Flat`], `Rule::left_flat`): read
     /// here, without a call more. (In `precheck`, which other parts and the
     /// targets' tests ask, the loop made `tictactoe-orig` 1.9 % slower.)
+    /// Inlined into the generation loop and `rule_matches`: `nim-orig` 3.6 %
+    /// fewer instructions and about 5 % less CPU time than out of line
+    /// (`tictactoe-orig` +0.5 % instructions, its CPU time within noise).
     #[inline(always)]
     pub(crate) fn precheck_flat(
         &self,
