@@ -2973,7 +2973,7 @@ impl Compiler<'_> {
                     set_attr(c, b, which, e, v, |c| c.text(&es).to_string())
                 }))
             }
-            Builtin::NextPlayer => Node::Bool(f(move |c| next_player(c))),
+            Builtin::NextPlayer => Node::Bool(f(next_player)),
             #[allow(unreachable_patterns)]
             _ => Self::fallback(whole),
         }
