@@ -737,24 +737,28 @@ impl Game {
                     match r.left_special.get(i as usize, mv.from as usize) {
                         // Asked first as generation asks it (the kept calls
                         // it reads are those generation found here).
-                        Some(a) => match (r
-                            .left_precheck
-                            .then(|| ask_left(r, a, st, st.player(), &ctx.vars.memo.calls)))
-                        .flatten()
-                        .or_else(|| ctx.run_check(a))
-                        {
-                            Some(false) => Some(false),
-                            // `B` read in place when it is a constant or an
-                            // `EMPTY` test (`Rule::simple_right`).
-                            Some(true) => match r.simple_right.as_deref() {
-                                Some(list) => list.get(ti as usize).map(|&(_, b)| b.holds(st)),
-                                None => r
-                                    .right_special
-                                    .get(ti as usize)
-                                    .and_then(|b| ctx.run_check(b)),
-                            },
-                            None => None,
-                        },
+                        Some(a) => {
+                            // (Not through `Option::then`: its closure was a
+                            // call of its own.)
+                            let asked = if r.left_precheck {
+                                ask_left(r, a, st, st.player(), &ctx.vars.memo.calls)
+                            } else {
+                                None
+                            };
+                            match asked.or_else(|| ctx.run_check(a)) {
+                                Some(false) => Some(false),
+                                // `B` read in place when it is a constant or an
+                                // `EMPTY` test (`Rule::simple_right`).
+                                Some(true) => match r.simple_right.as_deref() {
+                                    Some(list) => list.get(ti as usize).map(|&(_, b)| b.holds(st)),
+                                    None => r
+                                        .right_special
+                                        .get(ti as usize)
+                                        .and_then(|b| ctx.run_check(b)),
+                                },
+                                None => None,
+                            }
+                        }
                         None => None,
                     }
                 } else {
