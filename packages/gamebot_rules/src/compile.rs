@@ -554,11 +554,17 @@ impl PreLeaf {
                 reads,
             } => {
                 let k = calls.get(slot as usize)?;
-                (st.epoch != 0
+                // (Not through `bool::then`: where this is not inlined into
+                // its caller, its closure was a call of its own.)
+                if st.epoch != 0
                     && (k.epoch == st.epoch
                         || crate::memo::EpochHistory::changed_from_parent(st, k.epoch)
-                            .is_some_and(|ch| ch & reads == 0)))
-                .then(|| crate::pure::compare(op, k.value, lit))
+                            .is_some_and(|ch| ch & reads == 0))
+                {
+                    Some(crate::pure::compare(op, k.value, lit))
+                } else {
+                    None
+                }
             }
             PreLeaf::Unknown => None,
         }

@@ -745,7 +745,11 @@ impl Game {
                             } else {
                                 None
                             };
-                            match asked.or_else(|| ctx.run_check(a)) {
+                            let a = match asked {
+                                Some(a) => Some(a),
+                                None => ctx.run_check(a),
+                            };
+                            match a {
                                 Some(false) => Some(false),
                                 // `B` read in place when it is a constant or an
                                 // `EMPTY` test (`Rule::simple_right`).
