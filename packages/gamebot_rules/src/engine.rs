@@ -754,7 +754,12 @@ impl Game {
                                 // `B` read in place when it is a constant or an
                                 // `EMPTY` test (`Rule::simple_right`).
                                 Some(true) => match r.simple_right.as_deref() {
-                                    Some(list) => list.get(ti as usize).map(|&(_, b)| b.holds(st)),
+                                    // (Not through `Option::map`: its
+                                    // closure was a call of its own.)
+                                    Some(list) if (ti as usize) < list.len() => {
+                                        Some(list[ti as usize].1.holds(st))
+                                    }
+                                    Some(_) => None,
                                     None => r
                                         .right_special
                                         .get(ti as usize)
