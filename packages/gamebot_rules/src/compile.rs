@@ -1268,8 +1268,53 @@ enum Effect {
         e: u16,
         name: Sym,
         v: CInt,
+        /// `v`'s expression when it is a literal, or an Int variable plus a
+        /// literal: read in place, `v` running only when that cannot give
+        /// the value (the variable not an Int, an overflow), for its error.
+        quick: QuickInt,
     },
     NextPlayer,
+}
+
+/// [`Effect::Set`]'s value read in place.
+#[derive(Clone, Copy)]
+enum QuickInt {
+    Lit(i32),
+    /// `$v + q` (`$v - q` as `q` negated; `$v` alone as `q` = 0).
+    VarAdd(VarId, i32),
+    None,
+}
+
+impl QuickInt {
+    fn of(e: &Expr) -> QuickInt {
+        match *e {
+            Expr::Int(i) => QuickInt::Lit(i),
+            Expr::Var(v) => QuickInt::VarAdd(v, 0),
+            Expr::Binary(Op::Add, ref x, ref y) => match (&**x, &**y) {
+                (&Expr::Var(v), &Expr::Int(q)) | (&Expr::Int(q), &Expr::Var(v)) => {
+                    QuickInt::VarAdd(v, q)
+                }
+                _ => QuickInt::None,
+            },
+            Expr::Binary(Op::Sub, ref x, ref y) => match (&**x, &**y) {
+                (&Expr::Var(v), &Expr::Int(q)) if q != i32::MIN => QuickInt::VarAdd(v, -q),
+                _ => QuickInt::None,
+            },
+            _ => QuickInt::None,
+        }
+    }
+
+    #[inline(always)]
+    fn get(self, c: &Ctx<'_>) -> Option<i32> {
+        match self {
+            QuickInt::Lit(i) => Some(i),
+            QuickInt::VarAdd(v, q) => match c.vars.get(v) {
+                Some(&Value::Int(i)) => i.checked_add(q),
+                _ => None,
+            },
+            QuickInt::None => None,
+        }
+    }
 }
 
 /// The lines of a function of effects, its parameters bound and the call
@@ -1284,12 +1329,19 @@ fn run_effects(c: &mut Ctx<'_>, lines: &[(Effect, u32)], name: &str) -> R<bool> 
                 e,
                 name,
                 v,
-            } => match v(c) {
-                Ok(v) => set_attr(c, *b, *which, *e, v, |c| {
-                    c.text(&Str::Sym(*name)).to_string()
-                }),
-                Err(e) => Err(e),
-            },
+                quick,
+            } => {
+                let value = match quick.get(c) {
+                    Some(x) => Ok(x),
+                    None => v(c),
+                };
+                match value {
+                    Ok(v) => set_attr(c, *b, *which, *e, v, |c| {
+                        c.text(&Str::Sym(*name)).to_string()
+                    }),
+                    Err(e) => Err(e),
+                }
+            }
             Effect::NextPlayer => next_player(c),
         };
         if let Err(mut e) = done {
@@ -2275,6 +2327,7 @@ impl Compiler<'_> {
                             e,
                             name,
                             v: self.int(&a[1], "the value argument"),
+                            quick: QuickInt::of(&a[1]),
                         }
                     }
                     Expr::Builtin(Builtin::NextPlayer, a) if a.is_empty() => Effect::NextPlayer,

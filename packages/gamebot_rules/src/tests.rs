@@ -909,7 +909,9 @@ fn one_test_conditions_agree_with_the_reference() {
 /// named elements, `NEXTPLAYER`) runs its lines in one closure
 /// (`compile::run_effects`): the positions, and the errors with their
 /// traces (a state out of range on the second line, an unbound variable in
-/// a value, an argument that fails), are the reference evaluator's, and
+/// a value, an argument that fails, a value that overflows or is no Int:
+/// read in place, `compile::QuickInt`, then through its closure for the
+/// error), are the reference evaluator's, and
 /// the budget is spent the same (a budget exhausted inside the call).
 #[test]
 fn effect_functions_agree_with_the_reference() {
@@ -948,6 +950,8 @@ fn effect_functions_agree_with_the_reference() {
         ("Up($A)", ""),
         ("Up($A + $B)", ""),
         ("Up($Z)", ""),
+        ("Up(2147483647)", ""),
+        ("Up(\"x\")", ""),
         ("Fx(9)", ""),
         (
             "Up(Spin(1))",
