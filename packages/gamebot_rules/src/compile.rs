@@ -3611,6 +3611,19 @@ impl Ctx<'_> {
         }
     }
 
+    /// [`Ctx::run`] of a followup, whose value is not used (a Bool one's
+    /// not made a [`Value`] to be dropped).
+    #[inline]
+    pub(crate) fn run_effect(&mut self, se: &SrcExpr) -> R<()> {
+        match &se.code.0 {
+            Some(code) if !self.vars.reference => match &code.whole {
+                Node::Bool(b) => b(self).map(drop),
+                n => n.value(self).map(drop),
+            },
+            _ => self.eval(&se.expr).map(drop),
+        }
+    }
+
     /// [`Ctx::run`] of a condition: whether it gives Bool `true`.
     #[inline]
     pub(crate) fn run_cond(&mut self, se: &SrcExpr) -> R<bool> {

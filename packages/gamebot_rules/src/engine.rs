@@ -931,7 +931,7 @@ impl Game {
             })?;
         } else if let Some(f) = &r.followup {
             Ctx::new(self, StateRef::Rw(st), vars)
-                .run(f)
+                .run_effect(f)
                 .map_err(|e| self.eval_error(f, format!("rule `{}` followup", r.name), e))?;
         }
         // 5. Scorings: an operation of their own for the evaluation budget.

@@ -334,7 +334,7 @@ impl<'a> Ctx<'a> {
         x
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn state_mut(&mut self, what: Builtin) -> R<&mut State> {
         match &mut self.st {
             StateRef::Rw(s) => Ok(s),
