@@ -839,6 +839,32 @@ fn first_conjuncts_are_hoisted_only_when_target_independent() {
     assert!(nim.rules[0].hoist_first_conjunct);
 }
 
+/// `n` plies of `g` from its initial position with the compiled form or
+/// the reference evaluator (`reference`): per ply the legal moves, then
+/// the last one applied and the position's hash and player to move; an
+/// error ends it (written out, so that two runs compare their errors).
+fn plies(g: &Game, reference: bool, n: usize) -> Vec<String> {
+    let mut sc = g.scratch();
+    sc.set_reference_evaluator(reference);
+    let mut st = g.initial_state();
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let mut moves = Vec::new();
+        if let Err(e) = g.legal_moves_into(&st, &mut sc, &mut moves) {
+            out.push(format!("error: {e}"));
+            break;
+        }
+        out.extend(moves.iter().map(|m| g.move_text(m)));
+        let Some(m) = moves.last() else { break };
+        if let Err(e) = g.apply_with(&mut st, m, &mut sc) {
+            out.push(format!("apply error: {e}"));
+            break;
+        }
+        out.push(format!("{:x} {}", st.hash(), st.player()));
+    }
+    out
+}
+
 /// A condition of one test hoisted as `C AND true`: the moves, the
 /// applied positions and the errors are the reference evaluator's, and
 /// those of `C OR ($B == -99)` (the same value, evaluated at every target:
@@ -867,31 +893,6 @@ fn one_test_conditions_agree_with_the_reference() {
         "$Z == 1",
         "STATE(\"p(9)\") < 0",
     ];
-    // Three plies: the moves (or the error) and the position after the
-    // first move.
-    let play = |g: &Game, reference: bool| -> Vec<String> {
-        let mut sc = g.scratch();
-        sc.set_reference_evaluator(reference);
-        let mut st = g.initial_state();
-        let mut out = Vec::new();
-        for _ in 0..3 {
-            let mut moves = Vec::new();
-            match g.legal_moves_into(&st, &mut sc, &mut moves) {
-                Err(e) => {
-                    out.push(format!("error: {e}"));
-                    break;
-                }
-                Ok(()) => out.extend(moves.iter().map(|m| g.move_text(m))),
-            }
-            let Some(m) = moves.first() else { break };
-            if let Err(e) = g.apply_with(&mut st, m, &mut sc) {
-                out.push(format!("apply error: {e}"));
-                break;
-            }
-            out.push(format!("{:x}", st.hash()));
-        }
-        out
-    };
     for cond in conds {
         let g = Game::parse("one.game", &text(cond)).unwrap_or_else(|e| panic!("{cond}: {e}"));
         if !cond.contains("$Z") {
@@ -899,9 +900,9 @@ fn one_test_conditions_agree_with_the_reference() {
         }
         let plain = Game::parse("one.game", &text(&format!("({cond}) OR ($B == -99)"))).unwrap();
         assert!(!plain.rules[0].hoist_first_conjunct, "{cond}");
-        let moves = play(&g, false);
-        assert_eq!(moves, play(&g, true), "{cond}");
-        assert_eq!(moves, play(&plain, false), "{cond}");
+        let moves = plies(&g, false, 3);
+        assert_eq!(moves, plies(&g, true, 3), "{cond}");
+        assert_eq!(moves, plies(&plain, false, 3), "{cond}");
     }
 }
 
@@ -926,24 +927,6 @@ fn effect_functions_agree_with_the_reference() {
              [GAME RULES]\nname=go\nelement=p($E)\nfrom=c($A)\nto=c($B)\nfollowup={followup}\n"
         )
     };
-    let play = |g: &Game, reference: bool| -> Vec<String> {
-        let mut sc = g.scratch();
-        sc.set_reference_evaluator(reference);
-        let mut st = g.initial_state();
-        let mut out = Vec::new();
-        for _ in 0..4 {
-            let moves = g.legal_moves(&st).unwrap();
-            let Some(m) = moves.last() else { break };
-            match g.apply_with(&mut st, m, &mut sc) {
-                Ok(()) => out.push(format!("{:x} {}", st.hash(), st.player())),
-                Err(e) => {
-                    out.push(format!("error: {e}"));
-                    break;
-                }
-            }
-        }
-        out
-    };
     let cases = [
         ("Fx($A)", ""),
         ("Fx($B)", ""),
@@ -967,8 +950,8 @@ fn effect_functions_agree_with_the_reference() {
             crate::compile::EFFECT_CALLS_BUILT.with(|n| n.get()) > before,
             "{followup}: no call of effects compiled"
         );
-        let compiled = play(&g, false);
-        assert_eq!(compiled, play(&g, true), "{followup}");
+        let compiled = plies(&g, false, 4);
+        assert_eq!(compiled, plies(&g, true, 4), "{followup}");
         assert!(!compiled.is_empty(), "{followup}");
     }
 }
