@@ -1586,6 +1586,28 @@ impl Compiler<'_> {
         }
     }
 
+    /// An end-of-game situation that compares a call with a slot with a
+    /// literal ([`Compiler::call_test`]), as a [`crate::pure::KeptTest`].
+    pub(crate) fn kept_test(&self, r: &Expr) -> Option<crate::pure::KeptTest> {
+        let PreLeaf::Call {
+            slot,
+            op,
+            lit,
+            reads,
+        } = self.call_test(r)?
+        else {
+            return None;
+        };
+        let once = self.once_slots.get() >> (slot % 64) & 1 != 0;
+        Some(crate::pure::KeptTest::new(
+            slot as usize,
+            reads,
+            once,
+            op,
+            lit,
+        ))
+    }
+
     /// A comparison of a call with integer-literal arguments that has a slot
     /// (`pure::Inlined::cache`) with a literal, as a [`PreLeaf::Call`].
     fn call_test(&self, r: &Expr) -> Option<PreLeaf> {

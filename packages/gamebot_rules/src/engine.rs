@@ -966,9 +966,20 @@ impl Game {
         }
         vars.start_operation();
         for end in &self.ends {
-            let fire = Ctx::new(self, StateRef::Rw(st), vars)
-                .run_cond(&end.situation)
-                .map_err(|e| self.eval_error(&end.situation, "end-of-game situation".into(), e))?;
+            // A kept call compared with a literal, from its slot when it
+            // holds the call's value here (`pure::KeptTest`).
+            let kept = match end.kept {
+                Some(t) if !vars.reference => t.value(st, &mut vars.memo),
+                _ => None,
+            };
+            let fire = match kept {
+                Some(fire) => fire,
+                None => Ctx::new(self, StateRef::Rw(st), vars)
+                    .run_cond(&end.situation)
+                    .map_err(|e| {
+                        self.eval_error(&end.situation, "end-of-game situation".into(), e)
+                    })?,
+            };
             if fire {
                 let w = self.eval_int_rw(&end.winner, st, vars, "end-of-game winner")?;
                 if w < -1 || w > n {

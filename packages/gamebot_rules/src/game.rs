@@ -392,6 +392,9 @@ pub struct Scoring {
 pub struct EndCondition {
     pub(crate) situation: SrcExpr,
     pub(crate) winner: SrcExpr,
+    /// The situation as a kept call compared with a literal, asked first
+    /// (`pure::KeptTest`).
+    pub(crate) kept: Option<crate::pure::KeptTest>,
 }
 
 impl EndCondition {
@@ -1127,6 +1130,7 @@ impl Game {
         for e in &mut ends {
             compile_special(&mut e.situation);
             compile_special(&mut e.winner);
+            e.kept = compiler.kept_test(&e.situation.expr);
         }
         for e in &mut evaluations {
             e.value.code = compiler.code(&e.value.expr);

@@ -1437,12 +1437,17 @@ enum CallKept {
 impl CallCache {
     #[inline(always)]
     fn look(self, c: &mut Ctx<'_>) -> CallKept {
-        let st = c.st.get();
+        self.look_in(c.st.get(), &mut c.vars.memo)
+    }
+
+    /// [`CallCache::look`] in `st` with the scratch's `memo`.
+    #[inline(always)]
+    fn look_in(self, st: &crate::state::State, memo: &mut crate::memo::Memo) -> CallKept {
         let epoch = st.epoch;
-        if epoch == 0 || c.vars.memo.depth != 0 {
+        if epoch == 0 || memo.depth != 0 {
             return CallKept::Run;
         }
-        if let Some(&k) = c.vars.memo.calls.get(self.slot) {
+        if let Some(&k) = memo.calls.get(self.slot) {
             if k.epoch == epoch {
                 return CallKept::Value(k.value);
             }
@@ -1451,13 +1456,12 @@ impl CallCache {
             }
             // (An empty slot's epoch is 0, which no state derives from.)
             if self.reads != u64::MAX
-                && c.vars
-                    .memo
+                && memo
                     .history
                     .changed_from(st, k.epoch)
                     .is_some_and(|ch| ch & self.reads == 0)
             {
-                c.vars.memo.keep_call(self.slot, epoch, k.value, false);
+                memo.keep_call(self.slot, epoch, k.value, false);
                 return CallKept::Value(k.value);
             }
         }
@@ -1489,6 +1493,52 @@ impl CallCache {
     #[inline(always)]
     fn keep(self, c: &mut Ctx<'_>, epoch: u64, v: i32) {
         c.vars.memo.keep_call(self.slot, epoch, v, self.once);
+    }
+}
+
+/// An end-of-game situation that compares a closed call kept in a slot
+/// ([`CallCache`]) with a literal (`nim-orig`'s `Total == 0`): in a state
+/// where the slot holds the call's value (the same epoch, or one whose
+/// reads did not change since, as the call's own closure finds it, the
+/// slot then kept for this epoch), the comparison of that value is the
+/// situation's value; the engine asks it before running the situation
+/// (`Game::apply_with`: after a pass, `Total`'s value is its parent's).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeptTest {
+    slot: usize,
+    reads: u64,
+    once: bool,
+    op: Op,
+    lit: i32,
+}
+
+impl KeptTest {
+    pub(crate) fn new(slot: usize, reads: u64, once: bool, op: Op, lit: i32) -> KeptTest {
+        KeptTest {
+            slot,
+            reads,
+            once,
+            op,
+            lit,
+        }
+    }
+
+    /// The situation's value in `st`, when the slot holds the call's.
+    #[inline(always)]
+    pub(crate) fn value(
+        self,
+        st: &crate::state::State,
+        memo: &mut crate::memo::Memo,
+    ) -> Option<bool> {
+        let cache = CallCache {
+            slot: self.slot,
+            reads: self.reads,
+            once: self.once,
+        };
+        match cache.look_in(st, memo) {
+            CallKept::Value(v) => Some(compare(self.op, v, self.lit)),
+            CallKept::Keep(_) | CallKept::Run => None,
+        }
     }
 }
 

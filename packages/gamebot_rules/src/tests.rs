@@ -4754,6 +4754,8 @@ fn values_kept_across_positions_agree_with_the_reference() {
         "Total not summed in one closure"
     );
     assert!(g.renews_epochs);
+    // The end check `Total == 0` asked from `Total`'s slot first.
+    assert!(g.ends[0].kept.is_some(), "the end check is no kept test");
     for name in ["take", "sweep"] {
         let r = g.rules.iter().find(|r| r.name == name).unwrap();
         let parts = match &r.left_special {

@@ -165,6 +165,7 @@ impl Loader<'_> {
                 Some(w) => ends.push(EndCondition {
                     situation: sit,
                     winner: w,
+                    kept: None,
                 }),
                 None => self.warn(
                     line,
