@@ -745,11 +745,11 @@ impl Game {
                             } else {
                                 None
                             };
-                            let a = match asked {
-                                Some(a) => Some(a),
+                            let left = match asked {
+                                Some(v) => Some(v),
                                 None => ctx.run_check(a),
                             };
-                            match a {
+                            match left {
                                 Some(false) => Some(false),
                                 // `B` read in place when it is a constant or an
                                 // `EMPTY` test (`Rule::simple_right`).
