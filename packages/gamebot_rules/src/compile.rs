@@ -1344,9 +1344,8 @@ fn run_effects(c: &mut Ctx<'_>, lines: &[(Effect, u32)], name: &str) -> R<bool> 
             }
             Effect::NextPlayer => next_player(c),
         };
-        if let Err(mut e) = done {
-            e.trace.push(format!("function {name} line {line}"));
-            return Err(e);
+        if let Err(e) = done {
+            return Err(e.at_line(name, *line));
         }
     }
     Ok(true)
@@ -1586,6 +1585,12 @@ impl Compiler<'_> {
         }
     }
 
+    /// Whether slot `at` of [`Compiler::call_slots`] was handed out to a
+    /// check that runs once a position ([`Compiler::once_slots`]).
+    pub(crate) fn once_slot(&self, at: usize) -> bool {
+        at < 64 && self.once_slots.get() >> at & 1 != 0
+    }
+
     /// An end-of-game situation that compares a call with a slot with a
     /// literal ([`Compiler::call_test`]), as a [`crate::pure::KeptTest`].
     pub(crate) fn kept_test(&self, r: &Expr) -> Option<crate::pure::KeptTest> {
@@ -1598,11 +1603,11 @@ impl Compiler<'_> {
         else {
             return None;
         };
-        let once = self.once_slots.get() >> (slot % 64) & 1 != 0;
+        let slot = usize::from(slot);
         Some(crate::pure::KeptTest::new(
-            slot as usize,
+            slot,
             reads,
-            once,
+            self.once_slot(slot),
             op,
             lit,
         ))
@@ -3477,10 +3482,7 @@ fn run_func_bool(c: &mut Ctx<'_>, fid: FuncId) -> R<bool> {
 }
 
 fn run_lines_bool(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32) -> R<bool> {
-    let traced = |mut e: Box<EvalError>, line: u32| {
-        e.trace.push(format!("function {} line {line}", cf.name));
-        e
-    };
+    let traced = |e: Box<EvalError>, line: u32| e.at_line(&cf.name, line);
     for (guard, line) in &cf.guards {
         let passed = match guard {
             Guard::Bool(b) => b(c),
@@ -3539,10 +3541,7 @@ fn enter_defined<'g>(c: &mut Ctx<'g>, cf: &'g CFunc) -> R<(&'g Node, u32)> {
 /// not, and every call paid for one more call).
 #[inline(always)]
 fn run_lines(c: &mut Ctx<'_>, cf: &CFunc, last: &Node, last_line: u32, split: bool) -> R<Value> {
-    let traced = |mut e: Box<EvalError>, line: u32| {
-        e.trace.push(format!("function {} line {line}", cf.name));
-        e
-    };
+    let traced = |e: Box<EvalError>, line: u32| e.at_line(&cf.name, line);
     for (guard, line) in &cf.guards {
         let passed = match guard {
             Guard::Bool(b) => b(c),

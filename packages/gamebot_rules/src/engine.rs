@@ -738,8 +738,8 @@ impl Game {
                         // Asked first as generation asks it (the kept calls
                         // it reads are those generation found here).
                         Some(a) => {
-                            // (Not through `Option::then`: its closure was a
-                            // call of its own.)
+                            // (Not through `Option::then`/`or_else`: their
+                            // closures were calls of their own.)
                             let asked = if r.left_precheck {
                                 ask_left(r, a, st, st.player(), &ctx.vars.memo.calls)
                             } else {

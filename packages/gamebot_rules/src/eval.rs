@@ -55,6 +55,14 @@ pub struct EvalError {
 }
 
 impl EvalError {
+    /// The error traced as raised in line `line` of function `function`
+    /// (one entry more of [`EvalError::trace`]).
+    #[cold]
+    pub(crate) fn at_line(mut self: Box<Self>, function: &str, line: u32) -> Box<EvalError> {
+        self.trace.push(format!("function {function} line {line}"));
+        self
+    }
+
     pub(crate) fn new(message: impl Into<String>) -> Box<EvalError> {
         // Boxed: keeps `Result<Value, _>` small on the hot path.
         Box::new(EvalError {
@@ -658,10 +666,7 @@ impl<'a> Ctx<'a> {
         let Some((last, guards)) = func.body.split_last() else {
             return Ok(Value::Bool(true));
         };
-        let traced = |mut e: Box<EvalError>, line: u32| {
-            e.trace.push(format!("function {} line {line}", func.name));
-            e
-        };
+        let traced = |e: Box<EvalError>, line: u32| e.at_line(&func.name, line);
         for line in guards {
             // A guard line's value only matters when it is `false`; shapes that
             // always give a Bool are evaluated as one.

@@ -826,7 +826,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 None => None,
             };
             call.cache = at.map(|at| at as u16);
-            call.once = at.is_some_and(|at| self.c.once_slots.get() & 1 << at != 0);
+            call.once = at.is_some_and(|at| self.c.once_slot(at));
             call.reads = reads;
         } else if let [(_, Slot::Alias(reg), _)] = inner[..args.len().min(inner.len())] {
             // One argument in a caller's register (`nim-orig`'s end check
@@ -1417,7 +1417,7 @@ const MAX_CALL_SLOTS: usize = 64;
 /// evaluation records its reads (a kept value would leave the call's reads
 /// out of its entry). Like a used memo entry, a kept value saves the budget
 /// steps of the call.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct CallCache {
     slot: usize,
     reads: u64,
@@ -1505,9 +1505,7 @@ impl CallCache {
 /// (`Game::apply_with`: after a pass, `Total`'s value is its parent's).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct KeptTest {
-    slot: usize,
-    reads: u64,
-    once: bool,
+    cache: CallCache,
     op: Op,
     lit: i32,
 }
@@ -1515,9 +1513,7 @@ pub(crate) struct KeptTest {
 impl KeptTest {
     pub(crate) fn new(slot: usize, reads: u64, once: bool, op: Op, lit: i32) -> KeptTest {
         KeptTest {
-            slot,
-            reads,
-            once,
+            cache: CallCache { slot, reads, once },
             op,
             lit,
         }
@@ -1530,12 +1526,7 @@ impl KeptTest {
         st: &crate::state::State,
         memo: &mut crate::memo::Memo,
     ) -> Option<bool> {
-        let cache = CallCache {
-            slot: self.slot,
-            reads: self.reads,
-            once: self.once,
-        };
-        match cache.look_in(st, memo) {
+        match self.cache.look_in(st, memo) {
             CallKept::Value(v) => Some(compare(self.op, v, self.lit)),
             CallKept::Keep(_) | CallKept::Run => None,
         }

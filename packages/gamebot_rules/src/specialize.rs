@@ -525,13 +525,11 @@ impl<'a> Specializer<'a> {
     /// ([`Specializer::residual`] gives `None` then) and it reads no
     /// variable and changes nothing: it runs in place of itself as a check
     /// (`nim-orig`'s `pass`, `STATE("token") > 1 AND true`, asked once per
-    /// element before its targets).
+    /// element before its targets). (Its size is checked with the
+    /// residuals', `Specializer::standalone`.)
     fn unchanged(&self, x: &Expr) -> Option<Expr> {
-        (size(x) <= MAX_TARGET_NODES
-            && !deeper_than(x, MAX_DEPTH)
-            && !may_change_state(x, &self.reach)
-            && self.closed(x))
-        .then(|| x.clone())
+        (!deeper_than(x, MAX_DEPTH) && !may_change_state(x, &self.reach) && self.closed(x))
+            .then(|| x.clone())
     }
 
     /// Whether a residual reads no variable: none in it, none in a template,

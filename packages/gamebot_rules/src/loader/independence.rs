@@ -213,13 +213,18 @@ pub(super) fn mark_hoistable_conditions(
         if r.to_locations.is_some() {
             continue;
         }
-        one_test_as_conjunction(r, &reads, names);
-        let Some(Expr::Binary(crate::lexer::Op::And, a, b)) = r.condition.as_ref().map(|c| &c.expr)
-        else {
+        // `A AND B`, or a condition of one test `C` hoisted as `C AND true`
+        // ([`one_test`]).
+        let Some(cond) = r.condition.as_ref() else {
             continue;
         };
+        let (a, b) = match &cond.expr {
+            Expr::Binary(crate::lexer::Op::And, a, b) => (&**a, Some(&**b)),
+            c if one_test(c) => (c, None),
+            _ => continue,
+        };
         let touched_a = reads.of_expr(a, names);
-        let mut others = reads.of_expr(b, names);
+        let mut others = b.map(|b| reads.of_expr(b, names)).unwrap_or_default();
         for (_, tb) in &r.to_matches {
             others.extend(tb.iter().map(|x| x.0));
         }
@@ -230,11 +235,22 @@ pub(super) fn mark_hoistable_conditions(
             continue;
         }
         let bound = r.bound_before_targets();
-        r.hoist_first_conjunct = reads.writes_of(a).is_disjoint(&bound);
+        let hoist = reads.writes_of(a).is_disjoint(&bound);
         // [`Rule::share_call_targets`] for `A AND B`: `B` touches no variable
         // bound before the targets either.
-        r.share_call_targets =
-            r.hoist_first_conjunct && reads.of_expr(b, names).is_disjoint(&bound);
+        let share = hoist && b.is_none_or(|b| reads.of_expr(b, names).is_disjoint(&bound));
+        if hoist && b.is_none() {
+            if let Some(c) = r.condition.as_mut() {
+                let test = std::mem::replace(&mut c.expr, Expr::Bool(true));
+                c.expr = Expr::Binary(
+                    crate::lexer::Op::And,
+                    Box::new(test),
+                    Box::new(Expr::Bool(true)),
+                );
+            }
+        }
+        r.hoist_first_conjunct = hoist;
+        r.share_call_targets = share;
     }
     for r in rules.iter_mut() {
         if r.hoist_first_conjunct {
@@ -247,48 +263,23 @@ pub(super) fn mark_hoistable_conditions(
     }
 }
 
-/// A condition `C` of one test — a comparison, an `OR` or a `NOT`, whose
-/// value is a Bool or an error of its own — made `C AND true` when that is
-/// hoisted ([`mark_hoistable_conditions`]: `C` touches no variable of the
-/// target and writes none bound before the targets), as `nim-orig`'s
-/// `pass` (`STATE("token") > 1`). The same value or error: `AND` evaluates
-/// `C` first and gives its value when it is a Bool; `true` takes no budget
-/// step. The rule's element is then asked `C` once, before its targets
-/// (`ConditionPart::precheck`), instead of at every target.
-fn one_test_as_conjunction(r: &mut Rule, reads: &FunctionReads<'_>, names: &Names) {
+/// Whether a condition `C` is one test — a comparison, an `OR` or a
+/// `NOT`, whose value is a Bool or an error of its own — which
+/// [`mark_hoistable_conditions`] hoists as `C AND true` when `C` touches no
+/// variable of the target and writes none bound before the targets, as
+/// `nim-orig`'s `pass` (`STATE("token") > 1`). The same value or error:
+/// `AND` evaluates `C` first and gives its value when it is a Bool; `true`
+/// takes no budget step. The rule's element is then asked `C` once, before
+/// its targets (`ConditionPart::precheck`), instead of at every target.
+fn one_test(c: &Expr) -> bool {
     use crate::lexer::Op;
-    let Some(c) = r.condition.as_ref() else {
-        return;
-    };
-    let one_test = match &c.expr {
+    match c {
         Expr::Binary(op, ..) => matches!(
             op,
             Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Or
         ),
         Expr::Unary(Op::Not, _) => true,
         _ => false,
-    };
-    if !one_test {
-        return;
-    }
-    let mut target_vars: FxHashSet<VarId> = r
-        .to_matches
-        .iter()
-        .flat_map(|(_, tb)| tb.iter().map(|x| x.0))
-        .collect();
-    if let Some(to) = &r.to {
-        target_vars.extend(to.vars());
-    }
-    if !reads.of_expr(&c.expr, names).is_disjoint(&target_vars)
-        || !reads
-            .writes_of(&c.expr)
-            .is_disjoint(&r.bound_before_targets())
-    {
-        return;
-    }
-    if let Some(c) = r.condition.as_mut() {
-        let test = std::mem::replace(&mut c.expr, Expr::Bool(true));
-        c.expr = Expr::Binary(Op::And, Box::new(test), Box::new(Expr::Bool(true)));
     }
 }
 
