@@ -711,6 +711,91 @@ impl PreTest {
     }
 }
 
+/// [`LeftChecks`] whose parts are all one `AND`/`OR` of tests or none
+/// (`Rule::left_flat`), laid out for the generation loop
+/// (`Rule::flat_left`): per element or `from` location one head, its tests
+/// side by side in one list. Asked as [`ConditionPart::precheck_flat`] asks
+/// the part, without going through the part, its `Arc` and its `PreTest`
+/// to reach them.
+#[derive(Clone, Debug)]
+pub(crate) struct FlatChecks {
+    per_from: bool,
+    heads: Box<[FlatHead]>,
+    leaves: Box<[PreLeaf]>,
+}
+
+/// Where one part's tests are in [`FlatChecks::leaves`], and whether they
+/// are an `OR` (`any`) or an `AND`.
+#[derive(Clone, Copy, Debug)]
+struct FlatHead {
+    start: u32,
+    len: u32,
+    any: bool,
+}
+
+impl FlatChecks {
+    /// The table of `checks` when every part is flat (a part that is none
+    /// gives no value: one [`PreLeaf::Unknown`]).
+    pub(crate) fn of(checks: &LeftChecks) -> Option<FlatChecks> {
+        let (per_from, parts) = match checks {
+            LeftChecks::None => return None,
+            LeftChecks::PerElement(c) => (false, c),
+            LeftChecks::PerFrom(c) => (true, c),
+        };
+        let (mut heads, mut leaves) = (Vec::with_capacity(parts.len()), Vec::new());
+        for part in parts.iter() {
+            let start = u32::try_from(leaves.len()).ok()?;
+            let any = match part {
+                ConditionPart::Tested { pre, .. } => match &**pre {
+                    PreTest::Flat { any, leaves: l } => {
+                        leaves.extend(l.iter().cloned());
+                        *any
+                    }
+                    _ => return None,
+                },
+                ConditionPart::None => {
+                    leaves.push(PreLeaf::Unknown);
+                    false
+                }
+                _ => return None,
+            };
+            let len = u32::try_from(leaves.len()).ok()? - start;
+            heads.push(FlatHead { start, len, any });
+        }
+        Some(FlatChecks {
+            per_from,
+            heads: heads.into(),
+            leaves: leaves.into(),
+        })
+    }
+
+    /// What [`ConditionPart::precheck_flat`] gives for the part of the
+    /// element `elem` (its index into `Rule::elem_matches`) on `from`;
+    /// `None` too where [`LeftChecks::get`] has no part.
+    #[inline(always)]
+    pub(crate) fn ask(
+        &self,
+        elem: usize,
+        from: usize,
+        st: &crate::state::State,
+        player: crate::game::Filter,
+        p: i32,
+        calls: &[crate::memo::KeptCall],
+    ) -> Option<bool> {
+        let h = *self.heads.get(if self.per_from { from } else { elem })?;
+        let leaves = self
+            .leaves
+            .get(h.start as usize..(h.start + h.len) as usize)?;
+        let rhs = &|rhs: CheckRhs| rhs.with_player(player, p);
+        for l in leaves {
+            if l.eval(st, rhs, calls)? == h.any {
+                return Some(h.any);
+            }
+        }
+        Some(!h.any)
+    }
+}
+
 impl ConditionPart {
     /// The part's value in `st` when it reads nothing but the position and
     /// the rule's player variable (`player`, a `player=$P` filter, holding

@@ -267,12 +267,17 @@ impl Game {
                 // reads what it wrote, so `A` need not run again.
                 let mut known_a = false;
                 if r.left_precheck && !sc.vars.reference {
-                    if let Some(t) = r.left_special.get(ei, from as usize) {
-                        match ask_left(r, t, st, p, &sc.vars.memo.calls) {
-                            Some(false) => continue,
-                            Some(true) => known_a = r.silent,
-                            None => {}
-                        }
+                    let asked = match &r.flat_left {
+                        Some(f) => f.ask(ei, from as usize, st, r.player, p, &sc.vars.memo.calls),
+                        None => match r.left_special.get(ei, from as usize) {
+                            Some(t) => ask_left(r, t, st, p, &sc.vars.memo.calls),
+                            None => None,
+                        },
+                    };
+                    match asked {
+                        Some(false) => continue,
+                        Some(true) => known_a = r.silent,
+                        None => {}
                     }
                 }
                 if !(have_targets && r.element_independent) {

@@ -141,6 +141,9 @@ pub struct Rule {
     /// Every part of [`Rule::left_special`] is one `AND`/`OR` of tests
     /// (`ConditionPart::precheck_flat`).
     pub(crate) left_flat: bool,
+    /// [`Rule::left_special`] as one table when `left_flat`, for the
+    /// generation loop.
+    pub(crate) flat_left: Option<crate::compile::FlatChecks>,
     /// Whether the condition writes only dead variables (following calls),
     /// so that applying a move may take its value from
     /// [`Rule::left_special`] and [`Rule::right_special`].
@@ -1085,6 +1088,11 @@ impl Game {
             r.left_precheck = (r.hoist_first_conjunct || r.hoist_call)
                 && r.left_special.any(|t| t.precheckable(r.player));
             r.left_flat = r.left_precheck && !r.left_special.any(|t| !t.is_flat());
+            r.flat_left = if r.left_flat {
+                crate::compile::FlatChecks::of(&r.left_special)
+            } else {
+                None
+            };
         }
         // Scorings, end-of-game checks and evaluations, after the rules so
         // that their closed calls take the slots the rules' calls have. They

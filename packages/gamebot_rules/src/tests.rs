@@ -4939,3 +4939,71 @@ fn position_formulas_agree_with_the_reference() {
     // The entry made before the owner changed is stale (`false`, then `true`).
     assert_eq!(v(again[5]), Value::Int(10));
 }
+
+/// A rule's flat first-conjunct tests laid out as one table
+/// (`compile::FlatChecks`, `Rule::flat_left`) give what the parts give
+/// (`ConditionPart::precheck_flat`), for every element on every location
+/// (the table's own index and ones it has no part for), in the positions
+/// of seeded random playouts of every game that has such a rule; and
+/// `nim-orig`'s `take` has one.
+#[test]
+fn flat_check_tables_agree_with_their_parts() {
+    use rand::{Rng, SeedableRng};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let mut files: Vec<_> = ["", "bench"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "game"))
+        .collect();
+    files.sort();
+    let mut tables = 0;
+    for f in &files {
+        let g = Game::load(f).unwrap();
+        let rules: Vec<_> = g.rules.iter().filter(|r| r.flat_left.is_some()).collect();
+        if rules.is_empty() {
+            continue;
+        }
+        tables += rules.len();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut sc = g.scratch();
+        let mut moves = Vec::new();
+        for _ in 0..5 {
+            let mut st = g.initial_state();
+            for _ in 0..40 {
+                let calls = &sc.vars.memo.calls;
+                for r in &rules {
+                    let table = r.flat_left.as_ref().unwrap();
+                    for ei in 0..r.elem_matches.len() + 1 {
+                        for from in 0..g.locations.len() + 1 {
+                            let p = st.player();
+                            let part = r
+                                .left_special
+                                .get(ei, from)
+                                .and_then(|t| t.precheck_flat(&st, r.player, p, calls));
+                            assert_eq!(
+                                table.ask(ei, from, &st, r.player, p, calls),
+                                part,
+                                "{}: rule `{}`, element {ei}, location {from}",
+                                f.display(),
+                                r.name
+                            );
+                        }
+                    }
+                }
+                g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.gen_range(0..moves.len())].clone();
+                g.apply_with(&mut st, &m, &mut sc).unwrap();
+            }
+        }
+    }
+    assert!(tables > 0, "no game has a flat check table");
+    let nim = Game::load(root.join("bench/nim-orig.game")).unwrap();
+    assert!(
+        nim.rules[0].flat_left.is_some(),
+        "nim-orig's take has no table"
+    );
+}

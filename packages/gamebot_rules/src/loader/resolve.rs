@@ -308,6 +308,7 @@ impl Loader<'_> {
             right_special: Box::default(),
             simple_right: None,
             left_flat: false,
+            flat_left: None,
             left_special: Default::default(),
             left_precheck: false,
             silent: false,
