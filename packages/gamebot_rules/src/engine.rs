@@ -1475,8 +1475,10 @@ fn simple_targets(
     st: &State,
     targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>,
 ) {
+    // (The target's own emptiness first: both are reads of the position,
+    // and a full target, the usual one, needs no more.)
     for &(l, b) in list {
-        if b.holds(st) && st.content(l).is_none() {
+        if st.content(l).is_none() && b.holds(st) {
             targets.push((l, None));
         }
     }
