@@ -820,14 +820,14 @@ impl ConditionPart {
         }
     }
 
-    /// [`ConditionPart::precheck`] of a hoisted first conjunct asked per
-    /// element by the generation loop when every such part of the rule is
-    /// one `AND`/`OR` of tests ([`PreTest::Flat`], `Rule::left_flat`): read
-    /// here, without a call more. (In `precheck`, which other parts and the
-    /// targets' tests ask, the loop made `tictactoe-orig` 1.9 % slower.)
-    /// Inlined into the generation loop and `rule_matches`: `nim-orig` 3.6 %
-    /// fewer instructions and about 5 % less CPU time than out of line
-    /// (`tictactoe-orig` +0.5 % instructions, its CPU time within noise).
+    /// [`ConditionPart::precheck`] of a hoisted first conjunct asked by
+    /// `rule_matches` when every such part of the rule is one `AND`/`OR` of
+    /// tests ([`PreTest::Flat`], `Rule::left_flat`): read here, without a
+    /// call more. (In `precheck`, which other parts and the targets' tests
+    /// ask, the loop made `tictactoe-orig` 1.9 % slower.) Inlined: when the
+    /// generation loop asked it too, `nim-orig` ran 3.6 % fewer
+    /// instructions than with it out of line; that loop now asks the same
+    /// tests from one table ([`FlatChecks`]).
     #[inline(always)]
     pub(crate) fn precheck_flat(
         &self,

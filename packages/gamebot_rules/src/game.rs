@@ -139,7 +139,8 @@ pub struct Rule {
     /// anything is bound (`ConditionPart::precheck`).
     pub(crate) left_precheck: bool,
     /// Every part of [`Rule::left_special`] is one `AND`/`OR` of tests
-    /// (`ConditionPart::precheck_flat`).
+    /// (`ConditionPart::precheck_flat`; the generation loop asks them from
+    /// [`Rule::flat_left`]).
     pub(crate) left_flat: bool,
     /// [`Rule::left_special`] as one table when `left_flat`, for the
     /// generation loop.
