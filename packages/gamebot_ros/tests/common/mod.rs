@@ -48,8 +48,23 @@ pub fn latched_state_reaches_late_joiner<B: Bus>(a: &B, b: &B) {
     let publisher = a
         .publisher::<GameState>("/game/state", Qos::latched(1))
         .unwrap();
+    // A subscription matched before the samples: once it has the second,
+    // the publisher holds it. (A backend may hand a sample to its writer
+    // asynchronously — RustDDS's event loop does —, so a subscription that
+    // joined right after `publish` returned could find the first sample
+    // still in the history, the second on its way: seen once under load.)
+    let witness = b
+        .subscription::<GameState>("/game/state", Qos::latched(1))
+        .unwrap();
+    assert!(publisher.wait_for_subscribers(1, T));
     publisher.publish(&sample_state(1)).unwrap();
     publisher.publish(&sample_state(2)).unwrap();
+    while witness
+        .recv_timeout(T)
+        .expect("the matched subscription gets the state")
+        .game_number
+        != 2
+    {}
     let late = b
         .subscription::<GameState>("/game/state", Qos::latched(1))
         .unwrap();
