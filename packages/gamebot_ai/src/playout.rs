@@ -1,7 +1,7 @@
 //! Uniformly random playouts: the one implementation behind the playouts of
 //! `mc` and `mcts` and the CLI's `gamebot selfplay` and `gamebot bench rules`.
 
-use gamebot_rules::{Game, Move, RuleError, Scratch, State};
+use gamebot_rules::{Game, LegalMoves, RuleError, Scratch, State};
 use rand::Rng;
 
 /// What one random playout did.
@@ -30,7 +30,7 @@ pub fn random_playout(
     max_moves: usize,
     stop: impl Fn() -> bool,
     scratch: &mut Scratch,
-    buf: &mut Vec<Move>,
+    buf: &mut LegalMoves,
 ) -> Result<Playout, RuleError> {
     let mut p = Playout::default();
     loop {
@@ -38,7 +38,7 @@ pub fn random_playout(
         if decided {
             buf.clear();
         } else {
-            game.legal_moves_into(state, scratch, buf)?;
+            game.legal_moves_of(state, scratch, buf)?;
             p.generated += 1;
         }
         p.positions += 1;
@@ -50,8 +50,7 @@ pub fn random_playout(
         if p.length >= max_moves || stop() {
             return Ok(p);
         }
-        let mv = &buf[rng.gen_range(0..buf.len())];
-        game.apply_with(state, mv, scratch)?;
+        game.apply_legal(state, buf, rng.gen_range(0..buf.len()), scratch)?;
         p.length += 1;
     }
 }
@@ -70,7 +69,7 @@ mod tests {
     fn playouts_end_games_and_count_what_they_did() {
         let g = game("tictactoe.game");
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let (mut sc, mut buf) = (g.scratch(), Vec::new());
+        let (mut sc, mut buf) = (g.scratch(), LegalMoves::new());
         for _ in 0..50 {
             let mut st = g.initial_state();
             let p =
@@ -89,7 +88,7 @@ mod tests {
     fn limits_and_stop_cut_playouts_short() {
         let g = game("tictactoe.game");
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let (mut sc, mut buf) = (g.scratch(), Vec::new());
+        let (mut sc, mut buf) = (g.scratch(), LegalMoves::new());
         let mut st = g.initial_state();
         let p = random_playout(&g, &mut st, &mut rng, 2, || false, &mut sc, &mut buf).unwrap();
         assert_eq!((p.length, p.finished), (2, false));
@@ -101,7 +100,7 @@ mod tests {
         let run = |seed| {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut st = g.initial_state();
-            let (mut sc, mut buf) = (g.scratch(), Vec::new());
+            let (mut sc, mut buf) = (g.scratch(), LegalMoves::new());
             random_playout(&g, &mut st, &mut rng, 100, || false, &mut sc, &mut buf).unwrap();
             st
         };

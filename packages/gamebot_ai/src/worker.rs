@@ -3,7 +3,7 @@
 use crate::control::CancelToken;
 use crate::error::Result;
 use crate::playout::random_playout;
-use gamebot_rules::{Game, Move, Outcome, Scratch, State};
+use gamebot_rules::{Game, LegalMoves, Move, Outcome, Scratch, State};
 use rand::Rng;
 
 /// One thread's view of the engine. Searches branch on [`Worker::moves`]: one
@@ -12,7 +12,7 @@ use rand::Rng;
 pub(crate) struct Worker<'g> {
     pub game: &'g Game,
     pub sc: Scratch,
-    pub buf: Vec<Move>,
+    pub buf: LegalMoves,
     /// Positions whose moves were generated.
     pub nodes: u64,
 }
@@ -22,7 +22,7 @@ impl<'g> Worker<'g> {
         Worker {
             game,
             sc: game.scratch(),
-            buf: Vec::new(),
+            buf: LegalMoves::new(),
             nodes: 0,
         }
     }
@@ -31,8 +31,7 @@ impl<'g> Worker<'g> {
     /// player to move is stuck (which ends the game as a draw, §7.11).
     pub fn moves(&mut self, st: &State) -> Result<Vec<Move>> {
         self.nodes += 1;
-        self.game
-            .legal_moves_into(st, &mut self.sc, &mut self.buf)?;
+        self.game.legal_moves_of(st, &mut self.sc, &mut self.buf)?;
         Ok(self.game.distinct_moves(st, &self.buf))
     }
 

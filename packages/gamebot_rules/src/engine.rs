@@ -38,6 +38,45 @@ impl PartialEq for Move {
     }
 }
 
+/// The legal moves of one position, as [`Game::legal_moves_of`] found them,
+/// with what names that position: its epoch (`State::epoch`, the same
+/// number only for the same contents; 0 names none) and the step budget
+/// they were found with. [`Game::apply_legal`] applies one of them in a
+/// state of that epoch without asking its rule's condition again: the
+/// moves cannot be changed from outside, so the one applied is one that
+/// was found legal there. Read as a slice of [`Move`]s.
+#[derive(Clone, Debug, Default)]
+pub struct LegalMoves {
+    moves: Vec<Move>,
+    pub(crate) epoch: u64,
+    budget: u64,
+}
+
+impl LegalMoves {
+    /// An empty list, naming no position.
+    pub fn new() -> LegalMoves {
+        LegalMoves::default()
+    }
+
+    /// Empties the list; it names no position.
+    pub fn clear(&mut self) {
+        self.moves.clear();
+        self.epoch = 0;
+    }
+
+    /// The moves, as a vector of their own.
+    pub fn into_vec(self) -> Vec<Move> {
+        self.moves
+    }
+}
+
+impl std::ops::Deref for LegalMoves {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves
+    }
+}
+
 /// Reusable working memory for generation and application; one per thread.
 pub struct Scratch {
     pub(crate) vars: Vars,
@@ -194,6 +233,76 @@ impl Game {
         let mut out = Vec::new();
         self.legal_moves_into(st, &mut self.scratch(), &mut out)?;
         Ok(out)
+    }
+
+    /// [`Game::legal_moves_into`] into a [`LegalMoves`], which then names
+    /// the position `st` (when it has an epoch and the compiled evaluator
+    /// runs) for [`Game::apply_legal`]. On error the list is empty and
+    /// names no position.
+    #[inline]
+    pub fn legal_moves_of(
+        &self,
+        st: &State,
+        sc: &mut Scratch,
+        out: &mut LegalMoves,
+    ) -> Result<(), RuleError> {
+        out.epoch = 0;
+        if let Err(e) = self.legal_moves_into(st, sc, &mut out.moves) {
+            out.moves.clear();
+            return Err(e);
+        }
+        if !sc.vars.reference {
+            out.epoch = st.epoch;
+            out.budget = sc.step_budget();
+        }
+        Ok(())
+    }
+
+    /// Applies move `index` of `legal` ([`Game::apply_with`]). When `legal`
+    /// names the position `st` is in (the same epoch, not 0), was found
+    /// with no larger step budget than `sc` has and the compiled evaluator
+    /// runs, the move's own rule is known to match it: its condition is not
+    /// asked again where it writes only dead variables (`Rule::silent`) and
+    /// the rule has no `toLocations` (whose targets may lie outside `to=`)
+    /// and the game no rule bonuses (which compare every matching rule).
+    /// Rules before it are asked as `apply_with` asks them, so the rule
+    /// chosen, the state after and any error are the same.
+    #[inline]
+    pub fn apply_legal(
+        &self,
+        st: &mut State,
+        legal: &LegalMoves,
+        index: usize,
+        sc: &mut Scratch,
+    ) -> Result<(), RuleError> {
+        let Some(mv) = legal.moves.get(index) else {
+            return Err(RuleError::IllegalMove {
+                text: format!("move {index}"),
+                reason: format!("the list has {} moves", legal.moves.len()),
+            });
+        };
+        // (The rule's index, or none: compared with each rule's index in
+        // `apply_move`'s loop.)
+        let known = match self.rules.get(mv.rule as usize) {
+            Some(r)
+                if legal.epoch != 0
+                    && legal.epoch == st.epoch
+                    && legal.budget <= sc.step_budget()
+                    && !sc.vars.reference
+                    && (r.silent || r.condition.is_none())
+                    && r.to_locations.is_none()
+                    && r.known_binds.is_some() =>
+            {
+                mv.rule as usize
+            }
+            _ => usize::MAX,
+        };
+        // (Without a known rule, the code `apply_with` runs.)
+        if known == usize::MAX {
+            self.apply_move::<false>(st, mv, sc, known)
+        } else {
+            self.apply_move::<true>(st, mv, sc, known)
+        }
     }
 
     #[allow(clippy::boxed_local)] // the evaluator's errors arrive boxed
@@ -797,6 +906,19 @@ impl Game {
 
     /// [`Game::apply`] reusing working memory.
     pub fn apply_with(&self, st: &mut State, mv: &Move, sc: &mut Scratch) -> Result<(), RuleError> {
+        self.apply_move::<false>(st, mv, sc, usize::MAX)
+    }
+
+    /// [`Game::apply_with`]; `known`: the index of the move's own rule
+    /// when the move was found legal in `st` and the rule's condition need
+    /// not be asked ([`Game::apply_legal`]; `KNOWN`), else `usize::MAX`.
+    fn apply_move<const KNOWN: bool>(
+        &self,
+        st: &mut State,
+        mv: &Move,
+        sc: &mut Scratch,
+        known: usize,
+    ) -> Result<(), RuleError> {
         let illegal = |reason: String| RuleError::IllegalMove {
             text: self.move_text(mv),
             reason,
@@ -834,6 +956,12 @@ impl Game {
                     continue;
                 }
                 vars.clear_only(&r.apply_clear);
+                // The move's own rule, found legal here: it matches; what
+                // is read after its condition is bound.
+                if KNOWN && ri == known && bind_known(r, st, mv, vars) {
+                    chosen = Some(ri);
+                    break;
+                }
                 if self.rule_matches(r, st, mv, vars)? {
                     chosen = Some(ri);
                     break;
@@ -1428,6 +1556,50 @@ fn reads_no_state(e: &Expr, funcs: &[Option<crate::game::Function>]) -> bool {
         });
     }
     ok
+}
+
+/// Binds what [`Rule::known_binds`] names for move `mv` of rule `r`, found
+/// legal in `st` (`Game::apply_legal`): the values matching would give
+/// them. `false` (nothing of the operation read yet) if a match it reads
+/// is missing, which a move of `r` found legal has.
+#[inline(always)]
+fn bind_known(r: &Rule, st: &State, mv: &Move, vars: &mut Vars) -> bool {
+    use crate::game::KnownBind;
+    let Some(plan) = r.known_binds.as_deref() else {
+        return false;
+    };
+    for &(v, b) in plan {
+        let x = match b {
+            KnownBind::Elem(k) => r
+                .elem_index
+                .get(mv.element as usize)
+                .and_then(|&i| r.elem_matches.get(i as usize))
+                .and_then(|m| m.1.get(k as usize)),
+            KnownBind::From(k) => r
+                .from_match
+                .get(mv.from as usize)
+                .and_then(|m| m.as_ref())
+                .and_then(|m| m.get(k as usize)),
+            KnownBind::To(k) => r
+                .to_index
+                .get(mv.to as usize)
+                .and_then(|&i| r.to_matches.get(i as usize))
+                .and_then(|m| m.1.get(k as usize)),
+            KnownBind::State => {
+                vars.set_int(v, st.element_state(mv.element));
+                continue;
+            }
+            KnownBind::Player => {
+                vars.set_int(v, st.player());
+                continue;
+            }
+        };
+        match x {
+            Some(&(_, x)) => vars.set_int(v, x),
+            None => return false,
+        }
+    }
+    true
 }
 
 #[inline(always)]

@@ -45,6 +45,19 @@ impl Function {
     }
 }
 
+/// Where a variable bound by matching a rule takes its value
+/// ([`Rule::known_binds`]): the binding at that index of the element's,
+/// the `from` location's or the target's match, or the moved element's
+/// state or the player to move (a `state=`/`player=` variable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KnownBind {
+    Elem(u8),
+    From(u8),
+    To(u8),
+    State,
+    Player,
+}
+
 /// `player=` / `state=` filter of a rule (§7.2 matchInt).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Filter {
@@ -107,6 +120,15 @@ pub struct Rule {
     /// patterns, filters, condition, bonuses and followup and the scorings
     /// and end-of-game checks may touch, following calls and interpolations.
     pub(crate) apply_clear: Vec<crate::expr::VarId>,
+    /// The variables of the patterns and filters that applying a move of
+    /// this rule found legal (`Game::apply_legal`) binds, each with where
+    /// its value comes from (the last of its bindings in matching order):
+    /// those the followup, the bonuses, the scorings and the end-of-game
+    /// checks may read (`loader/independence.rs`, `mark_apply_clears`).
+    /// The condition is not asked there, and nothing else of the operation
+    /// reads the others. `None`: not made (a pattern of more than 256
+    /// slots); such a move is matched as `Game::apply_with` matches it.
+    pub(crate) known_binds: Option<Box<[(crate::expr::VarId, KnownBind)]>>,
     /// The index of the first rule whose `to_matches` are the same locations
     /// in the same order: rules with the same key share the list of empty
     /// ones during one generation (`Scratch::empty_to`).

@@ -46,7 +46,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
-pub use engine::{EquivalenceKey, Move, Scratch};
+pub use engine::{EquivalenceKey, LegalMoves, Move, Scratch};
 pub use error::{Diagnostic, LoadError, RuleError};
 pub use eval::{EvalError, DEFAULT_STEP_BUDGET};
 pub use game::{EndCondition, Evaluation, Function, Game, Rule, Scoring};

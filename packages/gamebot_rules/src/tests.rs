@@ -5007,3 +5007,183 @@ fn flat_check_tables_agree_with_their_parts() {
         "nim-orig's take has no table"
     );
 }
+
+/// What applying move `i` of `legal` to a copy of `st` gives: the error,
+/// or the position's hash, player, outcome and scores. `found`: through
+/// [`Game::apply_legal`], else [`Game::apply_with`].
+fn applied(
+    g: &Game,
+    st: &crate::State,
+    legal: &crate::LegalMoves,
+    i: usize,
+    sc: &mut crate::Scratch,
+    found: bool,
+) -> String {
+    let mut s = st.clone();
+    let r = if found {
+        g.apply_legal(&mut s, legal, i, sc)
+    } else {
+        g.apply_with(&mut s, &legal[i], sc)
+    };
+    match r {
+        Err(e) => format!("error: {e}"),
+        Ok(()) => format!(
+            "{:x} {} {:?} {:?}",
+            s.hash(),
+            s.player(),
+            s.outcome(),
+            s.scores()
+        ),
+    }
+}
+
+/// Whether `apply_legal` takes move `i` of `legal` as found legal in `st`
+/// (its rule's condition not asked): what `Game::apply_legal` checks.
+fn taken_as_found(g: &Game, st: &crate::State, legal: &crate::LegalMoves, i: usize) -> bool {
+    let r = &g.rules[legal[i].rule as usize];
+    legal.epoch != 0
+        && legal.epoch == st.epoch
+        && (r.silent || r.condition.is_none())
+        && r.to_locations.is_none()
+        && r.known_binds.is_some()
+}
+
+/// A move applied as found legal (`Game::apply_legal`: its rule's
+/// condition not asked, only the variables read after it bound,
+/// `Rule::known_binds`) gives the position, or the error, `apply_with`
+/// gives: every move of every position of seeded random playouts of every
+/// game; and the moves of the position before, applied in the position
+/// after (whose epoch is another: asked as `apply_with` asks them, most of
+/// them illegal there). Each with a scratch of its own.
+#[test]
+fn moves_applied_as_found_agree_with_apply_with() {
+    use rand::{Rng, SeedableRng};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let mut files: Vec<_> = ["", "bench"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "game"))
+        .collect();
+    files.sort();
+    let (mut found, mut asked) = (0, 0);
+    for f in &files {
+        let g = Game::load(f).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let (mut sc, mut with, mut legal_sc) = (g.scratch(), g.scratch(), g.scratch());
+        let (mut legal, mut before) = (crate::LegalMoves::new(), crate::LegalMoves::new());
+        for _ in 0..3 {
+            let mut st = g.initial_state();
+            for _ in 0..30 {
+                g.legal_moves_of(&st, &mut sc, &mut legal).unwrap();
+                // At most 12 moves a position, spread over the list.
+                let step = legal.len().div_ceil(12).max(1);
+                for i in (0..legal.len()).step_by(step) {
+                    if taken_as_found(&g, &st, &legal, i) {
+                        found += 1;
+                    }
+                    assert_eq!(
+                        applied(&g, &st, &legal, i, &mut legal_sc, true),
+                        applied(&g, &st, &legal, i, &mut with, false),
+                        "{}: move {} of a position",
+                        f.display(),
+                        g.move_text(&legal[i])
+                    );
+                }
+                for i in (0..before.len()).step_by(before.len().div_ceil(6).max(1)) {
+                    assert!(!taken_as_found(&g, &st, &before, i));
+                    asked += 1;
+                    assert_eq!(
+                        applied(&g, &st, &before, i, &mut legal_sc, true),
+                        applied(&g, &st, &before, i, &mut with, false),
+                        "{}: move {} of the position before",
+                        f.display(),
+                        g.move_text(&before[i])
+                    );
+                }
+                if legal.is_empty() || st.is_over() {
+                    break;
+                }
+                let i = rng.gen_range(0..legal.len());
+                g.apply_legal(&mut st, &legal, i, &mut sc).unwrap();
+                std::mem::swap(&mut legal, &mut before);
+            }
+        }
+    }
+    assert!(
+        found > 1000 && asked > 1000,
+        "{found} moves found, {asked} asked"
+    );
+}
+
+/// A move applied as found legal binds what is read after its condition:
+/// the followup's `state=` variable and `from=`/`element=` variables, the
+/// end-of-game check's `to=` variable (`Rule::known_binds`), and nothing
+/// else; the rule chosen is still the first that matches (`early` before
+/// `late`, whose moves to `c(3)` `early` matches too, with another
+/// followup); an index past the list is an error.
+#[test]
+fn moves_applied_as_found_bind_what_is_read_after() {
+    let text = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=c(1)\ntype=cell\nname=c(2)\ntype=cell\n\
+         name=c(3)\ntype=cell\nname=c(4)\ntype=cell\nname=c(5)\ntype=cell\n\
+         [ELEMENT TYPES]\nname=pin\nstates=9\n[PLAYER NAMES]\n1=solo\n\
+         [MOVABLE ELEMENTS]\nname=p(1)\ntype=pin\nlocation=c(1)\nstate=2\n\
+         name=p(2)\ntype=pin\nlocation=c(2)\nstate=1\n\
+         [EXPRESSIONS]\nSum\nSTATE(\"p(1)\") + STATE(\"p(2)\")\nEND\n\
+         [END OF GAME]\nsituation=$B == 5\nwinner=1\n\
+         [GAME RULES]\n\
+         name=early\nelement=p($E)\nfrom=c($A)\nto=c($B)\nstate=$S\ncondition=$B == 3\n\
+         followup=SETSTATE(\"p($E)\", 1)\n\
+         name=late\nelement=p($E)\nfrom=c($A)\nto=c($B)\nstate=$S\ncondition=($B >= 3) AND (Sum < 99)\n\
+         followup=SETSTATE(\"p($E)\", ($S + $A + $E) % 9 + 1)\n";
+    let g = Game::parse("late.game", text).unwrap_or_else(|e| panic!("{e}"));
+    // (`Sum`, a closed call kept per position, gives the positions epochs.)
+    assert!(g.renews_epochs);
+    let names = |r: &crate::game::Rule| -> Vec<String> {
+        let mut v: Vec<String> = r
+            .known_binds
+            .as_deref()
+            .unwrap()
+            .iter()
+            .map(|(v, _)| g.var_names[*v as usize].to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&g.rules[1]), ["A", "B", "E", "S"]);
+    assert_eq!(names(&g.rules[0]), ["B", "E"]);
+    let (mut sc, mut other) = (g.scratch(), g.scratch());
+    let mut legal = crate::LegalMoves::new();
+    let mut st = g.initial_state();
+    let mut late_to_3 = 0;
+    for _ in 0..4 {
+        g.legal_moves_of(&st, &mut sc, &mut legal).unwrap();
+        assert!(legal.epoch != 0 && legal.epoch == st.epoch);
+        for i in 0..legal.len() {
+            if g.rule_name(&legal[i]) == "late"
+                && legal[i].to == g.location_by_name("c(3)").unwrap()
+            {
+                late_to_3 += 1;
+            }
+            assert_eq!(
+                applied(&g, &st, &legal, i, &mut other, true),
+                applied(&g, &st, &legal, i, &mut other, false),
+                "{}",
+                g.move_text(&legal[i])
+            );
+        }
+        let Some(i) = (0..legal.len()).find(|&i| g.rule_name(&legal[i]) == "late") else {
+            break;
+        };
+        g.apply_legal(&mut st, &legal, i, &mut sc).unwrap();
+    }
+    assert!(late_to_3 > 0);
+    let e = g
+        .apply_legal(&mut st, &legal, legal.len(), &mut sc)
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains(&format!("the list has {} moves", legal.len())),
+        "{e}"
+    );
+}

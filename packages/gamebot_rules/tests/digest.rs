@@ -4,12 +4,13 @@
 //!
 //! The expected digests were computed with the tree-walking evaluator before
 //! the rule engine was compiled (issue 18); the engine's compiled form and the
-//! reference evaluator (`Scratch::set_reference_evaluator`) must both give them; any change of move generation
+//! reference evaluator (`Scratch::set_reference_evaluator`) must both give them, and so must the
+//! moves applied as found legal (`Game::apply_legal`); any change of move generation
 //! order, move application, end-of-game or scoring shows up here. When a game
 //! file is added or deliberately changed, the failure message prints the line
 //! to put in the data file.
 
-use gamebot_rules::{Game, Move};
+use gamebot_rules::{Game, LegalMoves, Move};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
@@ -51,8 +52,11 @@ impl Fnv {
     }
 }
 
-/// The digest of one game's seeded playouts, and the number of moves they made.
-fn digest(game: &Game, reference: bool) -> (u64, usize) {
+/// The digest of one game's seeded playouts, and the number of moves they
+/// made. `found`: the moves applied as found legal (`Game::legal_moves_of`
+/// and `Game::apply_legal`, as `gamebot bench rules` plays), else with
+/// `Game::legal_moves_into` and `Game::apply_with`.
+fn digest(game: &Game, reference: bool, found: bool) -> (u64, usize) {
     let mut h = Fnv::new();
     let mut moves_made = 0;
     let mut sc = game.scratch();
@@ -62,6 +66,7 @@ fn digest(game: &Game, reference: bool) -> (u64, usize) {
     // 100x below the default budget (and the budget changes no playout).
     sc.set_step_budget(gamebot_rules::DEFAULT_STEP_BUDGET / 100);
     let mut buf: Vec<Move> = Vec::new();
+    let mut legal = LegalMoves::new();
     // One state refilled per playout, as `gamebot bench rules` does.
     let mut st = game.initial_state();
     for seed in 0..PLAYOUTS {
@@ -69,20 +74,32 @@ fn digest(game: &Game, reference: bool) -> (u64, usize) {
         game.initial_state_into(&mut st);
         h.bytes(&st.hash().to_le_bytes());
         for _ in 0..=MAX_MOVES {
-            if let Err(e) = game.legal_moves_into(&st, &mut sc, &mut buf) {
+            let generated = if found {
+                game.legal_moves_of(&st, &mut sc, &mut legal)
+            } else {
+                game.legal_moves_into(&st, &mut sc, &mut buf)
+            };
+            if let Err(e) = generated {
                 h.bytes(format!("generation error: {e}\n").as_bytes());
                 break;
             }
-            h.bytes(&(buf.len() as u64).to_le_bytes());
-            if game.settle(&mut st, &buf) {
+            let moves: &[Move] = if found { &legal } else { &buf };
+            h.bytes(&(moves.len() as u64).to_le_bytes());
+            if game.settle(&mut st, moves) {
                 h.bytes(b"over");
                 h.bytes(&st.hash().to_le_bytes());
                 break;
             }
-            let mv = buf[rng.gen_range(0..buf.len())].clone();
-            h.bytes(game.move_text(&mv).as_bytes());
-            h.bytes(game.rule_name(&mv).as_bytes());
-            if let Err(e) = game.apply_with(&mut st, &mv, &mut sc) {
+            let i = rng.gen_range(0..moves.len());
+            let mv = &moves[i];
+            h.bytes(game.move_text(mv).as_bytes());
+            h.bytes(game.rule_name(mv).as_bytes());
+            let applied = if found {
+                game.apply_legal(&mut st, &legal, i, &mut sc)
+            } else {
+                game.apply_with(&mut st, mv, &mut sc)
+            };
+            if let Err(e) = applied {
                 h.bytes(format!("apply error: {e}\n").as_bytes());
                 break;
             }
@@ -115,13 +132,20 @@ fn seeded_playouts_are_identical() {
             .expect("under games/")
             .display()
             .to_string();
-        let (d, n) = digest(&game, false);
+        let (d, n) = digest(&game, false, false);
         let line = format!("{d:016x} {n}");
         // The tree-walking reference evaluator plays the same games.
-        let (rd, rn) = digest(&game, true);
+        let (rd, rn) = digest(&game, true, false);
         if (rd, rn) != (d, n) {
             failures.push(format!(
                 "{rel}: the compiled form gives {line}, the reference evaluator {rd:016x} {rn}"
+            ));
+        }
+        // And so do the moves applied as found legal.
+        let (fd, fn_) = digest(&game, false, true);
+        if (fd, fn_) != (d, n) {
+            failures.push(format!(
+                "{rel}: the compiled form gives {line}, applying moves as found {fd:016x} {fn_}"
             ));
         }
         match expected.iter().find(|(name, _)| *name == rel) {
@@ -143,10 +167,10 @@ fn seeded_playouts_are_identical() {
 fn digest_depends_on_the_playouts() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
     let g = Game::load(root.join("tictactoe.game")).unwrap();
-    let (a, _) = digest(&g, false);
+    let (a, _) = digest(&g, false, false);
     let mut h = Fnv::new();
     h.bytes(b"x");
     assert_ne!(a, h.0);
     let g2 = Game::load(root.join("connect4.game")).unwrap();
-    assert_ne!(digest(&g2, false).0, a);
+    assert_ne!(digest(&g2, false, false).0, a);
 }

@@ -90,7 +90,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         bar.set_message(game.name.clone());
         let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
         let mut scratch = game.scratch();
-        let mut buf = Vec::new();
+        let mut buf = gamebot_rules::LegalMoves::new();
         let (mut n, mut positions, mut branching, mut length) = (0usize, 0usize, 0usize, 0usize);
         let budget = Duration::from_secs_f64(a.seconds);
         // One state refilled per game: no allocation per playout.

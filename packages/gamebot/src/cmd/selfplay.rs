@@ -29,7 +29,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let mut unfinished = 0;
     let mut total_moves = 0usize;
     let mut scratch = game.scratch();
-    let mut buf = Vec::new();
+    let mut buf = gamebot_rules::LegalMoves::new();
     let bar = indicatif::ProgressBar::new(a.games as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise}")

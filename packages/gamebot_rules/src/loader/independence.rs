@@ -169,7 +169,50 @@ pub(super) fn mark_apply_clears(
         let mut clear: Vec<VarId> = clear.into_iter().collect();
         clear.sort_unstable();
         r.apply_clear = clear;
+        // What a move found legal binds: the pattern and filter variables
+        // read after its (unasked) condition.
+        let mut read: FxHashSet<VarId> = after.clone();
+        for e in r
+            .followup
+            .iter()
+            .chain(r.bonuses.iter().flat_map(|(a, w)| [a, w]))
+        {
+            read.extend(reads.of_expr(&e.expr, names));
+        }
+        r.known_binds = known_binds(r, &read);
     }
+}
+
+/// [`Rule::known_binds`]: each variable of `read` that matching rule `r`
+/// binds, with the last of its bindings in the order matching binds them
+/// (`element=`, `state=`, `player=`, `from=`, `to=`), in variable order.
+/// A pattern's bindings are one per slot, in slot order
+/// (`Pattern::matches`). `None` for a pattern of more than 256 slots.
+fn known_binds(r: &Rule, read: &FxHashSet<VarId>) -> Option<Box<[(VarId, KnownBind)]>> {
+    let mut last: Vec<(VarId, KnownBind)> = Vec::new();
+    let mut put = |v: VarId, b: KnownBind| {
+        if read.contains(&v) {
+            last.retain(|x| x.0 != v);
+            last.push((v, b));
+        }
+    };
+    for (i, v) in r.element.vars().enumerate() {
+        put(v, KnownBind::Elem(u8::try_from(i).ok()?));
+    }
+    if let Filter::Var(v) = r.state {
+        put(v, KnownBind::State);
+    }
+    if let Filter::Var(v) = r.player {
+        put(v, KnownBind::Player);
+    }
+    for (i, v) in r.from.vars().enumerate() {
+        put(v, KnownBind::From(u8::try_from(i).ok()?));
+    }
+    for (i, v) in r.to.iter().flat_map(|t| t.vars()).enumerate() {
+        put(v, KnownBind::To(u8::try_from(i).ok()?));
+    }
+    last.sort_unstable_by_key(|x| x.0);
+    Some(last.into())
 }
 
 /// Sets [`Rule::hoist_first_conjunct`] for every rule: the rule generates its

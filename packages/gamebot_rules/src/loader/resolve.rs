@@ -302,6 +302,7 @@ impl Loader<'_> {
             share_call_targets: false,
             gen_clear: Vec::new(),
             apply_clear: Vec::new(),
+            known_binds: None,
             to_key: 0,
             fixed: None,
             to_special: Box::default(),
