@@ -1689,12 +1689,19 @@ impl Compiler<'_> {
             return None;
         };
         let slot = usize::from(slot);
+        let call = match r {
+            Expr::Binary(_, x, y) => [&**x, &**y]
+                .into_iter()
+                .find(|e| matches!(e, Expr::Call(..))),
+            _ => None,
+        };
         Some(crate::pure::KeptTest::new(
             slot,
             reads,
             self.once_slot(slot),
             op,
             lit,
+            call.and_then(|e| crate::pure::kept_call_run(self, e, slot)),
         ))
     }
 

@@ -1100,9 +1100,10 @@ impl Game {
         vars.start_operation();
         for end in &self.ends {
             // A kept call compared with a literal, from its slot when it
-            // holds the call's value here (`pure::KeptTest`).
-            let kept = match end.kept {
-                Some(t) if !vars.reference => t.value(st, &mut vars.memo),
+            // holds the call's value here, else from the call's body alone
+            // (`pure::KeptTest`).
+            let kept = match &end.kept {
+                Some(t) if !vars.reference => t.ask(&mut Ctx::new(self, StateRef::Rw(st), vars)),
                 _ => None,
             };
             let fire = match kept {

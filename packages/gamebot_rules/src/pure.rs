@@ -1503,33 +1503,103 @@ impl CallCache {
 /// slot then kept for this epoch), the comparison of that value is the
 /// situation's value; the engine asks it before running the situation
 /// (`Game::apply_with`: after a pass, `Total`'s value is its parent's).
-#[derive(Clone, Copy, Debug)]
+/// When the slot is to be kept for this epoch, the call's prologue and
+/// last line over registers (`run`, as [`call_int_run`] builds them for the
+/// call inlined alone, [`kept_call_run`]) give the value, kept in the slot
+/// as the call's own closure keeps it: the comparison of a literal cannot
+/// fail, so this is the situation's closures without the layers above the
+/// call (`nim-orig`'s `Total == 0` after a take).
+#[derive(Clone)]
 pub(crate) struct KeptTest {
     cache: CallCache,
     op: Op,
     lit: i32,
+    run: Option<std::sync::Arc<PInt>>,
+}
+
+impl std::fmt::Debug for KeptTest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptTest")
+            .field("cache", &self.cache)
+            .field("op", &self.op)
+            .field("lit", &self.lit)
+            .field("run", &self.run.is_some())
+            .finish()
+    }
 }
 
 impl KeptTest {
-    pub(crate) fn new(slot: usize, reads: u64, once: bool, op: Op, lit: i32) -> KeptTest {
+    pub(crate) fn new(
+        slot: usize,
+        reads: u64,
+        once: bool,
+        op: Op,
+        lit: i32,
+        run: Option<PInt>,
+    ) -> KeptTest {
         KeptTest {
             cache: CallCache { slot, reads, once },
             op,
             lit,
+            run: run.map(std::sync::Arc::new),
         }
     }
 
-    /// The situation's value in `st`, when the slot holds the call's.
+    /// Whether a miss runs the call's body alone (`run`).
+    #[cfg(test)]
+    pub(crate) fn runs_alone(&self) -> bool {
+        self.run.is_some()
+    }
+
+    /// The situation's value in the context's state when the slot holds
+    /// the call's value, or `run` gives it (then kept in the slot); `None`:
+    /// neither (the budget as it was; the situation's closures run).
     #[inline(always)]
-    pub(crate) fn value(
-        self,
-        st: &crate::state::State,
-        memo: &mut crate::memo::Memo,
-    ) -> Option<bool> {
-        match self.cache.look_in(st, memo) {
+    pub(crate) fn ask(&self, c: &mut Ctx<'_>) -> Option<bool> {
+        match self.cache.look(c) {
             CallKept::Value(v) => Some(compare(self.op, v, self.lit)),
-            CallKept::Keep(_) | CallKept::Run => None,
+            CallKept::Keep(epoch) => {
+                let run = self.run.as_deref()?;
+                let steps = c.vars.steps_left();
+                let reads = c.vars.memo.buf.len();
+                match run(c, &mut [0; REGS]) {
+                    Some(v) => {
+                        self.cache.keep(c, epoch, v);
+                        Some(compare(self.op, v, self.lit))
+                    }
+                    None => {
+                        c.vars.set_steps_left(steps);
+                        c.vars.memo.buf.truncate(reads);
+                        None
+                    }
+                }
+            }
+            CallKept::Run => None,
         }
+    }
+}
+
+/// The prologue and last line of call `e` of an Int function inlined alone
+/// ([`call_int_run`]), when it is inlined with its value kept in slot
+/// `slot` ([`Inlined::cache`]): what [`KeptTest`] runs on a miss.
+pub(crate) fn kept_call_run(c: &Compiler<'_>, e: &Expr, slot: usize) -> Option<PInt> {
+    let mut b = Builder {
+        c,
+        regs: 0,
+        calls: 0,
+        elems: c.elem_id(c.empty_sym).is_none(),
+        ltypes: c.ltypes,
+        etypes: c.etypes,
+        top: None,
+        memo_calls: false,
+        inline_memo: None,
+        tail: true,
+    };
+    match b.build(e, None, 0)? {
+        (Pure::Call(call), Ty::Int) if call.cache.map(usize::from) == Some(slot) => {
+            Some(call_int_run(&call, c.record))
+        }
+        _ => None,
     }
 }
 

@@ -5187,3 +5187,122 @@ fn moves_applied_as_found_bind_what_is_read_after() {
         "{e}"
     );
 }
+
+/// What `plies` moves of seeded random play give with scratch `sc` at
+/// step budget `budget`: per ply the moves or the error of generating
+/// them, then the position after a random one or the error of applying it.
+fn budget_plies(g: &Game, reference: bool, budget: u64, seed: u64, plies: usize) -> Vec<String> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut sc = g.scratch();
+    sc.set_reference_evaluator(reference);
+    sc.set_step_budget(budget);
+    let mut st = g.initial_state();
+    let (mut moves, mut out) = (Vec::new(), Vec::new());
+    for _ in 0..plies {
+        if let Err(e) = g.legal_moves_into(&st, &mut sc, &mut moves) {
+            out.push(format!("generation: {e}"));
+            break;
+        }
+        out.push(format!("{} moves", moves.len()));
+        if moves.is_empty() || st.is_over() {
+            break;
+        }
+        let mv = moves[rng.gen_range(0..moves.len())].clone();
+        match g.apply_with(&mut st, &mv, &mut sc) {
+            Ok(()) => out.push(format!("{st:?}")),
+            Err(e) => {
+                out.push(format!("apply: {e}"));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// An end check comparing a closed call kept in a slot with a literal runs
+/// the call's body alone when the slot holds no value for the position
+/// (`pure::KeptTest`, `pure::kept_call_run`; `nim-orig`'s `Total == 0`
+/// after a take): the moves, positions and errors are the reference
+/// evaluator's at the default budget; where the call's register form gives
+/// up (`huge`: an overflow) the error is the closures'. At budgets from 1
+/// to 400, where the end check's 150-iteration loop (`spin`) runs out
+/// inside the call, each run is the same game's without the kept test (the
+/// situation's closures) or, where a value the call alone kept before it
+/// gave up saves the steps the closures ran out of (as any kept value
+/// does), the default budget's play up to a budget error.
+#[test]
+fn kept_end_tests_run_the_call_alone() {
+    let nim = Game::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../games/bench/nim-orig.game"
+    ))
+    .unwrap();
+    assert!(nim.ends[0].kept.as_ref().is_some_and(|k| k.runs_alone()));
+    let end = |f: &str, situation: &str| {
+        KEPT_ACROSS_GAME.replace(
+            "[END OF GAME]\nsituation=Total == 0",
+            &format!("{f}[END OF GAME]\nsituation={situation}"),
+        )
+    };
+    let huge = end(
+        "Huge\n$HN = 2147483000\n($HN + (Total * 200)) - 900\nEND\n",
+        "Huge == 2147482100",
+    );
+    let spin = end(
+        "Spin\n$SN = 0\nFORALL($SI, 1, 150, ($SN = $SN + 1) OR true)\n$SN + Total\nEND\n",
+        "Spin == 150",
+    );
+    let budget_error = |l: &String| l.contains("evaluation budget exhausted");
+    for (name, text) in [
+        ("kept-across.game", KEPT_ACROSS_GAME),
+        ("huge.game", &huge),
+        ("spin.game", &spin),
+    ] {
+        let g = Game::parse(name, text).unwrap();
+        assert!(
+            g.ends[0].kept.as_ref().is_some_and(|k| k.runs_alone()),
+            "{name}: {:?}",
+            g.ends[0].kept
+        );
+        let mut plain = Game::parse(name, text).unwrap();
+        plain.ends[0].kept = None;
+        let (mut errors, mut budget_errors, mut same) = (0, 0, 0);
+        for seed in 0..4 {
+            let full = crate::eval::DEFAULT_STEP_BUDGET;
+            let want = budget_plies(&g, true, full, seed, 40);
+            assert_eq!(
+                budget_plies(&g, false, full, seed, 40),
+                want,
+                "{name} seed {seed}"
+            );
+            errors += want.iter().filter(|l| l.starts_with("apply")).count();
+            let want = budget_plies(&g, false, full, seed, 12);
+            for budget in (1..=400).step_by(7) {
+                let got = budget_plies(&g, false, budget, seed, 12);
+                let closures = budget_plies(&plain, false, budget, seed, 12);
+                if got == closures {
+                    same += 1;
+                } else {
+                    assert!(
+                        closures.iter().any(budget_error),
+                        "{name} seed {seed} budget {budget}"
+                    );
+                    for (i, l) in got.iter().enumerate() {
+                        assert!(
+                            *l == want[i] || (budget_error(l) && i + 1 == got.len()),
+                            "{name} seed {seed} budget {budget}: {got:?}"
+                        );
+                    }
+                }
+                budget_errors += got.iter().filter(|l| budget_error(l)).count();
+            }
+        }
+        assert!(same > 100, "{name}: {same}");
+        match name {
+            "huge.game" => assert!(errors > 0, "{name}: no error met"),
+            "spin.game" => assert!(budget_errors > 0, "{name}: the budget never ran out"),
+            _ => {}
+        }
+    }
+}
