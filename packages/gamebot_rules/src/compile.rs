@@ -714,23 +714,20 @@ impl PreTest {
 /// [`LeftChecks`] whose parts are all one `AND`/`OR` of tests or none
 /// (`Rule::left_flat`), laid out for the generation loop
 /// (`Rule::flat_left`): per element or `from` location one head, its tests
-/// side by side in one list. Asked as [`ConditionPart::precheck_flat`] asks
+/// in a list of their own. Asked as [`ConditionPart::precheck_flat`] asks
 /// the part, without going through the part, its `Arc` and its `PreTest`
 /// to reach them.
 #[derive(Clone, Debug)]
 pub(crate) struct FlatChecks {
     per_from: bool,
     heads: Box<[FlatHead]>,
-    leaves: Box<[PreLeaf]>,
 }
 
-/// Where one part's tests are in [`FlatChecks::leaves`], and whether they
-/// are an `OR` (`any`) or an `AND`.
-#[derive(Clone, Copy, Debug)]
+/// One part's tests, and whether they are an `OR` (`any`) or an `AND`.
+#[derive(Clone, Debug)]
 struct FlatHead {
-    start: u32,
-    len: u32,
     any: bool,
+    leaves: Box<[PreLeaf]>,
 }
 
 impl FlatChecks {
@@ -742,30 +739,26 @@ impl FlatChecks {
             LeftChecks::PerElement(c) => (false, c),
             LeftChecks::PerFrom(c) => (true, c),
         };
-        let (mut heads, mut leaves) = (Vec::with_capacity(parts.len()), Vec::new());
+        let mut heads = Vec::with_capacity(parts.len());
         for part in parts.iter() {
-            let start = u32::try_from(leaves.len()).ok()?;
-            let any = match part {
+            heads.push(match part {
                 ConditionPart::Tested { pre, .. } => match &**pre {
-                    PreTest::Flat { any, leaves: l } => {
-                        leaves.extend(l.iter().cloned());
-                        *any
-                    }
+                    PreTest::Flat { any, leaves } => FlatHead {
+                        any: *any,
+                        leaves: leaves.iter().cloned().collect(),
+                    },
                     _ => return None,
                 },
-                ConditionPart::None => {
-                    leaves.push(PreLeaf::Unknown);
-                    false
-                }
+                ConditionPart::None => FlatHead {
+                    any: false,
+                    leaves: Box::new([PreLeaf::Unknown]),
+                },
                 _ => return None,
-            };
-            let len = u32::try_from(leaves.len()).ok()? - start;
-            heads.push(FlatHead { start, len, any });
+            });
         }
         Some(FlatChecks {
             per_from,
             heads: heads.into(),
-            leaves: leaves.into(),
         })
     }
 
@@ -782,12 +775,9 @@ impl FlatChecks {
         p: i32,
         calls: &[crate::memo::KeptCall],
     ) -> Option<bool> {
-        let h = *self.heads.get(if self.per_from { from } else { elem })?;
-        let leaves = self
-            .leaves
-            .get(h.start as usize..(h.start + h.len) as usize)?;
+        let h = self.heads.get(if self.per_from { from } else { elem })?;
         let rhs = &|rhs: CheckRhs| rhs.with_player(player, p);
-        for l in leaves {
+        for l in h.leaves.iter() {
             if l.eval(st, rhs, calls)? == h.any {
                 return Some(h.any);
             }

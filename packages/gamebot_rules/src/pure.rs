@@ -380,6 +380,29 @@ enum Slot {
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
+    /// A builder at the root of an expression (in tail position, no
+    /// register taken yet), building the whole body of `top` if given and
+    /// calls of memoized functions when `memo_calls`.
+    fn at_root(
+        c: &'c Compiler<'a>,
+        top: Option<crate::expr::FuncId>,
+        memo_calls: bool,
+    ) -> Builder<'c, 'a> {
+        Builder {
+            c,
+            regs: 0,
+            calls: 0,
+            // Elem values need `""` to be no element's name (see `Ty::Elem`).
+            elems: c.elem_id(c.empty_sym).is_none(),
+            ltypes: c.ltypes,
+            etypes: c.etypes,
+            top,
+            memo_calls,
+            inline_memo: None,
+            tail: true,
+        }
+    }
+
     fn reg(&mut self) -> Option<u8> {
         if (self.regs as usize) < REGS {
             self.regs += 1;
@@ -1007,25 +1030,14 @@ fn compile_with(c: &Compiler<'_>, e: &Expr, top: bool, need_call: bool) -> Optio
     {
         return None;
     }
-    let mut b = Builder {
-        c,
-        regs: 0,
-        calls: 0,
-        // Elem values need `""` to be no element's name (see `Ty::Elem`).
-        elems: c.elem_id(c.empty_sym).is_none(),
-        ltypes: c.ltypes,
-        etypes: c.etypes,
-        top: None,
-        // Calls of memoized functions only in a root that is one such call
-        // alone (`Code::OffInt`/`OffBool`), and in its inlined body; or in
-        // a residual (`specialize.rs`), which has no closures of its own to
-        // fall back on (the expression it stands for runs instead).
-        memo_calls: top
-            && (!need_call
-                || matches!(e, Expr::Call(f, _) if c.memo_funcs.get(*f as usize) == Some(&true))),
-        inline_memo: None,
-        tail: true,
-    };
+    // Calls of memoized functions only in a root that is one such call
+    // alone (`Code::OffInt`/`OffBool`), and in its inlined body; or in a
+    // residual (`specialize.rs`), which has no closures of its own to fall
+    // back on (the expression it stands for runs instead).
+    let memo_calls = top
+        && (!need_call
+            || matches!(e, Expr::Call(f, _) if c.memo_funcs.get(*f as usize) == Some(&true)));
+    let mut b = Builder::at_root(c, None, memo_calls);
     let (p, ty) = b.build(e, None, 0)?;
     let rec = c.record;
     // A call of a memoized function alone: inlined for when its table is
@@ -1059,18 +1071,7 @@ pub(crate) fn inlinable(c: &Compiler<'_>, f: crate::expr::FuncId) -> bool {
         return false;
     };
     let call = Expr::Call(f, def.params.iter().map(|&p| Expr::Var(p)).collect());
-    let mut b = Builder {
-        c,
-        regs: 0,
-        calls: 0,
-        elems: c.elem_id(c.empty_sym).is_none(),
-        ltypes: c.ltypes,
-        etypes: c.etypes,
-        top: None,
-        memo_calls: false,
-        inline_memo: None,
-        tail: true,
-    };
+    let mut b = Builder::at_root(c, None, false);
     b.build(&call, None, 0).is_some()
 }
 
@@ -1085,18 +1086,7 @@ pub(crate) fn inlinable(c: &Compiler<'_>, f: crate::expr::FuncId) -> bool {
 pub(crate) fn body(c: &Compiler<'_>, f: crate::expr::FuncId) -> Option<Code> {
     let def = c.funcs.get(f as usize)?.as_ref()?;
     let call = Expr::Call(f, def.params.iter().map(|&p| Expr::Var(p)).collect());
-    let mut b = Builder {
-        c,
-        regs: 0,
-        calls: 0,
-        elems: c.elem_id(c.empty_sym).is_none(),
-        ltypes: c.ltypes,
-        etypes: c.etypes,
-        top: Some(f),
-        memo_calls: false,
-        inline_memo: None,
-        tail: true,
-    };
+    let mut b = Builder::at_root(c, Some(f), false);
     let (p, ty) = b.build(&call, None, 0)?;
     let rec = c.record;
     match ty {
@@ -1122,18 +1112,7 @@ pub(crate) fn compile_split(
     f: crate::expr::FuncId,
     args: &[Expr],
 ) -> Option<Split> {
-    let mut b = Builder {
-        c,
-        regs: 0,
-        calls: 0,
-        elems: c.elem_id(c.empty_sym).is_none(),
-        ltypes: c.ltypes,
-        etypes: c.etypes,
-        top: None,
-        memo_calls: false,
-        inline_memo: None,
-        tail: true,
-    };
+    let mut b = Builder::at_root(c, None, false);
     let (argv, steps, inner, last) = b.enter(f, args, None, 0)?;
     let Expr::Binary(Op::And, x, y) = last else {
         return None;
@@ -1583,18 +1562,7 @@ impl KeptTest {
 /// ([`call_int_run`]), when it is inlined with its value kept in slot
 /// `slot` ([`Inlined::cache`]): what [`KeptTest`] runs on a miss.
 pub(crate) fn kept_call_run(c: &Compiler<'_>, e: &Expr, slot: usize) -> Option<PInt> {
-    let mut b = Builder {
-        c,
-        regs: 0,
-        calls: 0,
-        elems: c.elem_id(c.empty_sym).is_none(),
-        ltypes: c.ltypes,
-        etypes: c.etypes,
-        top: None,
-        memo_calls: false,
-        inline_memo: None,
-        tail: true,
-    };
+    let mut b = Builder::at_root(c, None, false);
     match b.build(e, None, 0)? {
         (Pure::Call(call), Ty::Int) if call.cache.map(usize::from) == Some(slot) => {
             Some(call_int_run(&call, c.record))

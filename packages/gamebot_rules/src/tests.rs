@@ -4940,6 +4940,19 @@ fn position_formulas_agree_with_the_reference() {
     assert_eq!(v(again[5]), Value::Int(10));
 }
 
+/// The game files of `games/` and `games/bench/`, in order.
+fn game_files() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let mut files: Vec<_> = ["", "bench"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "game"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// A rule's flat first-conjunct tests laid out as one table
 /// (`compile::FlatChecks`, `Rule::flat_left`) give what the parts give
 /// (`ConditionPart::precheck_flat`), for every element on every location
@@ -4950,13 +4963,7 @@ fn position_formulas_agree_with_the_reference() {
 fn flat_check_tables_agree_with_their_parts() {
     use rand::{Rng, SeedableRng};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
-    let mut files: Vec<_> = ["", "bench"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "game"))
-        .collect();
-    files.sort();
+    let files = game_files();
     let mut tables = 0;
     for f in &files {
         let g = Game::load(f).unwrap();
@@ -5058,14 +5065,7 @@ fn taken_as_found(g: &Game, st: &crate::State, legal: &crate::LegalMoves, i: usi
 #[test]
 fn moves_applied_as_found_agree_with_apply_with() {
     use rand::{Rng, SeedableRng};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
-    let mut files: Vec<_> = ["", "bench"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "game"))
-        .collect();
-    files.sort();
+    let files = game_files();
     let (mut found, mut asked) = (0, 0);
     for f in &files {
         let g = Game::load(f).unwrap();
