@@ -1426,6 +1426,28 @@ fn run_effects(c: &mut Ctx<'_>, lines: &[(Effect, u32)], name: &str) -> R<bool> 
     Ok(true)
 }
 
+/// A comparison of a call with an integer literal, either side: the call,
+/// the literal and the operator with the call on the left.
+fn call_vs_literal(r: &Expr) -> Option<(&Expr, i32, Op)> {
+    let Expr::Binary(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) = r else {
+        return None;
+    };
+    match (&**x, &**y) {
+        (call @ Expr::Call(..), &Expr::Int(i)) => Some((call, i, *op)),
+        (&Expr::Int(i), call @ Expr::Call(..)) => {
+            let op = match op {
+                Op::Lt => Op::Gt,
+                Op::Le => Op::Ge,
+                Op::Gt => Op::Lt,
+                Op::Ge => Op::Le,
+                op => *op,
+            };
+            Some((call, i, op))
+        }
+        _ => None,
+    }
+}
+
 fn known(table: &[u16], s: Sym) -> Option<u16> {
     table.get(s as usize).copied().filter(|&x| x != u16::MAX)
 }
@@ -1669,6 +1691,7 @@ impl Compiler<'_> {
     /// An end-of-game situation that compares a call with a slot with a
     /// literal ([`Compiler::call_test`]), as a [`crate::pure::KeptTest`].
     pub(crate) fn kept_test(&self, r: &Expr) -> Option<crate::pure::KeptTest> {
+        let (call, _, _) = call_vs_literal(r)?;
         let PreLeaf::Call {
             slot,
             op,
@@ -1679,43 +1702,22 @@ impl Compiler<'_> {
             return None;
         };
         let slot = usize::from(slot);
-        let call = match r {
-            Expr::Binary(_, x, y) => [&**x, &**y]
-                .into_iter()
-                .find(|e| matches!(e, Expr::Call(..))),
-            _ => None,
-        };
         Some(crate::pure::KeptTest::new(
             slot,
             reads,
             self.once_slot(slot),
             op,
             lit,
-            call.and_then(|e| crate::pure::kept_call_run(self, e, slot)),
+            crate::pure::kept_call_run(self, call, slot),
         ))
     }
 
     /// A comparison of a call with integer-literal arguments that has a slot
     /// (`pure::Inlined::cache`) with a literal, as a [`PreLeaf::Call`].
     fn call_test(&self, r: &Expr) -> Option<PreLeaf> {
-        let Expr::Binary(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) = r
-        else {
+        let (call, lit, op) = call_vs_literal(r)?;
+        let Expr::Call(fid, args) = call else {
             return None;
-        };
-        // The call on the left.
-        let (fid, args, lit, op) = match (&**x, &**y) {
-            (Expr::Call(f, a), &Expr::Int(i)) => (f, a, i, *op),
-            (&Expr::Int(i), Expr::Call(f, a)) => {
-                let op = match op {
-                    Op::Lt => Op::Gt,
-                    Op::Le => Op::Ge,
-                    Op::Gt => Op::Lt,
-                    Op::Ge => Op::Le,
-                    op => *op,
-                };
-                (f, a, i, op)
-            }
-            _ => return None,
         };
         let key = (
             *fid,

@@ -63,11 +63,6 @@ impl LegalMoves {
         self.moves.clear();
         self.epoch = 0;
     }
-
-    /// The moves, as a vector of their own.
-    pub fn into_vec(self) -> Vec<Move> {
-        self.moves
-    }
 }
 
 impl std::ops::Deref for LegalMoves {
@@ -281,27 +276,19 @@ impl Game {
                 reason: format!("the list has {} moves", legal.moves.len()),
             });
         };
-        // (The rule's index, or none: compared with each rule's index in
-        // `apply_move`'s loop.)
-        let known = match self.rules.get(mv.rule as usize) {
-            Some(r)
-                if legal.epoch != 0
-                    && legal.epoch == st.epoch
-                    && legal.budget <= sc.step_budget()
-                    && !sc.vars.reference
-                    && (r.silent || r.condition.is_none())
-                    && r.to_locations.is_none()
-                    && r.known_binds.is_some() =>
-            {
-                mv.rule as usize
-            }
-            _ => usize::MAX,
-        };
         // (Without a known rule, the code `apply_with` runs.)
-        if known == usize::MAX {
-            self.apply_move::<false>(st, mv, sc, known)
+        let known = legal.epoch != 0
+            && legal.epoch == st.epoch
+            && legal.budget <= sc.step_budget()
+            && !sc.vars.reference
+            && self
+                .rules
+                .get(mv.rule as usize)
+                .is_some_and(|r| r.known_binds.is_some());
+        if known {
+            self.apply_move::<true>(st, mv, sc)
         } else {
-            self.apply_move::<true>(st, mv, sc, known)
+            self.apply_move::<false>(st, mv, sc)
         }
     }
 
@@ -906,18 +893,16 @@ impl Game {
 
     /// [`Game::apply`] reusing working memory.
     pub fn apply_with(&self, st: &mut State, mv: &Move, sc: &mut Scratch) -> Result<(), RuleError> {
-        self.apply_move::<false>(st, mv, sc, usize::MAX)
+        self.apply_move::<false>(st, mv, sc)
     }
 
-    /// [`Game::apply_with`]; `known`: the index of the move's own rule
-    /// when the move was found legal in `st` and the rule's condition need
-    /// not be asked ([`Game::apply_legal`]; `KNOWN`), else `usize::MAX`.
+    /// [`Game::apply_with`]; `KNOWN`: the move was found legal in `st` and
+    /// its own rule's condition need not be asked ([`Game::apply_legal`]).
     fn apply_move<const KNOWN: bool>(
         &self,
         st: &mut State,
         mv: &Move,
         sc: &mut Scratch,
-        known: usize,
     ) -> Result<(), RuleError> {
         let illegal = |reason: String| RuleError::IllegalMove {
             text: self.move_text(mv),
@@ -958,7 +943,7 @@ impl Game {
                 vars.clear_only(&r.apply_clear);
                 // The move's own rule, found legal here: it matches; what
                 // is read after its condition is bound.
-                if KNOWN && ri == known && bind_known(r, st, mv, vars) {
+                if KNOWN && ri == mv.rule as usize && bind_known(r, st, mv, vars) {
                     chosen = Some(ri);
                     break;
                 }
@@ -1378,6 +1363,12 @@ impl Game {
             .collect();
         for (r, s) in self.rules.iter_mut().zip(silent) {
             r.silent = s;
+            // A move found legal skips the condition only where what it
+            // writes is dead, its targets lie in `to=` and no bonus compares
+            // the matching rules (`Rule::known_binds`).
+            if !(s || r.condition.is_none()) || r.to_locations.is_some() || self.has_bonuses {
+                r.known_binds = None;
+            }
         }
     }
 

@@ -5048,11 +5048,7 @@ fn applied(
 /// (its rule's condition not asked): what `Game::apply_legal` checks.
 fn taken_as_found(g: &Game, st: &crate::State, legal: &crate::LegalMoves, i: usize) -> bool {
     let r = &g.rules[legal[i].rule as usize];
-    legal.epoch != 0
-        && legal.epoch == st.epoch
-        && (r.silent || r.condition.is_none())
-        && r.to_locations.is_none()
-        && r.known_binds.is_some()
+    legal.epoch != 0 && legal.epoch == st.epoch && r.known_binds.is_some()
 }
 
 /// A move applied as found legal (`Game::apply_legal`: its rule's
@@ -5185,7 +5181,37 @@ fn moves_applied_as_found_bind_what_is_read_after() {
         e.to_string()
             .contains(&format!("the list has {} moves", legal.len())),
         "{e}"
-    );
+    ); // A `toLocations` target outside `to=` (`jump` to `c(5)`): `apply_with`
+       // chooses the later rule that matches it (`land`, another followup);
+       // so must a move found legal (such a rule has no `known_binds`; the end
+       // check reads no `to=` variable here, so binding could not fail).
+    let text = text
+        .replace(
+            "[GAME RULES]\n",
+            "[GAME RULES]\nname=jump\nelement=p($E)\nfrom=c($A)\nto=d($B)\n\
+             toLocations={\"c(5)\"}\nfollowup=SETSTATE(\"p($E)\", 1)\n\
+             name=land\nelement=p($E)\nfrom=c($A)\nto=c($B)\ncondition=$B == 5\n\
+             followup=SETSTATE(\"p($E)\", 9)\n",
+        )
+        .replace("situation=$B == 5", "situation=STATE(\"p(1)\") == 7");
+    let g = Game::parse("jump.game", &text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.rules[0].known_binds.is_none());
+    let st = g.initial_state();
+    g.legal_moves_of(&st, &mut sc, &mut legal).unwrap();
+    assert!(legal.epoch != 0 && legal.epoch == st.epoch);
+    let jumps: Vec<usize> = (0..legal.len())
+        .filter(|&i| g.rule_name(&legal[i]) == "jump")
+        .collect();
+    assert!(!jumps.is_empty());
+    for i in jumps {
+        assert_eq!(
+            applied(&g, &st, &legal, i, &mut other, true),
+            applied(&g, &st, &legal, i, &mut other, false)
+        );
+        let mut s = st.clone();
+        g.apply_with(&mut s, &legal[i], &mut other).unwrap();
+        assert_eq!(s.element_state(legal[i].element), 9, "`land` not chosen");
+    }
 }
 
 /// What `plies` moves of seeded random play give with scratch `sc` at
