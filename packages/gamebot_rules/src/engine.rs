@@ -348,6 +348,22 @@ impl Game {
                 let Some(fb) = &r.from_match[from as usize] else {
                     continue;
                 };
+                // `toLocations` specialized for this location needs a
+                // location empty (or occupied) that is not
+                // (`Rule::needs_first`): no target (`unbound_targets` finds
+                // the same), nothing to ask, bind or run.
+                if r.needs_first && !sc.vars.reference {
+                    if let Some(FromTargets::Regs {
+                        closed: true,
+                        needs: Some((l, empty)),
+                        ..
+                    }) = r.to_special.get(from as usize)
+                    {
+                        if st.content(*l).is_none() != *empty {
+                            continue;
+                        }
+                    }
+                }
                 if let Filter::Literal(x) = r.state {
                     if x != st.element_state(*e) {
                         continue;

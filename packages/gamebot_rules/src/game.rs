@@ -147,6 +147,12 @@ pub struct Rule {
     /// it at load (`specialize.rs`, `Specializer::targets`), which move
     /// generation runs in its place.
     pub(crate) to_special: Box<[crate::compile::FromTargets]>,
+    /// Some entry of [`Rule::to_special`] reads no variable and needs a
+    /// location empty or occupied (`FromTargets::Regs::needs`), and the
+    /// targets are not shared by every element (`element_independent`):
+    /// move generation asks that location first, before anything else of
+    /// the element, and skips the element when it is otherwise.
+    pub(crate) needs_first: bool,
     /// Per `to_matches` entry (empty when none): the part `B` of a hoisted
     /// condition ([`Rule::hoist_first_conjunct`], [`Rule::hoist_call`])
     /// specialized for that target (`Specializer::right_side`), which move
@@ -1073,6 +1079,17 @@ impl Game {
                 .iter()
                 .any(|t| !matches!(t, crate::compile::FromTargets::None))
             {
+                r.needs_first = !r.element_independent
+                    && special.iter().any(|t| {
+                        matches!(
+                            t,
+                            crate::compile::FromTargets::Regs {
+                                closed: true,
+                                needs: Some(_),
+                                ..
+                            }
+                        )
+                    });
                 r.to_special = special;
             }
         }

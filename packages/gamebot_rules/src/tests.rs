@@ -4091,6 +4091,13 @@ fn targets_are_specialized_per_from_location() {
     let take = from_targets(&nim, "take");
     assert_eq!(take.matches("closed").count(), 16, "{take}");
     assert!(take.contains("closed[row(2,2)]"), "{take}");
+    // A rule with a closed residual that needs a location has generation
+    // ask that location first (`Rule::needs_first`); one with open
+    // residuals only, or none, does not.
+    let needs_first =
+        |g: &Game, rule: &str| g.rules.iter().any(|r| r.name == rule && r.needs_first);
+    assert!(needs_first(&g, "hop") && needs_first(&g, "leap") && needs_first(&nim, "take"));
+    assert!(!needs_first(&g, "tagged") && !needs_first(&g, "enter") && !needs_first(&g, "risky"));
 }
 
 /// Moves generated with the specialized targets are the reference
