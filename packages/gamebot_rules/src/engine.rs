@@ -465,8 +465,11 @@ impl Game {
                 needs,
             }) => {
                 // A location the residual needs empty (or occupied) is not:
-                // no target, nothing to run.
-                if needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty) {
+                // no target, nothing to run. (Asked already where the rule
+                // asks it first, `Rule::needs_first`.)
+                if !r.needs_first
+                    && needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty)
+                {
                     return Ok(true);
                 }
                 match Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_loc_set_regs(code) {
@@ -1380,9 +1383,10 @@ impl Game {
         for (r, s) in self.rules.iter_mut().zip(silent) {
             r.silent = s;
             // A move found legal skips the condition only where what it
-            // writes is dead, its targets lie in `to=` and no bonus compares
-            // the matching rules (`Rule::known_binds`).
-            if !(s || r.condition.is_none()) || r.to_locations.is_some() || self.has_bonuses {
+            // writes is dead and no bonus compares the matching rules
+            // (`Rule::known_binds`). (A `toLocations` target outside `to=`
+            // is asked in `bind_known`.)
+            if !(s || r.condition.is_none()) || self.has_bonuses {
                 r.known_binds = None;
             }
         }
@@ -1576,6 +1580,15 @@ fn bind_known(r: &Rule, st: &State, mv: &Move, vars: &mut Vars) -> bool {
     let Some(plan) = r.known_binds.as_deref() else {
         return false;
     };
+    // A target outside `to=` (a `toLocations` set may give one): matching
+    // fails for the rule, and `apply_with` chooses another or the move's
+    // own rule without its `to=` bindings.
+    if r.to_index
+        .get(mv.to as usize)
+        .is_none_or(|&i| i == u32::MAX)
+    {
+        return false;
+    }
     for &(v, b) in plan {
         let x = match b {
             KnownBind::Elem(k) => r

@@ -128,10 +128,11 @@ pub struct Rule {
     /// The condition is not asked there, and nothing else of the operation
     /// reads the others. `None` where a move found legal must be matched
     /// as `Game::apply_with` matches it: its condition may write a live
-    /// variable (not `Rule::silent`), it has `toLocations` (a target
-    /// outside `to=`), the game has rule bonuses (every matching rule is
-    /// compared; `Game::tabulate_fixed_conditions`), or a pattern has
-    /// more than 256 slots.
+    /// variable (not `Rule::silent`), the game has rule bonuses (every
+    /// matching rule is compared; `Game::tabulate_fixed_conditions`), or a
+    /// pattern has more than 256 slots. (A move to a `toLocations` target
+    /// outside `to=` is matched as `apply_with` matches it too:
+    /// `bind_known` asks.)
     pub(crate) known_binds: Option<Box<[(crate::expr::VarId, KnownBind)]>>,
     /// The index of the first rule whose `to_matches` are the same locations
     /// in the same order: rules with the same key share the list of empty

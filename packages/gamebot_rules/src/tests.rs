@@ -5190,8 +5190,9 @@ fn moves_applied_as_found_bind_what_is_read_after() {
         "{e}"
     ); // A `toLocations` target outside `to=` (`jump` to `c(5)`): `apply_with`
        // chooses the later rule that matches it (`land`, another followup);
-       // so must a move found legal (such a rule has no `known_binds`; the end
-       // check reads no `to=` variable here, so binding could not fail).
+       // so must a move found legal (`bind_known` asks the target's `to=`
+       // match: the end check reads no `to=` variable here, so binding the
+       // plan alone would not fail).
     let text = text
         .replace(
             "[GAME RULES]\n",
@@ -5202,7 +5203,7 @@ fn moves_applied_as_found_bind_what_is_read_after() {
         )
         .replace("situation=$B == 5", "situation=STATE(\"p(1)\") == 7");
     let g = Game::parse("jump.game", &text).unwrap_or_else(|e| panic!("{e}"));
-    assert!(g.rules[0].known_binds.is_none());
+    assert!(g.rules[0].known_binds.is_some());
     let st = g.initial_state();
     g.legal_moves_of(&st, &mut sc, &mut legal).unwrap();
     assert!(legal.epoch != 0 && legal.epoch == st.epoch);
