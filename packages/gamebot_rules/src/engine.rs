@@ -1580,12 +1580,14 @@ fn bind_known(r: &Rule, st: &State, mv: &Move, vars: &mut Vars) -> bool {
     let Some(plan) = r.known_binds.as_deref() else {
         return false;
     };
-    // A target outside `to=` (a `toLocations` set may give one): matching
-    // fails for the rule, and `apply_with` chooses another or the move's
-    // own rule without its `to=` bindings.
-    if r.to_index
-        .get(mv.to as usize)
-        .is_none_or(|&i| i == u32::MAX)
+    // A target outside `to=` (a `toLocations` set may give one; any other
+    // rule's found moves match it): matching fails for the rule, and
+    // `apply_with` chooses another or the move's own rule without its
+    // `to=` bindings.
+    if r.to_locations.is_some()
+        && r.to_index
+            .get(mv.to as usize)
+            .is_none_or(|&i| i == u32::MAX)
     {
         return false;
     }
