@@ -341,6 +341,7 @@ impl Game {
             let mut have_targets = false;
             sc.shared_valid = false;
             sc.targets_shared = false;
+            let needs_at: &[_] = if sc.vars.reference { &[] } else { &r.needs_at };
             for (ei, (e, eb)) in r.elem_matches.iter().enumerate() {
                 // An element off the `from=` pattern first (the usual case:
                 // pieces in the supply, on the other side, taken).
@@ -350,18 +351,11 @@ impl Game {
                 };
                 // `toLocations` specialized for this location needs a
                 // location empty (or occupied) that is not
-                // (`Rule::needs_first`): no target (`unbound_targets` finds
+                // (`Rule::needs_at`): no target (`unbound_targets` finds
                 // the same), nothing to ask, bind or run.
-                if r.needs_first && !sc.vars.reference {
-                    if let Some(FromTargets::Regs {
-                        closed: true,
-                        needs: Some((l, empty)),
-                        ..
-                    }) = r.to_special.get(from as usize)
-                    {
-                        if st.content(*l).is_none() != *empty {
-                            continue;
-                        }
+                if let Some(&Some((l, empty))) = needs_at.get(from as usize) {
+                    if st.content(l).is_none() != empty {
+                        continue;
                     }
                 }
                 if let Filter::Literal(x) = r.state {
@@ -466,8 +460,8 @@ impl Game {
             }) => {
                 // A location the residual needs empty (or occupied) is not:
                 // no target, nothing to run. (Asked already where the rule
-                // asks it first, `Rule::needs_first`.)
-                if !r.needs_first
+                // asks it first, `Rule::needs_at`.)
+                if r.needs_at.is_empty()
                     && needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty)
                 {
                     return Ok(true);

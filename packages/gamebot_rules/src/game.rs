@@ -148,12 +148,13 @@ pub struct Rule {
     /// it at load (`specialize.rs`, `Specializer::targets`), which move
     /// generation runs in its place.
     pub(crate) to_special: Box<[crate::compile::FromTargets]>,
-    /// Some entry of [`Rule::to_special`] reads no variable and needs a
-    /// location empty or occupied (`FromTargets::Regs::needs`), and the
-    /// targets are not shared by every element (`element_independent`):
-    /// move generation asks that location first, before anything else of
-    /// the element, and skips the element when it is otherwise.
-    pub(crate) needs_first: bool,
+    /// Per `from` location (empty when none): the location, and whether
+    /// empty, that [`Rule::to_special`]'s residual there needs when it reads
+    /// no variable (`FromTargets::Regs::needs`) — in a rule whose targets are
+    /// not shared by every element (`element_independent`), and where some
+    /// location has one. Move generation asks it first, before anything
+    /// else of the element, and skips the element when it is otherwise.
+    pub(crate) needs_at: Box<[Option<(crate::model::LocationId, bool)>]>,
     /// Per `to_matches` entry (empty when none): the part `B` of a hoisted
     /// condition ([`Rule::hoist_first_conjunct`], [`Rule::hoist_call`])
     /// specialized for that target (`Specializer::right_side`), which move
@@ -1080,17 +1081,20 @@ impl Game {
                 .iter()
                 .any(|t| !matches!(t, crate::compile::FromTargets::None))
             {
-                r.needs_first = !r.element_independent
-                    && special.iter().any(|t| {
-                        matches!(
-                            t,
-                            crate::compile::FromTargets::Regs {
-                                closed: true,
-                                needs: Some(_),
-                                ..
-                            }
-                        )
-                    });
+                let needs: Box<[_]> = special
+                    .iter()
+                    .map(|t| match t {
+                        crate::compile::FromTargets::Regs {
+                            closed: true,
+                            needs,
+                            ..
+                        } => *needs,
+                        _ => None,
+                    })
+                    .collect();
+                if !r.element_independent && needs.iter().any(Option::is_some) {
+                    r.needs_at = needs;
+                }
                 r.to_special = special;
             }
         }

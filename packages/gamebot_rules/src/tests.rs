@@ -2901,6 +2901,7 @@ fn location_set_targets_agree_with_the_reference() {
     // targets are taken away here).
     for r in &mut hops.rules {
         r.to_special = Box::default();
+        r.needs_at = Box::default();
     }
     for budget in 1..=12 {
         play(&hops, budget);
@@ -4092,12 +4093,15 @@ fn targets_are_specialized_per_from_location() {
     assert_eq!(take.matches("closed").count(), 16, "{take}");
     assert!(take.contains("closed[row(2,2)]"), "{take}");
     // A rule with a closed residual that needs a location has generation
-    // ask that location first (`Rule::needs_first`); one with open
+    // ask that location first (`Rule::needs_at`); one with open
     // residuals only, or none, does not.
-    let needs_first =
-        |g: &Game, rule: &str| g.rules.iter().any(|r| r.name == rule && r.needs_first);
-    assert!(needs_first(&g, "hop") && needs_first(&g, "leap") && needs_first(&nim, "take"));
-    assert!(!needs_first(&g, "tagged") && !needs_first(&g, "enter") && !needs_first(&g, "risky"));
+    let asks_first = |g: &Game, rule: &str| {
+        g.rules
+            .iter()
+            .any(|r| r.name == rule && !r.needs_at.is_empty())
+    };
+    assert!(asks_first(&g, "hop") && asks_first(&g, "leap") && asks_first(&nim, "take"));
+    assert!(!asks_first(&g, "tagged") && !asks_first(&g, "enter") && !asks_first(&g, "risky"));
 }
 
 /// Moves generated with the specialized targets are the reference

@@ -306,7 +306,7 @@ impl Loader<'_> {
             to_key: 0,
             fixed: None,
             to_special: Box::default(),
-            needs_first: false,
+            needs_at: Box::default(),
             right_special: Box::default(),
             simple_right: None,
             left_flat: false,
