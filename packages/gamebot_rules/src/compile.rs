@@ -1738,7 +1738,7 @@ impl Compiler<'_> {
     /// ([`ConditionPart::Attr`], [`ConditionPart::Empty`]): a closure call
     /// and the register file cost more than the test (`tictactoe-orig`'s
     /// `OWNER("p(3)") == $PP`, `connect4-orig`'s `NOT EMPTY("b(2,3)")`).
-    fn position_test(&self, r: &Expr) -> Option<ConditionPart> {
+    pub(crate) fn position_test(&self, r: &Expr) -> Option<ConditionPart> {
         let named = |e: &Expr, table: &[u16]| match e {
             Expr::Str(s) => known(table, *s),
             _ => None,

@@ -4,7 +4,7 @@ use crate::compile::FromTargets;
 use crate::error::RuleError;
 use crate::eval::{Ctx, EvalError, StateRef, Vars};
 use crate::expr::{Builtin, Expr};
-use crate::game::{Filter, Game, Rule, SrcExpr};
+use crate::game::{EndTest, Filter, Game, Rule, SrcExpr};
 use crate::model::{ElementId, LocationId};
 use crate::pattern::Bindings;
 use crate::state::{ElementAttrs, Outcome, State, StateError};
@@ -1099,10 +1099,12 @@ impl Game {
         for end in &self.ends {
             // A kept call compared with a literal, from its slot when it
             // holds the call's value here, else from the call's body alone
-            // (`pure::KeptTest`).
-            let kept = match &end.kept {
-                Some(t) if !vars.reference => t.ask(&mut Ctx::new(self, StateRef::Rw(st), vars)),
-                _ => None,
+            // (`pure::KeptTest`); one test of the position, read in place.
+            let kept = match &end.fast {
+                _ if vars.reference => None,
+                Some(EndTest::Kept(t)) => t.ask(&mut Ctx::new(self, StateRef::Rw(st), vars)),
+                Some(EndTest::Position(t)) => t.precheck(st, Filter::Any, p, &[]),
+                None => None,
             };
             let fire = match kept {
                 Some(fire) => fire,

@@ -430,12 +430,34 @@ pub struct Scoring {
 pub struct EndCondition {
     pub(crate) situation: SrcExpr,
     pub(crate) winner: SrcExpr,
-    /// The situation as a kept call compared with a literal, asked first
-    /// (`pure::KeptTest`).
-    pub(crate) kept: Option<crate::pure::KeptTest>,
+    /// The situation asked without its closures where it has one of these
+    /// forms ([`EndTest`]).
+    pub(crate) fast: Option<EndTest>,
+}
+
+/// An end-of-game situation of a form asked directly.
+#[derive(Clone, Debug)]
+pub(crate) enum EndTest {
+    /// A kept call compared with a literal (`pure::KeptTest`).
+    Kept(crate::pure::KeptTest),
+    /// One test of the position against a literal (`EMPTY`/`NOT EMPTY` of
+    /// a named location, `STATE`/`OWNER` of a named element compared with
+    /// an Int literal: `Compiler::position_test`), read in place: it cannot
+    /// fail, loop or call, so its value is the situation's (`nim`'s
+    /// `NOT EMPTY("bin(16)")`).
+    Position(crate::compile::ConditionPart),
 }
 
 impl EndCondition {
+    /// Its kept-call test, if it is one.
+    #[cfg(test)]
+    pub(crate) fn kept(&self) -> Option<&crate::pure::KeptTest> {
+        match &self.fast {
+            Some(EndTest::Kept(k)) => Some(k),
+            _ => None,
+        }
+    }
+
     /// Line of its `situation=`.
     pub fn line(&self) -> u32 {
         self.situation.line
@@ -1187,7 +1209,21 @@ impl Game {
         for e in &mut ends {
             compile_special(&mut e.situation);
             compile_special(&mut e.winner);
-            e.kept = compiler.kept_test(&e.situation.expr);
+            e.fast = match compiler.kept_test(&e.situation.expr) {
+                Some(k) => Some(EndTest::Kept(k)),
+                None => compiler
+                    .position_test(&e.situation.expr)
+                    .filter(|t| {
+                        !matches!(
+                            t,
+                            crate::compile::ConditionPart::Attr {
+                                rhs: crate::compile::CheckRhs::Var(_),
+                                ..
+                            }
+                        )
+                    })
+                    .map(EndTest::Position),
+            };
         }
         for e in &mut evaluations {
             e.value.code = compiler.code(&e.value.expr);

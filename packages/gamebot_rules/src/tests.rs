@@ -4118,6 +4118,37 @@ fn specialized_targets_agree_with_the_reference() {
     }
 }
 
+/// An end-of-game situation that is one test of the position against a
+/// literal is read in place (`EndTest::Position`): `nim`'s `NOT
+/// EMPTY("bin(16)")`, and `STATE` of a named element compared with a literal
+/// in the hop game (whose `back` rule flips a peg's state), both played
+/// against the reference evaluator; a comparison with a variable is not.
+#[test]
+fn end_tests_of_the_position_are_read_in_place() {
+    use crate::game::EndTest;
+    let nim = Game::parse("nim.game", include_str!("../../../games/nim.game")).unwrap();
+    assert!(matches!(nim.ends[0].fast, Some(EndTest::Position(_))));
+    let state = HOP_GAME.replace(
+        "[END OF GAME]\n",
+        "[END OF GAME]\nsituation=STATE(\"p(1)\") == 2\nwinner=3 - PLAYER\n",
+    );
+    let g = Game::parse("hop-state.game", &state).unwrap();
+    assert!(matches!(g.ends[0].fast, Some(EndTest::Position(_))));
+    assert!(matches!(g.ends[1].fast, Some(EndTest::Position(_))));
+    for (name, text) in [
+        ("nim.game", include_str!("../../../games/nim.game")),
+        ("hop-state.game", &state),
+    ] {
+        playouts_agree_with_the_reference(name, text, 300);
+    }
+    let var = HOP_GAME.replace(
+        "[END OF GAME]\n",
+        "[END OF GAME]\nsituation=STATE(\"p(1)\") == $Q\nwinner=3 - PLAYER\n",
+    );
+    let g = Game::parse("hop-var.game", &var).unwrap();
+    assert!(g.ends[0].fast.is_none());
+}
+
 /// Seeded playouts (seeds `0..seeds`, at most 60 moves) of game `text`:
 /// at every position the compiled form's move list is the reference
 /// evaluator's, and after every move the states are the same.
@@ -4766,7 +4797,7 @@ fn values_kept_across_positions_agree_with_the_reference() {
     );
     assert!(g.renews_epochs);
     // The end check `Total == 0` asked from `Total`'s slot first.
-    assert!(g.ends[0].kept.is_some(), "the end check is no kept test");
+    assert!(g.ends[0].kept().is_some(), "the end check is no kept test");
     for name in ["take", "sweep"] {
         let r = g.rules.iter().find(|r| r.name == name).unwrap();
         let parts = match &r.left_special {
@@ -5276,7 +5307,7 @@ fn kept_end_tests_run_the_call_alone() {
         "/../../games/bench/nim-orig.game"
     ))
     .unwrap();
-    assert!(nim.ends[0].kept.as_ref().is_some_and(|k| k.runs_alone()));
+    assert!(nim.ends[0].kept().is_some_and(|k| k.runs_alone()));
     let end = |f: &str, situation: &str| {
         KEPT_ACROSS_GAME.replace(
             "[END OF GAME]\nsituation=Total == 0",
@@ -5299,12 +5330,12 @@ fn kept_end_tests_run_the_call_alone() {
     ] {
         let g = Game::parse(name, text).unwrap();
         assert!(
-            g.ends[0].kept.as_ref().is_some_and(|k| k.runs_alone()),
+            g.ends[0].kept().is_some_and(|k| k.runs_alone()),
             "{name}: {:?}",
-            g.ends[0].kept
+            g.ends[0].fast
         );
         let mut plain = Game::parse(name, text).unwrap();
-        plain.ends[0].kept = None;
+        plain.ends[0].fast = None;
         let (mut errors, mut budget_errors, mut same) = (0, 0, 0);
         for seed in 0..4 {
             let full = crate::eval::DEFAULT_STEP_BUDGET;

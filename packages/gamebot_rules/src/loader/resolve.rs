@@ -165,7 +165,7 @@ impl Loader<'_> {
                 Some(w) => ends.push(EndCondition {
                     situation: sit,
                     winner: w,
-                    kept: None,
+                    fast: None,
                 }),
                 None => self.warn(
                     line,
