@@ -887,6 +887,36 @@ impl Game {
             units.push((body as usize, memo_info.len() as crate::expr::FuncId));
             memo_info.push(Some(info));
         }
+        // A compiler for asking whether a function can be inlined
+        // (`pure::inlinable`) under a given set of memoized functions.
+        let mut probe = crate::compile::Compiler {
+            units: Vec::new(),
+            pure_bodies: Vec::new(),
+            memo_funcs: Vec::new(),
+            record: false,
+            dead: &dead,
+            empty_sym: sym_map[""],
+            funcs: &funcs,
+            func_names: &func_names,
+            sym_loc: &sym_loc,
+            sym_elem: &sym_elem,
+            templates: &templates,
+            bool_funcs: Vec::new(),
+            ltype_sym: &ltype_sym,
+            ltypes,
+            etype_sym: &etype_sym,
+            etypes,
+            top: std::cell::Cell::new(false),
+            call_slots: Default::default(),
+            call_slot_reads: Default::default(),
+            once_slots: Default::default(),
+            moved_bits: Default::default(),
+            new_call_slots: Default::default(),
+            count_slots: Default::default(),
+            sum_slots: Default::default(),
+            kept_shapes: Default::default(),
+            scan_slots: Default::default(),
+        };
         // A memoized function called only from units' bodies, whose calls
         // `pure.rs` can inline, is not memoized: the unit's entry already
         // stands for its calls, and on a unit's miss the inlined calls cost
@@ -952,34 +982,6 @@ impl Game {
                     }
                 }
             }
-            let mut probe = crate::compile::Compiler {
-                units: Vec::new(),
-                pure_bodies: Vec::new(),
-                memo_funcs: Vec::new(),
-                record: false,
-                dead: &dead,
-                empty_sym: sym_map[""],
-                funcs: &funcs,
-                func_names: &func_names,
-                sym_loc: &sym_loc,
-                sym_elem: &sym_elem,
-                templates: &templates,
-                bool_funcs: Vec::new(),
-                ltype_sym: &ltype_sym,
-                ltypes,
-                etype_sym: &etype_sym,
-                etypes,
-                top: std::cell::Cell::new(false),
-                call_slots: Default::default(),
-                call_slot_reads: Default::default(),
-                once_slots: Default::default(),
-                moved_bits: Default::default(),
-                new_call_slots: Default::default(),
-                count_slots: Default::default(),
-                sum_slots: Default::default(),
-                kept_shapes: Default::default(),
-                scan_slots: Default::default(),
-            };
             let mut demote: Vec<bool> = (0..funcs.len())
                 .map(|f| memo_info[f].is_some() && total[f] > 0 && total[f] == inside[f])
                 .collect();
@@ -999,6 +1001,120 @@ impl Game {
             for (f, d) in demote.into_iter().enumerate() {
                 if d {
                     memo_info[f] = None;
+                }
+            }
+        }
+        // The innermost of nested memoized functions (issue 18,
+        // thirty-fifth step): a memoized function that calls no memoized
+        // function (following calls), called only from the bodies of other
+        // memoized functions (at least once) and of functions that change
+        // the state, is not memoized when `pure.rs` can inline it there.
+        // A caller's entry stands for its calls, as a unit's does for the
+        // calls in its body (above); on the caller's miss, the inlined
+        // calls cost less than looking their own entries up, and the
+        // caller's body runs over registers (a call of a memoized function
+        // in it that is not in tail position sends it to the closures,
+        // `pure::PMemo`). The callers stay memoized: only the innermost
+        // level is dropped. A state-changing function runs once per move
+        // applied, so its calls are no reason to keep entries
+        // (`reversi6-orig`'s `Run`, called from `CanFlip` eight times and
+        // from the followup `FlipDir`).
+        {
+            let n = funcs.len();
+            let memoized = |f: usize| memo_info.get(f).is_some_and(Option::is_some);
+            let changes_state = |def: &Function| {
+                def.body.iter().any(|l| {
+                    let mut yes = false;
+                    l.expr.walk(&mut |x| {
+                        if let Expr::Builtin(b, _) = x {
+                            yes |= crate::specialize::changes_state(*b)
+                        }
+                    });
+                    yes
+                })
+            };
+            // Per function: its call sites, those in memoized functions'
+            // bodies, those in state-changing functions' bodies.
+            let (mut total, mut in_memo, mut in_effect) =
+                (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+            let mut calls_memo = vec![false; n];
+            let sites = |e: &Expr, out: &mut Vec<crate::expr::FuncId>| {
+                e.walk(&mut |x| match x {
+                    Expr::Call(h, _) => out.push(*h),
+                    Expr::Lazy(items) => {
+                        for it in items.iter() {
+                            if let crate::expr::LazyItem::Defer(h, _) = it {
+                                out.push(*h);
+                            }
+                        }
+                    }
+                    _ => {}
+                })
+            };
+            let mut direct: Vec<Vec<crate::expr::FuncId>> = vec![Vec::new(); n];
+            for (g, def) in funcs.iter().enumerate() {
+                let Some(def) = def else { continue };
+                let mut out = Vec::new();
+                def.body.iter().for_each(|l| sites(&l.expr, &mut out));
+                let effect = changes_state(def);
+                for &h in &out {
+                    let h = h as usize;
+                    if h >= n || h == g {
+                        continue;
+                    }
+                    total[h] += 1;
+                    if memoized(g) {
+                        in_memo[h] += 1;
+                    } else if effect {
+                        in_effect[h] += 1;
+                    }
+                }
+                direct[g] = out;
+            }
+            for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
+                let mut out = Vec::new();
+                sites(&se.expr, &mut out);
+                for h in out {
+                    if let Some(t) = total.get_mut(h as usize) {
+                        *t += 1;
+                    }
+                }
+            });
+            // Whether a function calls a memoized one, following calls.
+            for (f, calls) in calls_memo.iter_mut().enumerate() {
+                let (mut seen, mut todo) = (vec![false; n], direct[f].clone());
+                while let Some(h) = todo.pop() {
+                    let h = h as usize;
+                    if h >= n || seen[h] {
+                        continue;
+                    }
+                    seen[h] = true;
+                    if h != f && memoized(h) {
+                        *calls = true;
+                        break;
+                    }
+                    todo.extend(direct[h].iter().copied());
+                }
+            }
+            let demote: Vec<bool> = (0..n)
+                .map(|f| {
+                    memoized(f)
+                        && !calls_memo[f]
+                        && in_memo[f] > 0
+                        && in_memo[f] + in_effect[f] == total[f]
+                })
+                .collect();
+            if demote.iter().any(|&d| d) {
+                probe.memo_funcs = (0..memo_info.len())
+                    .map(|f| memoized(f) && !demote.get(f).copied().unwrap_or(false))
+                    .collect();
+                let inline: Vec<bool> = (0..n)
+                    .map(|f| demote[f] && crate::pure::inlinable(&probe, f as crate::expr::FuncId))
+                    .collect();
+                for (f, d) in inline.into_iter().enumerate() {
+                    if d {
+                        memo_info[f] = None;
+                    }
                 }
             }
         }

@@ -216,7 +216,8 @@ struct Reach {
     effects: Vec<bool>,
 }
 
-fn changes_state(b: Builtin) -> bool {
+/// Whether built-in `b` changes the state.
+pub(crate) fn changes_state(b: Builtin) -> bool {
     matches!(
         b,
         Builtin::Move

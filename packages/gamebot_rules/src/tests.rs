@@ -423,7 +423,9 @@ fn memoized_functions_of_the_fixtures() {
     assert!(!memoized(&c4, "Four"));
     assert!(!memoized(&c4, "IsValid") && !memoized(&c4, "Disc"));
     let r6 = Game::load(root.join("bench/reversi6-orig.game")).unwrap();
-    assert!(memoized(&r6, "CanFlip") && memoized(&r6, "Run"));
+    // `Run`, called from the memoized `CanFlip` and the state-changing
+    // `FlipDir` only, is inlined into `CanFlip` instead of memoized.
+    assert!(memoized(&r6, "CanFlip") && !memoized(&r6, "Run"));
     // `Place` changes the state.
     assert!(!memoized(&r6, "Place") && !memoized(&r6, "FlipDir"));
     // `Legal` reads $X and $Y, which it does not write: they are inputs,
@@ -1918,8 +1920,9 @@ fn inlined_parameters_alias_the_callers_registers() {
 }
 
 /// A memoized function called only from units' bodies and inlinable is
-/// inlined there instead of memoized (`Game::assemble`); called from
-/// anywhere else too, it stays memoized.
+/// inlined there instead of memoized (`Game::assemble`); called from a
+/// rule's condition too, it stays memoized (from a memoized function, the
+/// innermost-function rule of step 35 inlines it as well).
 #[test]
 fn functions_called_only_from_units_are_inlined() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
@@ -1933,12 +1936,70 @@ fn functions_called_only_from_units_are_inlined() {
     // calls count once (else `LineFrom` would look called from elsewhere).
     assert_eq!(g.memo_info.len(), g.funcs.len() + 2);
     assert!(!memoized(&g, "LineFrom") && memoized(&g, "HasLine"));
+    // Called from a rule's condition too: memoized.
+    let more = text.replace(
+        "condition=CanPlace($E,$P,$X,$Y)",
+        "condition=CanPlace($E,$P,$X,$Y) AND (LineFrom(1, 1, 1, 0, $P) OR true)",
+    );
+    let g = Game::parse("t.game", &more).unwrap();
+    assert!(memoized(&g, "LineFrom") && memoized(&g, "HasLine"));
+    // Called from a memoized function too: the innermost of nested
+    // memoized functions, inlined into its callers (step 35), which stay
+    // memoized.
     let more = text.replace(
         "[SCORINGS]",
         "Extra($xp)\nLineFrom(1, 1, 1, 0, $xp)\nEND\n\n[SCORINGS]",
     );
     let g = Game::parse("t.game", &more).unwrap();
-    assert!(memoized(&g, "LineFrom") && memoized(&g, "HasLine"));
+    assert!(!memoized(&g, "LineFrom") && memoized(&g, "HasLine") && memoized(&g, "Extra"));
+}
+
+/// The innermost of nested memoized functions, called only from memoized
+/// functions and state-changing ones and inlinable, is inlined into its
+/// callers instead of memoized (`Game::assemble`); its callers stay memoized;
+/// called from anywhere else too (a rule's condition), it stays memoized; and
+/// the games play as with the reference evaluator.
+#[test]
+fn innermost_memoized_functions_are_inlined_into_their_callers() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let text = std::fs::read_to_string(root.join("bench/reversi6-orig.game")).unwrap();
+    let memoized = |g: &Game, n: &str| {
+        let f = g.func_names.iter().position(|x| x == n).unwrap();
+        g.memo_info[f].is_some()
+    };
+    let g = Game::parse("r.game", &text).unwrap();
+    assert!(!memoized(&g, "Run"));
+    assert!(memoized(&g, "CanFlip") && memoized(&g, "HasMove"));
+    let more = text.replace(
+        "followup=Place($X,$Y,$P)",
+        "condition=Run($X,$Y,0,1,$P) >= 0\nfollowup=Place($X,$Y,$P)",
+    );
+    let h = Game::parse("r.game", &more).unwrap();
+    assert!(memoized(&h, "Run") && memoized(&h, "CanFlip"));
+    for g in [&g, &h] {
+        let (mut st, mut sc) = (g.initial_state(), g.scratch());
+        let (mut rs, mut rsc) = (g.initial_state(), g.scratch());
+        rsc.set_reference_evaluator(true);
+        let (mut a, mut b) = (crate::LegalMoves::new(), crate::LegalMoves::new());
+        let mut rng = 7u64;
+        for _ in 0..40 {
+            g.legal_moves_of(&st, &mut sc, &mut a).unwrap();
+            g.legal_moves_of(&rs, &mut rsc, &mut b).unwrap();
+            let text = |l: &crate::LegalMoves| l.iter().map(|m| g.move_text(m)).collect::<Vec<_>>();
+            assert_eq!(text(&a), text(&b));
+            if g.settle(&mut st, &a) {
+                assert!(g.settle(&mut rs, &b));
+                break;
+            }
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let k = (rng >> 33) as usize % a.len();
+            g.apply_legal(&mut st, &a, k, &mut sc).unwrap();
+            g.apply_legal(&mut rs, &b, k, &mut rsc).unwrap();
+            assert_eq!(st.hash(), rs.hash());
+        }
+    }
 }
 
 /// A hoisted called condition `F(..)` with `F` inlinable (`pure::Split`):
