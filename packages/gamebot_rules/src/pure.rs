@@ -1349,6 +1349,24 @@ impl Prologue {
         pro
     }
 
+    /// Whether the call has nothing to run before its last line but the
+    /// limits and its budget step ([`Prologue::enter`]): its arguments are
+    /// literals or the caller's registers (`Builder::enter`'s aliases) and
+    /// it has no other lines (`IsValid($x, $y)` inlined).
+    fn is_bare(&self) -> bool {
+        self.args.is_empty() && self.lets.is_empty() && self.steps.is_empty()
+    }
+
+    /// The limits checked and one budget step, as [`Prologue::run`] takes
+    /// them; `None`: give up.
+    #[inline(always)]
+    fn enter(c: &mut Ctx<'_>, nest: u32) -> Option<()> {
+        if !c.inline_call_ok(nest) {
+            return None;
+        }
+        c.vars.step().ok()
+    }
+
     /// `Some(false)` when a guard line was false (the call gives `false`);
     /// `G`: whether the call has guard lines (`steps`), else only `lets`.
     #[inline(always)]
@@ -1356,10 +1374,7 @@ impl Prologue {
         for (k, a) in &self.args {
             r[*k as usize % REGS] = a.get(c, r)?;
         }
-        if !c.inline_call_ok(self.nest) {
-            return None;
-        }
-        c.vars.step().ok()?;
+        Prologue::enter(c, self.nest)?;
         if !G {
             for (k, a) in &self.lets {
                 r[*k as usize % REGS] = a.get(c, r)?;
@@ -1607,6 +1622,13 @@ fn call_int(call: &Inlined, rec: bool) -> PInt {
 fn call_int_run(call: &Inlined, rec: bool) -> PInt {
     let pro = Prologue::of(call, rec);
     let body = lower_int(&call.body, rec);
+    if pro.is_bare() {
+        let nest = pro.nest;
+        return fi(move |c, r| {
+            Prologue::enter(c, nest)?;
+            body(c, r)
+        });
+    }
     if pro.steps.is_empty() {
         return fi(move |c, r| {
             pro.run::<false>(c, r)?;
@@ -1636,6 +1658,13 @@ fn call_bool(call: &Inlined, rec: bool) -> PBool {
 fn call_bool_run(call: &Inlined, rec: bool) -> PBool {
     let pro = Prologue::of(call, rec);
     let body = lower_bool(&call.body, rec);
+    if pro.is_bare() {
+        let nest = pro.nest;
+        return fb(move |c, r| {
+            Prologue::enter(c, nest)?;
+            body(c, r)
+        });
+    }
     if pro.steps.is_empty() {
         return fb(move |c, r| {
             pro.run::<false>(c, r)?;
@@ -1742,8 +1771,21 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
             fi(move |c, r| x.get(c, r)?.checked_neg())
         }
         Pure::If(cond, t, e) => {
-            let (cond, t, e) = (lower_bool(cond, rec), lower_int(t, rec), lower_int(e, rec));
-            fi(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
+            let cond = lower_bool(cond, rec);
+            // A branch that is a literal, a register or a variable (plus a
+            // literal) is read in place (`IF(c, $n, 0)`), no closure for it.
+            match (Leaf::of(t, rec), Leaf::of(e, rec)) {
+                (Leaf::Node(t), Leaf::Node(e)) => {
+                    fi(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
+                }
+                (t, e) => fi(move |c, r| {
+                    if cond(c, r)? {
+                        t.get(c, r)
+                    } else {
+                        e.get(c, r)
+                    }
+                }),
+            }
         }
         Pure::Call(call) => call_int(call, rec),
         Pure::Memo(m) => {
@@ -1851,6 +1893,28 @@ fn fused<const AND: bool>(op: Op, x: u8, q: i32, b: &Pure, rec: bool) -> PBool {
     )
 }
 
+/// The assignments of an `AND` chain of register assignments, left to
+/// right (`(a AND b) AND c` and `a AND (b AND c)` alike); `None` when an
+/// operand is anything else.
+fn assignments(p: &Pure) -> Option<Vec<(u8, &Pure)>> {
+    fn walk<'p>(p: &'p Pure, out: &mut Vec<(u8, &'p Pure)>) -> Option<()> {
+        match p {
+            Pure::And(a, b) => {
+                walk(a, out)?;
+                walk(b, out)
+            }
+            Pure::Assign(k, x) => {
+                out.push((*k, &**x));
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    let mut out = Vec::new();
+    walk(p, &mut out)?;
+    Some(out)
+}
+
 fn lower_bool(p: &Pure, rec: bool) -> PBool {
     // The shape is checked first on the tree (a walk without building
     // anything: a rejected `AND` is checked again at each level below).
@@ -1877,6 +1941,57 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             Op::Ge => bin(a, b, rec, |x, y| Some(x >= y)),
             _ => fb(|_, _| None),
         },
+        // A literal right side (`FORALL(..) OR true`): the left side runs,
+        // for what it writes and its give-ups, and decides alone.
+        Pure::And(a, b) | Pure::Or(a, b) if matches!(**b, Pure::BoolLit(_)) => {
+            let (Pure::BoolLit(lit), and) = (&**b, matches!(p, Pure::And(..))) else {
+                unreachable!()
+            };
+            let a = lower_bool(a, rec);
+            match (and, *lit) {
+                (true, true) | (false, false) => a,
+                (_, lit) => fb(move |c, r| {
+                    a(c, r)?;
+                    Some(lit)
+                }),
+            }
+        }
+        // Assignments in a row (`($n = $n + 1) AND ($x = $x + $dx) AND ..`,
+        // each `true`): one closure writing the registers in order.
+        Pure::And(..) if assignments(p).is_some_and(|w| w.len() >= 2) => {
+            let w = assignments(p).unwrap_or_default();
+            let mut w: Vec<(usize, Leaf)> = w
+                .into_iter()
+                .map(|(k, x)| (k as usize % REGS, Leaf::of(x, rec)))
+                .collect();
+            if w.len() == 2 {
+                let (k2, x2) = w.pop().expect("two");
+                let (k1, x1) = w.pop().expect("two");
+                return fb(move |c, r| {
+                    r[k1] = x1.get(c, r)?;
+                    r[k2] = x2.get(c, r)?;
+                    Some(true)
+                });
+            }
+            if w.len() == 3 {
+                let (k3, x3) = w.pop().expect("three");
+                let (k2, x2) = w.pop().expect("three");
+                let (k1, x1) = w.pop().expect("three");
+                return fb(move |c, r| {
+                    r[k1] = x1.get(c, r)?;
+                    r[k2] = x2.get(c, r)?;
+                    r[k3] = x3.get(c, r)?;
+                    Some(true)
+                });
+            }
+            let w: Box<[(usize, Leaf)]> = w.into();
+            fb(move |c, r| {
+                for (k, x) in w.iter() {
+                    r[*k] = x.get(c, r)?;
+                }
+                Some(true)
+            })
+        }
         Pure::And(a, b) => match reg_cmp(a) {
             Some((op, x, q)) => fused::<true>(op, x, q, b, rec),
             None => {
@@ -1896,12 +2011,22 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             fb(move |c, r| Some(!a(c, r)?))
         }
         Pure::If(cond, t, e) => {
-            let (cond, t, e) = (
-                lower_bool(cond, rec),
-                lower_bool(t, rec),
-                lower_bool(e, rec),
-            );
-            fb(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
+            let cond = lower_bool(cond, rec);
+            // A literal branch (`IF(c, .., false)`) is given in place.
+            match (&**t, &**e) {
+                (_, &Pure::BoolLit(b)) => {
+                    let t = lower_bool(t, rec);
+                    fb(move |c, r| if cond(c, r)? { t(c, r) } else { Some(b) })
+                }
+                (&Pure::BoolLit(b), _) => {
+                    let e = lower_bool(e, rec);
+                    fb(move |c, r| if cond(c, r)? { Some(b) } else { e(c, r) })
+                }
+                _ => {
+                    let (t, e) = (lower_bool(t, rec), lower_bool(e, rec));
+                    fb(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
+                }
+            }
         }
         Pure::Call(call) => call_bool(call, rec),
         Pure::Memo(m) => {

@@ -2772,6 +2772,88 @@ fn fused_register_comparisons_agree_with_the_reference() {
     assert!(e.contains("overflow"), "{e}");
 }
 
+/// The shapes read in place over registers since issue 18's thirty-fifth
+/// step: an Int `IF` whose branches are literals, registers or registers
+/// plus a literal (`IF(c, $n, 0)`), a Bool `IF` with a literal branch
+/// (`IF(c, .., false)`), `X OR true` / `X AND false` (the left side still
+/// runs: its writes and give-ups count), a row of register assignments
+/// (`($n = $n + 1) AND ($x = $x + $dx)`, two, three and four, each reading
+/// the ones before), and an inlined call with nothing to run before its last
+/// line (its arguments the caller's registers or literals: only the limits
+/// and a budget step). In inlined functions, under every budget up to 12
+/// steps, with overflows in a branch, in an assignment and on the left of
+/// `OR true` (the registers give up, the closures give the error), they
+/// agree with the reference. Checked to fail: the literal `OR` side given
+/// without running the left side (`Over`'s overflow is then lost), and the
+/// assignments of a row of three written in reverse order (`Three`).
+#[test]
+fn register_shapes_read_in_place_agree_with_the_reference() {
+    let defs = "Pick($pa, $pb)\nIF($pa > $pb, $pa, 0)\nEND\n\
+                Next($qa, $qb)\nIF($qa == $qb, 7, $qb + 1)\nEND\n\
+                Big($ba)\nIF($ba > 0, $ba + 2147483647, 1)\nEND\n\
+                Guard($ga, $gb)\nIF($ga > 1, $gb > 2, false)\nEND\n\
+                Either($ea, $eb)\nIF($ea > 1, true, $eb > 2)\nEND\n\
+                Over($oa)\n(($oa + 2147483647) > 0) OR true\nEND\n\
+                Never($na)\n($na > 3) AND false\nEND\n\
+                Walk($wa, $wd)\n$wn = 0\n$wx = $wa\n\
+                FORALL($wi, 1, 3, IF($wx < 5, ($wn = $wn + 1) AND ($wx = $wx + $wd), false)) OR true\n\
+                ($wn * 10) + $wx\nEND\n\
+                Chain($ca)\n$c1 = 0\n$c2 = 0\n$c3 = 0\n$c4 = 0\n\
+                (($c1 = $ca + 1) AND ($c2 = $c1 + 1) AND ($c3 = $c2 + $ca) AND ($c4 = $c3 * 2)) OR true\n\
+                ($c1 * 1000) + ($c2 * 100) + ($c3 * 10) + $c4\nEND\n\
+                Three($ta)\n$t1 = 0\n$t2 = 0\n$t3 = 0\n\
+                (($t1 = $ta + 2147483646) AND ($t2 = $t1 + 1) AND ($t3 = $t2 - 5)) OR true\n\
+                $t3\nEND\n\
+                Inside($ia, $ib)\n($ia >= 1) AND ($ib <= 7)\nEND\n\
+                Outer($ua, $ub)\nInside($ua, $ub) AND Inside($ub, 3) AND (Pick($ua, $ub) >= 0)\nEND\n";
+    let board = grid();
+    let probe = "Pick($a, $b) + Next($a, $b) + Big($a) + Walk($a, $b) + Chain($a) + Three($a)\n\
+                 Guard($a, $b) OR Either($a, $b) OR Over($a) OR Never($a) OR Outer($a, $b)";
+    let g = Game::parse(
+        "shapes.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\n{probe}\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let calls = [
+        "Pick($a, $b)",
+        "Next($a, $b)",
+        "Big($a)",
+        "Guard($a, $b)",
+        "Either($a, $b)",
+        "Over($a)",
+        "Never($a)",
+        "Walk($a, $b)",
+        "Chain($a)",
+        "Three($a)",
+        "Outer($a, $b)",
+    ];
+    for f in calls {
+        for a in [-1, 0, 1, 2, 3, 4] {
+            for b in [-1, 0, 1, 2, 3, 8] {
+                let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
+                for steps in 1..=12 {
+                    let _ = run_budget_on(&board, defs, &[&x, &y, f], steps);
+                }
+            }
+        }
+    }
+    let value = |f: &str, a: i32, b: i32| {
+        let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
+        run_budget_on(&board, defs, &[&x, &y, f], 100)
+    };
+    assert_eq!(int(value("Pick($a, $b)", 3, 1)), 3);
+    assert_eq!(int(value("Next($a, $b)", 2, 3)), 4);
+    assert_eq!(int(value("Walk($a, $b)", 1, 2)), 25);
+    assert_eq!(int(value("Chain($a)", 2, 0)), 3000 + 400 + 60 + 12);
+    assert!(!boolean(value("Never($a)", 9, 0)));
+    assert!(boolean(value("Outer($a, $b)", 2, 1)));
+    for (f, a) in [("Big($a)", 1), ("Over($a)", 1), ("Three($a)", 1)] {
+        let e = value(f, a, 0).expect_err("an overflow");
+        assert!(e.contains("overflow"), "{f}: {e}");
+    }
+}
+
 /// `ABS($x - $y)` of two namespace variables in one closure
 /// (`compile::abs_sub_vars`, issue 18 sixteenth step, `puzzle8`'s
 /// `Adjacent`): in functions inlined over registers (and, for comparison, in
