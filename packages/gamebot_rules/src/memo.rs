@@ -329,20 +329,22 @@ pub(crate) fn mentions(e: &Expr, templates: &[Template], out: &mut FxHashSet<Var
 /// and a miss need not save or unbind them.
 ///
 /// `v` is dead when
-/// - exactly one user function `g` mentions it (as a parameter, read,
-///   assignment, loop variable or interpolation), and nothing outside the
-///   functions does (`outside`: rule patterns and filters, conditions,
-///   `toLocations`, followups, bonuses, scorings, end-of-game records,
-///   evaluations);
-/// - `g` cannot call itself (following calls and deferred calls), and
-/// - every read of `v` in `g`'s body is preceded, on every path of the same
-///   invocation, by a write of `v` in that invocation ([`assigned`]; the
-///   parameters are written on entry).
+/// - some user functions mention it (as a parameter, read, assignment, loop
+///   variable or interpolation), and nothing outside the functions does
+///   (`outside`: rule patterns and filters, conditions, `toLocations`,
+///   followups, bonuses, scorings, end-of-game records, evaluations);
+/// - none of them can call itself or another of them (following calls and
+///   deferred calls; issue 18 thirty-seventh step: until then, exactly one
+///   function could mention it), and
+/// - in each of them, every read of `v` is preceded, on every path of the
+///   same invocation, by a write of `v` in that invocation ([`assigned`];
+///   the parameters are written on entry).
 ///
-/// Then every read of `v` happens inside an invocation of `g`, after a write
-/// in that invocation, and no other code runs between the two that could
-/// write `v` (only `g` writes it, and `g` is not re-entered from below): the
-/// value read is the one that write gave, whatever `v` held before. So what a
+/// Then every read of `v` happens inside an invocation of one of them, `g`,
+/// after a write in that invocation, and no other code runs between the two
+/// that could write `v` (only those functions write it, and none of them
+/// runs inside `g`'s invocation: `g` calls none of them, itself included):
+/// the value read is the one that write gave, whatever `v` held before. So what a
 /// call leaves in `v` is never read; in particular an unrestored value after
 /// a memo hit cannot change any value, variable that is read, state change or
 /// error. (Errors end the operation; the engine itself reads no variable
@@ -357,32 +359,30 @@ pub(crate) fn dead_vars(
     outside: &FxHashSet<VarId>,
     nvars: usize,
 ) -> Vec<bool> {
-    const NONE: u32 = u32::MAX;
-    const MANY: u32 = u32::MAX - 1;
-    let mut owner = vec![NONE; nvars];
-    let note = |v: VarId, g: u32, owner: &mut Vec<u32>| {
-        let o = &mut owner[v as usize];
-        if *o == NONE {
-            *o = g;
-        } else if *o != g {
-            *o = MANY;
+    // Per variable: the functions mentioning it.
+    let mut owners: Vec<Vec<u32>> = vec![Vec::new(); nvars];
+    let note = |v: VarId, g: u32, owners: &mut Vec<Vec<u32>>| {
+        if let Some(o) = owners.get_mut(v as usize) {
+            if o.last() != Some(&g) && !o.contains(&g) {
+                o.push(g);
+            }
         }
     };
     let mut callees: Vec<Vec<FuncId>> = vec![Vec::new(); funcs.len()];
     for (g, def) in funcs.iter().enumerate() {
         let Some(def) = def else { continue };
         for &p in &def.params {
-            note(p, g as u32, &mut owner);
+            note(p, g as u32, &mut owners);
         }
         for line in &def.body {
             line.expr.walk(&mut |e| match e {
                 Expr::Var(v) | Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
-                    note(*v, g as u32, &mut owner)
+                    note(*v, g as u32, &mut owners)
                 }
                 Expr::Interp(t) => {
                     if let Some(tpl) = templates.get(*t as usize) {
                         for &v in &tpl.vars {
-                            note(v, g as u32, &mut owner);
+                            note(v, g as u32, &mut owners);
                         }
                     }
                 }
@@ -398,40 +398,46 @@ pub(crate) fn dead_vars(
             });
         }
     }
-    let recursive = |g: usize| {
-        let mut seen = vec![false; funcs.len()];
-        let mut todo: Vec<FuncId> = callees[g].clone();
-        while let Some(h) = todo.pop() {
-            let h = h as usize;
-            if h == g {
-                return true;
+    // Per function: the functions it can call, following calls.
+    let reach: Vec<Vec<bool>> = (0..funcs.len())
+        .map(|g| {
+            let mut seen = vec![false; funcs.len()];
+            let mut todo: Vec<FuncId> = callees[g].clone();
+            while let Some(h) = todo.pop() {
+                let h = h as usize;
+                if h < seen.len() && !seen[h] {
+                    seen[h] = true;
+                    todo.extend_from_slice(&callees[h]);
+                }
             }
-            if h < seen.len() && !seen[h] {
-                seen[h] = true;
-                todo.extend_from_slice(&callees[h]);
+            seen
+        })
+        .collect();
+    // Per function: the variables it may read before writing them.
+    let early: Vec<FxHashSet<VarId>> = funcs
+        .iter()
+        .map(|def| {
+            let mut early: FxHashSet<VarId> = FxHashSet::default();
+            if let Some(def) = def {
+                let mut s: FxHashSet<VarId> = def.params.iter().copied().collect();
+                for line in &def.body {
+                    assigned(&line.expr, templates, &mut s, &mut early);
+                }
             }
-        }
-        false
-    };
-    let mut dead = vec![false; nvars];
-    for (g, def) in funcs.iter().enumerate() {
-        let Some(def) = def else { continue };
-        let mine: Vec<VarId> = (0..nvars as VarId)
-            .filter(|&v| owner[v as usize] == g as u32 && !outside.contains(&v))
-            .collect();
-        if mine.is_empty() || recursive(g) {
-            continue;
-        }
-        let mut s: FxHashSet<VarId> = def.params.iter().copied().collect();
-        let mut early: FxHashSet<VarId> = FxHashSet::default();
-        for line in &def.body {
-            assigned(&line.expr, templates, &mut s, &mut early);
-        }
-        for v in mine {
-            dead[v as usize] = !early.contains(&v);
-        }
-    }
-    dead
+            early
+        })
+        .collect();
+    (0..nvars)
+        .map(|v| {
+            let o = &owners[v];
+            !o.is_empty()
+                && !outside.contains(&(v as VarId))
+                && o.iter().all(|&g| {
+                    let g = g as usize;
+                    !early[g].contains(&(v as VarId)) && o.iter().all(|&h| !reach[g][h as usize])
+                })
+        })
+        .collect()
 }
 
 /// Definite assignment ([`dead_vars`]): adds to `s` the variables `e`

@@ -747,6 +747,29 @@ impl<'c, 'a> Builder<'c, 'a> {
             };
             inner.push((p, slot, ty));
         }
+        // A dead variable assigned inside an expression of the body, not
+        // in a line of its own (`($j = 4 - $i) AND ..`): a register for
+        // the whole call, an Int (another type gives up where it is
+        // assigned). Every read of it follows a write in the same
+        // invocation (`memo::dead_vars`), so the register is written first.
+        for line in &func.body {
+            let e = match &line.expr {
+                Expr::Assign(_, x) => &**x,
+                e => e,
+            };
+            let mut nested = Vec::new();
+            e.walk(&mut |x| {
+                if let Expr::Assign(v, _) = x {
+                    nested.push(*v);
+                }
+            });
+            for v in nested {
+                if c.dead.get(v as usize) == Some(&true) && !inner.iter().any(|(w, ..)| *w == v) {
+                    let r = self.reg()?;
+                    inner.push((v, Slot::Reg(r), Ty::Int));
+                }
+            }
+        }
         let mut steps = Vec::new();
         for line in lines {
             match &line.expr {
@@ -3875,6 +3898,16 @@ fn empty_at(loc: &PLoc, rec: bool) -> PBool {
             })
         };
     }
+    // A name over two registers (the usual template inside an inlined
+    // call, `"b($CX,$CY)"`): read without `Leaf`'s dispatch.
+    if let PLoc::Two(Pure::Reg(x), Pure::Reg(y), tab) = loc {
+        let (x, y, tab) = (*x as usize % REGS, *y as usize % REGS, tab.clone());
+        return if rec {
+            fb(move |c, r| empty!(c, tab.lookup2(r[x], r[y]), true))
+        } else {
+            fb(move |c, r| empty!(c, tab.lookup2(r[x], r[y]), false))
+        };
+    }
     let (x, y, tab) = match loc {
         PLoc::One(x, tab) => (Leaf::of(x, rec), None, tab.clone()),
         PLoc::Two(x, y, tab) => (Leaf::of(x, rec), Some(Leaf::of(y, rec)), tab.clone()),
@@ -3946,6 +3979,21 @@ fn content_at(loc: &PLoc, rec: bool) -> PInt {
                     None => NO_ELEM,
                 },
                 None => NO_ELEM,
+            })
+        };
+    }
+    // A name over two registers, as in [`empty_at`].
+    if let PLoc::Two(Pure::Reg(x), Pure::Reg(y), tab) = loc {
+        let (x, y, tab) = (*x as usize % REGS, *y as usize % REGS, tab.clone());
+        return if rec {
+            fi(move |c, r| {
+                let id = tab.lookup2(r[x], r[y])?;
+                content!(c, id, true)
+            })
+        } else {
+            fi(move |c, r| {
+                let id = tab.lookup2(r[x], r[y])?;
+                content!(c, id, false)
             })
         };
     }

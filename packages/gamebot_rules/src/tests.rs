@@ -1435,10 +1435,14 @@ fn nested_expressions_compile_once() {
     assert!(!boolean(run("", &["$A = 1", &chain])));
 }
 
-/// Dead variables (`memo::dead_vars`): mentioned by one function only, which
-/// cannot call itself, and read there only after a write in the same
-/// invocation. What a memo hit leaves in them differs from the reference
-/// (the tests compare the other variables), never a value that is read.
+/// Dead variables (`memo::dead_vars`): mentioned only by functions none of
+/// which can call itself or another of them (since issue 18's thirty-seventh
+/// step; one function until then), and read in each only after a write in
+/// the same invocation. What a memo hit leaves in them differs from the
+/// reference (the tests compare the other variables), never a value that is
+/// read. A variable of two functions one of which calls the other is live:
+/// the caller reads what the callee wrote (`Outer`, checked against the
+/// reference: 4, where a register of its own would give 3).
 #[test]
 fn dead_variables() {
     let defs =
@@ -1450,7 +1454,9 @@ fn dead_variables() {
                 Rec($ra)\nIF($ra > 0, Rec($ra - 1), $ra)\nEND\n\
                 Top($ta)\n$tw = $ta\nEND\n\
                 Loop($la)\nFORALL($li, 1, $la, $lj = $li)\n$lj\nEND\n\
-                After($aa)\nFORSOME($ak, 1, $aa, $ak > 1)\n$ak\nEND\n";
+                After($aa)\nFORSOME($ak, 1, $aa, $ak > 1)\n$ak\nEND\n\
+                Outer($oa)\n$ov = $oa\nInner($oa) + $ov\nEND\n\
+                Inner($ia)\n$ov = $ia + 1\n$ov\nEND\n";
     let g = Game::parse(
         "d.game",
         &format!(
@@ -1465,7 +1471,7 @@ fn dead_variables() {
         g.dead[v]
     };
     for v in [
-        "pa", "pb", "pl", "pm", "pn", "ea", "ma", "sa", "ta", "la", "li", "aa", "ak",
+        "pa", "pb", "pl", "pm", "pn", "ea", "ma", "sa", "ta", "la", "li", "aa", "ak", "both",
     ] {
         assert!(dead(v), "${v} should be dead");
     }
@@ -1476,11 +1482,12 @@ fn dead_variables() {
     // A false guard line: the call gives `false`.
     assert!(!boolean(run(defs, &["After(1)"])));
     // Read before any write in the invocation; written on one path only;
-    // mentioned by two functions; by a recursive function; outside the
-    // functions; written in a loop body that may not run.
-    for v in ["eo", "mq", "both", "ra", "tw", "lj"] {
+    // by a recursive function; outside the functions; written in a loop
+    // body that may not run; mentioned by a function and one it calls.
+    for v in ["eo", "mq", "ra", "tw", "lj", "ov"] {
         assert!(!dead(v), "${v} should be live");
     }
+    assert_eq!(probe(&["Outer(1)"]), 4);
 }
 
 /// Calls of small pure functions are inlined over registers (`pure.rs`):
@@ -2851,6 +2858,61 @@ fn register_shapes_read_in_place_agree_with_the_reference() {
     for (f, a) in [("Big($a)", 1), ("Over($a)", 1), ("Three($a)", 1)] {
         let e = value(f, a, 0).expect_err("an overflow");
         assert!(e.contains("overflow"), "{f}: {e}");
+    }
+}
+
+/// Dead variables of several functions (`memo::dead_vars`, issue 18
+/// thirty-seventh step) and dead variables assigned inside an expression,
+/// not in a line of their own (`($j = 4 - $i) AND ..`, `tictactoe`'s `Won`):
+/// the functions are inlined over registers (a register for each such
+/// variable for the whole call, `Builder::enter`), and agree with the
+/// reference under every budget up to 14 steps, also when the value
+/// assigned is no Int (`Named`: the registers give up) and on an overflow.
+/// `tictactoe`'s `Won` and `Full` (both loop over `$i`) are inlined.
+#[test]
+fn nested_assignments_of_dead_variables_agree_with_the_reference() {
+    let defs = "Diag($da)\nFORALL($di, 1, 3, ($dj = 4 - $di) AND (($dj + $da) > $di))\nEND\n\
+                Other($oa)\nFORSOME($di, 1, 3, ($dj = $di * $oa) AND ($dj > 4))\nEND\n\
+                Named($na)\nFORSOME($di, 1, 2, ($dk = \"s(1,1)\") AND ($na > $di))\nEND\n\
+                Big($ba)\nFORALL($di, 1, 2, ($dj = $ba + 2147483647) AND true)\nEND\n";
+    let board = grid();
+    let g = Game::parse(
+        "nested.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nDiag($a) OR Other($a)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let dead = |n: &str| g.dead[g.var_names.iter().position(|x| x == n).unwrap()];
+    assert!(dead("di") && dead("dj"));
+    for f in [
+        "Diag($a)",
+        "Other($a)",
+        "Named($a)",
+        "Big($a)",
+        "Diag($a) AND Other($a)",
+    ] {
+        for a in [-3, -1, 0, 1, 2, 5] {
+            let x = format!("$a = {a}");
+            for steps in 1..=14 {
+                let _ = run_budget_on(&board, defs, &[&x, f], steps);
+            }
+        }
+    }
+    let holds =
+        |f: &str, a: i32| boolean(run_budget_on(&board, defs, &[&format!("$a = {a}"), f], 100));
+    assert!(holds("Diag($a)", 3) && !holds("Diag($a)", 2));
+    assert!(holds("Other($a)", 2) && !holds("Other($a)", 1));
+    let e = run_budget_on(&board, defs, &["$a = 1", "Big($a)"], 100).expect_err("an overflow");
+    assert!(e.contains("overflow"), "{e}");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let ttt = Game::load(root.join("tictactoe.game")).unwrap();
+    let c = compiler_of(&ttt);
+    for name in ["Won", "Full"] {
+        let f = ttt.func_names.iter().position(|n| n == name).unwrap();
+        assert!(
+            crate::pure::inlinable(&c, f as crate::expr::FuncId),
+            "{name} is not inlined"
+        );
     }
 }
 
