@@ -3966,6 +3966,40 @@ impl Named {
     }
 }
 
+/// The occupant of a location named in place, read inside the closure of
+/// what uses it ([`attr_of`], [`eltype_of`]): `CONTENT`'s value as an
+/// element id, `None` for an empty location or a name that is no location
+/// (`NO_ELEM`, which names no element). A name over two registers reads
+/// them without `Leaf`'s dispatch.
+enum Occupant {
+    Regs(usize, usize, IdTable),
+    Named(Named),
+}
+
+impl Occupant {
+    fn of(loc: &PLoc, rec: bool) -> Occupant {
+        match loc {
+            PLoc::Two(Pure::Reg(x), Pure::Reg(y), tab) => {
+                Occupant::Regs(*x as usize % REGS, *y as usize % REGS, tab.clone())
+            }
+            loc => Occupant::Named(Named::of(loc, rec)),
+        }
+    }
+
+    /// `None`: give up (the id table cannot decide, an operand gives up).
+    #[inline(always)]
+    fn get<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<Option<u16>> {
+        let id = match self {
+            Occupant::Regs(x, y, tab) => tab.lookup2(r[*x], r[*y])?,
+            Occupant::Named(n) => n.get(c, r)?,
+        };
+        Some(match id {
+            Some(l) => c.rd_content::<REC>(l),
+            None => None,
+        })
+    }
+}
+
 /// `CONTENT` of a location named in place: the occupant's id, or
 /// [`NO_ELEM`] for an empty location or a name that is no location (the
 /// closures give `""` for both).
@@ -4040,6 +4074,17 @@ fn attr_of(attr: Attr, el: &PElem, rec: bool) -> PInt {
         return fi(|_, _| None);
     }
     match el {
+        // Of the content of a location named in place
+        // (`STATE(CONTENT("b($x,$y)"))`): the occupant read here, no
+        // closure for `CONTENT` (the same reads, in the same order).
+        PElem::Elem(Pure::Content(loc)) => {
+            let occ = Occupant::of(loc, rec);
+            if rec {
+                fi(move |c, r| attr!(c, occ.get::<true>(c, r)?, true))
+            } else {
+                fi(move |c, r| attr!(c, occ.get::<false>(c, r)?, false))
+            }
+        }
         PElem::Elem(x) => {
             let x = Leaf::of(x, rec);
             // `NO_ELEM` (and only it: the other values are ids) is no element.
@@ -4107,6 +4152,21 @@ fn eltype_of(el: &PElem, rec: bool) -> PInt {
         None => NO_LTYPE,
     };
     match el {
+        // Of the content of a location named in place, as in [`attr_of`].
+        PElem::Elem(Pure::Content(loc)) => {
+            let occ = Occupant::of(loc, rec);
+            if rec {
+                fi(move |c, r| {
+                    let e = occ.get::<true>(c, r)?;
+                    Some(ty(c, e))
+                })
+            } else {
+                fi(move |c, r| {
+                    let e = occ.get::<false>(c, r)?;
+                    Some(ty(c, e))
+                })
+            }
+        }
         PElem::Elem(x) => {
             let x = Leaf::of(x, rec);
             fi(move |c, r| {

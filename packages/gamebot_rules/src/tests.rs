@@ -2916,6 +2916,50 @@ fn nested_assignments_of_dead_variables_agree_with_the_reference() {
     }
 }
 
+/// `STATE`/`OWNER`/`ELTYPE` of the `CONTENT` of a location named in place
+/// read in one closure (`pure::Occupant`, issue 18 thirty-eighth step):
+/// names over two registers and over one, occupied, empty and off-board
+/// squares, inside a guard (`reversi6-orig`'s `Colour`) and as arguments
+/// of an enclosing inlined call, every budget up to 8 steps: the same as
+/// the reference. The values are checked too (p(1) on s(1,1): owner 1,
+/// state 1; p(2) on s(2,1): 2 and 2; bin(3) holds p(3), owner 1).
+#[test]
+fn occupants_read_in_place_agree_with_the_reference() {
+    let defs = "Col($cx, $cy)\nIF(($cx >= 1) AND NOT EMPTY(\"s($cx,$cy)\"), STATE(CONTENT(\"s($cx,$cy)\")), 0)\nEND\n\
+                Own($ox)\nOWNER(CONTENT(\"bin($ox)\"))\nEND\n\
+                Kind($kx, $ky)\nELTYPE(CONTENT(\"s($kx,$ky)\")) == \"peg\"\nEND\n\
+                Both($ux, $uy)\n(Col($ux, $uy) * 10) + Own($ux)\nEND\n";
+    let board = grid();
+    let g = Game::parse(
+        "occupants.game",
+        &format!(
+            "{board}[EXPRESSIONS]\n{defs}Probe\nBoth($a, $b) + Col($b, $a)\nKind($a, $b)\nEND\n"
+        ),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    for f in ["Col($a, $b)", "Own($a)", "Kind($a, $b)", "Both($a, $b)"] {
+        for a in [-1, 0, 1, 2, 3, 4] {
+            for b in [0, 1, 2, 4] {
+                let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
+                for steps in 1..=8 {
+                    let _ = run_budget_on(&board, defs, &[&x, &y, f], steps);
+                }
+            }
+        }
+    }
+    let value = |f: &str, a: i32, b: i32| {
+        let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
+        run_budget_on(&board, defs, &[&x, &y, f], 100)
+    };
+    assert_eq!(int(value("Col($a, $b)", 2, 1)), 2);
+    assert_eq!(int(value("Col($a, $b)", 3, 3)), 0);
+    assert_eq!(int(value("Own($a)", 3, 0)), 1);
+    assert_eq!(int(value("Own($a)", 1, 0)), -1);
+    assert!(boolean(value("Kind($a, $b)", 1, 1)) && !boolean(value("Kind($a, $b)", 3, 3)));
+    assert_eq!(int(value("Both($a, $b)", 1, 1)), 10 - 1);
+}
+
 /// `ABS($x - $y)` of two namespace variables in one closure
 /// (`compile::abs_sub_vars`, issue 18 sixteenth step, `puzzle8`'s
 /// `Adjacent`): in functions inlined over registers (and, for comparison, in
