@@ -1793,6 +1793,38 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
             let x = Leaf::of(a, rec);
             fi(move |c, r| x.get(c, r)?.checked_neg())
         }
+        // `IF([g AND] NOT EMPTY(n), STATE(CONTENT(n)), d)`: the location
+        // read once ([`guarded_read`]).
+        Pure::If(c0, t0, e0) if guarded_read(c0, t0, e0).is_some() => {
+            let Some((g, attr, loc, d)) = guarded_read(c0, t0, e0) else {
+                unreachable!()
+            };
+            let g = g.map(|g| lower_bool(g, rec));
+            let occ = Occupant::of(loc, rec);
+            macro_rules! body {
+                ($rec:literal) => {
+                    fi(move |c, r| {
+                        if let Some(g) = &g {
+                            if !g(c, r)? {
+                                return Some(d);
+                            }
+                        }
+                        Some(match occ.get::<$rec>(c, r)? {
+                            Some(e) => match attr {
+                                Attr::Owner => c.rd_owner::<$rec>(e),
+                                _ => c.rd_state::<$rec>(e),
+                            },
+                            None => d,
+                        })
+                    })
+                };
+            }
+            if rec {
+                body!(true)
+            } else {
+                body!(false)
+            }
+        }
         Pure::If(cond, t, e) => {
             let cond = lower_bool(cond, rec);
             // A branch that is a literal, a register or a variable (plus a
@@ -3963,6 +3995,58 @@ impl Named {
                 tab.lookup2(p, y.get(c, r)?)
             }
         }
+    }
+}
+
+/// `IF([g AND] NOT EMPTY(n), OWNER/STATE(CONTENT(n)), d)` with the same
+/// name `n` twice (`reversi6-orig`'s `Colour`): the guard `g` (if any), the
+/// attribute and the name of the `CONTENT`, and `d`. The occupant is then
+/// read once: `NOT EMPTY` is false for an empty location and for a name
+/// that is no location, [`Occupant::get`]'s `None` for both. Between the
+/// test and the branch nothing runs, so the name's operands (literals,
+/// registers, variables) have the same values in both.
+fn guarded_read<'p>(
+    c: &'p Pure,
+    t: &'p Pure,
+    e: &Pure,
+) -> Option<(Option<&'p Pure>, Attr, &'p PLoc, i32)> {
+    let &Pure::Lit(d) = e else { return None };
+    let Pure::Attr(attr @ (Attr::Owner | Attr::State), el) = t else {
+        return None;
+    };
+    let PElem::Elem(Pure::Content(read)) = &**el else {
+        return None;
+    };
+    let (g, test) = match c {
+        Pure::And(g, test) => (Some(&**g), &**test),
+        test => (None, test),
+    };
+    let Pure::Not(test) = test else { return None };
+    let Pure::Empty(tested) = &**test else {
+        return None;
+    };
+    same_name(read, tested).then_some((g, *attr, &**read, d))
+}
+
+/// Whether two location names built in place certainly name the same
+/// location when read one after the other with nothing run between: equal
+/// tables over the same literals, registers or variables.
+fn same_name(a: &PLoc, b: &PLoc) -> bool {
+    fn same(x: &Pure, y: &Pure) -> bool {
+        match (x, y) {
+            (Pure::Lit(i), Pure::Lit(j)) => i == j,
+            (Pure::Reg(i), Pure::Reg(j)) => i == j,
+            (Pure::Var(v), Pure::Var(w)) => v == w,
+            _ => false,
+        }
+    }
+    match (a, b) {
+        (PLoc::Const(l), PLoc::Const(m)) => l == m,
+        (PLoc::One(x, t), PLoc::One(y, u)) => same(x, y) && t.same_table(u),
+        (PLoc::Two(x1, y1, t), PLoc::Two(x2, y2, u)) => {
+            same(x1, x2) && same(y1, y2) && t.same_table(u)
+        }
+        _ => false,
     }
 }
 

@@ -2960,6 +2960,77 @@ fn occupants_read_in_place_agree_with_the_reference() {
     assert_eq!(int(value("Both($a, $b)", 1, 1)), 10 - 1);
 }
 
+/// `IF([g AND] NOT EMPTY(n), OWNER/STATE(CONTENT(n)), d)` with the same
+/// name twice read in one closure (`pure::guarded_read`, issue 18
+/// thirty-ninth step, `reversi6-orig`'s `Colour`): over two registers, one
+/// register, namespace variables and a literal name; with and without a
+/// guard, a guard that overflows, occupied, empty and off-board squares,
+/// and two different names (`s($x,$y)` tested, `s($y,$x)` read), which must
+/// not be merged: the same as the reference at every budget up to 8 steps.
+/// Checked breaks: the guard's value ignored (`G(1, 1)`, whose guard fails
+/// on an occupied square, gave 1, not 0); no occupant giving -1 instead of
+/// the `IF`'s literal (`G(1, 0)`, off the board, gave -1, not 0); any two
+/// names merged (`T(2, 1)` gave 2, not -1).
+#[test]
+fn guarded_reads_agree_with_the_reference() {
+    let defs = "G($gx, $gy)\nIF(($gx >= 2) AND NOT EMPTY(\"s($gx,$gy)\"), STATE(CONTENT(\"s($gx,$gy)\")), 0)\nEND\n\
+                N($nx, $ny)\nIF(NOT EMPTY(\"s($nx,$ny)\"), OWNER(CONTENT(\"s($nx,$ny)\")), 7)\nEND\n\
+                B($bx)\nIF(NOT EMPTY(\"bin($bx)\"), OWNER(CONTENT(\"bin($bx)\")), 5)\nEND\n\
+                Lit\nIF(NOT EMPTY(\"s(2,1)\"), STATE(CONTENT(\"s(2,1)\")), 9)\nEND\n\
+                T($tx, $ty)\nIF(NOT EMPTY(\"s($tx,$ty)\"), STATE(CONTENT(\"s($ty,$tx)\")), 3)\nEND\n\
+                O($vx, $vy)\nIF((($vx * 1000000000) > 0) AND NOT EMPTY(\"s($vx,$vy)\"), STATE(CONTENT(\"s($vx,$vy)\")), 4)\nEND\n";
+    let vars = "IF(NOT EMPTY(\"s($a,$b)\"), STATE(CONTENT(\"s($a,$b)\")), 8)";
+    let board = grid();
+    let g = Game::parse(
+        "guarded.game",
+        &format!(
+            "{board}[EXPRESSIONS]\n{defs}Probe\n(G($a, $b) + N($a, $b)) + ((B($a) + Lit) + T($a, $b))\nO($a, $b) + {vars}\nEND\n"
+        ),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let lines = [
+        "G($a, $b)",
+        "N($a, $b)",
+        "B($a)",
+        "Lit",
+        "T($a, $b)",
+        "O($a, $b)",
+        vars,
+    ];
+    for f in lines {
+        for a in [-1, 0, 1, 2, 3, 4] {
+            for b in [0, 1, 2, 3, 4] {
+                let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
+                for steps in 1..=8 {
+                    let _ = run_budget_on(&board, defs, &[&x, &y, f], steps);
+                }
+            }
+        }
+    }
+    let value = |f: &str, a: i32, b: i32| {
+        let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
+        run_budget_on(&board, defs, &[&x, &y, f], 100)
+    };
+    // p(1) on s(1,1) (owner 1, state 1), p(2) on s(2,1) (2, 2), p(3) in bin(3).
+    assert_eq!(int(value("G($a, $b)", 2, 1)), 2);
+    assert_eq!(int(value("G($a, $b)", 1, 1)), 0);
+    assert_eq!(int(value("N($a, $b)", 3, 3)), 7);
+    assert_eq!(int(value("N($a, $b)", 1, 1)), 1);
+    assert_eq!(int(value("N($a, $b)", 9, 1)), 7);
+    assert_eq!(int(value("B($a)", 3, 0)), 1);
+    assert_eq!(int(value("B($a)", 1, 0)), 5);
+    assert_eq!(int(value("Lit", 0, 0)), 2);
+    // s(2,1) holds p(2), s(1,2) is empty: the tested name decides the
+    // branch, the read one the value (`STATE` of no element is -1).
+    assert_eq!(int(value("T($a, $b)", 2, 1)), -1);
+    assert_eq!(int(value("T($a, $b)", 1, 2)), 3);
+    assert_eq!(int(value(vars, 2, 1)), 2);
+    assert_eq!(int(value(vars, 2, 2)), 8);
+    let e = value("O($a, $b)", 3, 1).expect_err("an overflow");
+    assert!(e.contains("overflow"), "{e}");
+}
+
 /// `ABS($x - $y)` of two namespace variables in one closure
 /// (`compile::abs_sub_vars`, issue 18 sixteenth step, `puzzle8`'s
 /// `Adjacent`): in functions inlined over registers (and, for comparison, in
