@@ -1117,6 +1117,58 @@ pub(crate) struct Compiler<'a> {
     pub scan_slots: std::cell::Cell<u16>,
 }
 
+/// What a [`Compiler`] reads of the game being loaded: the parts of a
+/// `Game` that exist before it is assembled.
+#[derive(Clone, Copy)]
+pub(crate) struct GameTables<'a> {
+    pub funcs: &'a [Option<Function>],
+    pub func_names: &'a [String],
+    pub sym_loc: &'a [u16],
+    pub sym_elem: &'a [u16],
+    pub templates: &'a [crate::game::Template],
+    pub dead: &'a [bool],
+    pub empty_sym: Sym,
+    pub ltype_sym: &'a [Sym],
+    pub etype_sym: &'a [Sym],
+}
+
+impl<'a> Compiler<'a> {
+    /// A compiler of `t`'s expressions with no memoized function, no unit,
+    /// no recording and no Bool function known yet: the probe that asks
+    /// whether a function can be inlined (`pure::inlinable`), and the base
+    /// of the game's own compiler, which sets those.
+    pub(crate) fn new(t: GameTables<'a>) -> Compiler<'a> {
+        Compiler {
+            funcs: t.funcs,
+            func_names: t.func_names,
+            sym_loc: t.sym_loc,
+            sym_elem: t.sym_elem,
+            templates: t.templates,
+            bool_funcs: Vec::new(),
+            memo_funcs: Vec::new(),
+            pure_bodies: Vec::new(),
+            record: false,
+            dead: t.dead,
+            empty_sym: t.empty_sym,
+            units: Vec::new(),
+            ltype_sym: t.ltype_sym,
+            ltypes: crate::game::ltypes_sound(t.sym_loc, t.ltype_sym, t.empty_sym),
+            etype_sym: t.etype_sym,
+            etypes: crate::game::types_distinct(t.etype_sym, t.empty_sym),
+            top: std::cell::Cell::new(false),
+            call_slots: Default::default(),
+            call_slot_reads: Default::default(),
+            once_slots: Default::default(),
+            moved_bits: Default::default(),
+            new_call_slots: Default::default(),
+            count_slots: Default::default(),
+            sum_slots: Default::default(),
+            kept_shapes: Default::default(),
+            scan_slots: Default::default(),
+        }
+    }
+}
+
 /// In an id table of a template: no name the game knows; certainly unknown
 /// when the template is exhaustive ([`IdTable::outside`]), otherwise the
 /// table cannot decide: ask `Ctx::template`.

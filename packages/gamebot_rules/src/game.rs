@@ -826,8 +826,6 @@ impl Game {
         for (i, &s) in elem_sym.iter().enumerate() {
             sym_elem[s as usize] = i as u16;
         }
-        let ltypes = ltypes_sound(&sym_loc, &ltype_sym, sym_map[""]);
-        let etypes = types_distinct(&etype_sym, sym_map[""]);
         let relevant = locations
             .iter()
             .map(|l| location_types[l.location_type].relevant)
@@ -870,7 +868,8 @@ impl Game {
         for r in &rules {
             outside.extend(r.pattern_vars());
         }
-        let dead = crate::memo::dead_vars(&funcs, &templates, &outside, var_names.len());
+        let calls = crate::call_graph::CallGraph::new(&funcs);
+        let dead = crate::memo::dead_vars(&funcs, &calls, &templates, &outside, var_names.len());
         // A dead variable is read only after a write in the same invocation:
         // what it held before is never read, so move generation need not
         // unbind it per element (`Rule::gen_clear`; issue 18 twelfth step).
@@ -889,34 +888,18 @@ impl Game {
         }
         // A compiler for asking whether a function can be inlined
         // (`pure::inlinable`) under a given set of memoized functions.
-        let mut probe = crate::compile::Compiler {
-            units: Vec::new(),
-            pure_bodies: Vec::new(),
-            memo_funcs: Vec::new(),
-            record: false,
-            dead: &dead,
-            empty_sym: sym_map[""],
+        let tables = crate::compile::GameTables {
             funcs: &funcs,
             func_names: &func_names,
             sym_loc: &sym_loc,
             sym_elem: &sym_elem,
             templates: &templates,
-            bool_funcs: Vec::new(),
+            dead: &dead,
+            empty_sym: sym_map[""],
             ltype_sym: &ltype_sym,
-            ltypes,
             etype_sym: &etype_sym,
-            etypes,
-            top: std::cell::Cell::new(false),
-            call_slots: Default::default(),
-            call_slot_reads: Default::default(),
-            once_slots: Default::default(),
-            moved_bits: Default::default(),
-            new_call_slots: Default::default(),
-            count_slots: Default::default(),
-            sum_slots: Default::default(),
-            kept_shapes: Default::default(),
-            scan_slots: Default::default(),
         };
+        let mut probe = crate::compile::Compiler::new(tables);
         // A memoized function called only from units' bodies, whose calls
         // `pure.rs` can inline, is not memoized: the unit's entry already
         // stands for its calls, and on a unit's miss the inlined calls cost
@@ -926,20 +909,10 @@ impl Game {
         if !units.is_empty() {
             let mut total = vec![0u32; funcs.len()];
             let count = |e: &Expr, n: &mut Vec<u32>| {
-                e.walk(&mut |x| match x {
-                    Expr::Call(h, _) => n[*h as usize] += 1,
-                    Expr::Lazy(items) => {
-                        for it in items.iter() {
-                            if let crate::expr::LazyItem::Defer(h, _) = it {
-                                n[*h as usize] += 1;
-                            }
-                        }
-                    }
-                    _ => {}
-                })
+                crate::call_graph::call_sites(e, |h| n[h as usize] += 1)
             };
-            for def in funcs.iter().flatten() {
-                def.body.iter().for_each(|l| count(&l.expr, &mut total));
+            for direct in &calls.direct {
+                direct.iter().for_each(|&h| total[h as usize] += 1);
             }
             for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
                 count(&se.expr, &mut total)
@@ -1037,27 +1010,10 @@ impl Game {
             // bodies, those in state-changing functions' bodies.
             let (mut total, mut in_memo, mut in_effect) =
                 (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
-            let mut calls_memo = vec![false; n];
-            let sites = |e: &Expr, out: &mut Vec<crate::expr::FuncId>| {
-                e.walk(&mut |x| match x {
-                    Expr::Call(h, _) => out.push(*h),
-                    Expr::Lazy(items) => {
-                        for it in items.iter() {
-                            if let crate::expr::LazyItem::Defer(h, _) = it {
-                                out.push(*h);
-                            }
-                        }
-                    }
-                    _ => {}
-                })
-            };
-            let mut direct: Vec<Vec<crate::expr::FuncId>> = vec![Vec::new(); n];
             for (g, def) in funcs.iter().enumerate() {
                 let Some(def) = def else { continue };
-                let mut out = Vec::new();
-                def.body.iter().for_each(|l| sites(&l.expr, &mut out));
                 let effect = changes_state(def);
-                for &h in &out {
+                for &h in &calls.direct[g] {
                     let h = h as usize;
                     if h >= n || h == g {
                         continue;
@@ -1069,33 +1025,18 @@ impl Game {
                         in_effect[h] += 1;
                     }
                 }
-                direct[g] = out;
             }
             for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
-                let mut out = Vec::new();
-                sites(&se.expr, &mut out);
-                for h in out {
+                crate::call_graph::call_sites(&se.expr, |h| {
                     if let Some(t) = total.get_mut(h as usize) {
                         *t += 1;
                     }
-                }
+                })
             });
             // Whether a function calls a memoized one, following calls.
-            for (f, calls) in calls_memo.iter_mut().enumerate() {
-                let (mut seen, mut todo) = (vec![false; n], direct[f].clone());
-                while let Some(h) = todo.pop() {
-                    let h = h as usize;
-                    if h >= n || seen[h] {
-                        continue;
-                    }
-                    seen[h] = true;
-                    if h != f && memoized(h) {
-                        *calls = true;
-                        break;
-                    }
-                    todo.extend(direct[h].iter().copied());
-                }
-            }
+            let calls_memo: Vec<bool> = (0..n)
+                .map(|f| calls.reached(f).any(|h| h != f && memoized(h)))
+                .collect();
             let demote: Vec<bool> = (0..n)
                 .map(|f| {
                     memoized(f)
@@ -1123,31 +1064,9 @@ impl Game {
         let formulas_before = crate::pure::formula_ids();
         let mut compiler = crate::compile::Compiler {
             units,
-            pure_bodies: Vec::new(),
             memo_funcs: memo_info.iter().map(Option::is_some).collect(),
             record: memo_info.iter().any(Option::is_some),
-            dead: &dead,
-            empty_sym: sym_map[""],
-            funcs: &funcs,
-            func_names: &func_names,
-            sym_loc: &sym_loc,
-            sym_elem: &sym_elem,
-            templates: &templates,
-            bool_funcs: Vec::new(),
-            ltype_sym: &ltype_sym,
-            ltypes,
-            etype_sym: &etype_sym,
-            etypes,
-            top: std::cell::Cell::new(false),
-            call_slots: Default::default(),
-            call_slot_reads: Default::default(),
-            once_slots: Default::default(),
-            moved_bits: Default::default(),
-            new_call_slots: Default::default(),
-            count_slots: Default::default(),
-            sum_slots: Default::default(),
-            kept_shapes: Default::default(),
-            scan_slots: Default::default(),
+            ..crate::compile::Compiler::new(tables)
         };
         for _ in 0..4 {
             let known = compiler.bool_funcs();

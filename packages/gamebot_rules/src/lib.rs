@@ -26,6 +26,7 @@
 
 #![forbid(unsafe_code)]
 
+mod call_graph;
 mod compile;
 mod engine;
 mod error;

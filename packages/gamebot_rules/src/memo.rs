@@ -355,6 +355,7 @@ pub(crate) fn mentions(e: &Expr, templates: &[Template], out: &mut FxHashSet<Var
 /// assigned before all of them.
 pub(crate) fn dead_vars(
     funcs: &[Option<Function>],
+    calls: &crate::call_graph::CallGraph,
     templates: &[Template],
     outside: &FxHashSet<VarId>,
     nvars: usize,
@@ -363,12 +364,11 @@ pub(crate) fn dead_vars(
     let mut owners: Vec<Vec<u32>> = vec![Vec::new(); nvars];
     let note = |v: VarId, g: u32, owners: &mut Vec<Vec<u32>>| {
         if let Some(o) = owners.get_mut(v as usize) {
-            if o.last() != Some(&g) && !o.contains(&g) {
+            if !o.contains(&g) {
                 o.push(g);
             }
         }
     };
-    let mut callees: Vec<Vec<FuncId>> = vec![Vec::new(); funcs.len()];
     for (g, def) in funcs.iter().enumerate() {
         let Some(def) = def else { continue };
         for &p in &def.params {
@@ -386,33 +386,10 @@ pub(crate) fn dead_vars(
                         }
                     }
                 }
-                Expr::Call(h, _) => callees[g].push(*h),
-                Expr::Lazy(items) => {
-                    for it in items.iter() {
-                        if let LazyItem::Defer(h, _) = it {
-                            callees[g].push(*h);
-                        }
-                    }
-                }
                 _ => {}
             });
         }
     }
-    // Per function: the functions it can call, following calls.
-    let reach: Vec<Vec<bool>> = (0..funcs.len())
-        .map(|g| {
-            let mut seen = vec![false; funcs.len()];
-            let mut todo: Vec<FuncId> = callees[g].clone();
-            while let Some(h) = todo.pop() {
-                let h = h as usize;
-                if h < seen.len() && !seen[h] {
-                    seen[h] = true;
-                    todo.extend_from_slice(&callees[h]);
-                }
-            }
-            seen
-        })
-        .collect();
     // Per function: the variables it may read before writing them.
     let early: Vec<FxHashSet<VarId>> = funcs
         .iter()
@@ -434,7 +411,8 @@ pub(crate) fn dead_vars(
                 && !outside.contains(&(v as VarId))
                 && o.iter().all(|&g| {
                     let g = g as usize;
-                    !early[g].contains(&(v as VarId)) && o.iter().all(|&h| !reach[g][h as usize])
+                    !early[g].contains(&(v as VarId))
+                        && o.iter().all(|&h| !calls.reaches(g, h as usize))
                 })
         })
         .collect()

@@ -752,7 +752,14 @@ impl<'c, 'a> Builder<'c, 'a> {
         // the whole call, an Int (another type gives up where it is
         // assigned). Every read of it follows a write in the same
         // invocation (`memo::dead_vars`), so the register is written first.
-        for line in &func.body {
+        // A variable whose line of its own comes before every such
+        // expression needs none: that line's register serves them.
+        let own_line = |v: VarId| {
+            lines
+                .iter()
+                .position(|l| matches!(l.expr, Expr::Assign(w, _) if w == v))
+        };
+        for (at, line) in func.body.iter().enumerate() {
             let e = match &line.expr {
                 Expr::Assign(_, x) => &**x,
                 e => e,
@@ -764,7 +771,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             });
             for v in nested {
-                if c.dead.get(v as usize) == Some(&true) && !inner.iter().any(|(w, ..)| *w == v) {
+                if c.dead.get(v as usize) == Some(&true)
+                    && !inner.iter().any(|(w, ..)| *w == v)
+                    && own_line(v).is_none_or(|own| own >= at)
+                {
                     let r = self.reg()?;
                     inner.push((v, Slot::Reg(r), Ty::Int));
                 }
@@ -1799,30 +1809,13 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
             let Some((g, attr, loc, d)) = guarded_read(c0, t0, e0) else {
                 unreachable!()
             };
-            let g = g.map(|g| lower_bool(g, rec));
-            let occ = Occupant::of(loc, rec);
-            macro_rules! body {
-                ($rec:literal) => {
-                    fi(move |c, r| {
-                        if let Some(g) = &g {
-                            if !g(c, r)? {
-                                return Some(d);
-                            }
-                        }
-                        Some(match occ.get::<$rec>(c, r)? {
-                            Some(e) => match attr {
-                                Attr::Owner => c.rd_owner::<$rec>(e),
-                                _ => c.rd_state::<$rec>(e),
-                            },
-                            None => d,
-                        })
-                    })
-                };
-            }
-            if rec {
-                body!(true)
-            } else {
-                body!(false)
+            let of = move |c: &mut Ctx<'_>, o: Option<u16>, rec: bool| match o {
+                Some(e) => attr_read(c, attr, e, rec),
+                None => d,
+            };
+            match g.map(|g| lower_bool(g, rec)) {
+                Some(g) => at_occupant(loc, rec, move |c, r| Some((!g(c, r)?).then_some(d)), of),
+                None => at_occupant(loc, rec, no_pre, of),
             }
         }
         Pure::If(cond, t, e) => {
@@ -1970,6 +1963,42 @@ fn assignments(p: &Pure) -> Option<Vec<(u8, &Pure)>> {
     Some(out)
 }
 
+/// A row of two or more register assignments ([`assignments`]) as one
+/// closure writing them in order, `true`.
+fn assignment_row(w: Vec<(u8, &Pure)>, rec: bool) -> PBool {
+    let mut w: Vec<(usize, Leaf)> = w
+        .into_iter()
+        .map(|(k, x)| (k as usize % REGS, Leaf::of(x, rec)))
+        .collect();
+    if w.len() == 2 {
+        let (k2, x2) = w.pop().expect("two");
+        let (k1, x1) = w.pop().expect("two");
+        return fb(move |c, r| {
+            r[k1] = x1.get(c, r)?;
+            r[k2] = x2.get(c, r)?;
+            Some(true)
+        });
+    }
+    if w.len() == 3 {
+        let (k3, x3) = w.pop().expect("three");
+        let (k2, x2) = w.pop().expect("three");
+        let (k1, x1) = w.pop().expect("three");
+        return fb(move |c, r| {
+            r[k1] = x1.get(c, r)?;
+            r[k2] = x2.get(c, r)?;
+            r[k3] = x3.get(c, r)?;
+            Some(true)
+        });
+    }
+    let w: Box<[(usize, Leaf)]> = w.into();
+    fb(move |c, r| {
+        for (k, x) in w.iter() {
+            r[*k] = x.get(c, r)?;
+        }
+        Some(true)
+    })
+}
+
 fn lower_bool(p: &Pure, rec: bool) -> PBool {
     // The shape is checked first on the tree (a walk without building
     // anything: a rejected `AND` is checked again at each level below).
@@ -2013,43 +2042,10 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
         }
         // Assignments in a row (`($n = $n + 1) AND ($x = $x + $dx) AND ..`,
         // each `true`): one closure writing the registers in order.
-        Pure::And(..) if assignments(p).is_some_and(|w| w.len() >= 2) => {
-            let w = assignments(p).unwrap_or_default();
-            let mut w: Vec<(usize, Leaf)> = w
-                .into_iter()
-                .map(|(k, x)| (k as usize % REGS, Leaf::of(x, rec)))
-                .collect();
-            if w.len() == 2 {
-                let (k2, x2) = w.pop().expect("two");
-                let (k1, x1) = w.pop().expect("two");
-                return fb(move |c, r| {
-                    r[k1] = x1.get(c, r)?;
-                    r[k2] = x2.get(c, r)?;
-                    Some(true)
-                });
-            }
-            if w.len() == 3 {
-                let (k3, x3) = w.pop().expect("three");
-                let (k2, x2) = w.pop().expect("three");
-                let (k1, x1) = w.pop().expect("three");
-                return fb(move |c, r| {
-                    r[k1] = x1.get(c, r)?;
-                    r[k2] = x2.get(c, r)?;
-                    r[k3] = x3.get(c, r)?;
-                    Some(true)
-                });
-            }
-            let w: Box<[(usize, Leaf)]> = w.into();
-            fb(move |c, r| {
-                for (k, x) in w.iter() {
-                    r[*k] = x.get(c, r)?;
-                }
-                Some(true)
-            })
-        }
-        Pure::And(a, b) => match reg_cmp(a) {
-            Some((op, x, q)) => fused::<true>(op, x, q, b, rec),
-            None => {
+        Pure::And(a, b) => match (assignments(p).filter(|w| w.len() >= 2), reg_cmp(a)) {
+            (Some(w), _) => assignment_row(w, rec),
+            (None, Some((op, x, q))) => fused::<true>(op, x, q, b, rec),
+            (None, None) => {
                 let (a, b) = (lower_bool(a, rec), lower_bool(b, rec));
                 fb(move |c, r| Some(a(c, r)? && b(c, r)?))
             }
@@ -3921,50 +3917,7 @@ impl KeptScan {
 /// `EMPTY` of a templated location name: the id from the template's table
 /// (give up when the table cannot decide), `true` for no such location.
 fn empty_at(loc: &PLoc, rec: bool) -> PBool {
-    /// The emptiness of location `id` (`None`: no such location).
-    macro_rules! empty {
-        ($c:expr, $id:expr, $rec:literal) => {
-            Some(match $id? {
-                Some(l) => $c.rd_content::<$rec>(l).is_none(),
-                None => true,
-            })
-        };
-    }
-    // A name over two registers (the usual template inside an inlined
-    // call, `"b($CX,$CY)"`): read without `Leaf`'s dispatch.
-    if let PLoc::Two(Pure::Reg(x), Pure::Reg(y), tab) = loc {
-        let (x, y, tab) = (*x as usize % REGS, *y as usize % REGS, tab.clone());
-        return if rec {
-            fb(move |c, r| empty!(c, tab.lookup2(r[x], r[y]), true))
-        } else {
-            fb(move |c, r| empty!(c, tab.lookup2(r[x], r[y]), false))
-        };
-    }
-    let (x, y, tab) = match loc {
-        PLoc::One(x, tab) => (Leaf::of(x, rec), None, tab.clone()),
-        PLoc::Two(x, y, tab) => (Leaf::of(x, rec), Some(Leaf::of(y, rec)), tab.clone()),
-        PLoc::Const(_) => return fb(|_, _| None),
-    };
-    match (y, rec) {
-        (None, false) => fb(move |c, r| {
-            let id = tab.lookup1(x.get(c, r)?);
-            empty!(c, id, false)
-        }),
-        (None, true) => fb(move |c, r| {
-            let id = tab.lookup1(x.get(c, r)?);
-            empty!(c, id, true)
-        }),
-        (Some(y), false) => fb(move |c, r| {
-            let p = x.get(c, r)?;
-            let id = tab.lookup2(p, y.get(c, r)?);
-            empty!(c, id, false)
-        }),
-        (Some(y), true) => fb(move |c, r| {
-            let p = x.get(c, r)?;
-            let id = tab.lookup2(p, y.get(c, r)?);
-            empty!(c, id, true)
-        }),
-    }
+    at_occupant(loc, rec, no_pre, |_, o, _| o.is_none())
 }
 
 /// The id named by a [`PLoc`] (a location, or an element for
@@ -3974,12 +3927,18 @@ enum Named {
     Const(Option<u16>),
     One(Leaf, IdTable),
     Two(Leaf, Leaf, IdTable),
+    /// A name over two registers (the usual template inside an inlined
+    /// call, `"b($CX,$CY)"`): read without `Leaf`'s dispatch.
+    Regs(usize, usize, IdTable),
 }
 
 impl Named {
     fn of(loc: &PLoc, rec: bool) -> Named {
         match loc {
             &PLoc::Const(l) => Named::Const(l),
+            PLoc::Two(Pure::Reg(x), Pure::Reg(y), tab) => {
+                Named::Regs(*x as usize % REGS, *y as usize % REGS, tab.clone())
+            }
             PLoc::One(x, tab) => Named::One(Leaf::of(x, rec), tab.clone()),
             PLoc::Two(x, y, tab) => Named::Two(Leaf::of(x, rec), Leaf::of(y, rec), tab.clone()),
         }
@@ -3994,6 +3953,7 @@ impl Named {
                 let p = x.get(c, r)?;
                 tab.lookup2(p, y.get(c, r)?)
             }
+            Named::Regs(x, y, tab) => tab.lookup2(r[*x], r[*y]),
         }
     }
 }
@@ -4002,7 +3962,7 @@ impl Named {
 /// name `n` twice (`reversi6-orig`'s `Colour`): the guard `g` (if any), the
 /// attribute and the name of the `CONTENT`, and `d`. The occupant is then
 /// read once: `NOT EMPTY` is false for an empty location and for a name
-/// that is no location, [`Occupant::get`]'s `None` for both. Between the
+/// that is no location, [`at_occupant`]'s `None` for both. Between the
 /// test and the branch nothing runs, so the name's operands (literals,
 /// registers, variables) have the same values in both.
 fn guarded_read<'p>(
@@ -4050,37 +4010,95 @@ fn same_name(a: &PLoc, b: &PLoc) -> bool {
     }
 }
 
-/// The occupant of a location named in place, read inside the closure of
-/// what uses it ([`attr_of`], [`eltype_of`]): `CONTENT`'s value as an
-/// element id, `None` for an empty location or a name that is no location
-/// (`NO_ELEM`, which names no element). A name over two registers reads
-/// them without `Leaf`'s dispatch.
-enum Occupant {
-    Regs(usize, usize, IdTable),
-    Named(Named),
+/// No test before a location's occupant is read ([`at_occupant`]).
+fn no_pre<T>(_: &mut Ctx<'_>, _: &mut Regs) -> Option<Option<T>> {
+    Some(None)
 }
 
-impl Occupant {
-    fn of(loc: &PLoc, rec: bool) -> Occupant {
-        match loc {
-            PLoc::Two(Pure::Reg(x), Pure::Reg(y), tab) => {
-                Occupant::Regs(*x as usize % REGS, *y as usize % REGS, tab.clone())
-            }
-            loc => Occupant::Named(Named::of(loc, rec)),
-        }
+/// `OWNER`/`STATE` (`attr`) of element `e`, the read recorded when `rec`
+/// (a literal where it is inlined).
+#[inline(always)]
+fn attr_read(c: &mut Ctx<'_>, attr: Attr, e: u16, rec: bool) -> i32 {
+    match (attr, rec) {
+        (Attr::Owner, true) => c.rd_owner::<true>(e),
+        (Attr::Owner, false) => c.rd_owner::<false>(e),
+        (_, true) => c.rd_state::<true>(e),
+        (_, false) => c.rd_state::<false>(e),
     }
+}
 
-    /// `None`: give up (the id table cannot decide, an operand gives up).
-    #[inline(always)]
-    fn get<const REC: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<Option<u16>> {
-        let id = match self {
-            Occupant::Regs(x, y, tab) => tab.lookup2(r[*x], r[*y])?,
-            Occupant::Named(n) => n.get(c, r)?,
-        };
-        Some(match id {
-            Some(l) => c.rd_content::<REC>(l),
-            None => None,
-        })
+/// A closure reading the occupant of the location `loc` names in place and
+/// giving `f` of it (`None`: an empty location or a name that is no
+/// location; the flag: `rec`), inside the closure of what uses it
+/// ([`empty_at`], [`content_at`], [`attr_of`], [`eltype_of`],
+/// [`guarded_read`]). First `pre`: its `Some(v)` gives `v` before the
+/// location is read (a guard that fails). It gives up when `pre`, an
+/// operand of the name or the id table does. One closure per shape of the
+/// name (a name over two registers reads them without `Leaf`'s dispatch)
+/// and per `rec`, so none of them dispatches on those at run time:
+/// measured, one closure dispatching on the shape for `EMPTY` and
+/// `CONTENT` took 0.5–3.3 % more instructions a game (`jumping-orig` the
+/// most).
+fn at_occupant<T, Pre, F>(loc: &PLoc, rec: bool, pre: Pre, f: F) -> P<T>
+where
+    T: 'static,
+    Pre: Fn(&mut Ctx<'_>, &mut Regs) -> Option<Option<T>> + Send + Sync + 'static,
+    F: Fn(&mut Ctx<'_>, Option<u16>, bool) -> T + Send + Sync + 'static,
+{
+    fn boxed<T, G>(g: G) -> P<T>
+    where
+        G: Fn(&mut Ctx<'_>, &mut Regs) -> Option<T> + Send + Sync + 'static,
+    {
+        Box::new(g)
+    }
+    macro_rules! arms {
+        ($rec:literal) => {{
+            // The occupant of location `id` (`None`: no such location), then `f`.
+            macro_rules! then {
+                ($c:expr, $id:expr) => {{
+                    let o = match $id {
+                        Some(l) => $c.rd_content::<$rec>(l),
+                        None => None,
+                    };
+                    Some(f($c, o, $rec))
+                }};
+            }
+            match Named::of(loc, rec) {
+                Named::Const(l) => boxed(move |c, r| {
+                    if let Some(v) = pre(c, r)? {
+                        return Some(v);
+                    }
+                    then!(c, l)
+                }),
+                Named::One(x, tab) => boxed(move |c, r| {
+                    if let Some(v) = pre(c, r)? {
+                        return Some(v);
+                    }
+                    let id = tab.lookup1(x.get(c, r)?)?;
+                    then!(c, id)
+                }),
+                Named::Two(x, y, tab) => boxed(move |c, r| {
+                    if let Some(v) = pre(c, r)? {
+                        return Some(v);
+                    }
+                    let p = x.get(c, r)?;
+                    let id = tab.lookup2(p, y.get(c, r)?)?;
+                    then!(c, id)
+                }),
+                Named::Regs(x, y, tab) => boxed(move |c, r| {
+                    if let Some(v) = pre(c, r)? {
+                        return Some(v);
+                    }
+                    let id = tab.lookup2(r[x], r[y])?;
+                    then!(c, id)
+                }),
+            }
+        }};
+    }
+    if rec {
+        arms!(true)
+    } else {
+        arms!(false)
     }
 }
 
@@ -4088,55 +4106,7 @@ impl Occupant {
 /// [`NO_ELEM`] for an empty location or a name that is no location (the
 /// closures give `""` for both).
 fn content_at(loc: &PLoc, rec: bool) -> PInt {
-    /// The Elem value of location `id` (`None`: no such location).
-    macro_rules! content {
-        ($c:expr, $id:expr, $rec:literal) => {
-            Some(match $id {
-                Some(l) => match $c.rd_content::<$rec>(l) {
-                    Some(e) => i32::from(e),
-                    None => NO_ELEM,
-                },
-                None => NO_ELEM,
-            })
-        };
-    }
-    // A name over two registers, as in [`empty_at`].
-    if let PLoc::Two(Pure::Reg(x), Pure::Reg(y), tab) = loc {
-        let (x, y, tab) = (*x as usize % REGS, *y as usize % REGS, tab.clone());
-        return if rec {
-            fi(move |c, r| {
-                let id = tab.lookup2(r[x], r[y])?;
-                content!(c, id, true)
-            })
-        } else {
-            fi(move |c, r| {
-                let id = tab.lookup2(r[x], r[y])?;
-                content!(c, id, false)
-            })
-        };
-    }
-    let at = Named::of(loc, rec);
-    match (at, rec) {
-        (Named::Const(None), _) => fi(|_, _| Some(NO_ELEM)),
-        (Named::Two(x, y, tab), false) => fi(move |c, r| {
-            let p = x.get(c, r)?;
-            let id = tab.lookup2(p, y.get(c, r)?)?;
-            content!(c, id, false)
-        }),
-        (Named::Two(x, y, tab), true) => fi(move |c, r| {
-            let p = x.get(c, r)?;
-            let id = tab.lookup2(p, y.get(c, r)?)?;
-            content!(c, id, true)
-        }),
-        (at, false) => fi(move |c, r| {
-            let id = at.get(c, r)?;
-            content!(c, id, false)
-        }),
-        (at, true) => fi(move |c, r| {
-            let id = at.get(c, r)?;
-            content!(c, id, true)
-        }),
-    }
+    at_occupant(loc, rec, no_pre, |_, o, _| o.map_or(NO_ELEM, i32::from))
 }
 
 /// `OWNER`/`STATE` of an element: -1 for no element (an Elem value
@@ -4162,12 +4132,10 @@ fn attr_of(attr: Attr, el: &PElem, rec: bool) -> PInt {
         // (`STATE(CONTENT("b($x,$y)"))`): the occupant read here, no
         // closure for `CONTENT` (the same reads, in the same order).
         PElem::Elem(Pure::Content(loc)) => {
-            let occ = Occupant::of(loc, rec);
-            if rec {
-                fi(move |c, r| attr!(c, occ.get::<true>(c, r)?, true))
-            } else {
-                fi(move |c, r| attr!(c, occ.get::<false>(c, r)?, false))
-            }
+            at_occupant(loc, rec, no_pre, move |c, o, rec| match o {
+                Some(e) => attr_read(c, attr, e, rec),
+                None => -1,
+            })
         }
         PElem::Elem(x) => {
             let x = Leaf::of(x, rec);
@@ -4237,20 +4205,7 @@ fn eltype_of(el: &PElem, rec: bool) -> PInt {
     };
     match el {
         // Of the content of a location named in place, as in [`attr_of`].
-        PElem::Elem(Pure::Content(loc)) => {
-            let occ = Occupant::of(loc, rec);
-            if rec {
-                fi(move |c, r| {
-                    let e = occ.get::<true>(c, r)?;
-                    Some(ty(c, e))
-                })
-            } else {
-                fi(move |c, r| {
-                    let e = occ.get::<false>(c, r)?;
-                    Some(ty(c, e))
-                })
-            }
-        }
+        PElem::Elem(Pure::Content(loc)) => at_occupant(loc, rec, no_pre, move |c, o, _| ty(c, o)),
         PElem::Elem(x) => {
             let x = Leaf::of(x, rec);
             fi(move |c, r| {

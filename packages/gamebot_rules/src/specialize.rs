@@ -228,20 +228,6 @@ pub(crate) fn changes_state(b: Builtin) -> bool {
     )
 }
 
-fn callees(e: &Expr, out: &mut Vec<FuncId>) {
-    e.walk(&mut |x| match x {
-        Expr::Call(h, _) => out.push(*h),
-        Expr::Lazy(items) => {
-            for it in items.iter() {
-                if let LazyItem::Defer(h, _) = it {
-                    out.push(*h);
-                }
-            }
-        }
-        _ => {}
-    });
-}
-
 fn writes_of(e: &Expr, out: &mut FxHashSet<VarId>) {
     e.walk(&mut |x| match x {
         Expr::Assign(v, _) | Expr::Loop { var: v, .. } => {
@@ -254,7 +240,7 @@ fn writes_of(e: &Expr, out: &mut FxHashSet<VarId>) {
 impl Reach {
     fn new(funcs: &[Option<Function>], templates: &[Template]) -> Reach {
         let n = funcs.len();
-        let mut direct: Vec<Vec<FuncId>> = vec![Vec::new(); n];
+        let calls = crate::call_graph::CallGraph::new(funcs);
         let mut writes = vec![FxHashSet::default(); n];
         let mut mentions = vec![FxHashSet::default(); n];
         let mut effects = vec![false; n];
@@ -264,7 +250,6 @@ impl Reach {
             writes[g].extend(def.params.iter().copied());
             mentions[g].extend(def.params.iter().copied());
             for l in &def.body {
-                callees(&l.expr, &mut direct[g]);
                 writes_of(&l.expr, &mut writes[g]);
                 crate::memo::mentions(&l.expr, templates, &mut mentions[g]);
                 l.expr.walk(&mut |x| match x {
@@ -277,18 +262,8 @@ impl Reach {
         // Everything reachable from each function (including itself when recursive).
         let mut recursive = vec![false; n];
         for g in 0..n {
-            let mut seen = vec![false; n];
-            let mut todo = direct[g].clone();
-            while let Some(h) = todo.pop() {
-                let h = h as usize;
-                if h >= n || seen[h] {
-                    continue;
-                }
-                seen[h] = true;
-                todo.extend_from_slice(&direct[h]);
-            }
-            recursive[g] = seen[g];
-            for h in (0..n).filter(|&h| seen[h] && h != g) {
+            recursive[g] = calls.reaches(g, g);
+            for h in calls.reached(g).filter(|&h| h != g) {
                 let (w, m, e) = (writes[h].clone(), mentions[h].clone(), effects[h]);
                 writes[g].extend(w);
                 mentions[g].extend(m);
@@ -606,7 +581,7 @@ impl<'a> Specializer<'a> {
             let mut written = FxHashSet::default();
             writes_of(&expr, &mut written);
             let mut calls = Vec::new();
-            callees(&expr, &mut calls);
+            crate::call_graph::call_sites(&expr, |h| calls.push(h));
             for h in calls {
                 if let Some(ws) = reach.writes.get(h as usize) {
                     written.extend(ws.iter().copied());
@@ -1259,7 +1234,7 @@ impl Walk<'_, '_> {
         let mut ws = FxHashSet::default();
         writes_of(e, &mut ws);
         let mut calls = Vec::new();
-        callees(e, &mut calls);
+        crate::call_graph::call_sites(e, |h| calls.push(h));
         for v in ws {
             self.env.set(v, None);
         }

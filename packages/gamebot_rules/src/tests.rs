@@ -1547,7 +1547,7 @@ fn inlined_calls_agree_with_the_reference() {
 /// A 3×3 board s(1..3,1..3) with bins bin(1..4): p(1) (player 1, state 1)
 /// on s(1,1), p(2) (player 2, state 2) on s(2,1), p(3) (player 1) and p(4)
 /// (player 2) in bin(3) and bin(4).
-fn grid() -> String {
+pub(crate) fn grid() -> String {
     let mut t = String::from("[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n");
     for y in 1..=3 {
         for x in 1..=3 {
@@ -1584,32 +1584,18 @@ fn grid() -> String {
 /// no Bool function known yet.
 fn compiler_of(g: &Game) -> crate::compile::Compiler<'_> {
     crate::compile::Compiler {
-        funcs: &g.funcs,
-        func_names: &g.func_names,
-        sym_loc: &g.sym_loc,
-        sym_elem: &g.sym_elem,
-        templates: &g.templates,
-        bool_funcs: Vec::new(),
         memo_funcs: g.memo_info.iter().map(Option::is_some).collect(),
-        pure_bodies: Vec::new(),
-        record: false,
-        dead: &g.dead,
-        empty_sym: g.empty_sym,
-        units: Vec::new(),
-        ltype_sym: &g.ltype_sym,
-        ltypes: crate::game::ltypes_sound(&g.sym_loc, &g.ltype_sym, g.empty_sym),
-        etype_sym: &g.etype_sym,
-        etypes: crate::game::types_distinct(&g.etype_sym, g.empty_sym),
-        top: std::cell::Cell::new(false),
-        call_slots: Default::default(),
-        call_slot_reads: Default::default(),
-        once_slots: Default::default(),
-        moved_bits: Default::default(),
-        new_call_slots: Default::default(),
-        count_slots: Default::default(),
-        sum_slots: Default::default(),
-        kept_shapes: Default::default(),
-        scan_slots: Default::default(),
+        ..crate::compile::Compiler::new(crate::compile::GameTables {
+            funcs: &g.funcs,
+            func_names: &g.func_names,
+            sym_loc: &g.sym_loc,
+            sym_elem: &g.sym_elem,
+            templates: &g.templates,
+            dead: &g.dead,
+            empty_sym: g.empty_sym,
+            ltype_sym: &g.ltype_sym,
+            etype_sym: &g.etype_sym,
+        })
     }
 }
 
@@ -2958,6 +2944,39 @@ fn occupants_read_in_place_agree_with_the_reference() {
     assert_eq!(int(value("Own($a)", 1, 0)), -1);
     assert!(boolean(value("Kind($a, $b)", 1, 1)) && !boolean(value("Kind($a, $b)", 3, 3)));
     assert_eq!(int(value("Both($a, $b)", 1, 1)), 10 - 1);
+}
+
+/// A dead variable assigned inside an expression after a line of its own
+/// (`$m1 = ..` then `($m1 = $m1 + 1) AND ..`) takes no register of its own
+/// for the whole call (`pure::Builder::enter`): that line's register serves
+/// it. `Many` needs all 16 registers (its argument and 15 lines), so it is
+/// inlined only without the extra one. One assigned inside an expression
+/// before its own line (`Before`) still gets one. Both agree with the
+/// reference at every budget. Checked breaks: the extra register always
+/// given (`Many` not inlined); none given to a variable with a line of its
+/// own anywhere (`Before` not inlined).
+#[test]
+fn nested_assignments_after_their_own_line_share_its_register() {
+    let defs = "Many($ma)\n$m1 = $ma + 1\n$m2 = $ma + 2\n$m3 = $ma + 3\n$m4 = $ma + 4\n$m5 = $ma + 5\n$m6 = $ma + 6\n$m7 = $ma + 7\n$m8 = $ma + 8\n$m9 = $ma + 9\n$m10 = $ma + 10\n$m11 = $ma + 11\n$m12 = $ma + 12\n$m13 = $ma + 13\n$m14 = $ma + 14\n$m15 = $ma + 15\n($m1 = $m1 + 1) AND (($m1 + $m15) > 0)\nEND\n\
+                Before($ba)\n($bq = $ba * 2) AND true\n$bq = $bq + 1\n$bq\nEND\n";
+    let g = Game::parse(
+        "regs.game",
+        &format!("{BOARD}[EXPRESSIONS]\n{defs}Probe\nMany($a)\nBefore($a)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    for f in ["Many($a)", "Before($a)"] {
+        for a in [-20, -16, 0, 3, 2147483640] {
+            let x = format!("$a = {a}");
+            for steps in 1..=24 {
+                let _ = run_budget(defs, &[&x, f], steps);
+            }
+        }
+    }
+    let int_of = |f: &str, a: i32| int(run_budget(defs, &[&format!("$a = {a}"), f], 100));
+    assert_eq!(int_of("Before($a)", 3), 7);
+    assert!(boolean(run_budget(defs, &["$a = 0", "Many($a)"], 100)));
+    assert!(!boolean(run_budget(defs, &["$a = -20", "Many($a)"], 100)));
 }
 
 /// `IF([g AND] NOT EMPTY(n), OWNER/STATE(CONTENT(n)), d)` with the same
