@@ -61,6 +61,35 @@ fn agree_under_every_budget(board: &str, defs: &str, cases: &[&[&str]], max_step
     }
 }
 
+/// Runs each of `lines` after `$a = a` and `$b = b`, for every pair of
+/// `a_values` × `b_values`, under every budget from 1 to `max_steps`, and
+/// compares the two evaluators ([`run_budget_on`]).
+fn agree_over_pairs(
+    board: &str,
+    defs: &str,
+    lines: &[&str],
+    a_values: &[i32],
+    b_values: &[i32],
+    max_steps: u64,
+) {
+    for f in lines {
+        for a in a_values {
+            for b in b_values {
+                let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
+                for steps in 1..=max_steps {
+                    let _ = run_budget_on(board, defs, &[&x, &y, f], steps);
+                }
+            }
+        }
+    }
+}
+
+/// The value of `f` after `$a = a` and `$b = b` (both evaluators agreeing).
+fn pair_value(board: &str, defs: &str, f: &str, a: i32, b: i32) -> Result<Value, String> {
+    let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
+    run_budget_on(board, defs, &[&x, &y, f], 100)
+}
+
 /// What evaluating `Probe` gave: the value or error, the variables, the state.
 type Outcome = (Result<Value, String>, Vec<String>, String);
 
@@ -2821,20 +2850,15 @@ fn register_shapes_read_in_place_agree_with_the_reference() {
         "Three($a)",
         "Outer($a, $b)",
     ];
-    for f in calls {
-        for a in [-1, 0, 1, 2, 3, 4] {
-            for b in [-1, 0, 1, 2, 3, 8] {
-                let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
-                for steps in 1..=12 {
-                    let _ = run_budget_on(&board, defs, &[&x, &y, f], steps);
-                }
-            }
-        }
-    }
-    let value = |f: &str, a: i32, b: i32| {
-        let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
-        run_budget_on(&board, defs, &[&x, &y, f], 100)
-    };
+    agree_over_pairs(
+        &board,
+        defs,
+        &calls,
+        &[-1, 0, 1, 2, 3, 4],
+        &[-1, 0, 1, 2, 3, 8],
+        12,
+    );
+    let value = |f: &str, a: i32, b: i32| pair_value(&board, defs, f, a, b);
     assert_eq!(int(value("Pick($a, $b)", 3, 1)), 3);
     assert_eq!(int(value("Next($a, $b)", 2, 3)), 4);
     assert_eq!(int(value("Walk($a, $b)", 1, 2)), 25);
@@ -2924,20 +2948,15 @@ fn occupants_read_in_place_agree_with_the_reference() {
     )
     .unwrap();
     assert_probe_inlined(&g);
-    for f in ["Col($a, $b)", "Own($a)", "Kind($a, $b)", "Both($a, $b)"] {
-        for a in [-1, 0, 1, 2, 3, 4] {
-            for b in [0, 1, 2, 4] {
-                let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
-                for steps in 1..=8 {
-                    let _ = run_budget_on(&board, defs, &[&x, &y, f], steps);
-                }
-            }
-        }
-    }
-    let value = |f: &str, a: i32, b: i32| {
-        let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
-        run_budget_on(&board, defs, &[&x, &y, f], 100)
-    };
+    agree_over_pairs(
+        &board,
+        defs,
+        &["Col($a, $b)", "Own($a)", "Kind($a, $b)", "Both($a, $b)"],
+        &[-1, 0, 1, 2, 3, 4],
+        &[0, 1, 2, 4],
+        8,
+    );
+    let value = |f: &str, a: i32, b: i32| pair_value(&board, defs, f, a, b);
     assert_eq!(int(value("Col($a, $b)", 2, 1)), 2);
     assert_eq!(int(value("Col($a, $b)", 3, 3)), 0);
     assert_eq!(int(value("Own($a)", 3, 0)), 1);
@@ -3017,20 +3036,15 @@ fn guarded_reads_agree_with_the_reference() {
         "O($a, $b)",
         vars,
     ];
-    for f in lines {
-        for a in [-1, 0, 1, 2, 3, 4] {
-            for b in [0, 1, 2, 3, 4] {
-                let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
-                for steps in 1..=8 {
-                    let _ = run_budget_on(&board, defs, &[&x, &y, f], steps);
-                }
-            }
-        }
-    }
-    let value = |f: &str, a: i32, b: i32| {
-        let (x, y) = (format!("$a = {a}"), format!("$b = {b}"));
-        run_budget_on(&board, defs, &[&x, &y, f], 100)
-    };
+    agree_over_pairs(
+        &board,
+        defs,
+        &lines,
+        &[-1, 0, 1, 2, 3, 4],
+        &[0, 1, 2, 3, 4],
+        8,
+    );
+    let value = |f: &str, a: i32, b: i32| pair_value(&board, defs, f, a, b);
     // p(1) on s(1,1) (owner 1, state 1), p(2) on s(2,1) (2, 2), p(3) in bin(3).
     assert_eq!(int(value("G($a, $b)", 2, 1)), 2);
     assert_eq!(int(value("G($a, $b)", 1, 1)), 0);
