@@ -1803,22 +1803,21 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
             let x = Leaf::of(a, rec);
             fi(move |c, r| x.get(c, r)?.checked_neg())
         }
-        // `IF([g AND] NOT EMPTY(n), STATE(CONTENT(n)), d)`: the location
-        // read once ([`guarded_read`]).
-        Pure::If(c0, t0, e0) if guarded_read(c0, t0, e0).is_some() => {
-            let Some((g, attr, loc, d)) = guarded_read(c0, t0, e0) else {
-                unreachable!()
-            };
-            let of = move |c: &mut Ctx<'_>, o: Option<u16>, rec: bool| match o {
-                Some(e) => attr_read(c, attr, e, rec),
-                None => d,
-            };
-            match g.map(|g| lower_bool(g, rec)) {
-                Some(g) => at_occupant(loc, rec, move |c, r| Some((!g(c, r)?).then_some(d)), of),
-                None => at_occupant(loc, rec, no_pre, of),
-            }
-        }
         Pure::If(cond, t, e) => {
+            // `IF([g AND] NOT EMPTY(n), OWNER/STATE(CONTENT(n)), d)`: the
+            // location read once ([`guarded_read`]).
+            if let Some((g, attr, loc, d)) = guarded_read(cond, t, e) {
+                let of = move |c: &mut Ctx<'_>, o: Option<u16>, rec: bool| match o {
+                    Some(e) => attr_read(c, attr, e, rec),
+                    None => d,
+                };
+                return match g.map(|g| lower_bool(g, rec)) {
+                    Some(g) => {
+                        at_occupant(loc, rec, move |c, r| Some((!g(c, r)?).then_some(d)), of)
+                    }
+                    None => at_occupant(loc, rec, no_pre, of),
+                };
+            }
             let cond = lower_bool(cond, rec);
             // A branch that is a literal, a register or a variable (plus a
             // literal) is read in place (`IF(c, $n, 0)`), no closure for it.
