@@ -2927,7 +2927,7 @@ fn nested_assignments_of_dead_variables_agree_with_the_reference() {
 }
 
 /// `STATE`/`OWNER`/`ELTYPE` of the `CONTENT` of a location named in place
-/// read in one closure (`pure::Occupant`, issue 18 thirty-eighth step):
+/// read in one closure (`pure::at_occupant`; issue 18 thirty-eighth step, `pure::Occupant` then):
 /// names over two registers and over one, occupied, empty and off-board
 /// squares, inside a guard (`reversi6-orig`'s `Colour`) and as arguments
 /// of an enclosing inlined call, every budget up to 8 steps: the same as
