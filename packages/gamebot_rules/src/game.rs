@@ -900,6 +900,17 @@ impl Game {
             etype_sym: &etype_sym,
         };
         let mut probe = crate::compile::Compiler::new(tables);
+        // Per function: its call sites outside the functions (rules,
+        // scorings, end-of-game records, evaluations), which both rules
+        // below count with the call sites in function bodies.
+        let mut outside_calls = vec![0u32; funcs.len()];
+        for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
+            crate::call_graph::call_sites(&se.expr, |h| {
+                if let Some(t) = outside_calls.get_mut(h as usize) {
+                    *t += 1;
+                }
+            })
+        });
         // A memoized function called only from units' bodies, whose calls
         // `pure.rs` can inline, is not memoized: the unit's entry already
         // stands for its calls, and on a unit's miss the inlined calls cost
@@ -907,16 +918,21 @@ impl Game {
         // Each call site counts once, also inside a unit that is a loop over
         // another unit (nineteenth step).
         if !units.is_empty() {
-            let mut total = vec![0u32; funcs.len()];
+            let mut total = outside_calls.clone();
             let count = |e: &Expr, n: &mut Vec<u32>| {
-                crate::call_graph::call_sites(e, |h| n[h as usize] += 1)
+                crate::call_graph::call_sites(e, |h| {
+                    if let Some(t) = n.get_mut(h as usize) {
+                        *t += 1;
+                    }
+                })
             };
             for direct in &calls.direct {
-                direct.iter().for_each(|&h| total[h as usize] += 1);
+                direct.iter().for_each(|&h| {
+                    if let Some(t) = total.get_mut(h as usize) {
+                        *t += 1;
+                    }
+                });
             }
-            for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
-                count(&se.expr, &mut total)
-            });
             let mut inside = vec![0u32; funcs.len()];
             // The outermost units' bodies only: a unit's body may hold
             // another unit (a loop over units), whose calls it counts already.
@@ -1006,10 +1022,10 @@ impl Game {
                     yes
                 })
             };
-            // Per function: its call sites, those in memoized functions'
-            // bodies, those in state-changing functions' bodies.
+            // Per function: its call sites (but its own), those in memoized
+            // functions' bodies, those in state-changing functions' bodies.
             let (mut total, mut in_memo, mut in_effect) =
-                (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+                (outside_calls, vec![0u32; n], vec![0u32; n]);
             for (g, def) in funcs.iter().enumerate() {
                 let Some(def) = def else { continue };
                 let effect = changes_state(def);
@@ -1026,13 +1042,6 @@ impl Game {
                     }
                 }
             }
-            for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
-                crate::call_graph::call_sites(&se.expr, |h| {
-                    if let Some(t) = total.get_mut(h as usize) {
-                        *t += 1;
-                    }
-                })
-            });
             // Whether a function calls a memoized one, following calls.
             let calls_memo: Vec<bool> = (0..n)
                 .map(|f| calls.reached(f).any(|h| h != f && memoized(h)))
