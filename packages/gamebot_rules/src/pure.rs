@@ -4115,10 +4115,7 @@ fn attr_of(attr: Attr, el: &PElem, rec: bool) -> PInt {
     macro_rules! attr {
         ($c:expr, $id:expr, $rec:literal) => {
             Some(match $id {
-                Some(e) => match attr {
-                    Attr::Owner => $c.rd_owner::<$rec>(e),
-                    _ => $c.rd_state::<$rec>(e),
-                },
+                Some(e) => attr_read($c, attr, e, $rec),
                 None => -1,
             })
         };
