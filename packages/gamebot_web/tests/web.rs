@@ -166,12 +166,20 @@ fn serves_the_page_and_plays_over_the_websocket() {
             &mut ws,
             &format!("{{\"cmd\":\"move\",\"id\":7,\"move\":\"{centre}\"}}"),
         );
-        let r = until(&mut ws, |v| v["type"] == "reply" && v["id"] == 7);
-        assert_eq!(r["ok"], true, "{r}");
-        // The computer answers; then it is the person's turn again.
-        let s = until(&mut ws, |v| {
-            v["type"] == "state" && v["state"]["moves"].as_array().unwrap().len() == 2
+        // The reply, and the state after the computer's answer (then it is
+        // the person's turn again), in either order: a quick answer's state
+        // may be broadcast before the reply to the move is sent.
+        let (mut reply, mut after) = (None, None);
+        until(&mut ws, |v| {
+            if v["type"] == "reply" && v["id"] == 7 {
+                reply = Some(v.clone());
+            } else if v["type"] == "state" && v["state"]["moves"].as_array().unwrap().len() == 2 {
+                after = Some(v.clone());
+            }
+            reply.is_some() && after.is_some()
         });
+        let (r, s) = (reply.unwrap(), after.unwrap());
+        assert_eq!(r["ok"], true, "{r}");
         assert_eq!(s["state"]["phase"], "your-turn");
         assert_eq!(s["state"]["moves"][0], centre.as_str());
 
