@@ -784,6 +784,154 @@ impl FlatChecks {
         }
         Some(!h.any)
     }
+
+    /// The `from` locations indexed by the value of a kept closed call
+    /// their test compares with a literal ([`CallIndex`]), when every
+    /// location `from=` matches (`from_matches`) has such a test:
+    /// per location an `AND` (`any` false) whose leaves before its first
+    /// `v == lit` call test ([`PreLeaf::Call`] with [`Op::Eq`]) always give
+    /// a value (a constant, an `EMPTY` test, an owner or state test against
+    /// literals). `None` otherwise, or when two locations share one call
+    /// and literal, the literals of a call span more than
+    /// [`CallIndex::SPAN`], or the rule has more than 64 `elements` (the
+    /// picked ones are bits of a `u64`).
+    pub(crate) fn call_index(&self, from_matches: &[bool], elements: usize) -> Option<CallIndex> {
+        if !self.per_from || elements > 64 {
+            return None;
+        }
+        // Per location: the call's slot, what it may read, the literal.
+        let mut found: Vec<(u16, u64, i32, u16)> = Vec::new();
+        for (l, _) in from_matches.iter().enumerate().filter(|(_, m)| **m) {
+            let h = self.heads.get(l)?;
+            if h.any {
+                return None;
+            }
+            let (slot, lit, reads) = h.leaves.iter().find_map(|x| match *x {
+                PreLeaf::Const(_)
+                | PreLeaf::Empty { .. }
+                | PreLeaf::AttrIn { .. }
+                | PreLeaf::Attr {
+                    rhs: CheckRhs::Lit(_),
+                    ..
+                } => None,
+                PreLeaf::Call {
+                    slot,
+                    op: Op::Eq,
+                    lit,
+                    reads,
+                } => Some(Some((slot, lit, reads))),
+                _ => Some(None),
+            })??;
+            found.push((slot, reads, lit, u16::try_from(l).ok()?));
+        }
+        found.sort_unstable();
+        let mut groups = Vec::new();
+        for at in found.chunk_by(|x, y| x.0 == y.0) {
+            let (slot, reads, lo, _) = *at.first()?;
+            let hi = at.last()?.2;
+            if at.iter().any(|x| x.1 != reads) {
+                return None;
+            }
+            let span = usize::try_from(i64::from(hi) - i64::from(lo)).ok()? + 1;
+            if span > CallIndex::SPAN {
+                return None;
+            }
+            let mut locs = vec![u16::MAX; span];
+            for &(_, _, v, l) in at {
+                let i = usize::try_from(i64::from(v) - i64::from(lo)).ok()?;
+                if locs[i] != u16::MAX {
+                    return None;
+                }
+                locs[i] = l;
+            }
+            groups.push(CallGroup {
+                slot,
+                reads,
+                lo,
+                locs: locs.into(),
+            });
+        }
+        if groups.is_empty() {
+            return None;
+        }
+        Some(CallIndex {
+            groups: groups.into(),
+        })
+    }
+}
+
+/// The `from` locations of a rule whose every element's first test is
+/// `AND`ed with `Call(..) == lit` (`nim-orig`'s `$K == Left($R)` for the
+/// match on `row($R,$K)`), indexed by the call's value
+/// ([`FlatChecks::call_index`]): when every call's value is kept for the
+/// position, the elements that can pass are those on the locations the
+/// values index — at most one per call — and move generation skips every
+/// other element before asking its test (`Game::legal_moves_into`,
+/// `nim-orig` −8 % instructions a game). Any other element
+/// has a leaf that gives a value before its call test and a call test
+/// that gives false, so its flat test ([`FlatChecks::ask`]) is false: it
+/// would be skipped without binding anything.
+#[derive(Clone, Debug)]
+pub(crate) struct CallIndex {
+    groups: Box<[CallGroup]>,
+}
+
+/// One kept call of a [`CallIndex`]: per value from `lo`, the location
+/// whose test wants it (`u16::MAX`: none).
+#[derive(Clone, Debug)]
+struct CallGroup {
+    slot: u16,
+    reads: u64,
+    lo: i32,
+    locs: Box<[u16]>,
+}
+
+impl CallIndex {
+    /// The widest range of literals one call may index.
+    const SPAN: usize = 256;
+
+    /// The elements on the locations the kept values index, as bits by
+    /// their index into `Rule::elem_matches` (`elem_index`, per element);
+    /// every bit (`u64::MAX`, every element tried) when some call's value
+    /// is not kept for `st`, as [`PreLeaf::Call`] would find it.
+    /// ([`FlatChecks::call_index`] gives none to a rule of more than 64
+    /// elements.)
+    #[inline]
+    pub(crate) fn pick(
+        &self,
+        st: &crate::state::State,
+        calls: &[crate::memo::KeptCall],
+        elem_index: &[u32],
+    ) -> u64 {
+        if st.epoch == 0 {
+            return u64::MAX;
+        }
+        let mut out = 0u64;
+        for g in self.groups.iter() {
+            let Some(k) = calls.get(g.slot as usize) else {
+                return u64::MAX;
+            };
+            if !(k.epoch == st.epoch
+                || crate::memo::EpochHistory::changed_from_parent(st, k.epoch)
+                    .is_some_and(|ch| ch & g.reads == 0))
+            {
+                return u64::MAX;
+            }
+            let i = i64::from(k.value) - i64::from(g.lo);
+            let Some(&l) = usize::try_from(i).ok().and_then(|i| g.locs.get(i)) else {
+                continue;
+            };
+            if l == u16::MAX {
+                continue;
+            }
+            if let Some(e) = st.content(l) {
+                if let Some(&ei) = elem_index.get(e as usize).filter(|&&ei| ei < 64) {
+                    out |= 1 << ei;
+                }
+            }
+        }
+        out
+    }
 }
 
 impl ConditionPart {

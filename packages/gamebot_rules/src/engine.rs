@@ -342,6 +342,15 @@ impl Game {
             sc.shared_valid = false;
             sc.targets_shared = false;
             let needs_at: &[_] = if sc.vars.reference { &[] } else { &r.needs_at };
+            // Only the elements the kept calls' values pick, when they
+            // are kept (`Rule::call_index`): every other one's flat test
+            // below is false.
+            let picked = match &r.call_index {
+                Some(x) if r.left_precheck && !sc.vars.reference => {
+                    x.pick(st, &sc.vars.memo.calls, &r.elem_index)
+                }
+                _ => u64::MAX,
+            };
             for (ei, (e, eb)) in r.elem_matches.iter().enumerate() {
                 // An element off the `from=` pattern first (the usual case:
                 // pieces in the supply, on the other side, taken).
@@ -373,6 +382,9 @@ impl Game {
                 // reads what it wrote, so `A` need not run again.
                 let mut known_a = false;
                 if r.left_precheck && !sc.vars.reference {
+                    if picked >> (ei & 63) & 1 == 0 {
+                        continue;
+                    }
                     let asked = match &r.flat_left {
                         Some(f) => f.ask(ei, from as usize, st, r.player, p, &sc.vars.memo.calls),
                         None => match r.left_special.get(ei, from as usize) {

@@ -179,6 +179,11 @@ pub struct Rule {
     /// [`Rule::left_special`] as one table when `left_flat`, for the
     /// generation loop.
     pub(crate) flat_left: Option<crate::compile::FlatChecks>,
+    /// [`Rule::flat_left`]'s `from` locations indexed by the kept call
+    /// value each one's test wants (`FlatChecks::call_index`): move
+    /// generation tries only the elements on the locations the values
+    /// index.
+    pub(crate) call_index: Option<crate::compile::CallIndex>,
     /// Whether the condition writes only dead variables (following calls),
     /// so that applying a move may take its value from
     /// [`Rule::left_special`] and [`Rule::right_special`].
@@ -1208,6 +1213,11 @@ impl Game {
             } else {
                 None
             };
+            let from_matches: Vec<bool> = r.from_match.iter().map(Option::is_some).collect();
+            r.call_index = r
+                .flat_left
+                .as_ref()
+                .and_then(|f| f.call_index(&from_matches, r.elem_matches.len()));
         }
         // Scorings, end-of-game checks and evaluations, after the rules so
         // that their closed calls take the slots the rules' calls have. They

@@ -5410,6 +5410,84 @@ fn flat_check_tables_agree_with_their_parts() {
     );
 }
 
+/// The elements a rule's call index picks (`compile::CallIndex`,
+/// `Rule::call_index`) include every element whose flat first-conjunct
+/// test is not false (`compile::FlatChecks::ask`), in the positions of
+/// seeded random playouts of every game that has such an index, asked
+/// before and after each position's moves were generated (the kept values
+/// are there only after); the index picks in most of `nim-orig`'s
+/// positions, and at most one element per kept call there.
+#[test]
+fn call_indices_pick_every_element_whose_test_is_not_false() {
+    use rand::{Rng, SeedableRng};
+    let files = game_files();
+    let (mut indexed, mut nim_asked, mut nim_picked) = (0, 0, 0);
+    for f in &files {
+        let g = Game::load(f).unwrap();
+        let rules: Vec<_> = g.rules.iter().filter(|r| r.call_index.is_some()).collect();
+        if rules.is_empty() {
+            continue;
+        }
+        indexed += rules.len();
+        let nim = f.ends_with("bench/nim-orig.game");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut sc = g.scratch();
+        let mut moves = Vec::new();
+        for _ in 0..20 {
+            let mut st = g.initial_state();
+            for _ in 0..60 {
+                for after in [false, true] {
+                    if after {
+                        g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+                    }
+                    let calls = &sc.vars.memo.calls;
+                    for r in &rules {
+                        let table = r.flat_left.as_ref().unwrap();
+                        let mask = r
+                            .call_index
+                            .as_ref()
+                            .unwrap()
+                            .pick(&st, calls, &r.elem_index);
+                        if nim {
+                            nim_asked += 1;
+                        }
+                        if mask == u64::MAX {
+                            continue;
+                        }
+                        if nim {
+                            nim_picked += 1;
+                            assert!(mask.count_ones() <= 4, "{}: {mask:b}", f.display());
+                        }
+                        for (ei, (e, _)) in r.elem_matches.iter().enumerate() {
+                            let from = st.location_of(*e) as usize;
+                            if r.from_match[from].is_none() {
+                                continue;
+                            }
+                            let asked = table.ask(ei, from, &st, r.player, st.player(), calls);
+                            assert!(
+                                mask >> ei & 1 == 1 || asked == Some(false),
+                                "{}: rule `{}`, element {ei} on {from} not picked, its test gives {asked:?}",
+                                f.display(),
+                                r.name
+                            );
+                        }
+                    }
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.gen_range(0..moves.len())].clone();
+                g.apply_with(&mut st, &m, &mut sc).unwrap();
+            }
+        }
+    }
+    assert!(indexed > 0, "no game has a call index");
+    assert!(
+        nim_picked * 2 > nim_asked,
+        "nim-orig's index picked in {nim_picked} of {nim_asked} asks"
+    );
+}
+
 /// What applying move `i` of `legal` to a copy of `st` gives: the error,
 /// or the position's hash, player, outcome and scores. `found`: through
 /// [`Game::apply_legal`], else [`Game::apply_with`].

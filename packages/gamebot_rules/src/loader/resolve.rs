@@ -311,6 +311,7 @@ impl Loader<'_> {
             simple_right: None,
             left_flat: false,
             flat_left: None,
+            call_index: None,
             left_special: Default::default(),
             left_precheck: false,
             silent: false,
