@@ -1747,15 +1747,25 @@ impl Compiler<'_> {
 
     /// [`Compiler::code`] of an expression together with its residual
     /// (`specialize.rs`), which runs in its place.
-    pub(crate) fn code_special(&self, e: &Expr, residual: Option<Expr>) -> Code {
+    pub(crate) fn code_special(&self, e: &Expr, residual: Option<(Expr, bool)>) -> Code {
         let mut code = self.code(e);
-        if let (Some(r), Some(c)) = (residual, code.0.as_mut().and_then(Arc::get_mut)) {
+        if let (Some((r, kept_only)), Some(c)) = (residual, code.0.as_mut().and_then(Arc::get_mut))
+        {
             self.top.set(true);
             // Over registers where they can take it (`pure.rs`), the
-            // closures otherwise.
-            let node = match crate::pure::compile_residual(self, &r) {
-                Some(p) => self.pure_node(p, &r),
-                None => self.node(&r),
+            // closures otherwise; a large one only as a kept formula.
+            let node = match kept_only {
+                true => match crate::pure::compile_kept_formula(self, &r) {
+                    Some(p) => self.pure_node(p, &r),
+                    None => {
+                        self.top.set(false);
+                        return code;
+                    }
+                },
+                false => match crate::pure::compile_residual(self, &r) {
+                    Some(p) => self.pure_node(p, &r),
+                    None => self.node(&r),
+                },
             };
             let original = std::mem::replace(&mut c.whole, Node::Bool(f(|_| Ok(false))));
             c.whole = Node::Val(f(move |c| c.run_special(&node, &original)));

@@ -1054,6 +1054,69 @@ pub(crate) fn compile_residual(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
     compile_with(c, e, true, false)
 }
 
+/// [`compile_residual`] of a residual used only when it is a formula whose
+/// clauses are kept per position ([`kept_formula_shape`]): `None`
+/// otherwise (the residual is not to be used).
+pub(crate) fn compile_kept_formula(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
+    let mut b = Builder::at_root(c, None, true);
+    let (p, ty) = b.build(e, None, 0)?;
+    (ty == Ty::Bool && b.calls == 0 && kept_formula_shape(&p))
+        .then(|| Code::Bool(lower_bool(&p, c.record)))
+}
+
+/// Whether `p` lowers to a [`KeptFormula`] ([`lower_bool`],
+/// [`Formula::lower`], [`keepable`]): an `OR` of `AND`s or an `AND` of
+/// `OR`s of tests of the position against literals and at most two
+/// registers, 4 to 64 × [`KEPT_WORDS`] clauses.
+fn kept_formula_shape(p: &Pure) -> bool {
+    fn chain<'p>(p: &'p Pure, and: bool, out: &mut Vec<&'p Pure>) {
+        match (p, and) {
+            (Pure::And(a, b), true) | (Pure::Or(a, b), false) => {
+                chain(a, and, out);
+                chain(b, and, out);
+            }
+            _ => out.push(p),
+        }
+    }
+    let and = match p {
+        Pure::And(..) => true,
+        Pure::Or(..) => false,
+        _ => return false,
+    };
+    let mut clauses = Vec::new();
+    chain(p, and, &mut clauses);
+    if !(MIN_KEPT_CLAUSES..=64 * KEPT_WORDS).contains(&clauses.len()) {
+        return false;
+    }
+    let (mut regs, mut tests) = (Vec::new(), 0u32);
+    for c in clauses {
+        let mut leaves = Vec::new();
+        chain(c, !and, &mut leaves);
+        for l in leaves {
+            let rhs = match test_shape(l) {
+                Some(TestShape::Occupant { rhs, .. } | TestShape::Element { rhs, .. }) => rhs,
+                Some(TestShape::Empty { .. }) => {
+                    tests += 1;
+                    continue;
+                }
+                None => match l {
+                    Pure::BoolLit(_) => continue,
+                    Pure::Empty(x) if matches!(**x, PLoc::Const(None)) => continue,
+                    _ => return false,
+                },
+            };
+            tests += 1;
+            match rhs {
+                Pure::Lit(_) => {}
+                &Pure::Reg(k) if regs.contains(&k) => {}
+                &Pure::Reg(k) => regs.push(k),
+                _ => return false,
+            }
+        }
+    }
+    regs.len() <= 2 && tests >= MIN_FORMULA_TESTS
+}
+
 fn compile_with(c: &Compiler<'_>, e: &Expr, top: bool, need_call: bool) -> Option<Code> {
     // (A residual may be a single built-in, `EMPTY("b(3,2)")`.)
     if !matches!(
@@ -2351,7 +2414,16 @@ impl Formula {
             }
             _ => return None,
         };
-        if let Some(kept) = KeptFormula::of(&clauses) {
+        if let Some(kept) = KeptFormula::<1>::of(&clauses) {
+            return Some(fb(move |c, r| {
+                if c.st.get().track {
+                    kept.run::<REC>(&clauses, any, c, r)
+                } else {
+                    run_clauses::<REC>(&clauses, any, c, r)
+                }
+            }));
+        }
+        if let Some(kept) = KeptFormula::<KEPT_WORDS>::of(&clauses) {
             return Some(fb(move |c, r| {
                 if c.st.get().track {
                     kept.run::<REC>(&clauses, any, c, r)
@@ -2415,8 +2487,9 @@ pub(crate) fn formula_ids() -> u32 {
 }
 
 /// A [`Formula`] whose clauses test the position only (no other leaf)
-/// against literals and at most two registers, over 4 to 64 clauses:
-/// which clauses were evaluated and which decided it are kept per state
+/// against literals and at most two registers, over 4 to 64 clauses a
+/// word of `W` (at most [`KEPT_WORDS`]): which clauses were evaluated and
+/// which decided it are kept per state
 /// epoch (`Memo::formulas`, [`KeptClauses`]), with the registers' values.
 /// In a state of that epoch the value is the kept one; in a child of it
 /// (`State::parent`) a clause is evaluated again only when something it
@@ -2427,15 +2500,19 @@ pub(crate) fn formula_ids() -> u32 {
 /// order they run in is not observable. Not while a memoized evaluation
 /// records its reads, nor in a state that does not track its changes
 /// (`State::track`): then the clauses run in order.
-struct KeptFormula {
+struct KeptFormula<const W: usize> {
     id: u32,
     /// The clauses that read what each bit of `State::changed` stands for.
-    changes: ChangeIndex,
+    changes: ChangeIndex<W>,
     /// All clauses.
-    all: u64,
+    all: [u64; W],
     /// The registers the right operands read.
     regs: [Option<u8>; 2],
 }
+
+/// The words of clause bits a [`KeptClauses`] holds: formulas of up to
+/// 128 clauses are kept (`connect4-orig`'s `HasFour`, 69 lines of four).
+const KEPT_WORDS: usize = 2;
 
 /// What a [`KeptFormula`] found in a state of epoch `epoch`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -2443,9 +2520,10 @@ pub(crate) struct KeptClauses {
     id: u32,
     epoch: u64,
     key: [i32; 2],
-    /// Clauses evaluated, and those of them that decide.
-    known: u64,
-    decided: u64,
+    /// Clauses evaluated, and those of them that decide (the first words,
+    /// as many as the formula has).
+    known: [u64; KEPT_WORDS],
+    decided: [u64; KEPT_WORDS],
 }
 
 impl KeptClauses {
@@ -2454,53 +2532,76 @@ impl KeptClauses {
     pub(crate) fn is_set(&self) -> bool {
         self.epoch != 0
     }
+
+    /// Whether clauses past the 64th were evaluated.
+    #[cfg(test)]
+    pub(crate) fn is_wide(&self) -> bool {
+        self.known[1..].iter().any(|&w| w != 0)
+    }
 }
 
-impl KeptFormula {
-    fn of(clauses: &[Box<[Test]>]) -> Option<KeptFormula> {
-        if !(MIN_KEPT_CLAUSES..=64).contains(&clauses.len()) {
+/// Whether `clauses` can be a [`KeptFormula`]: 4 to 64 × [`KEPT_WORDS`]
+/// of them, every test one of the position against a literal or one of
+/// at most two registers; the registers if so.
+fn keepable(clauses: &[Box<[Test]>]) -> Option<[Option<u8>; 2]> {
+    if !(MIN_KEPT_CLAUSES..=64 * KEPT_WORDS).contains(&clauses.len()) {
+        return None;
+    }
+    let mut regs: [Option<u8>; 2] = [None, None];
+    let mut reg = |rhs: &Leaf| -> Option<()> {
+        match *rhs {
+            Leaf::Lit(_) => Some(()),
+            Leaf::Reg(k) => {
+                if regs.contains(&Some(k)) {
+                    return Some(());
+                }
+                let free = regs.iter_mut().find(|x| x.is_none())?;
+                *free = Some(k);
+                Some(())
+            }
+            _ => None,
+        }
+    };
+    for t in clauses.iter().flat_map(|c| c.iter()) {
+        match t {
+            Test::Occupant { rhs, .. } | Test::Element { rhs, .. } => reg(rhs)?,
+            Test::Empty { .. } | Test::Const(_) => {}
+            Test::Other(_) => return None,
+        }
+    }
+    Some(regs)
+}
+
+impl<const W: usize> KeptFormula<W> {
+    /// The kept formula of `clauses` when they are [`keepable`] and fit in
+    /// `W` words.
+    fn of(clauses: &[Box<[Test]>]) -> Option<KeptFormula<W>> {
+        if clauses.len() > 64 * W {
             return None;
         }
+        let regs = keepable(clauses)?;
         let any_attr = (0..19).fold(0u64, |m, e| m | crate::state::attr_bit(e));
-        let mut regs: [Option<u8>; 2] = [None, None];
-        let mut reg = |rhs: &Leaf| -> Option<()> {
-            match *rhs {
-                Leaf::Lit(_) => Some(()),
-                Leaf::Reg(k) => {
-                    if regs.contains(&Some(k)) {
-                        return Some(());
-                    }
-                    let free = regs.iter_mut().find(|x| x.is_none())?;
-                    *free = Some(k);
-                    Some(())
-                }
-                _ => None,
-            }
-        };
         let mut changes = ChangeIndex::default();
+        let mut all = [0u64; W];
         for (j, clause) in clauses.iter().enumerate() {
             let mut m = 0u64;
             for t in clause.iter() {
                 m |= match t {
-                    Test::Occupant { loc, rhs, .. } => {
-                        reg(rhs)?;
+                    Test::Occupant { loc, .. } => {
                         crate::state::content_bit(*loc as usize) | any_attr
                     }
-                    Test::Element { e, rhs, .. } => {
-                        reg(rhs)?;
-                        crate::state::attr_bit(*e as usize)
-                    }
+                    Test::Element { e, .. } => crate::state::attr_bit(*e as usize),
                     Test::Empty { loc, .. } => crate::state::content_bit(*loc as usize),
-                    Test::Const(_) => 0,
-                    Test::Other(_) => return None,
+                    Test::Const(_) | Test::Other(_) => 0,
                 };
             }
             changes.add(j, m);
+            all[j / 64] |= 1 << (j % 64);
         }
         Some(KeptFormula {
             id: FORMULA_IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             changes,
-            all: u64::MAX >> (64 - clauses.len()),
+            all,
             regs,
         })
     }
@@ -2527,43 +2628,60 @@ impl KeptFormula {
             .get(place)
             .filter(|k| k.id == self.id && k.key == key)
             .copied();
-        let (mut known, mut decided) = match kept {
-            Some(k) if k.epoch == epoch => return Some(if k.decided != 0 { any } else { !any }),
-            Some(k) => match crate::memo::EpochHistory::changed_from_parent(st, k.epoch) {
-                Some(changed) => {
-                    let known = k.known & !self.changes.touched(changed);
-                    (known, k.decided & known)
+        let (mut known, mut decided) = ([0u64; W], [0u64; W]);
+        match kept {
+            Some(k) if k.epoch == epoch => {
+                return Some(if k.decided.iter().any(|&d| d != 0) {
+                    any
+                } else {
+                    !any
+                })
+            }
+            Some(k) => {
+                if let Some(changed) = crate::memo::EpochHistory::changed_from_parent(st, k.epoch) {
+                    let touched = self.changes.touched_words(changed);
+                    for w in 0..W {
+                        known[w] = k.known[w] & !touched[w];
+                        decided[w] = k.decided[w] & known[w];
+                    }
                 }
-                None => (0, 0),
-            },
-            _ => (0, 0),
-        };
-        if decided == 0 {
+            }
+            _ => {}
+        }
+        if decided.iter().all(|&d| d == 0) {
             // The clauses not known, in order.
-            let mut todo = self.all & !known;
-            while todo != 0 {
-                let j = todo.trailing_zeros();
-                let bit = 1u64 << j;
-                known |= bit;
-                if decides::<false>(&clauses[j as usize], any, c, r)? {
-                    decided |= bit;
-                    break;
+            'words: for w in 0..W {
+                let mut todo = self.all[w] & !known[w];
+                while todo != 0 {
+                    let j = todo.trailing_zeros();
+                    let bit = 1u64 << j;
+                    known[w] |= bit;
+                    if decides::<false>(&clauses[w * 64 + j as usize], any, c, r)? {
+                        decided[w] |= bit;
+                        break 'words;
+                    }
+                    todo &= todo - 1;
                 }
-                todo &= todo - 1;
             }
         }
         let formulas = &mut c.vars.memo.formulas;
         if formulas.len() < KEPT_FORMULAS {
             formulas.resize(KEPT_FORMULAS, KeptClauses::default());
         }
-        formulas[place] = KeptClauses {
+        let mut kept = KeptClauses {
             id: self.id,
             epoch,
             key,
-            known,
-            decided,
+            ..KeptClauses::default()
         };
-        Some(if decided != 0 { any } else { !any })
+        kept.known[..W].copy_from_slice(&known);
+        kept.decided[..W].copy_from_slice(&decided);
+        formulas[place] = kept;
+        Some(if decided.iter().any(|&d| d != 0) {
+            any
+        } else {
+            !any
+        })
     }
 }
 
@@ -3558,43 +3676,55 @@ impl KeptElemCount {
 type FixedRange = (Box<[u16]>, ChangeIndex);
 
 /// Which items of a kept value (a count's iterations, a formula's
-/// clauses, a scan's locations; at most 64) read what each bit of
-/// `State::changed` stands for, so that the items a change touches are
-/// found from its bits without visiting the others.
-pub(crate) struct ChangeIndex {
+/// clauses, a scan's locations; at most 64 per word, `W` words) read what
+/// each bit of `State::changed` stands for, so that the items a change
+/// touches are found from its bits without visiting the others.
+pub(crate) struct ChangeIndex<const W: usize = 1> {
     /// Per bit, the items reading what it stands for.
-    by_bit: Box<[u64; 64]>,
+    by_bit: Box<[[u64; W]; 64]>,
     /// The bits some item reads.
     union: u64,
 }
 
-impl Default for ChangeIndex {
-    fn default() -> ChangeIndex {
+impl<const W: usize> Default for ChangeIndex<W> {
+    fn default() -> ChangeIndex<W> {
         ChangeIndex {
-            by_bit: Box::new([0; 64]),
+            by_bit: Box::new([[0; W]; 64]),
             union: 0,
         }
     }
 }
 
-impl ChangeIndex {
+impl<const W: usize> ChangeIndex<W> {
     /// Item `j` reads what the bits of `mask` stand for.
     fn add(&mut self, j: usize, mut mask: u64) {
         self.union |= mask;
         while mask != 0 {
-            self.by_bit[mask.trailing_zeros() as usize] |= 1 << j;
+            self.by_bit[mask.trailing_zeros() as usize][j / 64] |= 1 << (j % 64);
             mask &= mask - 1;
         }
     }
 
+    /// The items reading something under `changed`, `W` words of them.
+    #[inline(always)]
+    fn touched_words(&self, changed: u64) -> [u64; W] {
+        let (mut hit, mut items) = (changed & self.union, [0u64; W]);
+        while hit != 0 {
+            let by = &self.by_bit[hit.trailing_zeros() as usize];
+            for (i, b) in items.iter_mut().zip(by) {
+                *i |= b;
+            }
+            hit &= hit - 1;
+        }
+        items
+    }
+}
+
+impl ChangeIndex {
     /// The items reading something under `changed`.
     #[inline(always)]
     fn touched(&self, changed: u64) -> u64 {
-        let (mut hit, mut items) = (changed & self.union, 0u64);
-        while hit != 0 {
-            items |= self.by_bit[hit.trailing_zeros() as usize];
-            hit &= hit - 1;
-        }
+        let [items] = self.touched_words(changed);
         items
     }
 }

@@ -35,7 +35,11 @@
 //!   in the closures; a counting loop, `nim-orig`'s `Left`, was twice as
 //!   slow unrolled as over registers with its memo entries),
 //! - it is at most [`MAX_NODES`] nodes (`connect4-orig`'s `HasFour`, 3,311
-//!   nodes, was 5 % slower than its memoized rows), and
+//!   nodes, was 5 % slower than its memoized rows run in full), or at most
+//!   [`MAX_KEPT_NODES`] when it is a formula whose clauses are kept per
+//!   position (`pure::compile_kept_formula`: `HasFour`, now 1,655 nodes,
+//!   69 clauses of which a move reruns those reading what it changed, half
+//!   the instructions of a game), and
 //! - it is at most half of the unrolled and inlined expression (`frogs`'
 //!   `Solved`, where nothing folds, runs better as its loops over registers).
 //!
@@ -99,7 +103,9 @@
 //!   original's. (What the residual leaves out are loop iterations and
 //!   calls, which are budget steps: a residual that succeeds takes fewer
 //!   steps than the original, as a memo entry that is used does.)
-//! - **Bounded.** The walk stops after [`MAX_WORK`] nodes, a loop of more
+//! - **Bounded.** The walk stops after [`MAX_WORK`] nodes ([`MAX_KEPT_WORK`]
+//!   for an end-of-game or scoring expression, whose residual is then used
+//!   only as a kept formula), a loop of more
 //!   than [`MAX_UNROLL`] iterations is left a loop, and a residual deeper
 //!   than [`MAX_DEPTH`] is not used (the passes over it recurse).
 //! - The reference evaluator never runs a residual (the digest test
@@ -114,10 +120,17 @@ use std::sync::Arc;
 
 /// The largest residual used, in expression nodes.
 pub(crate) const MAX_NODES: usize = 1024;
+/// The largest end-of-game or scoring residual used when it is a formula
+/// whose clauses are kept per position ([`Specializer::top`]).
+pub(crate) const MAX_KEPT_NODES: usize = 4 * MAX_NODES;
 /// The most nodes the walk visits before it gives up (a residual must be at
 /// most half of them, so more would only be walked to be thrown away; the
 /// walk costs a few hundred instructions a node at load).
 pub(crate) const MAX_WORK: usize = 8 * MAX_NODES;
+/// The most nodes the walk of an end-of-game or scoring expression visits:
+/// one that visits more than [`MAX_WORK`] is used only as a kept formula
+/// ([`Specializer::top`]).
+pub(crate) const MAX_KEPT_WORK: usize = 8 * MAX_KEPT_NODES;
 /// The largest residual of a rule's targets ([`Use::Targets`]) taken
 /// further, in expression nodes, before and after the passes that follow
 /// the walk.
@@ -335,12 +348,22 @@ impl<'a> Specializer<'a> {
     /// the pass gave up, changed nothing worth having, or the residual is
     /// not used (see the module documentation). Such a residual assigns no
     /// variable and calls no function.
-    pub(crate) fn top(&self, e: &Expr) -> Option<Expr> {
+    ///
+    ///
+    /// With it, whether it is larger than [`MAX_NODES`] (at most
+    /// [`MAX_KEPT_NODES`]) or its walk visited more than [`MAX_WORK`] nodes
+    /// (at most [`MAX_KEPT_WORK`]): such a residual is used only when it is
+    /// a formula whose clauses are kept per position
+    /// (`pure::compile_kept_formula`; `connect4-orig`'s `HasFour`, 69 lines
+    /// of four tests). (The walk is the same up to [`MAX_WORK`] nodes, so
+    /// an expression whose walk stays under it has the residual it had.)
+    pub(crate) fn top(&self, e: &Expr) -> Option<(Expr, bool)> {
         let (x, work) = self.residual(e, &[], Use::Whole, None, &FxHashSet::default(), None)?;
         // Used only where it pays (see the module documentation): small, at
         // most half the unrolled and inlined work, nothing assigned or called.
         let n = size(&x);
-        (n <= MAX_NODES && work >= 2 * n && !assigns(&x)).then_some(x)
+        (n <= MAX_KEPT_NODES && work >= 2 * n && !assigns(&x))
+            .then_some((x, n > MAX_NODES || work > MAX_WORK))
     }
 
     /// The residual of a rule's `toLocations` for one `from` location, with
@@ -539,7 +562,7 @@ impl<'a> Specializer<'a> {
             changed: false,
             work: 0,
             limit: match mode {
-                Use::Whole => MAX_WORK,
+                Use::Whole => MAX_KEPT_WORK,
                 Use::Targets => MAX_NODES,
             },
             mode,

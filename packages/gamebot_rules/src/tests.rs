@@ -4202,8 +4202,10 @@ fn fixed_conditions_are_tabulated_and_agree_with_the_reference() {
 /// 18 twenty-second step) where it pays: the original-style tic-tac-toe's
 /// `HasLine(1)` and `HasLine(2)` (a scan of 36 line starts of which 8 are on
 /// the board) but not its counting `CountPlaced == 9` (an assignment would
-/// be left), not connect four's `HasFour` (too large a residual), not the
-/// frogs' `Solved` (nothing to save).
+/// be left), connect four's `HasFour` (69 lines of four, a residual too
+/// large for closures) as a formula whose clauses are kept per position
+/// (forty-second step), not the frogs' `Solved` (nothing to save), and not
+/// a residual as large that is no such formula.
 #[test]
 fn end_checks_are_specialized_where_it_pays() {
     let load = |text: &str| Game::parse("g.game", text).unwrap();
@@ -4216,7 +4218,7 @@ fn end_checks_are_specialized_where_it_pays() {
     let ttt = load(include_str!("../../../games/bench/tictactoe-orig.game"));
     assert_eq!(special(&ttt), [true, true, false]);
     let c4 = load(include_str!("../../../games/bench/connect4-orig.game"));
-    assert_eq!(special(&c4), [false, false, false]);
+    assert_eq!(special(&c4), [true, true, false]);
     let frogs = load(include_str!("../../../games/frogs.game"));
     assert_eq!(special(&frogs), [false]);
     // A loop is unrolled up to `MAX_UNROLL` (64) iterations: 60 fold away, 100 stay a loop.
@@ -4228,6 +4230,17 @@ fn end_checks_are_specialized_where_it_pays() {
     };
     assert_eq!(special(&counted(60)), [true]);
     assert_eq!(special(&counted(100)), [false]);
+    // 70 lines of three on a 7 × 7 board: kept formulas; the same lines
+    // with a test of each piece's type (not a test a kept formula takes)
+    // are not used.
+    let wide = wide_formula_game();
+    assert_eq!(special(&load(&wide)), [true, true]);
+    let typed = wide.replace(
+        "OWNER($OC) == $OP",
+        "(OWNER($OC) == $OP) AND (ELTYPE($OC) == \"piece\")",
+    );
+    assert_ne!(typed, wide);
+    assert_eq!(special(&load(&typed)), [false, false]);
 }
 
 /// The specialized end checks of the original-style tic-tac-toe decide as
@@ -4915,6 +4928,64 @@ fn kept_formulas_agree_with_the_reference() {
     assert!(
         sc.vars.memo.formulas.iter().any(|k| k.is_set()),
         "no formula was kept"
+    );
+}
+
+/// A game on a 7 × 7 board whose end checks `HasRow(1)` and `HasRow(2)`
+/// unroll to 70 lines of three (35 across, 35 up), more clauses than one
+/// word of a kept formula holds: pieces are dropped from a supply onto the
+/// board and lifted back, so lines form and break.
+fn wide_formula_game() -> String {
+    let mut g = String::from("[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n");
+    for x in 1..=7 {
+        for y in 1..=7 {
+            g += &format!("name=b({x},{y})\ntype=cell\n");
+        }
+    }
+    for k in 1..=12 {
+        g += &format!("name=k({k})\ntype=cell\n");
+    }
+    g += "[ELEMENT TYPES]\nname=piece\nstates=1\n[PLAYER NAMES]\n1=a\n2=b\n[MOVABLE ELEMENTS]\n";
+    for k in 1..=12 {
+        g += &format!(
+            "name=p({k})\ntype=piece\nlocation=k({k})\nplayer={}\n",
+            1 + k % 2
+        );
+    }
+    g += "[EXPRESSIONS]\n\
+Valid($VX,$VY)\n($VX >= 1) AND ($VX <= 7) AND ($VY >= 1) AND ($VY <= 7)\nEND\n\
+Owns($OX,$OY,$OP)\n$OC = CONTENT(\"b($OX,$OY)\")\nIF($OC == \"\", false, OWNER($OC) == $OP)\nEND\n\
+Three($TX,$TY,$DX,$DY,$TP)\n$T1 = $TX + $DX\n$T2 = $TY + $DY\n$T3 = $T1 + $DX\n$T4 = $T2 + $DY\n\
+Valid($T3,$T4) AND Owns($TX,$TY,$TP) AND Owns($T1,$T2,$TP) AND Owns($T3,$T4,$TP)\nEND\n\
+HasRow($HP)\nFORSOME($HX, 1, 7, FORSOME($HY, 1, 7, Three($HX,$HY,1,0,$HP) OR Three($HX,$HY,0,1,$HP)))\nEND\n\
+[END OF GAME]\nsituation=HasRow(1)\nwinner=1\nsituation=HasRow(2)\nwinner=2\n\
+[GAME RULES]\n\
+name=drop\nelement=p($N)\nplayer=$P\nfrom=k($K)\nto=b($X,$Y)\ncondition=OWNER(\"p($N)\") == $P\nfollowup=NEXTPLAYER\n\
+name=lift\nelement=p($N)\nplayer=$P\nfrom=b($X,$Y)\nto=k($K)\ncondition=OWNER(\"p($N)\") == $P\nfollowup=NEXTPLAYER\n";
+    g
+}
+
+/// A formula of more clauses than a word holds is kept over two words
+/// (`pure::KEPT_WORDS`, issue 18 forty-second step), and an end check
+/// whose residual is that large is used as such a formula
+/// (`Specializer::top`, `pure::compile_kept_formula`): every move list and
+/// state of 300 seeded playouts of [`wide_formula_game`] is the reference
+/// evaluator's, and clauses past the 64th were kept. Fails when the
+/// second word's clauses are never run or not run again after a change.
+#[test]
+fn wide_kept_formulas_agree_with_the_reference() {
+    let text = wide_formula_game();
+    let g = Game::parse("wide.game", &text).unwrap();
+    assert!(g.renews_epochs);
+    playouts_agree_with_the_reference("wide.game", &text, 300);
+    let sc = scratch_after_first_moves(&g, 6);
+    assert!(
+        sc.vars
+            .memo
+            .formulas
+            .iter()
+            .any(|k| k.is_set() && k.is_wide()),
+        "no formula of more than 64 clauses was kept"
     );
 }
 
