@@ -671,11 +671,13 @@ fn keyed_comparisons<'t>(
 }
 
 /// Whether a body line certainly gives `true` when it gives a value:
-/// [`always`], or a `FORALL`/`FORSOME` whose body does (a loop gives its
-/// body's last value).
+/// [`always`], or a `FORALL`/`FORSOME` whose body does, a loop nested in
+/// it included (a loop runs at least once, §5.8: a range runs downwards
+/// when `from > to`; so one whose body is always true is true, `FORSOME`
+/// as `FORALL`).
 pub(crate) fn always_true(e: &Expr) -> bool {
     match e {
-        Expr::Loop { body, .. } => always(body, true),
+        Expr::Loop { body, .. } => always_true(body),
         e => always(e, true),
     }
 }

@@ -5877,3 +5877,42 @@ fn kept_end_tests_run_the_call_alone() {
         }
     }
 }
+
+/// A line of an Int function that is a loop nested in a loop whose body is
+/// always true cannot be false (`memo::always_true`: a loop runs at least
+/// once, §5.8), so the function is inlined over registers
+/// (`connect4-orig`'s `Count`, issue 18 forty-third step): counting loops
+/// over a board, upwards, downwards and with a `FORSOME`, inlined, and
+/// agreeing with the reference evaluator under every budget. A body that
+/// can be false keeps the function out.
+#[test]
+fn int_functions_with_nested_loop_lines_are_inlined() {
+    let board = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\nname=b(1,1)\ntype=cell\n\
+         name=b(1,2)\ntype=cell\nname=b(2,1)\ntype=cell\nname=b(2,2)\ntype=cell\n\
+         [ELEMENT TYPES]\nname=peg\nstates=1\n[PLAYER NAMES]\n1=a\n\
+         [MOVABLE ELEMENTS]\nname=p(1)\ntype=peg\nlocation=b(1,2)\n\
+         name=p(2)\ntype=peg\nlocation=b(2,2)\n";
+    let defs = "Up\n$un = 0\nFORALL($ux, 1, 2, FORALL($uy, 1, 2, IF(EMPTY(\"b($ux,$uy)\"), true, $un = $un + 1)))\n$un\nEND\n\
+         Down\n$dn = 0\nFORALL($dx, 2, 1, FORSOME($dy, 2, 1, IF(EMPTY(\"b($dx,$dy)\"), $dn = $dn + 1, true)))\n$dn\nEND\n\
+         Some\n$sn = 0\nFORSOME($sx, 1, 2, FORALL($sy, 1, 2, IF(EMPTY(\"b($sx,$sy)\"), false, $sn = $sn + 1)))\n$sn\nEND\n";
+    let text = format!("{board}[EXPRESSIONS]\n{defs}Probe\nUp == 2\nDown > 0\nSome == 1\nEND\n");
+    let g = Game::parse("nested.game", &text).unwrap();
+    let c = compiler_of(&g);
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    let inlined: Vec<bool> = g.funcs[probe]
+        .as_ref()
+        .unwrap()
+        .body
+        .iter()
+        .map(|l| crate::pure::compile(&c, &l.expr, true).is_some())
+        .collect();
+    assert_eq!(inlined, [true, true, false]);
+    let cases: &[&[&str]] = &[
+        &["Up"],
+        &["Down"],
+        &["Some"],
+        &["Up + Down"],
+        &["Up == 2", "Down > 1"],
+    ];
+    agree_under_every_budget(board, defs, cases, 12);
+}
