@@ -1213,11 +1213,10 @@ impl Game {
             } else {
                 None
             };
-            let from_matches: Vec<bool> = r.from_match.iter().map(Option::is_some).collect();
-            r.call_index = r
-                .flat_left
-                .as_ref()
-                .and_then(|f| f.call_index(&from_matches, r.elem_matches.len()));
+            r.call_index = r.flat_left.as_ref().and_then(|f| {
+                let from_matches: Vec<bool> = r.from_match.iter().map(Option::is_some).collect();
+                f.call_index(&from_matches, r.elem_matches.len())
+            });
         }
         // Scorings, end-of-game checks and evaluations, after the rules so
         // that their closed calls take the slots the rules' calls have. They

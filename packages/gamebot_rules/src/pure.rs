@@ -1054,6 +1054,17 @@ pub(crate) fn compile_residual(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
     compile_with(c, e, true, false)
 }
 
+/// The leaves of `p`'s chain of `and` (else `or`) nodes, in order.
+fn chain<'p>(p: &'p Pure, and: bool, out: &mut Vec<&'p Pure>) {
+    match (p, and) {
+        (Pure::And(a, b), true) | (Pure::Or(a, b), false) => {
+            chain(a, and, out);
+            chain(b, and, out);
+        }
+        _ => out.push(p),
+    }
+}
+
 /// [`compile_residual`] of a residual used only when it is a formula whose
 /// clauses are kept per position ([`kept_formula_shape`]): `None`
 /// otherwise (the residual is not to be used).
@@ -1069,15 +1080,6 @@ pub(crate) fn compile_kept_formula(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
 /// `OR`s of tests of the position against literals and at most two
 /// registers, 4 to 64 × [`KEPT_WORDS`] clauses.
 fn kept_formula_shape(p: &Pure) -> bool {
-    fn chain<'p>(p: &'p Pure, and: bool, out: &mut Vec<&'p Pure>) {
-        match (p, and) {
-            (Pure::And(a, b), true) | (Pure::Or(a, b), false) => {
-                chain(a, and, out);
-                chain(b, and, out);
-            }
-            _ => out.push(p),
-        }
-    }
     let and = match p {
         Pure::And(..) => true,
         Pure::Or(..) => false,
@@ -2291,16 +2293,6 @@ impl Formula {
     /// when it is an `OR` of `AND`s or an `AND` of `OR`s (the shapes
     /// [`Formula::lower`] takes), else `None`.
     fn shape(p: &Pure) -> Option<u32> {
-        /// The leaves of `p`'s chain of `and` (else `or`) nodes, in order.
-        fn chain<'p>(p: &'p Pure, and: bool, out: &mut Vec<&'p Pure>) {
-            match (p, and) {
-                (Pure::And(a, b), true) | (Pure::Or(a, b), false) => {
-                    chain(a, and, out);
-                    chain(b, and, out);
-                }
-                _ => out.push(p),
-            }
-        }
         let and = match p {
             Pure::And(..) => true,
             Pure::Or(..) => false,
@@ -2415,22 +2407,10 @@ impl Formula {
             _ => return None,
         };
         if let Some(kept) = KeptFormula::<1>::of(&clauses) {
-            return Some(fb(move |c, r| {
-                if c.st.get().track {
-                    kept.run::<REC>(&clauses, any, c, r)
-                } else {
-                    run_clauses::<REC>(&clauses, any, c, r)
-                }
-            }));
+            return Some(kept.lower::<REC>(clauses, any));
         }
         if let Some(kept) = KeptFormula::<KEPT_WORDS>::of(&clauses) {
-            return Some(fb(move |c, r| {
-                if c.st.get().track {
-                    kept.run::<REC>(&clauses, any, c, r)
-                } else {
-                    run_clauses::<REC>(&clauses, any, c, r)
-                }
-            }));
+            return Some(kept.lower::<REC>(clauses, any));
         }
         Some(fb(move |c, r| run_clauses::<REC>(&clauses, any, c, r)))
     }
@@ -2603,6 +2583,18 @@ impl<const W: usize> KeptFormula<W> {
             changes,
             all,
             regs,
+        })
+    }
+
+    /// The closure of the formula of `clauses`: kept in a state that
+    /// tracks its changes, run in order in any other.
+    fn lower<const REC: bool>(self, clauses: Box<[Box<[Test]>]>, any: bool) -> PBool {
+        fb(move |c, r| {
+            if c.st.get().track {
+                self.run::<REC>(&clauses, any, c, r)
+            } else {
+                run_clauses::<REC>(&clauses, any, c, r)
+            }
         })
     }
 

@@ -349,7 +349,6 @@ impl<'a> Specializer<'a> {
     /// not used (see the module documentation). Such a residual assigns no
     /// variable and calls no function.
     ///
-    ///
     /// With it, whether it is larger than [`MAX_NODES`] (at most
     /// [`MAX_KEPT_NODES`]) or its walk visited more than [`MAX_WORK`] nodes
     /// (at most [`MAX_KEPT_WORK`]): such a residual is used only when it is
