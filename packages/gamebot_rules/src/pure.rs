@@ -1065,6 +1065,19 @@ fn chain<'p>(p: &'p Pure, and: bool, out: &mut Vec<&'p Pure>) {
     }
 }
 
+/// Whether `p` is an `AND` (else an `OR`), and its chain's operands: the
+/// clauses of a [`Formula`] it may be; `None` for any other node.
+fn clause_chain(p: &Pure) -> Option<(bool, Vec<&Pure>)> {
+    let and = match p {
+        Pure::And(..) => true,
+        Pure::Or(..) => false,
+        _ => return None,
+    };
+    let mut clauses = Vec::new();
+    chain(p, and, &mut clauses);
+    Some((and, clauses))
+}
+
 /// [`compile_residual`] of a residual used only when it is a formula whose
 /// clauses are kept per position ([`kept_formula_shape`]): `None`
 /// otherwise (the residual is not to be used).
@@ -1080,13 +1093,9 @@ pub(crate) fn compile_kept_formula(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
 /// `OR`s of tests of the position against literals and at most two
 /// registers, 4 to 64 × [`KEPT_WORDS`] clauses.
 fn kept_formula_shape(p: &Pure) -> bool {
-    let and = match p {
-        Pure::And(..) => true,
-        Pure::Or(..) => false,
-        _ => return false,
+    let Some((and, clauses)) = clause_chain(p) else {
+        return false;
     };
-    let mut clauses = Vec::new();
-    chain(p, and, &mut clauses);
     if !(MIN_KEPT_CLAUSES..=64 * KEPT_WORDS).contains(&clauses.len()) {
         return false;
     }
@@ -2293,13 +2302,7 @@ impl Formula {
     /// when it is an `OR` of `AND`s or an `AND` of `OR`s (the shapes
     /// [`Formula::lower`] takes), else `None`.
     fn shape(p: &Pure) -> Option<u32> {
-        let and = match p {
-            Pure::And(..) => true,
-            Pure::Or(..) => false,
-            _ => return None,
-        };
-        let mut clauses = Vec::new();
-        chain(p, and, &mut clauses);
+        let (and, clauses) = clause_chain(p)?;
         let mut tests = 0;
         for c in clauses {
             let mut leaves = Vec::new();

@@ -5419,15 +5419,45 @@ fn game_files() -> Vec<std::path::PathBuf> {
     files
 }
 
+/// Seeded random playouts of `g` (`games` of at most `plies` moves, the
+/// moves drawn with `seed`): `f` is given every position, its scratch and
+/// `false` before the position's moves are generated, then `true` after
+/// (what generation kept is there only after).
+fn each_playout_position(
+    g: &Game,
+    seed: u64,
+    games: usize,
+    plies: usize,
+    mut f: impl FnMut(&crate::State, &crate::engine::Scratch, bool),
+) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut sc = g.scratch();
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut st = g.initial_state();
+        for _ in 0..plies {
+            f(&st, &sc, false);
+            g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+            f(&st, &sc, true);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.gen_range(0..moves.len())].clone();
+            g.apply_with(&mut st, &m, &mut sc).unwrap();
+        }
+    }
+}
+
 /// A rule's flat first-conjunct tests laid out as one table
 /// (`compile::FlatChecks`, `Rule::flat_left`) give what the parts give
 /// (`ConditionPart::precheck_flat`), for every element on every location
 /// (the table's own index and ones it has no part for), in the positions
-/// of seeded random playouts of every game that has such a rule; and
+/// of seeded random playouts of every game that has such a rule, before
+/// and after their moves were generated; and
 /// `nim-orig`'s `take` has one.
 #[test]
 fn flat_check_tables_agree_with_their_parts() {
-    use rand::{Rng, SeedableRng};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
     let files = game_files();
     let mut tables = 0;
@@ -5438,40 +5468,28 @@ fn flat_check_tables_agree_with_their_parts() {
             continue;
         }
         tables += rules.len();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        let mut sc = g.scratch();
-        let mut moves = Vec::new();
-        for _ in 0..5 {
-            let mut st = g.initial_state();
-            for _ in 0..40 {
-                let calls = &sc.vars.memo.calls;
-                for r in &rules {
-                    let table = r.flat_left.as_ref().unwrap();
-                    for ei in 0..r.elem_matches.len() + 1 {
-                        for from in 0..g.locations.len() + 1 {
-                            let p = st.player();
-                            let part = r
-                                .left_special
-                                .get(ei, from)
-                                .and_then(|t| t.precheck_flat(&st, r.player, p, calls));
-                            assert_eq!(
-                                table.ask(ei, from, &st, r.player, p, calls),
-                                part,
-                                "{}: rule `{}`, element {ei}, location {from}",
-                                f.display(),
-                                r.name
-                            );
-                        }
+        each_playout_position(&g, 7, 5, 40, |st, sc, _| {
+            let calls = &sc.vars.memo.calls;
+            for r in &rules {
+                let table = r.flat_left.as_ref().unwrap();
+                for ei in 0..r.elem_matches.len() + 1 {
+                    for from in 0..g.locations.len() + 1 {
+                        let p = st.player();
+                        let part = r
+                            .left_special
+                            .get(ei, from)
+                            .and_then(|t| t.precheck_flat(st, r.player, p, calls));
+                        assert_eq!(
+                            table.ask(ei, from, st, r.player, p, calls),
+                            part,
+                            "{}: rule `{}`, element {ei}, location {from}",
+                            f.display(),
+                            r.name
+                        );
                     }
                 }
-                g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
-                if moves.is_empty() {
-                    break;
-                }
-                let m = moves[rng.gen_range(0..moves.len())].clone();
-                g.apply_with(&mut st, &m, &mut sc).unwrap();
             }
-        }
+        });
     }
     assert!(tables > 0, "no game has a flat check table");
     let nim = Game::load(root.join("bench/nim-orig.game")).unwrap();
@@ -5490,7 +5508,6 @@ fn flat_check_tables_agree_with_their_parts() {
 /// positions, and at most one element per kept call there.
 #[test]
 fn call_indices_pick_every_element_whose_test_is_not_false() {
-    use rand::{Rng, SeedableRng};
     let files = game_files();
     let (mut indexed, mut nim_asked, mut nim_picked) = (0, 0, 0);
     for f in &files {
@@ -5501,56 +5518,40 @@ fn call_indices_pick_every_element_whose_test_is_not_false() {
         }
         indexed += rules.len();
         let nim = f.ends_with("bench/nim-orig.game");
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let mut sc = g.scratch();
-        let mut moves = Vec::new();
-        for _ in 0..20 {
-            let mut st = g.initial_state();
-            for _ in 0..60 {
-                for after in [false, true] {
-                    if after {
-                        g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
-                    }
-                    let calls = &sc.vars.memo.calls;
-                    for r in &rules {
-                        let table = r.flat_left.as_ref().unwrap();
-                        let mask = r
-                            .call_index
-                            .as_ref()
-                            .unwrap()
-                            .pick(&st, calls, &r.elem_index);
-                        if nim {
-                            nim_asked += 1;
-                        }
-                        if mask == u64::MAX {
-                            continue;
-                        }
-                        if nim {
-                            nim_picked += 1;
-                            assert!(mask.count_ones() <= 4, "{}: {mask:b}", f.display());
-                        }
-                        for (ei, (e, _)) in r.elem_matches.iter().enumerate() {
-                            let from = st.location_of(*e) as usize;
-                            if r.from_match[from].is_none() {
-                                continue;
-                            }
-                            let asked = table.ask(ei, from, &st, r.player, st.player(), calls);
-                            assert!(
-                                mask >> ei & 1 == 1 || asked == Some(false),
-                                "{}: rule `{}`, element {ei} on {from} not picked, its test gives {asked:?}",
-                                f.display(),
-                                r.name
-                            );
-                        }
-                    }
+        each_playout_position(&g, 11, 20, 60, |st, sc, _| {
+            let calls = &sc.vars.memo.calls;
+            for r in &rules {
+                let table = r.flat_left.as_ref().unwrap();
+                let mask = r
+                    .call_index
+                    .as_ref()
+                    .unwrap()
+                    .pick(st, calls, &r.elem_index);
+                if nim {
+                    nim_asked += 1;
                 }
-                if moves.is_empty() {
-                    break;
+                if mask == u64::MAX {
+                    continue;
                 }
-                let m = moves[rng.gen_range(0..moves.len())].clone();
-                g.apply_with(&mut st, &m, &mut sc).unwrap();
+                if nim {
+                    nim_picked += 1;
+                    assert!(mask.count_ones() <= 4, "{}: {mask:b}", f.display());
+                }
+                for (ei, (e, _)) in r.elem_matches.iter().enumerate() {
+                    let from = st.location_of(*e) as usize;
+                    if r.from_match[from].is_none() {
+                        continue;
+                    }
+                    let asked = table.ask(ei, from, st, r.player, st.player(), calls);
+                    assert!(
+                        mask >> ei & 1 == 1 || asked == Some(false),
+                        "{}: rule `{}`, element {ei} on {from} not picked, its test gives {asked:?}",
+                        f.display(),
+                        r.name
+                    );
+                }
             }
-        }
+        });
     }
     assert!(indexed > 0, "no game has a call index");
     assert!(
