@@ -553,18 +553,8 @@ impl PreLeaf {
                 lit,
                 reads,
             } => {
-                let k = calls.get(slot as usize)?;
-                // (Not through `bool::then`: where this is not inlined into
-                // its caller, its closure was a call of its own.)
-                if st.epoch != 0
-                    && (k.epoch == st.epoch
-                        || crate::memo::EpochHistory::changed_from_parent(st, k.epoch)
-                            .is_some_and(|ch| ch & reads == 0))
-                {
-                    Some(crate::pure::compare(op, k.value, lit))
-                } else {
-                    None
-                }
+                let v = calls.get(slot as usize)?.value_in(st, reads)?;
+                Some(crate::pure::compare(op, v, lit))
             }
             PreLeaf::Unknown => None,
         }
@@ -908,16 +898,13 @@ impl CallIndex {
         }
         let mut out = 0u64;
         for g in self.groups.iter() {
-            let Some(k) = calls.get(g.slot as usize) else {
+            let Some(v) = calls
+                .get(g.slot as usize)
+                .and_then(|k| k.value_in(st, g.reads))
+            else {
                 return u64::MAX;
             };
-            if !(k.epoch == st.epoch
-                || crate::memo::EpochHistory::changed_from_parent(st, k.epoch)
-                    .is_some_and(|ch| ch & g.reads == 0))
-            {
-                return u64::MAX;
-            }
-            let i = i64::from(k.value) - i64::from(g.lo);
+            let i = i64::from(v) - i64::from(g.lo);
             let Some(&l) = usize::try_from(i).ok().and_then(|i| g.locs.get(i)) else {
                 continue;
             };

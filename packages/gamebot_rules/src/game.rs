@@ -645,6 +645,14 @@ pub struct Game {
     elem_by_name: FxHashMap<String, ElementId>,
 }
 
+/// One more call of function `h` in `n` (per function); an id out of range
+/// is not counted.
+fn count_call(n: &mut [u32], h: crate::expr::FuncId) {
+    if let Some(t) = n.get_mut(h as usize) {
+        *t += 1;
+    }
+}
+
 /// Calls `f` on every expression outside the user functions: the rules'
 /// targets, conditions, followups and bonuses, the scorings, the end
 /// conditions and the evaluations.
@@ -910,11 +918,7 @@ impl Game {
         // below count with the call sites in function bodies.
         let mut outside_calls = vec![0u32; funcs.len()];
         for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
-            crate::call_graph::call_sites(&se.expr, |h| {
-                if let Some(t) = outside_calls.get_mut(h as usize) {
-                    *t += 1;
-                }
-            })
+            crate::call_graph::call_sites(&se.expr, |h| count_call(&mut outside_calls, h))
         });
         // A memoized function called only from units' bodies, whose calls
         // `pure.rs` can inline, is not memoized: the unit's entry already
@@ -924,19 +928,10 @@ impl Game {
         // another unit (nineteenth step).
         if !units.is_empty() {
             let mut total = outside_calls.clone();
-            let count = |e: &Expr, n: &mut Vec<u32>| {
-                crate::call_graph::call_sites(e, |h| {
-                    if let Some(t) = n.get_mut(h as usize) {
-                        *t += 1;
-                    }
-                })
-            };
+            let count =
+                |e: &Expr, n: &mut Vec<u32>| crate::call_graph::call_sites(e, |h| count_call(n, h));
             for direct in &calls.direct {
-                direct.iter().for_each(|&h| {
-                    if let Some(t) = total.get_mut(h as usize) {
-                        *t += 1;
-                    }
-                });
+                direct.iter().for_each(|&h| count_call(&mut total, h));
             }
             let mut inside = vec![0u32; funcs.len()];
             // The outermost units' bodies only: a unit's body may hold

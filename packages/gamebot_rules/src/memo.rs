@@ -998,6 +998,25 @@ pub(crate) struct KeptCall {
 }
 
 impl KeptCall {
+    /// The kept value when it holds in `st` without writing anything: kept
+    /// for `st`'s epoch, or for its parent's when nothing under `reads`
+    /// (what the call may read) changed since. What a precheck may read
+    /// (`compile::PreLeaf::Call`, `compile::CallIndex::pick`).
+    #[inline(always)]
+    pub(crate) fn value_in(&self, st: &State, reads: u64) -> Option<i32> {
+        // (Not through `bool::then`: where this is not inlined into its
+        // caller, its closure was a call of its own.)
+        if st.epoch != 0
+            && (self.epoch == st.epoch
+                || EpochHistory::changed_from_parent(st, self.epoch)
+                    .is_some_and(|ch| ch & reads == 0))
+        {
+            Some(self.value)
+        } else {
+            None
+        }
+    }
+
     pub const GIVE_UP: u32 = 64;
 }
 

@@ -1093,39 +1093,11 @@ pub(crate) fn compile_kept_formula(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
 /// `OR`s of tests of the position against literals and at most two
 /// registers, 4 to 64 × [`KEPT_WORDS`] clauses.
 fn kept_formula_shape(p: &Pure) -> bool {
-    let Some((and, clauses)) = clause_chain(p) else {
-        return false;
-    };
-    if !(MIN_KEPT_CLAUSES..=64 * KEPT_WORDS).contains(&clauses.len()) {
-        return false;
-    }
-    let (mut regs, mut tests) = (Vec::new(), 0u32);
-    for c in clauses {
-        let mut leaves = Vec::new();
-        chain(c, !and, &mut leaves);
-        for l in leaves {
-            let rhs = match test_shape(l) {
-                Some(TestShape::Occupant { rhs, .. } | TestShape::Element { rhs, .. }) => rhs,
-                Some(TestShape::Empty { .. }) => {
-                    tests += 1;
-                    continue;
-                }
-                None => match l {
-                    Pure::BoolLit(_) => continue,
-                    Pure::Empty(x) if matches!(**x, PLoc::Const(None)) => continue,
-                    _ => return false,
-                },
-            };
-            tests += 1;
-            match rhs {
-                Pure::Lit(_) => {}
-                &Pure::Reg(k) if regs.contains(&k) => {}
-                &Pure::Reg(k) => regs.push(k),
-                _ => return false,
-            }
-        }
-    }
-    regs.len() <= 2 && tests >= MIN_FORMULA_TESTS
+    Formula::shape(p).is_some_and(|s| {
+        s.keepable
+            && s.tests >= MIN_FORMULA_TESTS
+            && (MIN_KEPT_CLAUSES..=64 * KEPT_WORDS).contains(&s.clauses)
+    })
 }
 
 fn compile_with(c: &Compiler<'_>, e: &Expr, top: bool, need_call: bool) -> Option<Code> {
@@ -2075,7 +2047,7 @@ fn assignment_row(w: Vec<(u8, &Pure)>, rec: bool) -> PBool {
 fn lower_bool(p: &Pure, rec: bool) -> PBool {
     // The shape is checked first on the tree (a walk without building
     // anything: a rejected `AND` is checked again at each level below).
-    if Formula::shape(p).is_some_and(|n| n >= MIN_FORMULA_TESTS) {
+    if Formula::shape(p).is_some_and(|s| s.tests >= MIN_FORMULA_TESTS) {
         let mut tests = 0;
         let f = Formula::of(p, rec, &mut tests);
         debug_assert!(tests >= MIN_FORMULA_TESTS);
@@ -2297,13 +2269,24 @@ enum Test {
     Other(PBool),
 }
 
+/// What [`Formula::shape`] finds of an `OR` of `AND`s or an `AND` of
+/// `OR`s.
+struct FormulaShape {
+    clauses: usize,
+    /// Its leaves that are tests of the position ([`test_shape`]).
+    tests: u32,
+    /// Every leaf is such a test against a literal or one of at most two
+    /// registers, or a constant: the leaves a [`KeptFormula`] takes.
+    keepable: bool,
+}
+
 impl Formula {
-    /// The number of tests of the position ([`test_shape`]) in `p`
-    /// when it is an `OR` of `AND`s or an `AND` of `OR`s (the shapes
-    /// [`Formula::lower`] takes), else `None`.
-    fn shape(p: &Pure) -> Option<u32> {
+    /// The shape of `p` when it is an `OR` of `AND`s or an `AND` of `OR`s
+    /// (the shapes [`Formula::lower`] takes), else `None`.
+    fn shape(p: &Pure) -> Option<FormulaShape> {
         let (and, clauses) = clause_chain(p)?;
-        let mut tests = 0;
+        let (mut tests, mut keepable, mut regs) = (0, true, Vec::new());
+        let n = clauses.len();
         for c in clauses {
             let mut leaves = Vec::new();
             chain(c, !and, &mut leaves);
@@ -2311,10 +2294,31 @@ impl Formula {
                 if matches!(l, Pure::And(..) | Pure::Or(..)) {
                     return None;
                 }
-                tests += u32::from(test_shape(l).is_some());
+                let rhs = match test_shape(l) {
+                    Some(TestShape::Occupant { rhs, .. } | TestShape::Element { rhs, .. }) => {
+                        Some(rhs)
+                    }
+                    Some(TestShape::Empty { .. }) => None,
+                    None => {
+                        keepable &= matches!(l, Pure::BoolLit(_))
+                            || matches!(l, Pure::Empty(x) if matches!(**x, PLoc::Const(None)));
+                        continue;
+                    }
+                };
+                tests += 1;
+                match rhs {
+                    None | Some(Pure::Lit(_)) => {}
+                    Some(&Pure::Reg(k)) if regs.contains(&k) => {}
+                    Some(&Pure::Reg(k)) => regs.push(k),
+                    Some(_) => keepable = false,
+                }
             }
         }
-        Some(tests)
+        Some(FormulaShape {
+            clauses: n,
+            tests,
+            keepable: keepable && regs.len() <= 2,
+        })
     }
 
     /// `p` as a formula; `tests` counts its leaves that are tests of the
@@ -2409,10 +2413,12 @@ impl Formula {
             }
             _ => return None,
         };
-        if let Some(kept) = KeptFormula::<1>::of(&clauses) {
-            return Some(kept.lower::<REC>(clauses, any));
-        }
-        if let Some(kept) = KeptFormula::<KEPT_WORDS>::of(&clauses) {
+        // One word of clause bits where they fit, more where they do not.
+        if clauses.len() <= 64 {
+            if let Some(kept) = KeptFormula::<1>::of(&clauses) {
+                return Some(kept.lower::<REC>(clauses, any));
+            }
+        } else if let Some(kept) = KeptFormula::<KEPT_WORDS>::of(&clauses) {
             return Some(kept.lower::<REC>(clauses, any));
         }
         Some(fb(move |c, r| run_clauses::<REC>(&clauses, any, c, r)))
