@@ -412,7 +412,63 @@ pub(crate) enum FromTargets {
         /// is otherwise, `c` is false without reading more and the set is
         /// empty).
         needs: Option<(crate::model::LocationId, bool)>,
+        /// A closed residual `IF(c, s, {})` taken apart ([`SplitTargets`]).
+        split: Option<Arc<SplitTargets>>,
     },
+}
+
+/// A closed residual `IF(c, s, {})` of `toLocations` taken apart
+/// (`Compiler::split_targets`): `c` as tests of the position
+/// ([`PreTest`], asked where the residual would run) and `s`'s
+/// targets. `nim`'s `take` from `row(2,1)` is `IF(EMPTY("row(2,2)") AND
+/// (STATE("turn") == 1 OR STATE("turn") == 3), {FreeBin}, {})`: the test
+/// is two reads of the position, and `{FreeBin}`, the same residual at
+/// every `from` location, runs once a generation
+/// (`Scratch::split_then`).
+pub(crate) struct SplitTargets {
+    pre: PreTest,
+    pub then: ThenTargets,
+}
+
+/// The targets of the set `s` of a [`SplitTargets`].
+pub(crate) enum ThenTargets {
+    /// [`crate::pure::NO_SET`] or a location's id.
+    Const(i32),
+    /// A set of at most one location over registers that reads no
+    /// variable, one code for every equal `s` of the game (so its value in
+    /// a position is the same whichever rule or location asks).
+    Regs(Arc<crate::pure::PInt>),
+}
+
+impl SplitTargets {
+    /// `c`'s value in `st` when its tests tell it (as the evaluation gives
+    /// it), `None` when they cannot: then the residual runs as a whole.
+    #[inline(always)]
+    pub(crate) fn ask(
+        &self,
+        st: &crate::state::State,
+        calls: &[crate::memo::KeptCall],
+    ) -> Option<bool> {
+        // A closed residual reads no variable: every right side is a literal.
+        self.pre.eval(
+            st,
+            &|rhs| rhs.with_player(crate::game::Filter::Any, 0),
+            calls,
+        )
+    }
+}
+
+impl std::fmt::Debug for SplitTargets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let then = match &self.then {
+            ThenTargets::Const(l) => format!("Const({l})"),
+            ThenTargets::Regs(_) => "Regs".to_string(),
+        };
+        f.debug_struct("SplitTargets")
+            .field("pre", &self.pre)
+            .field("then", &then)
+            .finish()
+    }
 }
 
 impl std::fmt::Debug for FromTargets {
@@ -420,8 +476,16 @@ impl std::fmt::Debug for FromTargets {
         match self {
             FromTargets::None => f.write_str("None"),
             FromTargets::Const(l) => write!(f, "Const({l})"),
-            FromTargets::Regs { closed, needs, .. } => {
-                write!(f, "Regs(closed: {closed}, needs: {needs:?})")
+            FromTargets::Regs {
+                closed,
+                needs,
+                split,
+                ..
+            } => {
+                write!(
+                    f,
+                    "Regs(closed: {closed}, needs: {needs:?}, split: {split:?})"
+                )
             }
         }
     }
@@ -1221,6 +1285,9 @@ pub(crate) struct Compiler<'a> {
     /// function body, it would cost a check per call for nothing when the
     /// table is on).
     pub top: std::cell::Cell<bool>,
+    /// The sets of [`SplitTargets`] compiled so far, with their codes
+    /// ([`Compiler::then_code`]).
+    pub then_codes: std::cell::RefCell<Vec<(Expr, Arc<crate::pure::PInt>)>>,
     /// The cache slots handed out to closed inlined calls
     /// (`pure::Inlined::cache`): the function, the type of its value and
     /// its arguments (integer literals, or none).
@@ -1291,6 +1358,7 @@ impl<'a> Compiler<'a> {
             etype_sym: t.etype_sym,
             etypes: crate::game::types_distinct(t.etype_sym, t.empty_sym),
             top: std::cell::Cell::new(false),
+            then_codes: Default::default(),
             call_slots: Default::default(),
             call_slot_reads: Default::default(),
             once_slots: Default::default(),
@@ -1785,11 +1853,52 @@ impl Compiler<'_> {
                         code: Arc::new(p),
                         closed,
                         needs: self.needs(&r),
+                        // After the residual's closures: they hand out the
+                        // calls' slots the tests may read.
+                        split: if closed { self.split_targets(&r) } else { None },
                     },
                     _ => FromTargets::None,
                 }
             }
         }
+    }
+
+    /// [`SplitTargets`] of a closed residual `IF(c, s, {})` of
+    /// `toLocations`, when `c`'s tests may tell its value ([`PreTest`])
+    /// and `s` is `{}`, a location's literal name or a set of at most one
+    /// location over registers.
+    fn split_targets(&self, r: &Expr) -> Option<Arc<SplitTargets>> {
+        let Expr::Builtin(Builtin::If, a) = r else {
+            return None;
+        };
+        let [c, s, Expr::Set(none)] = &a[..] else {
+            return None;
+        };
+        if !none.is_empty() {
+            return None;
+        }
+        let then = match s {
+            Expr::Set(items) => match &items[..] {
+                [] => ThenTargets::Const(crate::pure::NO_SET),
+                [Expr::Str(l)] => ThenTargets::Const(i32::from(known(self.sym_loc, *l)?)),
+                _ => self.then_code(s)?,
+            },
+            _ => self.then_code(s)?,
+        };
+        let pre = self.pretest(c);
+        pre.tells().then(|| Arc::new(SplitTargets { pre, then }))
+    }
+
+    /// [`ThenTargets::Regs`] of a closed set `s`: the code of an equal one
+    /// compiled before, or `s` compiled.
+    fn then_code(&self, s: &Expr) -> Option<ThenTargets> {
+        if let Some((_, p)) = self.then_codes.borrow().iter().find(|(x, _)| x == s) {
+            return Some(ThenTargets::Regs(p.clone()));
+        }
+        self.top.set(true);
+        let p = Arc::new(crate::pure::compile_set(self, s)?);
+        self.then_codes.borrow_mut().push((s.clone(), p.clone()));
+        Some(ThenTargets::Regs(p))
     }
 
     /// `FromTargets::Regs::needs` of a residual: `IF(c, s, {})` where `c`

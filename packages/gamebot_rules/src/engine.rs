@@ -1,6 +1,6 @@
 //! Move generation, validation and application (§7).
 
-use crate::compile::FromTargets;
+use crate::compile::{FromTargets, ThenTargets};
 use crate::error::RuleError;
 use crate::eval::{Ctx, EvalError, StateRef, Vars};
 use crate::expr::{Builtin, Expr};
@@ -95,6 +95,11 @@ pub struct Scratch {
     /// so every element of those rules shares them.
     empty_to: Vec<u32>,
     empty_key: u32,
+    /// The value of a [`crate::compile::ThenTargets::Regs`] code found in
+    /// the current generation (the code's address, 0 for none, and the
+    /// value): it reads no variable and the state does not change during
+    /// generation, so every `from` location whose test was true shares it.
+    split_then: (usize, i32),
     /// The next epoch this scratch gives a state and the end of its block
     /// (`compile::renew_epoch`; a scratch is not cloned, so no two hand
     /// out one epoch).
@@ -219,6 +224,7 @@ impl Game {
             known_a: false,
             empty_to: Vec::new(),
             empty_key: u32::MAX,
+            split_then: (0, 0),
             epochs: (0, 0),
         }
     }
@@ -321,6 +327,7 @@ impl Game {
         }
         sc.vars.start_operation();
         sc.empty_key = u32::MAX;
+        sc.split_then.0 = 0;
         // The game's initial position: what was kept there in an earlier
         // game (`Memo::bring_initial`).
         let initial = st.epoch != 0 && st.epoch == self.initial.epoch && !sc.vars.reference;
@@ -483,6 +490,7 @@ impl Game {
                 code,
                 closed: true,
                 needs,
+                split,
             }) => {
                 // A location the residual needs empty (or occupied) is not:
                 // no target, nothing to run. (Asked already where the rule
@@ -492,7 +500,11 @@ impl Game {
                 {
                     return Ok(true);
                 }
-                match Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_loc_set_regs(code) {
+                let l = match split {
+                    Some(x) => self.split_targets(x, code, st, sc),
+                    None => Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_loc_set_regs(code),
+                };
+                match l {
                     Some(l) => l,
                     None => return Ok(false),
                 }
@@ -511,6 +523,40 @@ impl Game {
             sc.targets.push((loc, None));
         }
         Ok(true)
+    }
+
+    /// The value of a closed residual `IF(c, s, {})` taken apart (`x`,
+    /// [`crate::compile::SplitTargets`]; `None`: the registers gave up):
+    /// `{}` when `c`'s tests tell it is false, `s`'s value when true, else
+    /// the residual's `code` run. The value of `s` over registers is found
+    /// once a generation in a state with an epoch (what it may read does
+    /// not change during generation; the steps it takes are not charged
+    /// again, as a kept call's are not), and run every time in any other.
+    #[inline(always)]
+    fn split_targets(
+        &self,
+        x: &crate::compile::SplitTargets,
+        code: &crate::pure::PInt,
+        st: &State,
+        sc: &mut Scratch,
+    ) -> Option<i32> {
+        let s = match (x.ask(st, &sc.vars.memo.calls), &x.then) {
+            (Some(false), _) => return Some(crate::pure::NO_SET),
+            (Some(true), ThenTargets::Const(l)) => return Some(*l),
+            (Some(true), ThenTargets::Regs(s)) => s,
+            (None, _) => {
+                return Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_loc_set_regs(code)
+            }
+        };
+        let key = Arc::as_ptr(s) as usize;
+        if sc.split_then.0 == key {
+            return Some(sc.split_then.1);
+        }
+        let l = Ctx::new(self, StateRef::Ro(st), &mut sc.vars).run_loc_set_regs(s)?;
+        if st.epoch != 0 && sc.vars.memo.depth == 0 {
+            sc.split_then = (key, l);
+        }
+        Some(l)
     }
 
     fn targets(

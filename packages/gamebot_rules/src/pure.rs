@@ -1054,6 +1054,15 @@ pub(crate) fn compile_residual(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
     compile_with(c, e, true, false)
 }
 
+/// [`compile_residual`] of a residual's set of at most one location `{x}`
+/// (the set of a `compile::SplitTargets`; `compile_residual` leaves a set
+/// literal at the root to the caller).
+pub(crate) fn compile_set(c: &Compiler<'_>, e: &Expr) -> Option<PInt> {
+    let mut b = Builder::at_root(c, None, true);
+    let (p, ty) = b.build(e, None, 0)?;
+    (ty == Ty::Set).then(|| lower_int(&p, c.record))
+}
+
 /// The leaves of `p`'s chain of `and` (else `or`) nodes, in order.
 fn chain<'p>(p: &'p Pure, and: bool, out: &mut Vec<&'p Pure>) {
     match (p, and) {
