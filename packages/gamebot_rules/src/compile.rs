@@ -1803,22 +1803,68 @@ impl Compiler<'_> {
     /// [`Compiler::code`] of an expression together with its residual
     /// (`specialize.rs`), which runs in its place.
     pub(crate) fn code_special(&self, e: &Expr, residual: Option<(Expr, bool)>) -> Code {
+        self.special_code(e, residual, false).0
+    }
+
+    /// [`Compiler::code_special`] of an end-of-game situation, with the
+    /// residual's Bool code over registers when it has one: asked directly
+    /// (`game::EndTest::Regs`), without the layers of [`Ctx::run_cond`]
+    /// and [`Ctx::run_special`] around it.
+    pub(crate) fn code_end(
+        &self,
+        e: &Expr,
+        residual: Option<(Expr, bool)>,
+    ) -> (Code, Option<Arc<crate::pure::PBool>>) {
+        match self.special_code(e, residual, true) {
+            // No residual: the situation itself over registers, as its
+            // closures take it (calls of memoized functions through their
+            // tables).
+            (code, None) if !code.0.as_ref().is_some_and(|c| c.special) => {
+                self.top.set(true);
+                let p = match crate::pure::compile(self, e, true) {
+                    Some(crate::pure::Code::Bool(p)) => Some(Arc::new(p)),
+                    _ => None,
+                };
+                self.top.set(false);
+                (code, p)
+            }
+            x => x,
+        }
+    }
+
+    fn special_code(
+        &self,
+        e: &Expr,
+        residual: Option<(Expr, bool)>,
+        direct: bool,
+    ) -> (Code, Option<Arc<crate::pure::PBool>>) {
         let mut code = self.code(e);
+        let mut bool_code = None;
         if let (Some((r, kept_only)), Some(c)) = (residual, code.0.as_mut().and_then(Arc::get_mut))
         {
             self.top.set(true);
+            // A Bool code shared with the direct test: the closures call
+            // it through the `Arc`.
+            let mut share = |p| match p {
+                crate::pure::Code::Bool(p) if direct => {
+                    let p = Arc::new(p);
+                    bool_code = Some(p.clone());
+                    crate::pure::Code::Bool(Box::new(move |c, r| p(c, r)))
+                }
+                p => p,
+            };
             // Over registers where they can take it (`pure.rs`), the
             // closures otherwise; a large one only as a kept formula.
             let node = match kept_only {
                 true => match crate::pure::compile_kept_formula(self, &r) {
-                    Some(p) => self.pure_node(p, &r),
+                    Some(p) => self.pure_node(share(p), &r),
                     None => {
                         self.top.set(false);
-                        return code;
+                        return (code, None);
                     }
                 },
                 false => match crate::pure::compile_residual(self, &r) {
-                    Some(p) => self.pure_node(p, &r),
+                    Some(p) => self.pure_node(share(p), &r),
                     None => self.node(&r),
                 },
             };
@@ -1826,7 +1872,7 @@ impl Compiler<'_> {
             c.whole = Node::Val(f(move |c| c.run_special(&node, &original)));
             c.special = true;
         }
-        code
+        (code, bool_code)
     }
 
     /// [`FromTargets`] of a residual of `toLocations`: a set literal of no
@@ -4045,6 +4091,21 @@ impl Ctx<'_> {
             },
             _ => Ok(matches!(self.eval(&se.expr)?, Value::Bool(true))),
         }
+    }
+
+    /// An end-of-game situation's residual over registers
+    /// (`game::EndTest::Regs`): its value, or `None` when the registers
+    /// give up; then the budget steps they took and the reads they
+    /// recorded are put back, and the caller runs the situation.
+    pub(crate) fn run_end_regs(&mut self, p: &crate::pure::PBool) -> Option<bool> {
+        let steps = self.vars.steps_left();
+        let reads = self.vars.memo.buf.len();
+        let v = p(self, &mut [0; crate::pure::REGS]);
+        if v.is_none() {
+            self.vars.set_steps_left(steps);
+            self.vars.memo.buf.truncate(reads);
+        }
+        v
     }
 
     /// A residual (`specialize.rs`) in place of `whole`. It changes no

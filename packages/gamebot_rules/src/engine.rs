@@ -1171,12 +1171,19 @@ impl Game {
         for end in &self.ends {
             // A kept call compared with a literal, from its slot when it
             // holds the call's value here, else from the call's body alone
-            // (`pure::KeptTest`); one test of the position, read in place.
+            // (`pure::KeptTest`); one test of the position, read in place;
+            // the residual over registers.
             let kept = match &end.fast {
                 _ if vars.reference => None,
                 Some(EndTest::Kept(t)) => t.ask(&mut Ctx::new(self, StateRef::Rw(st), vars)),
                 Some(EndTest::Position(t)) => t.precheck(st, Filter::Any, p, &[]),
                 None => None,
+            };
+            let kept = match (kept, &end.regs) {
+                (None, Some(t)) if !vars.reference => {
+                    Ctx::new(self, StateRef::Rw(st), vars).run_end_regs(&t.0)
+                }
+                (kept, _) => kept,
             };
             let fire = match kept {
                 Some(fire) => fire,

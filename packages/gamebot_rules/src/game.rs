@@ -438,6 +438,21 @@ pub struct EndCondition {
     /// The situation asked without its closures where it has one of these
     /// forms ([`EndTest`]).
     pub(crate) fast: Option<EndTest>,
+    /// The situation's residual over registers (`Compiler::code_end`), run
+    /// without the layers around it when `fast` cannot tell; when it gives
+    /// up, the situation runs (`tictactoe-orig`'s `HasLine(1)`, a kept
+    /// formula, and `CountPlaced == 9`, whose kept call gave up keeping).
+    pub(crate) regs: Option<EndRegs>,
+}
+
+/// [`EndCondition::regs`].
+#[derive(Clone)]
+pub(crate) struct EndRegs(pub std::sync::Arc<crate::pure::PBool>);
+
+impl std::fmt::Debug for EndRegs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EndRegs")
+    }
 }
 
 /// An end-of-game situation of a form asked directly.
@@ -1255,7 +1270,9 @@ impl Game {
             s.scores.iter_mut().for_each(&mut compile_special);
         }
         for e in &mut ends {
-            compile_special(&mut e.situation);
+            let regs;
+            (e.situation.code, regs) =
+                compiler.code_end(&e.situation.expr, special.top(&e.situation.expr));
             compile_special(&mut e.winner);
             e.fast = match compiler.kept_test(&e.situation.expr) {
                 Some(k) => Some(EndTest::Kept(k)),
@@ -1272,6 +1289,7 @@ impl Game {
                     })
                     .map(EndTest::Position),
             };
+            e.regs = regs.map(EndRegs);
         }
         for e in &mut evaluations {
             e.value.code = compiler.code(&e.value.expr);

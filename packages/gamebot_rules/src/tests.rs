@@ -4245,7 +4245,9 @@ fn end_checks_are_specialized_where_it_pays() {
 
 /// The specialized end checks of the original-style tic-tac-toe decide as
 /// the reference evaluator does after every move of 200 seeded playouts
-/// (the state after the move: outcome, scores, everything).
+/// (the state after the move: outcome, scores, everything). All three are
+/// asked over registers directly (`EndCondition::regs`): the two
+/// residuals, and `CountPlaced == 9`, which has none.
 #[test]
 fn specialized_end_checks_agree_with_the_reference() {
     use rand::{Rng, SeedableRng};
@@ -4254,6 +4256,7 @@ fn specialized_end_checks_agree_with_the_reference() {
         include_str!("../../../games/bench/tictactoe-orig.game"),
     )
     .unwrap();
+    assert!(g.ends.iter().all(|e| e.regs.is_some()), "{:?}", g.ends);
     let (mut sc, mut rsc) = (g.scratch(), g.scratch());
     rsc.set_reference_evaluator(true);
     let mut moves = Vec::new();
@@ -4297,8 +4300,8 @@ fn a_specialized_end_check_that_fails_gives_the_original_error() {
         [GAME RULES]\nname=put\nelement=p($N)\nfrom=k($K)\nto=s($X)\nfollowup=NEXTPLAYER\n";
     let g = Game::parse("bad.game", text).unwrap();
     assert!(
-        g.ends[0].situation.code.has_special(),
-        "not specialized: the test tests nothing"
+        g.ends[0].situation.code.has_special() && g.ends[0].regs.is_some(),
+        "not specialized, or not asked directly: the test tests nothing"
     );
     let mv = g.legal_moves(&g.initial_state()).unwrap()[0].clone();
     let mut outs = Vec::new();

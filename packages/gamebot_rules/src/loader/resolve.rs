@@ -166,6 +166,7 @@ impl Loader<'_> {
                     situation: sit,
                     winner: w,
                     fast: None,
+                    regs: None,
                 }),
                 None => self.warn(
                     line,
