@@ -641,6 +641,12 @@ pub struct Game {
     /// epoch, `State::track`, for entries not to be checked at all in the
     /// next position when nothing they read changed.)
     pub(crate) renews_epochs: bool,
+    /// Whether no rule has `toLocations`, or no expression makes a lazy
+    /// set: then no move carries a followup of its own (`Move::followup` is
+    /// `None`; only the `[target, Followup(..)]` pairs of a `toLocations`
+    /// set give one), so a list of its moves holds nothing to drop
+    /// (`Game::legal_moves_of`).
+    pub(crate) moves_without_followups: bool,
     /// Per variable: whether no expression can observe what a call leaves in
     /// it (`memo::dead_vars`); the tests compare the other variables only.
     #[cfg_attr(not(test), allow(dead_code))]
@@ -1304,6 +1310,20 @@ impl Game {
         // Memo entries and the values of closed inlined calls
         // (`pure::CallCache`) are kept per epoch.
         let renews_epochs = initial.track || !compiler.call_slots.borrow().is_empty();
+        // A move's own followup is the deferred call of a `[target,
+        // Followup(..)]` pair, which only a lazy set (`Expr::Lazy`) makes.
+        let mut lazy = false;
+        let mut find_lazy = |se: &SrcExpr| {
+            se.expr
+                .walk(&mut |x| lazy |= matches!(x, crate::expr::Expr::Lazy(_)))
+        };
+        for_each_outside_expr(&rules, &scorings, &ends, &evaluations, &mut find_lazy);
+        funcs
+            .iter()
+            .flatten()
+            .flat_map(|f| &f.body)
+            .for_each(&mut find_lazy);
+        let moves_without_followups = rules.iter().all(|r| r.to_locations.is_none()) || !lazy;
         let sym_indexed = syms
             .iter()
             .map(|t| {
@@ -1348,6 +1368,7 @@ impl Game {
             funcs,
             cfuncs,
             renews_epochs,
+            moves_without_followups,
             memo_info,
             dead,
             id: {

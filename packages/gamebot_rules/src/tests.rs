@@ -3,7 +3,7 @@
 
 use crate::eval::{Ctx, StateRef};
 use crate::value::{Str, Value};
-use crate::Game;
+use crate::{Game, LegalMoves};
 
 /// Evaluates `lines` (one expression per line, as a function body) in a fresh
 /// namespace of a tiny game; returns the last line's value and the variables asked for.
@@ -6011,4 +6011,49 @@ fn int_functions_with_nested_loop_lines_are_inlined() {
         &["Up == 2", "Down > 1"],
     ];
     agree_under_every_budget(board, defs, cases, 12);
+}
+
+/// A list of moves of a game whose moves carry no followup of their own
+/// (`Game::moves_without_followups`: no rule has `toLocations`, or no
+/// expression makes a lazy set) is emptied without visiting its moves
+/// (`Game::legal_moves_of`). In seeded playouts of every game, one
+/// [`LegalMoves`] filled in turn for each game's position gives the moves
+/// `legal_moves_into` gives there; a move with a followup comes only from
+/// a game not marked so; and games of both kinds were played.
+#[test]
+fn move_lists_without_followups_are_emptied_in_place() {
+    use rand::{Rng, SeedableRng};
+    let files = game_files();
+    let games: Vec<Game> = files.iter().map(|f| Game::load(f).unwrap()).collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut scratch: Vec<_> = games.iter().map(|g| (g.scratch(), g.scratch())).collect();
+    let mut states: Vec<_> = games.iter().map(Game::initial_state).collect();
+    let mut shared = LegalMoves::new();
+    let mut own = Vec::new();
+    // Games whose moves had followups, and plain games, seen.
+    let (mut with, mut plain) = (vec![false; games.len()], 0);
+    for round in 0..400 {
+        for (i, g) in games.iter().enumerate() {
+            let (sc, sc2) = &mut scratch[i];
+            let st = &mut states[i];
+            g.legal_moves_of(st, sc, &mut shared).unwrap();
+            g.legal_moves_into(st, sc2, &mut own).unwrap();
+            assert_eq!(&shared[..], &own[..], "{:?} round {round}", files[i]);
+            if own.iter().any(|m| m.followup.is_some()) {
+                assert!(!g.moves_without_followups, "{:?}", files[i]);
+                with[i] = true;
+            }
+            if g.moves_without_followups {
+                plain += 1;
+            }
+            if own.is_empty() || g.settle(st, &own) {
+                *st = g.initial_state();
+                continue;
+            }
+            let k = rng.gen_range(0..own.len());
+            g.apply_legal(st, &shared, k, sc).unwrap();
+        }
+    }
+    assert!(with.iter().filter(|&&w| w).count() >= 2, "{with:?}");
+    assert!(plain > 1000, "{plain}");
 }
