@@ -1806,10 +1806,11 @@ impl Compiler<'_> {
         self.special_code(e, residual, false).0
     }
 
-    /// [`Compiler::code_special`] of an end-of-game situation, with the
-    /// residual's Bool code over registers when it has one: asked directly
-    /// (`game::EndTest::Regs`), without the layers of [`Ctx::run_cond`]
-    /// and [`Ctx::run_special`] around it.
+    /// [`Compiler::code_special`] of an end-of-game situation, with a Bool
+    /// code over registers to ask directly (`game::EndCondition::regs`,
+    /// without the layers of [`Ctx::run_cond`] and [`Ctx::run_special`]
+    /// around it): the residual's, shared with the closures, or, without a
+    /// residual, the situation compiled once more over registers alone.
     pub(crate) fn code_end(
         &self,
         e: &Expr,
@@ -4093,11 +4094,12 @@ impl Ctx<'_> {
         }
     }
 
-    /// An end-of-game situation's residual over registers
-    /// (`game::EndTest::Regs`): its value, or `None` when the registers
-    /// give up; then the budget steps they took and the reads they
-    /// recorded are put back, and the caller runs the situation.
-    pub(crate) fn run_end_regs(&mut self, p: &crate::pure::PBool) -> Option<bool> {
+    /// A Bool code over registers (a condition part's, an end-of-game
+    /// situation's, `game::EndCondition::regs`): its value, or `None` when
+    /// the registers give up; then the budget steps they took and the
+    /// reads they recorded are put back, and the caller runs the
+    /// expression.
+    pub(crate) fn run_bool_regs(&mut self, p: &crate::pure::PBool) -> Option<bool> {
         let steps = self.vars.steps_left();
         let reads = self.vars.memo.buf.len();
         let v = p(self, &mut [0; crate::pure::REGS]);
@@ -4188,16 +4190,7 @@ impl Ctx<'_> {
             ConditionPart::None => None,
             ConditionPart::Const(b) => Some(*b),
             ConditionPart::Attr { .. } | ConditionPart::Empty { .. } => self.run_position_test(t),
-            ConditionPart::Regs(p) | ConditionPart::Tested { regs: p, .. } => {
-                let steps = self.vars.steps_left();
-                let reads = self.vars.memo.buf.len();
-                let v = p(self, &mut [0; crate::pure::REGS]);
-                if v.is_none() {
-                    self.vars.set_steps_left(steps);
-                    self.vars.memo.buf.truncate(reads);
-                }
-                v
-            }
+            ConditionPart::Regs(p) | ConditionPart::Tested { regs: p, .. } => self.run_bool_regs(p),
         }
     }
 

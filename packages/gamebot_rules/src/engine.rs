@@ -1203,7 +1203,7 @@ impl Game {
             };
             let kept = match (kept, &end.regs) {
                 (None, Some(t)) if !vars.reference => {
-                    Ctx::new(self, StateRef::Rw(st), vars).run_end_regs(&t.0)
+                    Ctx::new(self, StateRef::Rw(st), vars).run_bool_regs(&t.0)
                 }
                 (kept, _) => kept,
             };
