@@ -1372,6 +1372,38 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// `c` and `s` of a residual `IF(c, s, {})`.
+fn if_or_nothing(r: &Expr) -> Option<(&Expr, &Expr)> {
+    match r {
+        Expr::Builtin(Builtin::If, a) => match &a[..] {
+            [c, s, Expr::Set(none)] if none.is_empty() => Some((c, s)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A Bool code over registers (`p`) also kept for a caller that runs it
+/// directly, when `direct`: the closures built from the code returned
+/// call it through the `Arc` given back (an end-of-game situation's,
+/// `Compiler::code_end`).
+fn share_bool(
+    p: crate::pure::Code,
+    direct: bool,
+) -> (crate::pure::Code, Option<Arc<crate::pure::PBool>>) {
+    match p {
+        crate::pure::Code::Bool(p) if direct => {
+            let p = Arc::new(p);
+            let shared = p.clone();
+            (
+                crate::pure::Code::Bool(Box::new(move |c, r| p(c, r))),
+                Some(shared),
+            )
+        }
+        p => (p, None),
+    }
+}
+
 /// In an id table of a template: no name the game knows; certainly unknown
 /// when the template is exhaustive ([`IdTable::outside`]), otherwise the
 /// table cannot decide: ask `Ctx::template`.
@@ -1758,6 +1790,13 @@ impl Compiler<'_> {
 
     /// Compiles a top-level expression.
     pub fn code(&self, e: &Expr) -> Code {
+        self.code_sharing(e, false).0
+    }
+
+    /// [`Compiler::code`], and when `direct` and the whole expression runs
+    /// over registers as a Bool, that code too, shared with the closures
+    /// ([`share_bool`]).
+    fn code_sharing(&self, e: &Expr, direct: bool) -> (Code, Option<Arc<crate::pure::PBool>>) {
         let and = match e {
             Expr::Binary(Op::And, a, b) => Some((
                 {
@@ -1790,14 +1829,16 @@ impl Compiler<'_> {
             _ => None,
         };
         self.top.set(true);
-        Code(Some(Arc::new(Compiled {
-            whole: self.node(e),
+        let (whole, bool_code) = self.node_sharing(e, direct);
+        let code = Code(Some(Arc::new(Compiled {
+            whole,
             and,
             call_args,
             split,
             loc_set,
             special: false,
-        })))
+        })));
+        (code, bool_code)
     }
 
     /// [`Compiler::code`] of an expression together with its residual
@@ -1809,28 +1850,14 @@ impl Compiler<'_> {
     /// [`Compiler::code_special`] of an end-of-game situation, with a Bool
     /// code over registers to ask directly (`game::EndCondition::regs`,
     /// without the layers of [`Ctx::run_cond`] and [`Ctx::run_special`]
-    /// around it): the residual's, shared with the closures, or, without a
-    /// residual, the situation compiled once more over registers alone.
+    /// around it): the residual's, or without a residual the situation's
+    /// own, shared with the closures either way ([`share_bool`]).
     pub(crate) fn code_end(
         &self,
         e: &Expr,
         residual: Option<(Expr, bool)>,
     ) -> (Code, Option<Arc<crate::pure::PBool>>) {
-        match self.special_code(e, residual, true) {
-            // No residual: the situation itself over registers, as its
-            // closures take it (calls of memoized functions through their
-            // tables).
-            (code, None) if !code.0.as_ref().is_some_and(|c| c.special) => {
-                self.top.set(true);
-                let p = match crate::pure::compile(self, e, true) {
-                    Some(crate::pure::Code::Bool(p)) => Some(Arc::new(p)),
-                    _ => None,
-                };
-                self.top.set(false);
-                (code, p)
-            }
-            x => x,
-        }
+        self.special_code(e, residual, true)
     }
 
     fn special_code(
@@ -1839,34 +1866,34 @@ impl Compiler<'_> {
         residual: Option<(Expr, bool)>,
         direct: bool,
     ) -> (Code, Option<Arc<crate::pure::PBool>>) {
-        let mut code = self.code(e);
-        let mut bool_code = None;
+        let (mut code, mut bool_code) = self.code_sharing(e, direct);
         if let (Some((r, kept_only)), Some(c)) = (residual, code.0.as_mut().and_then(Arc::get_mut))
         {
             self.top.set(true);
-            // A Bool code shared with the direct test: the closures call
-            // it through the `Arc`.
-            let mut share = |p| match p {
-                crate::pure::Code::Bool(p) if direct => {
-                    let p = Arc::new(p);
-                    bool_code = Some(p.clone());
-                    crate::pure::Code::Bool(Box::new(move |c, r| p(c, r)))
-                }
-                p => p,
-            };
             // Over registers where they can take it (`pure.rs`), the
             // closures otherwise; a large one only as a kept formula.
             let node = match kept_only {
                 true => match crate::pure::compile_kept_formula(self, &r) {
-                    Some(p) => self.pure_node(share(p), &r),
+                    Some(p) => {
+                        let shared;
+                        (shared, bool_code) = share_bool(p, direct);
+                        self.pure_node(shared, &r)
+                    }
                     None => {
                         self.top.set(false);
-                        return (code, None);
+                        return (code, bool_code);
                     }
                 },
                 false => match crate::pure::compile_residual(self, &r) {
-                    Some(p) => self.pure_node(share(p), &r),
-                    None => self.node(&r),
+                    Some(p) => {
+                        let shared;
+                        (shared, bool_code) = share_bool(p, direct);
+                        self.pure_node(shared, &r)
+                    }
+                    None => {
+                        bool_code = None;
+                        self.node(&r)
+                    }
                 },
             };
             let original = std::mem::replace(&mut c.whole, Node::Bool(f(|_| Ok(false))));
@@ -1915,15 +1942,7 @@ impl Compiler<'_> {
     /// and `s` is `{}`, a location's literal name or a set of at most one
     /// location over registers.
     fn split_targets(&self, r: &Expr) -> Option<Arc<SplitTargets>> {
-        let Expr::Builtin(Builtin::If, a) = r else {
-            return None;
-        };
-        let [c, s, Expr::Set(none)] = &a[..] else {
-            return None;
-        };
-        if !none.is_empty() {
-            return None;
-        }
+        let (c, s) = if_or_nothing(r)?;
         let then = match s {
             Expr::Set(items) => match &items[..] {
                 [] => ThenTargets::Const(crate::pure::NO_SET),
@@ -1952,13 +1971,8 @@ impl Compiler<'_> {
     /// is, or starts with (`AND`), `EMPTY` or `NOT EMPTY` of a location's
     /// literal name.
     fn needs(&self, r: &Expr) -> Option<(crate::model::LocationId, bool)> {
-        let Expr::Builtin(Builtin::If, a) = r else {
-            return None;
-        };
-        if a.len() != 3 || !matches!(&a[2], Expr::Set(items) if items.is_empty()) {
-            return None;
-        }
-        let first = match &a[0] {
+        let (c, _) = if_or_nothing(r)?;
+        let first = match c {
             Expr::Binary(Op::And, x, _) => &**x,
             c => c,
         };
@@ -2213,10 +2227,19 @@ impl Compiler<'_> {
     }
 
     fn node(&self, e: &Expr) -> Node {
+        self.node_sharing(e, false).0
+    }
+
+    /// [`Compiler::node`], with its Bool code over registers when `direct`
+    /// ([`share_bool`]).
+    fn node_sharing(&self, e: &Expr, direct: bool) -> (Node, Option<Arc<crate::pure::PBool>>) {
         let top = self.top.replace(false);
         match crate::pure::compile(self, e, top) {
-            Some(p) => self.pure_node(p, e),
-            None => self.node_slow(e),
+            Some(p) => {
+                let (p, bool_code) = share_bool(p, direct);
+                (self.pure_node(p, e), bool_code)
+            }
+            None => (self.node_slow(e), None),
         }
     }
 

@@ -438,8 +438,9 @@ pub struct EndCondition {
     /// The situation asked without its closures where it has one of these
     /// forms ([`EndTest`]).
     pub(crate) fast: Option<EndTest>,
-    /// The situation's residual over registers (`Compiler::code_end`), run
-    /// without the layers around it when `fast` cannot tell; when it gives
+    /// The situation's code over registers, its residual's or its own
+    /// (`Compiler::code_end`), run without the closures' layers around it
+    /// when `fast` cannot tell; when it gives
     /// up, the situation runs (`tictactoe-orig`'s `HasLine(1)`, a kept
     /// formula, and `CountPlaced == 9`, whose kept call gave up keeping).
     pub(crate) regs: Option<EndRegs>,
