@@ -4523,21 +4523,17 @@ name=wait\nelement=gate\nfrom=spot($A)\nto=spot($B)\nfollowup=Turn\n";
 fn targets_of_a_tested_set_are_taken_apart() {
     let g = Game::parse("gate.game", GATE_GAME).unwrap();
     // s(1)..s(6), bin(1)..bin(6), spot(1), spot(2).
-    let cells = |rule: &str| {
+    // The six `from` locations from the `skip`th on.
+    let six = |rule: &str, skip: usize| {
         from_targets(&g, rule)
             .split(' ')
+            .skip(skip)
             .take(6)
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let bins = |rule: &str| {
-        from_targets(&g, rule)
-            .split(' ')
-            .skip(6)
-            .take(6)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let cells = |rule: &str| six(rule, 0);
+    let bins = |rule: &str| six(rule, 6);
     assert_eq!(
         cells("drop"),
         "closed[s(2)]? closed[s(3)]? closed[s(4)]? closed[s(5)]? closed[s(6)]? {}"
