@@ -919,9 +919,10 @@ impl FlatChecks {
 /// match on `row($R,$K)`), indexed by the call's value
 /// ([`FlatChecks::call_index`]): when every call's value is kept for the
 /// position, the elements that can pass are those on the locations the
-/// values index — at most one per call — and move generation skips every
-/// other element before asking its test (`Game::legal_moves_into`,
-/// `nim-orig` −8 % instructions a game). Any other element
+/// values index — at most one per call — and move generation visits only
+/// those (`Game::picked_element_moves`; skipping the others before asking
+/// their test was `nim-orig` −8 % instructions a game, not visiting them
+/// a further −7.4 %). Any other element
 /// has a leaf that gives a value before its call test and a call test
 /// that gives false, so its flat test ([`FlatChecks::ask`]) is false: it
 /// would be skipped without binding anything.
