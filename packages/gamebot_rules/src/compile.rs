@@ -1003,9 +1003,17 @@ impl ConditionPart {
         p: i32,
         calls: &[crate::memo::KeptCall],
     ) -> Option<bool> {
-        match self {
-            ConditionPart::Const(b) => Some(*b),
-            ConditionPart::Tested { pre, .. } => pre.precheck(st, player, p, calls),
+        match *self {
+            // The usual piece test, `OWNER(e) == $P` of the rule's player:
+            // one read and one comparison.
+            ConditionPart::Attr {
+                e,
+                owner: true,
+                op: Op::Eq,
+                rhs: CheckRhs::Var(v),
+            } if player == crate::game::Filter::Var(v) => Some(st.owner(e) == p),
+            ConditionPart::Const(b) => Some(b),
+            ConditionPart::Tested { ref pre, .. } => pre.precheck(st, player, p, calls),
             _ => self.test_in(st, |rhs| rhs.with_player(player, p)),
         }
     }
