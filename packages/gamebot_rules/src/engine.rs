@@ -876,9 +876,13 @@ impl Game {
             }
         }
         if r.share_call_targets && first == Some(true) && !sc.shared_valid {
-            sc.shared.clear();
-            sc.shared.extend(sc.targets.iter().cloned());
+            // The targets become the shared ones, not copied: this
+            // element's moves are made from them as the next ones' are.
+            // (What `targets` holds now, the shared ones of an earlier
+            // rule or position, is emptied before it is filled again.)
+            std::mem::swap(&mut sc.shared, &mut sc.targets);
             sc.shared_valid = true;
+            sc.targets_shared = true;
         }
         Ok(())
     }
