@@ -840,6 +840,26 @@ impl Game {
                 }
             }};
         }
+        if first == Some(true)
+            && r.hoist_call
+            && sc.shared_valid
+            && !r.hoist_first_conjunct
+            && matches!(
+                r.condition,
+                Some(SrcExpr {
+                    expr: Expr::Call(..),
+                    ..
+                })
+            )
+        {
+            // A called condition whose first conjunct is known true, once
+            // another element's targets were shared: the first empty
+            // target's `try_target!` would share them without reading
+            // anything (and with no empty target, the shared ones are
+            // none too).
+            sc.targets_shared = true;
+            return Ok(());
+        }
         let simple = r
             .simple_right
             .as_deref()
