@@ -137,6 +137,131 @@ impl Scratch {
     }
 }
 
+/// The moves of rule `$r` (the `$ri`-th) for each of `$elements` (pairs
+/// of an index into `Rule::elem_matches` and its entry, ascending), pushed
+/// to `$out`: move generation's loop over a rule's elements, in
+/// [`Game::legal_moves_into`] for every element and in
+/// [`Game::picked_element_moves`] for the picked ones. A macro, so that
+/// the loop over every element is the one inlined where it was: a shared
+/// function (generic over the elements, inlined into both) made `nim`
+/// +2.5 % CPU time, two inlined copies +6.2 % instructions.
+macro_rules! element_moves {
+    ($g:expr, $r:expr, $ri:expr, $st:expr, $sc:expr, $out:expr, $elements:expr) => {{
+        let (g, r, ri, st): (&Game, &Rule, usize, &State) = ($g, $r, $ri, $st);
+        let (sc, out): (&mut Scratch, &mut Vec<Move>) = ($sc, $out);
+        let p = st.player();
+        let mut have_targets = false;
+        let needs_on = !sc.vars.reference;
+        for (ei, (e, eb)) in $elements {
+            // An element off the `from=` pattern first (the usual case:
+            // pieces in the supply, on the other side, taken).
+            let from = st.location_of(*e);
+            let gate = r.from_gate[from as usize];
+            if !gate.is_from() {
+                continue;
+            }
+            // `toLocations` specialized for this location needs a
+            // location empty (or occupied) that is not
+            // (`Rule::needs_at`): no target (`unbound_targets` finds
+            // the same), nothing to ask, bind or run.
+            if !gate.passes(st, needs_on) {
+                continue;
+            }
+            if let Filter::Literal(x) = r.state {
+                if x != st.element_state(*e) {
+                    continue;
+                }
+            }
+            // A hoisted first conjunct `A` specialized for this element
+            // or location that is one test of the position reading no
+            // variable but the player's (`ConditionPart::precheck`):
+            // false is false for every target, so the element has none
+            // (what trying them finds), and nothing is bound or tried.
+            // True is true for every target: in a condition that writes
+            // only dead variables (`Rule::silent`) nothing after `A`
+            // reads what it wrote, so `A` need not run again.
+            let mut known_a = false;
+            if r.left_precheck && !sc.vars.reference {
+                let asked = match &r.flat_left {
+                    Some(f) => f.ask(ei, from as usize, st, r.player, p, &sc.vars.memo.calls),
+                    None => match r.left_special.get(ei, from as usize) {
+                        Some(t) => ask_left(r, t, st, p, &sc.vars.memo.calls),
+                        None => None,
+                    },
+                };
+                match asked {
+                    Some(false) => continue,
+                    Some(true) => known_a = r.silent,
+                    None => {}
+                }
+            }
+            if !(have_targets && r.element_independent) {
+                if g.moves_without_followups {
+                    // No target of this game carries a followup: the
+                    // list is emptied without visiting them, as
+                    // `legal_moves_of` empties a list of moves
+                    // (`tictactoe-orig` −1.2 % instructions a game).
+                    std::mem::forget(sc.targets.drain(..));
+                }
+                sc.targets.clear();
+                // Targets specialized for this location that read no
+                // variable need no bindings.
+                if !g.unbound_targets(r, from, st, sc)? {
+                    // Unbinds what the evaluation may touch besides the
+                    // pattern and filter variables bound next: the same
+                    // as a full clear for everything it can read
+                    // (`loader/independence.rs`, `mark_generation_clears`).
+                    // Not when `A` is known and the targets come without
+                    // evaluating anything (`Game::targets`: shared ones,
+                    // or read in one pass): nothing reads the namespace,
+                    // and the next evaluation clears and binds what it reads.
+                    if !(known_a && read_free_targets(r, sc)) {
+                        sc.vars.clear_only(&r.gen_clear);
+                        bind(&mut sc.vars, eb);
+                        if let Filter::Var(v) = r.state {
+                            sc.vars.set_int(v, st.element_state(*e));
+                        }
+                        if let Filter::Var(v) = r.player {
+                            sc.vars.set_int(v, p);
+                        }
+                        if let Some(fb) = &r.from_match[from as usize] {
+                            bind(&mut sc.vars, fb);
+                        }
+                    }
+                    sc.known_a = known_a;
+                    g.targets(r, ei, from, st, sc)?;
+                }
+                have_targets = true;
+            }
+            if sc.targets_shared {
+                moves_to(
+                    out,
+                    &sc.shared,
+                    *e,
+                    from,
+                    ri as u16,
+                    r.to_locations.is_none(),
+                );
+                // Set again by the next element whose targets are
+                // shared (kept while they are reused for every element).
+                sc.targets_shared = r.element_independent;
+                continue;
+            }
+            if sc.targets.is_empty() {
+                continue;
+            }
+            moves_to(
+                out,
+                &sc.targets,
+                *e,
+                from,
+                ri as u16,
+                r.to_locations.is_none(),
+            );
+        }
+    }};
+}
+
 impl Game {
     /// The initial position (§6.2): a clone of the one built at load.
     pub fn initial_state(&self) -> State {
@@ -372,7 +497,7 @@ impl Game {
                 _ => u64::MAX,
             };
             if picked == u64::MAX {
-                self.element_moves(r, ri, st, sc, out, r.elem_matches.iter().enumerate())?;
+                element_moves!(self, r, ri, st, sc, out, r.elem_matches.iter().enumerate());
             } else {
                 self.picked_element_moves(r, ri, st, sc, out, picked)?;
             }
@@ -383,138 +508,12 @@ impl Game {
         Ok(())
     }
 
-    /// The moves of rule `r` (the `ri`-th) for each of `elements` (indices
-    /// into `Rule::elem_matches` with their entries, ascending), pushed to
-    /// `out`: [`Game::legal_moves_into`]'s loop over a rule's elements.
-    #[inline(always)]
-    fn element_moves<'r>(
-        &self,
-        r: &'r Rule,
-        ri: usize,
-        st: &State,
-        sc: &mut Scratch,
-        out: &mut Vec<Move>,
-        elements: impl Iterator<Item = (usize, &'r (ElementId, Bindings))>,
-    ) -> Result<(), RuleError> {
-        let p = st.player();
-        let mut have_targets = false;
-        let needs_at: &[_] = if sc.vars.reference { &[] } else { &r.needs_at };
-        for (ei, (e, eb)) in elements {
-            // An element off the `from=` pattern first (the usual case:
-            // pieces in the supply, on the other side, taken).
-            let from = st.location_of(*e);
-            let Some(fb) = &r.from_match[from as usize] else {
-                continue;
-            };
-            // `toLocations` specialized for this location needs a
-            // location empty (or occupied) that is not
-            // (`Rule::needs_at`): no target (`unbound_targets` finds
-            // the same), nothing to ask, bind or run.
-            if let Some(&Some((l, empty))) = needs_at.get(from as usize) {
-                if st.content(l).is_none() != empty {
-                    continue;
-                }
-            }
-            if let Filter::Literal(x) = r.state {
-                if x != st.element_state(*e) {
-                    continue;
-                }
-            }
-            // A hoisted first conjunct `A` specialized for this element
-            // or location that is one test of the position reading no
-            // variable but the player's (`ConditionPart::precheck`):
-            // false is false for every target, so the element has none
-            // (what trying them finds), and nothing is bound or tried.
-            // True is true for every target: in a condition that writes
-            // only dead variables (`Rule::silent`) nothing after `A`
-            // reads what it wrote, so `A` need not run again.
-            let mut known_a = false;
-            if r.left_precheck && !sc.vars.reference {
-                let asked = match &r.flat_left {
-                    Some(f) => f.ask(ei, from as usize, st, r.player, p, &sc.vars.memo.calls),
-                    None => match r.left_special.get(ei, from as usize) {
-                        Some(t) => ask_left(r, t, st, p, &sc.vars.memo.calls),
-                        None => None,
-                    },
-                };
-                match asked {
-                    Some(false) => continue,
-                    Some(true) => known_a = r.silent,
-                    None => {}
-                }
-            }
-            if !(have_targets && r.element_independent) {
-                if self.moves_without_followups {
-                    // No target of this game carries a followup: the
-                    // list is emptied without visiting them, as
-                    // `legal_moves_of` empties a list of moves
-                    // (`tictactoe-orig` −1.2 % instructions a game).
-                    std::mem::forget(sc.targets.drain(..));
-                }
-                sc.targets.clear();
-                // Targets specialized for this location that read no
-                // variable need no bindings.
-                if !self.unbound_targets(r, from, st, sc)? {
-                    // Unbinds what the evaluation may touch besides the
-                    // pattern and filter variables bound next: the same
-                    // as a full clear for everything it can read
-                    // (`loader/independence.rs`, `mark_generation_clears`).
-                    // Not when `A` is known and the targets come without
-                    // evaluating anything (`Game::targets`: shared ones,
-                    // or read in one pass): nothing reads the namespace,
-                    // and the next evaluation clears and binds what it reads.
-                    if !(known_a && read_free_targets(r, sc)) {
-                        sc.vars.clear_only(&r.gen_clear);
-                        bind(&mut sc.vars, eb);
-                        if let Filter::Var(v) = r.state {
-                            sc.vars.set_int(v, st.element_state(*e));
-                        }
-                        if let Filter::Var(v) = r.player {
-                            sc.vars.set_int(v, p);
-                        }
-                        bind(&mut sc.vars, fb);
-                    }
-                    sc.known_a = known_a;
-                    self.targets(r, ei, from, st, sc)?;
-                }
-                have_targets = true;
-            }
-            if sc.targets_shared {
-                moves_to(
-                    out,
-                    &sc.shared,
-                    *e,
-                    from,
-                    ri as u16,
-                    r.to_locations.is_none(),
-                );
-                // Set again by the next element whose targets are
-                // shared (kept while they are reused for every element).
-                sc.targets_shared = r.element_independent;
-                continue;
-            }
-            if sc.targets.is_empty() {
-                continue;
-            }
-            moves_to(
-                out,
-                &sc.targets,
-                *e,
-                from,
-                ri as u16,
-                r.to_locations.is_none(),
-            );
-        }
-        Ok(())
-    }
-
-    /// [`Game::element_moves`] for the elements whose bits `picked` has
+    /// [`element_moves!`] for the elements whose bits `picked` has
     /// (`CallIndex::pick`), in order: the same moves in the same order as
-    /// for all of them (`nim-orig` −7.4 % instructions a game: 4 elements
-    /// of 16 visited). Out of line, so that the loop over every element,
-    /// inlined in [`Game::legal_moves_into`], stays as it was: a second
-    /// copy inlined there made `nim` +6.2 % and `tictactoe-orig` +5 %, an
-    /// index list shared by both ways +6.4 % and +1.6 %.
+    /// for all of them, the others being those whose flat first conjunct
+    /// is false (`nim-orig`: 4 elements of 16 visited a position, −7.4 %
+    /// instructions a game). Out of line, so that the loop over every
+    /// element in [`Game::legal_moves_into`] stays as it was.
     #[inline(never)]
     fn picked_element_moves(
         &self,
@@ -534,7 +533,8 @@ impl Game {
             })
         })
         .filter_map(|ei| Some((ei, r.elem_matches.get(ei)?)));
-        self.element_moves(r, ri, st, sc, out, picked)
+        element_moves!(self, r, ri, st, sc, out, picked);
+        Ok(())
     }
 
     /// The targets of `toLocations` specialized for location `from` when
@@ -629,8 +629,8 @@ impl Game {
         Some(l)
     }
 
-    /// (Inlined in both copies of [`Game::element_moves`]: with two
-    /// callers it was no longer inlined, `tictactoe-orig` +2.6 %.)
+    /// (Inlined where [`element_moves!`] is expanded: with two callers it
+    /// was no longer inlined, `tictactoe-orig` +2.6 %.)
     #[inline(always)]
     fn targets(
         &self,

@@ -153,8 +153,13 @@ pub struct Rule {
     /// no variable (`FromTargets::Regs::needs`) — in a rule whose targets are
     /// not shared by every element (`element_independent`), and where some
     /// location has one. Move generation asks it first, before anything
-    /// else of the element, and skips the element when it is otherwise.
+    /// else of the element, and skips the element when it is otherwise
+    /// (through [`Rule::from_gate`]).
     pub(crate) needs_at: Box<[Option<(crate::model::LocationId, bool)>]>,
+    /// Per location: whether `from=` matches it, with [`Rule::needs_at`]'s
+    /// entry there, in one word ([`FromGate`]): what move generation asks
+    /// first of every element.
+    pub(crate) from_gate: Box<[FromGate]>,
     /// Per `to_matches` entry (empty when none): the part `B` of a hoisted
     /// condition ([`Rule::hoist_first_conjunct`], [`Rule::hoist_call`])
     /// specialized for that target (`Specializer::right_side`), which move
@@ -188,6 +193,60 @@ pub struct Rule {
     /// so that applying a move may take its value from
     /// [`Rule::left_special`] and [`Rule::right_special`].
     pub(crate) silent: bool,
+}
+
+/// Per location, what [`Rule::from_match`] and [`Rule::needs_at`] tell
+/// move generation about an element there, in one word: the pattern does
+/// not match ([`FromGate::NOT_FROM`]), or it does and the residual there
+/// needs nothing, or needs location `l` empty (or occupied). Read for
+/// every element of a rule in every position: one load and one
+/// comparison for an element off the pattern, instead of an `Option` of
+/// bindings and a second table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FromGate(u32);
+
+impl FromGate {
+    /// `from=` does not match the location.
+    pub(crate) const NOT_FROM: FromGate = FromGate(u32::MAX);
+
+    /// The gates of a rule's locations: `from` (per location, whether
+    /// `from=` matches) with `needs` ([`Rule::needs_at`], per location, or
+    /// empty).
+    pub(crate) fn table(
+        from: &[Option<Bindings>],
+        needs: &[Option<(LocationId, bool)>],
+    ) -> Box<[FromGate]> {
+        from.iter()
+            .enumerate()
+            .map(|(l, fb)| match (fb, needs.get(l).copied().flatten()) {
+                (None, _) => FromGate::NOT_FROM,
+                (Some(_), None) => FromGate(0),
+                (Some(_), Some((at, empty))) => {
+                    FromGate(((u32::from(at) + 1) << 1) | u32::from(empty))
+                }
+            })
+            .collect()
+    }
+
+    /// Whether `from=` matches the location.
+    #[inline(always)]
+    pub(crate) fn is_from(self) -> bool {
+        self != FromGate::NOT_FROM
+    }
+
+    /// Of a location `from=` matches ([`FromGate::is_from`]): whether an
+    /// element there may have targets in `st` — the location the residual
+    /// needs empty (or occupied) is so, or it needs none. `needs_on`
+    /// false (the reference evaluator) takes every one as needing none.
+    #[inline(always)]
+    pub(crate) fn passes(self, st: &State, needs_on: bool) -> bool {
+        let need = if needs_on { self.0 } else { 0 };
+        if need == 0 {
+            return true;
+        }
+        let at = ((need >> 1) - 1) as LocationId;
+        st.content(at).is_none() == (need & 1 != 0)
+    }
 }
 
 /// A target's part `B` of a hoisted condition that reads the position
@@ -1181,6 +1240,7 @@ impl Game {
                     })
                     .collect();
                 if !r.element_independent && needs.iter().any(Option::is_some) {
+                    r.from_gate = FromGate::table(&r.from_match, &needs);
                     r.needs_at = needs;
                 }
                 r.to_special = special;

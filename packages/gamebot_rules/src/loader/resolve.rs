@@ -257,7 +257,7 @@ impl Loader<'_> {
                 elem_matches.push((i as ElementId, b));
             }
         }
-        let from_match = locations.iter().map(|l| from.matches(&l.name)).collect();
+        let from_match: Vec<_> = locations.iter().map(|l| from.matches(&l.name)).collect();
         let mut to_matches = Vec::new();
         let mut to_index = vec![u32::MAX; locations.len()];
         for (i, l) in locations.iter().enumerate() {
@@ -280,6 +280,7 @@ impl Loader<'_> {
                 ),
             );
         }
+        let from_gate = crate::game::FromGate::table(&from_match, &[]);
         Some(Rule {
             name: r.name,
             line: r.line,
@@ -308,6 +309,7 @@ impl Loader<'_> {
             fixed: None,
             to_special: Box::default(),
             needs_at: Box::default(),
+            from_gate,
             right_special: Box::default(),
             simple_right: None,
             left_flat: false,
