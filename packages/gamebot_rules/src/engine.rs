@@ -162,7 +162,7 @@ macro_rules! element_moves {
             }
             // `toLocations` specialized for this location needs a
             // location empty (or occupied) that is not
-            // (`Rule::needs_at`): no target (`unbound_targets` finds
+            // (`Rule::from_gate`): no target (`unbound_targets` finds
             // the same), nothing to ask, bind or run.
             if !gate.passes(st, needs_on) {
                 continue;
@@ -564,9 +564,9 @@ impl Game {
             }) => {
                 // A location the residual needs empty (or occupied) is not:
                 // no target, nothing to run. (Asked already where the rule
-                // asks it first, `Rule::needs_at`.)
-                if r.needs_at.is_empty()
-                    && needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty)
+                // asks it first, `Rule::from_gate`.)
+                if needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty)
+                    && r.from_gate[from as usize].need().is_none()
                 {
                     return Ok(true);
                 }

@@ -148,17 +148,13 @@ pub struct Rule {
     /// it at load (`specialize.rs`, `Specializer::targets`), which move
     /// generation runs in its place.
     pub(crate) to_special: Box<[crate::compile::FromTargets]>,
-    /// Per `from` location (empty when none): the location, and whether
-    /// empty, that [`Rule::to_special`]'s residual there needs when it reads
-    /// no variable (`FromTargets::Regs::needs`) — in a rule whose targets are
-    /// not shared by every element (`element_independent`), and where some
-    /// location has one. Move generation asks it first, before anything
-    /// else of the element, and skips the element when it is otherwise
-    /// (through [`Rule::from_gate`]).
-    pub(crate) needs_at: Box<[Option<(crate::model::LocationId, bool)>]>,
-    /// Per location: whether `from=` matches it, with [`Rule::needs_at`]'s
-    /// entry there, in one word ([`FromGate`]): what move generation asks
-    /// first of every element.
+    /// Per location, in one word ([`FromGate`]): whether `from=` matches
+    /// it, and the location, and whether empty, that [`Rule::to_special`]'s
+    /// residual there needs when it reads no variable
+    /// (`FromTargets::Regs::needs`) — in a rule whose targets are not shared
+    /// by every element (`element_independent`). Move generation asks it
+    /// first of every element, and skips the element when `from=` does not
+    /// match or the location is otherwise.
     pub(crate) from_gate: Box<[FromGate]>,
     /// Per `to_matches` entry (empty when none): the part `B` of a hoisted
     /// condition ([`Rule::hoist_first_conjunct`], [`Rule::hoist_call`])
@@ -195,13 +191,13 @@ pub struct Rule {
     pub(crate) silent: bool,
 }
 
-/// Per location, what [`Rule::from_match`] and [`Rule::needs_at`] tell
-/// move generation about an element there, in one word: the pattern does
-/// not match ([`FromGate::NOT_FROM`]), or it does and the residual there
-/// needs nothing, or needs location `l` empty (or occupied). Read for
-/// every element of a rule in every position: one load and one
-/// comparison for an element off the pattern, instead of an `Option` of
-/// bindings and a second table.
+/// Per location of a rule ([`Rule::from_gate`]), what move generation asks
+/// first of an element there, in one word: the pattern does not match
+/// ([`FromGate::NOT_FROM`]), or it does and the residual there needs
+/// nothing, or needs location `l` empty (or occupied). Read for every
+/// element of a rule in every position: one load and one comparison for an
+/// element off the pattern, instead of an `Option` of bindings and a
+/// second table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct FromGate(u32);
 
@@ -210,8 +206,8 @@ impl FromGate {
     pub(crate) const NOT_FROM: FromGate = FromGate(u32::MAX);
 
     /// The gates of a rule's locations: `from` (per location, whether
-    /// `from=` matches) with `needs` ([`Rule::needs_at`], per location, or
-    /// empty).
+    /// `from=` matches) with `needs` (per location, the location needed
+    /// empty or occupied, or empty for none).
     pub(crate) fn table(
         from: &[Option<Bindings>],
         needs: &[Option<(LocationId, bool)>],
@@ -234,18 +230,24 @@ impl FromGate {
         self != FromGate::NOT_FROM
     }
 
+    /// Of a location `from=` matches: the location needed, and whether
+    /// empty (`None`: none needed).
+    #[inline(always)]
+    pub(crate) fn need(self) -> Option<(LocationId, bool)> {
+        (self.is_from() && self.0 != 0)
+            .then(|| (((self.0 >> 1) - 1) as LocationId, self.0 & 1 != 0))
+    }
+
     /// Of a location `from=` matches ([`FromGate::is_from`]): whether an
     /// element there may have targets in `st` — the location the residual
     /// needs empty (or occupied) is so, or it needs none. `needs_on`
     /// false (the reference evaluator) takes every one as needing none.
     #[inline(always)]
     pub(crate) fn passes(self, st: &State, needs_on: bool) -> bool {
-        let need = if needs_on { self.0 } else { 0 };
-        if need == 0 {
-            return true;
+        match self.need().filter(|_| needs_on) {
+            Some((at, empty)) => st.content(at).is_none() == empty,
+            None => true,
         }
-        let at = ((need >> 1) - 1) as LocationId;
-        st.content(at).is_none() == (need & 1 != 0)
     }
 }
 
@@ -1241,7 +1243,6 @@ impl Game {
                     .collect();
                 if !r.element_independent && needs.iter().any(Option::is_some) {
                     r.from_gate = FromGate::table(&r.from_match, &needs);
-                    r.needs_at = needs;
                 }
                 r.to_special = special;
             }

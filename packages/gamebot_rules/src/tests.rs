@@ -3254,7 +3254,6 @@ fn location_set_targets_agree_with_the_reference() {
     // targets are taken away here).
     for r in &mut hops.rules {
         r.to_special = Box::default();
-        r.needs_at = Box::default();
         r.from_gate = crate::game::FromGate::table(&r.from_match, &[]);
     }
     for budget in 1..=12 {
@@ -4468,12 +4467,12 @@ fn targets_are_specialized_per_from_location() {
     assert_eq!(take.matches("closed").count(), 16, "{take}");
     assert!(take.contains("closed[row(2,2)]"), "{take}");
     // A rule with a closed residual that needs a location has generation
-    // ask that location first (`Rule::needs_at`); one with open
+    // ask that location first (`Rule::from_gate`); one with open
     // residuals only, or none, does not.
     let asks_first = |g: &Game, rule: &str| {
         g.rules
             .iter()
-            .any(|r| r.name == rule && !r.needs_at.is_empty())
+            .any(|r| r.name == rule && r.from_gate.iter().any(|g| g.need().is_some()))
     };
     assert!(asks_first(&g, "hop") && asks_first(&g, "leap") && asks_first(&nim, "take"));
     assert!(!asks_first(&g, "tagged") && !asks_first(&g, "enter") && !asks_first(&g, "risky"));
@@ -6056,14 +6055,16 @@ fn move_lists_without_followups_are_emptied_in_place() {
 }
 
 /// A rule's [`crate::game::FromGate`] per location says what `from_match`
-/// and `needs_at` say there (issue 18, step 51): `from=` matches exactly
-/// where the gate says so, and an element there passes exactly when the
-/// location `needs_at` names is empty (or occupied) as needed, or none is
-/// named — and always for the reference evaluator, which asks nothing
-/// first. Checked in every position of seeded playouts of every game; at
-/// least one game's rules need a location (`nim`'s).
+/// and the specialized targets say there (issue 18, step 51): `from=`
+/// matches exactly where the gate says so; the gate needs what the closed
+/// residual there needs (`FromTargets::Regs::needs`) in a rule whose
+/// targets are not shared by every element, and nothing otherwise; and an
+/// element there passes exactly when that location is empty (or occupied)
+/// as needed, or none is needed — always for the reference evaluator,
+/// which asks nothing first. Checked in every position of seeded playouts
+/// of every game; at least one game's rules need a location (`nim`'s).
 #[test]
-fn from_gates_say_what_from_match_and_needs_at_say() {
+fn from_gates_say_what_from_match_and_the_residuals_need() {
     use rand::{Rng, SeedableRng};
     let files = game_files();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
@@ -6079,6 +6080,15 @@ fn from_gates_say_what_from_match_and_needs_at_say() {
                     "{f:?} {} {l}",
                     r.name
                 );
+                let need = match r.to_special.get(l) {
+                    Some(crate::compile::FromTargets::Regs {
+                        closed: true,
+                        needs,
+                        ..
+                    }) if !r.element_independent => *needs,
+                    _ => None,
+                };
+                assert_eq!(r.from_gate[l].need(), need, "{f:?} {} {l}", r.name);
             }
         }
         let mut sc = g.scratch();
@@ -6090,7 +6100,7 @@ fn from_gates_say_what_from_match_and_needs_at_say() {
                     if !gate.is_from() {
                         continue;
                     }
-                    let want = match r.needs_at.get(l).copied().flatten() {
+                    let want = match gate.need() {
                         Some((at, empty)) => {
                             asked += 1;
                             st.content(at).is_none() == empty

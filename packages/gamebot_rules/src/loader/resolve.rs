@@ -308,7 +308,6 @@ impl Loader<'_> {
             to_key: 0,
             fixed: None,
             to_special: Box::default(),
-            needs_at: Box::default(),
             from_gate,
             right_special: Box::default(),
             simple_right: None,
