@@ -152,21 +152,18 @@ macro_rules! element_moves {
         let p = st.player();
         let mut have_targets = false;
         let needs_on = !sc.vars.reference;
-        for (ei, (e, eb)) in $elements {
-            // An element off the `from=` pattern first (the usual case:
-            // pieces in the supply, on the other side, taken).
+        let mut elements = $elements;
+        // The next element whose gate passes, in a loop of its own. An
+        // element off the `from=` pattern is the usual case (pieces in
+        // the supply, on the other side, taken); one whose location
+        // `toLocations` specialized for it needs a location empty (or
+        // occupied) that is not (`Rule::from_gate`) has no target
+        // (`unbound_targets` finds the same): nothing to ask, bind or run.
+        while let Some((ei, e, eb, from)) = elements.find_map(|(ei, (e, eb))| {
             let from = st.location_of(*e);
             let gate = r.from_gate[from as usize];
-            if !gate.is_from() {
-                continue;
-            }
-            // `toLocations` specialized for this location needs a
-            // location empty (or occupied) that is not
-            // (`Rule::from_gate`): no target (`unbound_targets` finds
-            // the same), nothing to ask, bind or run.
-            if !gate.passes(st, needs_on) {
-                continue;
-            }
+            (gate.is_from() && gate.passes(st, needs_on)).then_some((ei, e, eb, from))
+        }) {
             if let Filter::Literal(x) = r.state {
                 if x != st.element_state(*e) {
                     continue;
