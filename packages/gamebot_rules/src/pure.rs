@@ -3933,7 +3933,9 @@ fn literal_bounds(from: &Pure, to: &Pure) -> Option<(i32, i32)> {
 /// epoch, the iteration it stopped at (`Memo::scans`, slot `slot`; issue
 /// 18 twenty-eighth step: `nim`'s `FreeBin`, the first empty bin). In a
 /// state of that epoch the stop is the kept one; in a child of it
-/// (`State::parent`) the iterations before the first one whose location
+/// (`State::parent`), or a later descendant the epoch history remembers
+/// (`memo::EpochHistory::changed_from`: the scan was not asked in the
+/// positions between, step 53), the iterations before the first one whose location
 /// changed since (`State::changed`, found from the changed bits,
 /// [`ChangeIndex`]) did not stop the loop before and still do not, so the scan
 /// goes on from that one, unless it lies after the kept stop, which then
@@ -4017,7 +4019,7 @@ impl KeptScan {
             let kept = c.vars.memo.scans.get(self.slot).copied();
             let since = kept
                 .filter(|k| k.epoch != epoch)
-                .and_then(|k| crate::memo::EpochHistory::changed_from_parent(st, k.epoch));
+                .and_then(|k| c.vars.memo.history.changed_from(st, k.epoch));
             let (stop, same) = match (kept, since) {
                 (Some(k), _) if k.epoch == epoch => (k.stop, true),
                 (Some(k), Some(changed)) => {
