@@ -209,8 +209,25 @@ macro_rules! element_moves {
                 }
                 sc.targets.clear();
                 // Targets specialized for this location that read no
-                // variable need no bindings.
-                if !g.unbound_targets(r, from, st, sc)? {
+                // variable need no bindings. At most one: in a rule whose
+                // elements do not share their targets, its move is made
+                // here, without the list (`nim` −4 % instructions a game).
+                let unbound = g.unbound_targets(r, from, st, sc)?;
+                if let Some(one) = unbound.filter(|_| !r.element_independent) {
+                    if let Some(to) = one {
+                        out.push(Move {
+                            element: *e,
+                            from,
+                            to,
+                            rule: ri as u16,
+                            followup: None,
+                        });
+                    }
+                    continue;
+                }
+                if let Some(one) = unbound {
+                    sc.targets.extend(one.map(|l| (l, None)));
+                } else {
                     // Unbinds what the evaluation may touch besides the
                     // pattern and filter variables bound next: the same
                     // as a full clear for everything it can read
@@ -550,10 +567,11 @@ impl Game {
         Ok(())
     }
 
-    /// The targets of `toLocations` specialized for location `from` when
+    /// The target of `toLocations` specialized for location `from` when
     /// the residual reads no variable (`FromTargets::Const`, or
-    /// `FromTargets::Regs` closed): pushed as [`Game::targets`] pushes
-    /// them, without binding anything first. `false` when there is no such
+    /// `FromTargets::Regs` closed), found without binding anything first:
+    /// `Some(None)` for none, `Some(Some(l))` for `l` (checked empty as
+    /// [`Game::targets`] checks a target). `None` when there is no such
     /// residual (or the reference evaluator is on) or the registers gave up.
     #[inline(always)]
     fn unbound_targets(
@@ -562,12 +580,12 @@ impl Game {
         from: LocationId,
         st: &State,
         sc: &mut Scratch,
-    ) -> Result<bool, RuleError> {
+    ) -> Result<Option<Option<LocationId>>, RuleError> {
         let Some(tl) = &r.to_locations else {
-            return Ok(false);
+            return Ok(None);
         };
         let l = match r.to_special.get(from as usize) {
-            _ if sc.vars.reference => return Ok(false),
+            _ if sc.vars.reference => return Ok(None),
             Some(FromTargets::Const(l)) => *l,
             Some(FromTargets::Regs {
                 code,
@@ -581,7 +599,7 @@ impl Game {
                 if needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty)
                     && r.from_gate[from as usize].need().is_none()
                 {
-                    return Ok(true);
+                    return Ok(Some(None));
                 }
                 let l = match split {
                     Some(x) => self.split_targets(x, code, st, sc),
@@ -589,23 +607,23 @@ impl Game {
                 };
                 match l {
                     Some(l) => l,
-                    None => return Ok(false),
+                    None => return Ok(None),
                 }
             }
-            _ => return Ok(false),
+            _ => return Ok(None),
         };
-        if l != crate::pure::NO_SET {
-            let loc = l as LocationId;
-            if st.content(loc).is_some() {
-                return Err(self.eval_error(
-                    tl,
-                    format!("rule `{}` toLocations", r.name),
-                    self.occupied_target(loc),
-                ));
-            }
-            sc.targets.push((loc, None));
+        if l == crate::pure::NO_SET {
+            return Ok(Some(None));
         }
-        Ok(true)
+        let loc = l as LocationId;
+        if st.content(loc).is_some() {
+            return Err(self.eval_error(
+                tl,
+                format!("rule `{}` toLocations", r.name),
+                self.occupied_target(loc),
+            ));
+        }
+        Ok(Some(Some(loc)))
     }
 
     /// The value of a closed residual `IF(c, s, {})` taken apart (`x`,
