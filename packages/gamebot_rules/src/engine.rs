@@ -209,25 +209,8 @@ macro_rules! element_moves {
                 }
                 sc.targets.clear();
                 // Targets specialized for this location that read no
-                // variable need no bindings. At most one: in a rule whose
-                // elements do not share their targets, its move is made
-                // here, without the list (`nim` −4 % instructions a game).
-                let unbound = g.unbound_targets(r, from, st, sc)?;
-                if let Some(one) = unbound.filter(|_| !r.element_independent) {
-                    if let Some(to) = one {
-                        out.push(Move {
-                            element: *e,
-                            from,
-                            to,
-                            rule: ri as u16,
-                            followup: None,
-                        });
-                    }
-                    continue;
-                }
-                if let Some(one) = unbound {
-                    sc.targets.extend(one.map(|l| (l, None)));
-                } else {
+                // variable need no bindings.
+                if !g.unbound_targets(r, from, st, sc)? {
                     // Unbinds what the evaluation may touch besides the
                     // pattern and filter variables bound next: the same
                     // as a full clear for everything it can read
@@ -567,11 +550,10 @@ impl Game {
         Ok(())
     }
 
-    /// The target of `toLocations` specialized for location `from` when
+    /// The targets of `toLocations` specialized for location `from` when
     /// the residual reads no variable (`FromTargets::Const`, or
-    /// `FromTargets::Regs` closed), found without binding anything first:
-    /// `Some(None)` for none, `Some(Some(l))` for `l` (checked empty as
-    /// [`Game::targets`] checks a target). `None` when there is no such
+    /// `FromTargets::Regs` closed): pushed as [`Game::targets`] pushes
+    /// them, without binding anything first. `false` when there is no such
     /// residual (or the reference evaluator is on) or the registers gave up.
     #[inline(always)]
     fn unbound_targets(
@@ -580,12 +562,12 @@ impl Game {
         from: LocationId,
         st: &State,
         sc: &mut Scratch,
-    ) -> Result<Option<Option<LocationId>>, RuleError> {
+    ) -> Result<bool, RuleError> {
         let Some(tl) = &r.to_locations else {
-            return Ok(None);
+            return Ok(false);
         };
         let l = match r.to_special.get(from as usize) {
-            _ if sc.vars.reference => return Ok(None),
+            _ if sc.vars.reference => return Ok(false),
             Some(FromTargets::Const(l)) => *l,
             Some(FromTargets::Regs {
                 code,
@@ -599,7 +581,7 @@ impl Game {
                 if needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty)
                     && r.from_gate[from as usize].need().is_none()
                 {
-                    return Ok(Some(None));
+                    return Ok(true);
                 }
                 let l = match split {
                     Some(x) => self.split_targets(x, code, st, sc),
@@ -607,23 +589,23 @@ impl Game {
                 };
                 match l {
                     Some(l) => l,
-                    None => return Ok(None),
+                    None => return Ok(false),
                 }
             }
-            _ => return Ok(None),
+            _ => return Ok(false),
         };
-        if l == crate::pure::NO_SET {
-            return Ok(Some(None));
+        if l != crate::pure::NO_SET {
+            let loc = l as LocationId;
+            if st.content(loc).is_some() {
+                return Err(self.eval_error(
+                    tl,
+                    format!("rule `{}` toLocations", r.name),
+                    self.occupied_target(loc),
+                ));
+            }
+            sc.targets.push((loc, None));
         }
-        let loc = l as LocationId;
-        if st.content(loc).is_some() {
-            return Err(self.eval_error(
-                tl,
-                format!("rule `{}` toLocations", r.name),
-                self.occupied_target(loc),
-            ));
-        }
-        Ok(Some(Some(loc)))
+        Ok(true)
     }
 
     /// The value of a closed residual `IF(c, s, {})` taken apart (`x`,
