@@ -3935,8 +3935,8 @@ fn literal_bounds(from: &Pure, to: &Pure) -> Option<(i32, i32)> {
 /// state of that epoch the stop is the kept one; in a child of it
 /// (`State::parent`), or a later descendant the epoch history remembers
 /// (`memo::EpochHistory::changed_from`: the scan was not asked in the
-/// positions between, step 53), the iterations before the first one whose location
-/// changed since (`State::changed`, found from the changed bits,
+/// positions between, step 53), the iterations before the first one whose
+/// location changed since (`State::changed`, found from the changed bits,
 /// [`ChangeIndex`]) did not stop the loop before and still do not, so the scan
 /// goes on from that one, unless it lies after the kept stop, which then
 /// stands. The loop's register ends at the stop (the last value when it
