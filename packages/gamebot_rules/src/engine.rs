@@ -578,7 +578,7 @@ impl Game {
                 // A location the residual needs empty (or occupied) is not:
                 // no target, nothing to run. (Asked already where the rule
                 // asks it first, `Rule::from_gate`.)
-                if needs.is_some_and(|(l, empty)| st.content(l).is_none() != empty)
+                if needs.is_some_and(|(l, empty)| !crate::compile::empty_holds(st, l, empty))
                     && r.from_gate[from as usize].need().is_none()
                 {
                     return Ok(true);

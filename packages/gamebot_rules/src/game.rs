@@ -245,7 +245,7 @@ impl FromGate {
     #[inline(always)]
     pub(crate) fn passes(self, st: &State, needs_on: bool) -> bool {
         match self.need().filter(|_| needs_on) {
-            Some((at, empty)) => st.content(at).is_none() == empty,
+            Some((at, empty)) => crate::compile::empty_holds(st, at, empty),
             None => true,
         }
     }
