@@ -1232,9 +1232,9 @@ impl Split {
     pub(crate) fn run(&self, c: &mut Ctx<'_>) -> Option<bool> {
         let mut r = [0; REGS];
         let passed = if self.pro.steps.is_empty() {
-            self.pro.run::<false>(c, &mut r)?
+            self.pro.run::<false, true>(c, &mut r)?
         } else {
-            self.pro.run::<true>(c, &mut r)?
+            self.pro.run::<true, true>(c, &mut r)?
         };
         if !passed {
             return Some(false);
@@ -1445,24 +1445,44 @@ impl Prologue {
         self.args.is_empty() && self.lets.is_empty() && self.steps.is_empty()
     }
 
-    /// The limits checked and one budget step, as [`Prologue::run`] takes
-    /// them; `None`: give up.
+    /// The limits checked (`OUTER`) and one budget step, as
+    /// [`Prologue::run`] takes them; `None`: give up.
+    ///
+    /// Only the outermost inlined call of a tree (`nest` 1, [`Prologue::is_outer`])
+    /// checks the limits, for the deepest call it may enclose ([`MAX_NEST`]):
+    /// a call of `nest` 2 or more runs inside its enclosing calls' bodies
+    /// (a call's arguments are in its caller's scope), at the same call
+    /// depth (a memoized run below, `compile::memo_call_run`, puts it back),
+    /// and the frames a body adds between them are those of one expression
+    /// of bounded depth, which [`Ctx::inline_call_ok`]'s margin already
+    /// allows for. `reversi6-orig`'s `Run`, `Colour` and `IsValid`, inlined
+    /// in `CanFlip`'s body at call depth 1, spent 13 instructions a call on
+    /// the check. Which of the two a call does is chosen when it is lowered
+    /// (its closure), not tested per call: a test on the call's nest in the
+    /// closures' shared code cost `nim`, whose calls run at depth 0, 2–3 %
+    /// in CPU time for nothing.
     #[inline(always)]
-    fn enter(c: &mut Ctx<'_>, nest: u32) -> Option<()> {
-        if !c.inline_call_ok(nest) {
+    fn enter<const OUTER: bool>(c: &mut Ctx<'_>) -> Option<()> {
+        if OUTER && !c.inline_call_ok(MAX_NEST) {
             return None;
         }
         c.vars.step().ok()
     }
 
+    /// Whether the call is the outermost inlined call of its tree, the one
+    /// that checks the limits ([`Prologue::enter`]).
+    fn is_outer(&self) -> bool {
+        self.nest <= 1
+    }
+
     /// `Some(false)` when a guard line was false (the call gives `false`);
     /// `G`: whether the call has guard lines (`steps`), else only `lets`.
     #[inline(always)]
-    fn run<const G: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
+    fn run<const G: bool, const OUTER: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
         for (k, a) in &self.args {
             r[*k as usize % REGS] = a.get(c, r)?;
         }
-        Prologue::enter(c, self.nest)?;
+        Prologue::enter::<OUTER>(c)?;
         if !G {
             for (k, a) in &self.lets {
                 r[*k as usize % REGS] = a.get(c, r)?;
@@ -1710,25 +1730,39 @@ fn call_int(call: &Inlined, rec: bool) -> PInt {
 fn call_int_run(call: &Inlined, rec: bool) -> PInt {
     let pro = Prologue::of(call, rec);
     let body = lower_int(&call.body, rec);
+    // A false guard line (a Loc or Set function, or a line that
+    // cannot be false, `Builder::build`): the call gives `false`,
+    // which no register holds; give up.
+    if pro.is_outer() {
+        prologue_then::<i32, true>(pro, body, None)
+    } else {
+        prologue_then::<i32, false>(pro, body, None)
+    }
+}
+
+/// An inlined call's closure: its prologue (the limits checked when
+/// `OUTER`, [`Prologue::enter`]), then `body`; `on_false` when a guard
+/// line is false.
+fn prologue_then<T: Copy + Send + Sync + 'static, const OUTER: bool>(
+    pro: Prologue,
+    body: P<T>,
+    on_false: Option<T>,
+) -> P<T> {
     if pro.is_bare() {
-        let nest = pro.nest;
-        return fi(move |c, r| {
-            Prologue::enter(c, nest)?;
+        return Box::new(move |c, r| {
+            Prologue::enter::<OUTER>(c)?;
             body(c, r)
         });
     }
     if pro.steps.is_empty() {
-        return fi(move |c, r| {
-            pro.run::<false>(c, r)?;
+        return Box::new(move |c, r| {
+            pro.run::<false, OUTER>(c, r)?;
             body(c, r)
         });
     }
-    // A false guard line (a Loc or Set function, or a line that
-    // cannot be false, `Builder::build`): the call gives `false`,
-    // which no register holds; give up.
-    fi(move |c, r| {
-        if !pro.run::<true>(c, r)? {
-            return None;
+    Box::new(move |c, r| {
+        if !pro.run::<true, OUTER>(c, r)? {
+            return on_false;
         }
         body(c, r)
     })
@@ -1746,25 +1780,11 @@ fn call_bool(call: &Inlined, rec: bool) -> PBool {
 fn call_bool_run(call: &Inlined, rec: bool) -> PBool {
     let pro = Prologue::of(call, rec);
     let body = lower_bool(&call.body, rec);
-    if pro.is_bare() {
-        let nest = pro.nest;
-        return fb(move |c, r| {
-            Prologue::enter(c, nest)?;
-            body(c, r)
-        });
+    if pro.is_outer() {
+        prologue_then::<bool, true>(pro, body, Some(false))
+    } else {
+        prologue_then::<bool, false>(pro, body, Some(false))
     }
-    if pro.steps.is_empty() {
-        return fb(move |c, r| {
-            pro.run::<false>(c, r)?;
-            body(c, r)
-        });
-    }
-    fb(move |c, r| {
-        if !pro.run::<true>(c, r)? {
-            return Some(false);
-        }
-        body(c, r)
-    })
 }
 
 /// A call of a memoized function ([`PMemo`]): when its table is off,

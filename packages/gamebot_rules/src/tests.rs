@@ -51,6 +51,45 @@ fn assert_probe_inlined(g: &Game) {
     }
 }
 
+/// Inlined calls nested in one tree check the call-depth limit once, in the
+/// outermost call, for the deepest call the tree may hold (`pure.rs`,
+/// `Prologue::enter`): at a depth where only the innermost of three nested
+/// calls would pass the limit, the whole tree gives up (the closures then
+/// give the exact error); with room for all of them it gives the value.
+#[test]
+fn inlined_calls_give_up_where_their_innermost_would_pass_the_depth_limit() {
+    let defs = "D($d)\n$d + 1\nEND\nC($c)\nD($c) + 1\nEND\nB($b)\nC($b) + 1\nEND\n";
+    let g = Game::parse(
+        "nest.game",
+        &format!("{BOARD}[EXPRESSIONS]\n{defs}Probe\nB(1)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let c = compiler_of(&g);
+    let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
+    let line = &g.funcs[probe].as_ref().unwrap().body[0].expr;
+    let Some(crate::pure::Code::Int(p)) = crate::pure::compile(&c, line, true) else {
+        panic!("B(1) is not an inlined Int");
+    };
+    // `B` is nested 1 deep, `C` 2, `D` 3: `D` is past the limit when the
+    // depth plus 3 reaches `MAX_CALL_DEPTH - 1`.
+    let run_at = |depth: u32| {
+        let mut st = g.initial_state();
+        let mut sc = g.scratch();
+        sc.vars.start_operation();
+        let mut ctx = Ctx::new(&g, StateRef::Rw(&mut st), &mut sc.vars);
+        ctx.nested(depth, |ctx| p(ctx, &mut [0; crate::pure::REGS]))
+    };
+    let limit = crate::eval::MAX_CALL_DEPTH;
+    assert_eq!(run_at(0), Some(4));
+    assert_eq!(run_at(1), Some(4));
+    assert_eq!(run_at(limit - 8), Some(4));
+    assert_eq!(run_at(limit - 4), None, "D would be at the limit");
+    assert_eq!(run_at(limit - 2), None);
+    // And both evaluators agree on its value.
+    assert_eq!(int(run(defs, &["B(1)"])), 4);
+}
+
 /// Compares the two evaluators (value or error, variables, state) on each
 /// of `cases` under every step budget from 1 to `max_steps`.
 fn agree_under_every_budget(board: &str, defs: &str, cases: &[&[&str]], max_steps: u64) {
