@@ -1304,6 +1304,10 @@ pub(crate) enum Leaf {
     /// A namespace variable (an Int, else give up) plus a literal, the same
     /// way.
     VarAdd(VarId, i32),
+    /// A literal minus a register (`3 - $c`, the other player), the same
+    /// way (issue 18 step 57: `reversi6-orig`'s `Run` compares each disc
+    /// with `3 - $RC`).
+    LitSubReg(i32, u8),
     Node(PInt),
 }
 
@@ -1320,6 +1324,7 @@ impl Leaf {
                 (&Pure::Var(v), &Pure::Lit(q), Op::Add)
                 | (&Pure::Lit(q), &Pure::Var(v), Op::Add) => Leaf::VarAdd(v, q),
                 (&Pure::Var(v), &Pure::Lit(q), Op::Sub) if q != i32::MIN => Leaf::VarAdd(v, -q),
+                (&Pure::Lit(q), &Pure::Reg(k), Op::Sub) => Leaf::LitSubReg(q, k),
                 _ => Leaf::Node(lower_int(p, rec)),
             },
             _ => Leaf::Node(lower_int(p, rec)),
@@ -1336,6 +1341,7 @@ impl Leaf {
             },
             Leaf::Reg(k) => Some(r[*k as usize % REGS]),
             Leaf::RegAdd(k, q) => r[*k as usize % REGS].checked_add(*q),
+            Leaf::LitSubReg(q, k) => q.checked_sub(r[*k as usize % REGS]),
             Leaf::VarAdd(v, q) => match c.vars.get(*v) {
                 Some(Value::Int(i)) => i.checked_add(*q),
                 _ => None,

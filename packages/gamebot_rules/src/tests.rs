@@ -3698,8 +3698,9 @@ fn memo_entries_checked_once_per_epoch_agree_with_the_reference() {
     }
 }
 
-/// A register or a variable plus or minus a literal read in place
-/// (issue 18 seventeenth step, `pure::Leaf::RegAdd`/`VarAdd`): as an
+/// A register or a variable plus or minus a literal, or a literal minus a
+/// register, read in place (issue 18 seventeenth step,
+/// `pure::Leaf::RegAdd`/`VarAdd`; step 57, `Leaf::LitSubReg`): as an
 /// inlined call's argument, a local's value, a comparison's operand and a
 /// loop bound, with sums on both sides of the Int
 /// range's ends (an overflow gives up, the closures report it) and a
@@ -3711,10 +3712,11 @@ fn register_plus_literal_agrees_with_the_reference() {
     let defs = "Shift($sa)\n$sb = $sa + 1\n$sc = $sb - 2\n$sd = 3 + $sc\nInner($sd - 1) + ($sb - 1)\nEND\n\
                 Inner($ia)\nIF((($ia + 1) - 2) == ($ia - 1), $ia, 0 - 1)\nEND\n\
                 Near($na)\n$nb = $na + 1\nEMPTY(\"bin($nb)\") AND (($na - 1) < 5)\nEND\n\
-                Span($pa)\n$pn = 0\nFORALL($pi, $pa - 1, $pa + 1, IF(EMPTY(\"bin($pi)\"), $pn = $pn + 1, true))\n$pn\nEND\n";
+                Span($pa)\n$pn = 0\nFORALL($pi, $pa - 1, $pa + 1, IF(EMPTY(\"bin($pi)\"), $pn = $pn + 1, true))\n$pn\nEND\n\
+                Other($oa)\n$ob = 3 - $oa\n((3 - $ob) * 10) + Inner(0 - $ob)\nEND\n";
     let g = Game::parse(
         "shift.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nShift(1) + Span(2)\nNear($x + 1)\n($x - 1) == Inner($x + 2)\nEND\n"),
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nShift(1) + Span(2)\nNear($x + 1)\n($x - 1) == Inner($x + 2)\nOther(2) + 1\nEND\n"),
     )
     .unwrap();
     assert_probe_inlined(&g);
@@ -3735,12 +3737,21 @@ fn register_plus_literal_agrees_with_the_reference() {
         &["$x = 0 - 2147483647", "($x - 2) == 0"],
         &["$x = \"s\"", "($x + 1) == 2"],
         &["$x = 2147483646", "($x + 1) == 2147483647"],
+        &["Other(1)", "Other(2)"],
+        &["Other(0 - 7)"],
+        &["Other(0 - 2147483647)"],
+        &["$x = 0 - 2147483647", "Other($x - 1)"],
+        &["Other(2147483647)"],
     ];
     agree_under_every_budget(&board, defs, cases, 10);
     let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
     assert_eq!(v(&["Shift(1)"]), 2 + 1);
     assert_eq!(v(&["Span(2)"]), 2);
     assert!(run_budget_on(&board, defs, &["Shift(2147483647)"], 1000).is_err());
+    assert_eq!(v(&["Other(1)"]), 10 - 2);
+    assert_eq!(v(&["Other(2)"]), 20 - 1);
+    assert_eq!(v(&["$x = 4", "Other($x - 2)"]), 20 - 1);
+    assert!(run_budget_on(&board, defs, &["Other(0 - 2147483647)"], 1000).is_err());
 }
 
 /// What changed since the parent epoch (issue 18 eighteenth step,
