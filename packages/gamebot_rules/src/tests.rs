@@ -3698,6 +3698,45 @@ fn memo_entries_checked_once_per_epoch_agree_with_the_reference() {
     }
 }
 
+/// `AND`/`OR` whose first operand compares an Int node (a call) with a
+/// literal, the comparison made in the `AND`/`OR`'s closure (issue 18 step
+/// 58, `pure::fused_node`): every operator, both outcomes of each side, a
+/// side that overflows (the registers give up, the closures report it), and
+/// `reversi6-orig`'s `OR` chain: the same values, errors and budget errors
+/// as the reference.
+#[test]
+fn comparisons_of_calls_in_and_or_agree_with_the_reference() {
+    let board = grid();
+    let defs = "Sq($qa)\n$qa * $qa\nEND\n\
+                Any($na)\n(Sq($na) > 4) OR (Sq($na - 1) == 1) OR (Sq($na + 1) <= 0)\nEND\n\
+                All($la)\n(Sq($la) >= 4) AND (Sq($la) != 9) AND (Sq($la + 1) < 50)\nEND\n";
+    let g = Game::parse(
+        "fused.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nAny(1)\nAll(2)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let cases: &[&[&str]] = &[
+        &["Any(3)"],
+        &["Any(2)"],
+        &["Any(1)"],
+        &["Any(0)"],
+        &["All(2)"],
+        &["All(3)"],
+        &["All(1)"],
+        &["All(7)"],
+        &["Any(100000)"],
+        &["All(100000)"],
+        &["$x = 46340", "All($x)"],
+        &["$x = 2", "Any($x) AND All($x)"],
+    ];
+    agree_under_every_budget(&board, defs, cases, 12);
+    let b = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
+    assert!(b(&["Any(3)"]) && b(&["Any(2)"]) && b(&["Any(0)"]) && !b(&["Any(1)"]));
+    assert!(b(&["All(2)"]) && !b(&["All(3)"]) && !b(&["All(1)"]) && !b(&["All(7)"]));
+    assert!(run_budget_on(&board, defs, &["Any(100000)"], 1000).is_err());
+}
+
 /// A register or a variable plus or minus a literal, or a literal minus a
 /// register, read in place (issue 18 seventeenth step,
 /// `pure::Leaf::RegAdd`/`VarAdd`; step 57, `Leaf::LitSubReg`): as an
