@@ -1417,7 +1417,11 @@ struct Prologue {
 
 enum PStep {
     Let(u8, Leaf),
-    Guard(PBool),
+    /// A guard line; with `true`, a line `X OR true` (`Step::Guard` flagged
+    /// always true) lowered as `X`, run for what it writes and its
+    /// give-ups, its value not asked (the closure for `OR true` saved,
+    /// issue 18 step 59).
+    Guard(PBool, bool),
 }
 
 impl Prologue {
@@ -1437,7 +1441,10 @@ impl Prologue {
             match s {
                 Step::Let(k, a) if !guards => pro.lets.push((*k, Leaf::of(a, rec))),
                 Step::Let(k, a) => pro.steps.push(PStep::Let(*k, Leaf::of(a, rec))),
-                Step::Guard(g, _) => pro.steps.push(PStep::Guard(lower_bool(g, rec))),
+                Step::Guard(Pure::Or(x, t), true) if matches!(**t, Pure::BoolLit(true)) => {
+                    pro.steps.push(PStep::Guard(lower_bool(x, rec), true))
+                }
+                Step::Guard(g, _) => pro.steps.push(PStep::Guard(lower_bool(g, rec), false)),
             }
         }
         pro
@@ -1498,8 +1505,8 @@ impl Prologue {
         for s in &self.steps {
             match s {
                 PStep::Let(k, a) => r[*k as usize % REGS] = a.get(c, r)?,
-                PStep::Guard(g) => {
-                    if !g(c, r)? {
+                PStep::Guard(g, effect) => {
+                    if !g(c, r)? && !effect {
                         return Some(false);
                     }
                 }
@@ -2178,6 +2185,28 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             fb(move |c, r| Some(!a(c, r)?))
         }
         Pure::If(cond, t, e) => {
+            // `IF(x op y, .., false)` with a literal branch: the comparison
+            // made in the `IF`'s closure (issue 18 step 59: the loop body of
+            // `reversi6-orig`'s `Run`, `IF(Colour(..) == 3 - $RC, .., false)`).
+            if let (
+                Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y),
+                &Pure::BoolLit(b),
+            ) = (&**cond, &**e)
+            {
+                let (x, y, t) = (Leaf::of(x, rec), Leaf::of(y, rec), lower_bool(t, rec));
+                return by_op!(
+                    *op,
+                    k,
+                    fb(move |c, r| {
+                        let p = x.get(c, r)?;
+                        if k(p, y.get(c, r)?) {
+                            t(c, r)
+                        } else {
+                            Some(b)
+                        }
+                    })
+                );
+            }
             let cond = lower_bool(cond, rec);
             // A literal branch (`IF(c, .., false)`) is given in place.
             match (&**t, &**e) {

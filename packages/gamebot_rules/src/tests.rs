@@ -3737,6 +3737,44 @@ fn comparisons_of_calls_in_and_or_agree_with_the_reference() {
     assert!(run_budget_on(&board, defs, &["Any(100000)"], 1000).is_err());
 }
 
+/// An inlined Bool function's guard line `X OR true` runs `X` alone, its
+/// value not asked (issue 18 step 59, `pure::PStep::Guard`'s flag), and
+/// `IF(x op y, .., false)` makes its comparison in place: a scan whose loop
+/// stops with `false` halfway, then decides on what it counted, for every
+/// comparison operator, at every budget.
+#[test]
+fn or_true_guards_and_compared_ifs_agree_with_the_reference() {
+    let board = grid();
+    let defs = "Sq($qa)\n$qa * $qa\nEND\n\
+                Scan($sa)\n$sn = 0\nFORALL($si, 1, 5, IF(Sq($si) < $sa, $sn = $sn + 1, false)) OR true\n$sn >= 2\nEND\n\
+                Ops($oa)\n$on = 0\nFORALL($oi, 1, 4, IF($oi != $oa, $on = $on + 1, true)) OR true\n\
+                FORALL($oj, 1, 4, IF($oj >= $oa, $on = $on + 10, true)) OR true\n\
+                FORALL($ok, 1, 4, IF(Sq($ok) <= $oa, $on = $on + 100, true)) OR true\n\
+                FORALL($ol, 1, 4, IF($ol > $oa, $on = $on + 1000, true)) OR true\n\
+                FORALL($om, 1, 4, IF($om == $oa, $on = $on + 10000, true)) OR true\n$on == 12133\nEND\n";
+    let g = Game::parse(
+        "guards.game",
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nScan(3)\nOps(2)\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    let cases: &[&[&str]] = &[
+        &["Scan(1)"],
+        &["Scan(2)"],
+        &["Scan(5)"],
+        &["Scan(100)"],
+        &["Scan(2147483647)"],
+        &["Ops(2)"],
+        &["Ops(3)"],
+        &["$x = 2", "Scan($x + 3) AND Ops($x)"],
+    ];
+    agree_under_every_budget(&board, defs, cases, 40);
+    let b = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
+    // `Scan(5)`: 1 and 4 are below 5, then 9 is not (the loop stops with `false`).
+    assert!(!b(&["Scan(2)"]) && b(&["Scan(5)"]) && b(&["Scan(100)"]));
+    assert!(b(&["Ops(2)"]) && !b(&["Ops(3)"]));
+}
+
 /// A register or a variable plus or minus a literal, or a literal minus a
 /// register, read in place (issue 18 seventeenth step,
 /// `pure::Leaf::RegAdd`/`VarAdd`; step 57, `Leaf::LitSubReg`): as an
