@@ -1906,10 +1906,21 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
                     None => at_occupant(loc, rec, no_pre, of),
                 };
             }
-            let cond = lower_bool(cond, rec);
             // A branch that is a literal, a register or a variable (plus a
             // literal) is read in place (`IF(c, $n, 0)`), no closure for it.
-            match (Leaf::of(t, rec), Leaf::of(e, rec)) {
+            let (t, e) = (Leaf::of(t, rec), Leaf::of(e, rec));
+            // `IF(($r op q) AND x, t, e)` with such a branch: the register's
+            // comparison made in the `IF`'s closure too (issue 18 step 60).
+            if let Pure::And(a, rest) = &**cond {
+                if let (Some(cmp), false) = (
+                    reg_cmp(a),
+                    matches!((&t, &e), (Leaf::Node(_), Leaf::Node(_))),
+                ) {
+                    return if_fused(cmp, lower_bool(rest, rec), t, e);
+                }
+            }
+            let cond = lower_bool(cond, rec);
+            match (t, e) {
                 (Leaf::Node(t), Leaf::Node(e)) => {
                     fi(move |c, r| if cond(c, r)? { t(c, r) } else { e(c, r) })
                 }
@@ -2056,6 +2067,25 @@ fn fused_node<const AND: bool>(op: Op, x: &Pure, q: i32, b: &Pure, rec: bool) ->
                 return Some(v);
             }
             b(c, r)
+        })
+    )
+}
+
+/// `IF(($r op q) AND rest, t, e)` ([`lower_int`]): the comparison of
+/// register `$r` with literal `q` made in the `IF`'s closure, as [`fused`]
+/// makes it (`reversi6-orig`'s `Run` ends with `IF(($RN > 0) AND
+/// (Colour(..) == $RC), $RN, 0)`: one closure call fewer per call).
+fn if_fused((op, x, q): (Op, u8, i32), rest: PBool, t: Leaf, e: Leaf) -> PInt {
+    let x = x as usize % REGS;
+    by_op!(
+        op,
+        k,
+        fi(move |c, r| {
+            if k(r[x], q) && rest(c, r)? {
+                t.get(c, r)
+            } else {
+                e.get(c, r)
+            }
         })
     )
 }

@@ -3741,7 +3741,8 @@ fn comparisons_of_calls_in_and_or_agree_with_the_reference() {
 /// value not asked (issue 18 step 59, `pure::PStep::Guard`'s flag), and
 /// `IF(x op y, .., false)` makes its comparison in place: a scan whose loop
 /// stops with `false` halfway, then decides on what it counted, for every
-/// comparison operator, at every budget.
+/// comparison operator, at every budget. And an Int `IF(($r op q) AND x, t,
+/// e)` with branches read in place (step 60, `pure::if_fused`).
 #[test]
 fn or_true_guards_and_compared_ifs_agree_with_the_reference() {
     let board = grid();
@@ -3751,10 +3752,11 @@ fn or_true_guards_and_compared_ifs_agree_with_the_reference() {
                 FORALL($oj, 1, 4, IF($oj >= $oa, $on = $on + 10, true)) OR true\n\
                 FORALL($ok, 1, 4, IF(Sq($ok) <= $oa, $on = $on + 100, true)) OR true\n\
                 FORALL($ol, 1, 4, IF($ol > $oa, $on = $on + 1000, true)) OR true\n\
-                FORALL($om, 1, 4, IF($om == $oa, $on = $on + 10000, true)) OR true\n$on == 12133\nEND\n";
+                FORALL($om, 1, 4, IF($om == $oa, $on = $on + 10000, true)) OR true\n$on == 12133\nEND\n\
+                Last($la)\n$ln = $la - 1\nIF(($ln > 0) AND (Sq($ln) == 4), $ln, 0 - 1)\nEND\n";
     let g = Game::parse(
         "guards.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nScan(3)\nOps(2)\nEND\n"),
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nScan(3)\nOps(2)\nLast(2)\nEND\n"),
     )
     .unwrap();
     assert_probe_inlined(&g);
@@ -3767,12 +3769,19 @@ fn or_true_guards_and_compared_ifs_agree_with_the_reference() {
         &["Ops(2)"],
         &["Ops(3)"],
         &["$x = 2", "Scan($x + 3) AND Ops($x)"],
+        &["Last(3)", "Last(1)", "Last(4)"],
+        &["$x = 0 - 2147483647", "Last($x - 1)"],
     ];
     agree_under_every_budget(&board, defs, cases, 40);
     let b = |lines: &[&str]| boolean(run_budget_on(&board, defs, lines, 1000));
     // `Scan(5)`: 1 and 4 are below 5, then 9 is not (the loop stops with `false`).
     assert!(!b(&["Scan(2)"]) && b(&["Scan(5)"]) && b(&["Scan(100)"]));
     assert!(b(&["Ops(2)"]) && !b(&["Ops(3)"]));
+    let v = |lines: &[&str]| int(run_budget_on(&board, defs, lines, 1000));
+    assert_eq!(
+        [v(&["Last(3)"]), v(&["Last(1)"]), v(&["Last(4)"])],
+        [2, -1, -1]
+    );
 }
 
 /// A register or a variable plus or minus a literal, or a literal minus a
