@@ -1489,7 +1489,8 @@ impl Prologue {
     }
 
     /// `Some(false)` when a guard line was false (the call gives `false`);
-    /// `G`: whether the call has guard lines (`steps`), else only `lets`.
+    /// `G`: whether the call has guard lines (`steps`), else only `lets`;
+    /// `OUTER`: whether it checks the limits ([`Prologue::enter`]).
     #[inline(always)]
     fn run<const G: bool, const OUTER: bool>(&self, c: &mut Ctx<'_>, r: &mut Regs) -> Option<bool> {
         for (k, a) in &self.args {
@@ -1745,7 +1746,7 @@ fn call_int_run(call: &Inlined, rec: bool) -> PInt {
     let body = lower_int(&call.body, rec);
     // A false guard line (a Loc or Set function, or a line that
     // cannot be false, `Builder::build`): the call gives `false`,
-    // which no register holds; give up.
+    // which no register holds; give up (`None`).
     if pro.is_outer() {
         prologue_then::<i32, true>(pro, body, None)
     } else {
@@ -1954,16 +1955,21 @@ fn lower_int(p: &Pure, rec: bool) -> PInt {
     }
 }
 
+/// A comparison of two Ints: its operator and operands.
+fn cmp_of(p: &Pure) -> Option<(Op, &Pure, &Pure)> {
+    match p {
+        Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
+            Some((*op, x, y))
+        }
+        _ => None,
+    }
+}
+
 /// A comparison of a register with a literal (`$x >= 1` in an inlined
 /// call): its operator, register and literal.
 fn reg_cmp(p: &Pure) -> Option<(Op, u8, i32)> {
-    match p {
-        Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => {
-            match (&**x, &**y) {
-                (&Pure::Reg(x), &Pure::Lit(q)) => Some((*op, x, q)),
-                _ => None,
-            }
-        }
+    match cmp_of(p)? {
+        (op, &Pure::Reg(x), &Pure::Lit(q)) => Some((op, x, q)),
         _ => None,
     }
 }
@@ -2042,11 +2048,8 @@ fn fused<const AND: bool>(op: Op, x: u8, q: i32, b: &Pure, rec: bool) -> PBool {
 /// A comparison of an Int with a literal, `(Run(..) > 0)` (one of a
 /// register, [`reg_cmp`], is read in place).
 fn node_cmp(p: &Pure) -> Option<(Op, &Pure, i32)> {
-    match p {
-        Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y) => match &**y {
-            &Pure::Lit(q) => Some((*op, &**x, q)),
-            _ => None,
-        },
+    match cmp_of(p)? {
+        (op, x, &Pure::Lit(q)) => Some((op, x, q)),
         _ => None,
     }
 }
@@ -2218,14 +2221,10 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             // `IF(x op y, .., false)` with a literal branch: the comparison
             // made in the `IF`'s closure (issue 18 step 59: the loop body of
             // `reversi6-orig`'s `Run`, `IF(Colour(..) == 3 - $RC, .., false)`).
-            if let (
-                Pure::Bin(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge), x, y),
-                &Pure::BoolLit(b),
-            ) = (&**cond, &**e)
-            {
+            if let (Some((op, x, y)), &Pure::BoolLit(b)) = (cmp_of(cond), &**e) {
                 let (x, y, t) = (Leaf::of(x, rec), Leaf::of(y, rec), lower_bool(t, rec));
                 return by_op!(
-                    *op,
+                    op,
                     k,
                     fb(move |c, r| {
                         let p = x.get(c, r)?;
