@@ -37,6 +37,19 @@ fn run_budget_on(board: &str, defs: &str, lines: &[&str], steps: u64) -> Result<
     compiled.0
 }
 
+/// The game `board` (every section before `[EXPRESSIONS]`) with the
+/// functions `defs` and a function `Probe` of the lines `probe`, each of
+/// which [`assert_probe_inlined`] asserts is inlined over registers.
+fn inlined_probe(name: &str, board: &str, defs: &str, probe: &str) -> Game {
+    let g = Game::parse(
+        name,
+        &format!("{board}[EXPRESSIONS]\n{defs}Probe\n{probe}\nEND\n"),
+    )
+    .unwrap();
+    assert_probe_inlined(&g);
+    g
+}
+
 /// Asserts that every line of `g`'s function `Probe` is inlined over
 /// registers (`pure.rs`), else a test of the inlined forms tests nothing.
 fn assert_probe_inlined(g: &Game) {
@@ -59,12 +72,7 @@ fn assert_probe_inlined(g: &Game) {
 #[test]
 fn inlined_calls_give_up_where_their_innermost_would_pass_the_depth_limit() {
     let defs = "D($d)\n$d + 1\nEND\nC($c)\nD($c) + 1\nEND\nB($b)\nC($b) + 1\nEND\n";
-    let g = Game::parse(
-        "nest.game",
-        &format!("{BOARD}[EXPRESSIONS]\n{defs}Probe\nB(1)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    let g = inlined_probe("nest.game", BOARD, defs, "B(1)");
     let c = compiler_of(&g);
     let probe = g.func_names.iter().position(|n| n == "Probe").unwrap();
     let line = &g.funcs[probe].as_ref().unwrap().body[0].expr;
@@ -2180,12 +2188,12 @@ fn location_sets_and_loops_agree_with_the_reference() {
                 Offer($oy, $ob)\n$oz = $oy + 1\nIF(($ob > 0) AND EMPTY(\"s($ob,$oz)\"), {LastFree($oy)}, {})\nEND\n\
                 Grow($gy)\n$gn = 2147483645\nFORALL($gx, 1, 3, IF(EMPTY(\"s($gx,$gy)\"), $gn = $gn + 1, true))\n$gn\nEND\n";
     // The calls below are inlined (else this test would not test them).
-    let g = Game::parse(
+    inlined_probe(
         "sets.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nHop($A, 1, 1)\nFirstBin\nOffer($A, 1)\nGrow($A) > 0\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+        &board,
+        defs,
+        "Hop($A, 1, 1)\nFirstBin\nOffer($A, 1)\nGrow($A) > 0",
+    );
     let moved = "MOVE(\"p(1)\", \"s(1,1)\", \"bin(1)\") AND MOVE(\"p(2)\", \"s(2,1)\", \"bin(2)\")";
     let cases: &[&[&str]] = &[
         &["Hop(1, 1, 1)"],
@@ -2510,12 +2518,12 @@ fn inlined_location_types_agree_with_the_reference() {
                 Odd($oe)\nLOCTYPE(LOCATION(\"p($oe)\")) == \"zz\"\nEND\n\
                 Under($ux, $uy)\n$uc = CONTENT(\"s($ux,$uy)\")\n\"cell\" == LOCTYPE(LOCATION($uc))\nEND\n\
                 Count($ct)\n$cn = 0\nFORALL($ci, 1, 6, IF(LOCTYPE(LOCATION(\"p($ci)\")) == \"cell\", $cn = $cn + $ct, true))\n$cn\nEND\n";
-    let g = Game::parse(
+    let g = inlined_probe(
         "types.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nPlaced(1) AND Binned(1)\nNowhere(9) OR Odd(1) OR Under(1, 1)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+        &board,
+        defs,
+        "Placed(1) AND Binned(1)\nNowhere(9) OR Odd(1) OR Under(1, 1)",
+    );
     // `Count` is heavy enough to be memoized: its misses run its body over
     // registers.
     let count = g.func_names.iter().position(|n| n == "Count").unwrap();
@@ -2791,12 +2799,7 @@ fn fused_register_comparisons_agree_with_the_reference() {
                 Ge($na, $nb)\n($na >= 2) OR (($nb + 2147483647) > 0)\nEND\n\
                 Ne($pa, $pb)\n($pa != 2) AND (($pb + 1) == 3)\nEND\n";
     let board = grid();
-    let g = Game::parse(
-        "fused.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nRange($a, $b) AND Either($a, $b)\nLt($a, $b) OR Gt($a, $b)\nLe($a, $b) AND Ge($a, $b) AND Ne($a, $b)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    inlined_probe("fused.game", &board, defs, "Range($a, $b) AND Either($a, $b)\nLt($a, $b) OR Gt($a, $b)\nLe($a, $b) AND Ge($a, $b) AND Ne($a, $b)");
     let mut cases: Vec<Vec<String>> = Vec::new();
     for f in ["Range", "Either", "Lt", "Gt", "Le", "Ge", "Ne"] {
         for a in [0, 1, 2, 3, 4, 5, 7, 8] {
@@ -2870,12 +2873,7 @@ fn register_shapes_read_in_place_agree_with_the_reference() {
     let board = grid();
     let probe = "Pick($a, $b) + Next($a, $b) + Big($a) + Walk($a, $b) + Chain($a) + Three($a)\n\
                  Guard($a, $b) OR Either($a, $b) OR Over($a) OR Never($a) OR Outer($a, $b)";
-    let g = Game::parse(
-        "shapes.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\n{probe}\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    inlined_probe("shapes.game", &board, defs, probe);
     let calls = [
         "Pick($a, $b)",
         "Next($a, $b)",
@@ -2925,12 +2923,7 @@ fn nested_assignments_of_dead_variables_agree_with_the_reference() {
                 Named($na)\nFORSOME($di, 1, 2, ($dk = \"s(1,1)\") AND ($na > $di))\nEND\n\
                 Big($ba)\nFORALL($di, 1, 2, ($dj = $ba + 2147483647) AND true)\nEND\n";
     let board = grid();
-    let g = Game::parse(
-        "nested.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nDiag($a) OR Other($a)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    let g = inlined_probe("nested.game", &board, defs, "Diag($a) OR Other($a)");
     let dead = |n: &str| g.dead[g.var_names.iter().position(|x| x == n).unwrap()];
     assert!(dead("di") && dead("dj"));
     for f in [
@@ -2979,14 +2972,12 @@ fn occupants_read_in_place_agree_with_the_reference() {
                 Kind($kx, $ky)\nELTYPE(CONTENT(\"s($kx,$ky)\")) == \"peg\"\nEND\n\
                 Both($ux, $uy)\n(Col($ux, $uy) * 10) + Own($ux)\nEND\n";
     let board = grid();
-    let g = Game::parse(
+    inlined_probe(
         "occupants.game",
-        &format!(
-            "{board}[EXPRESSIONS]\n{defs}Probe\nBoth($a, $b) + Col($b, $a)\nKind($a, $b)\nEND\n"
-        ),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+        &board,
+        defs,
+        "Both($a, $b) + Col($b, $a)\nKind($a, $b)",
+    );
     agree_over_pairs(
         &board,
         defs,
@@ -3017,12 +3008,7 @@ fn occupants_read_in_place_agree_with_the_reference() {
 fn nested_assignments_after_their_own_line_share_its_register() {
     let defs = "Many($ma)\n$m1 = $ma + 1\n$m2 = $ma + 2\n$m3 = $ma + 3\n$m4 = $ma + 4\n$m5 = $ma + 5\n$m6 = $ma + 6\n$m7 = $ma + 7\n$m8 = $ma + 8\n$m9 = $ma + 9\n$m10 = $ma + 10\n$m11 = $ma + 11\n$m12 = $ma + 12\n$m13 = $ma + 13\n$m14 = $ma + 14\n$m15 = $ma + 15\n($m1 = $m1 + 1) AND (($m1 + $m15) > 0)\nEND\n\
                 Before($ba)\n($bq = $ba * 2) AND true\n$bq = $bq + 1\n$bq\nEND\n";
-    let g = Game::parse(
-        "regs.game",
-        &format!("{BOARD}[EXPRESSIONS]\n{defs}Probe\nMany($a)\nBefore($a)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    inlined_probe("regs.game", BOARD, defs, "Many($a)\nBefore($a)");
     for f in ["Many($a)", "Before($a)"] {
         for a in [-20, -16, 0, 3, 2147483640] {
             let x = format!("$a = {a}");
@@ -3058,14 +3044,12 @@ fn guarded_reads_agree_with_the_reference() {
                 O($vx, $vy)\nIF((($vx * 1000000000) > 0) AND NOT EMPTY(\"s($vx,$vy)\"), STATE(CONTENT(\"s($vx,$vy)\")), 4)\nEND\n";
     let vars = "IF(NOT EMPTY(\"s($a,$b)\"), STATE(CONTENT(\"s($a,$b)\")), 8)";
     let board = grid();
-    let g = Game::parse(
+    inlined_probe(
         "guarded.game",
-        &format!(
-            "{board}[EXPRESSIONS]\n{defs}Probe\n(G($a, $b) + N($a, $b)) + ((B($a) + Lit) + T($a, $b))\nO($a, $b) + {vars}\nEND\n"
-        ),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+        &board,
+        defs,
+        &format!("(G($a, $b) + N($a, $b)) + ((B($a) + Lit) + T($a, $b))\nO($a, $b) + {vars}"),
+    );
     let lines = [
         "G($a, $b)",
         "N($a, $b)",
@@ -3119,12 +3103,7 @@ fn abs_of_a_difference_agrees_with_the_reference() {
     let defs = "Adj\n$ax = ABS($x - $u)\n$ay = ABS($y - $v)\n($ax + $ay) == 1\nEND\n\
                 Dist\n(ABS($x - $u)) + (ABS($y - $v))\nEND\n";
     let board = grid();
-    let g = Game::parse(
-        "abs.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nAdj AND (Dist >= 0)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    inlined_probe("abs.game", &board, defs, "Adj AND (Dist >= 0)");
     let mut cases: Vec<Vec<String>> = Vec::new();
     for (x, u, y, v) in [
         (1, 2, 3, 3),
@@ -3340,12 +3319,12 @@ fn inlined_element_types_agree_with_the_reference() {
                 At($ax, $ay)\n$ac = CONTENT(\"s($ax,$ay)\")\n\"peg\" == ELTYPE($ac)\nEND\n\
                 Same($sa, $sb)\n$ta = ELTYPE(\"p($sa)\")\nELTYPE(\"p($sb)\") == $ta\nEND\n\
                 Solved\nFORALL($si, 3, 3, ELTYPE(CONTENT(\"bin($si)\")) == \"peg\")\nFORALL($sj, 1, 2, ELTYPE(CONTENT(\"bin($sj)\")) == \"\")\nEND\n";
-    let g = Game::parse(
+    let g = inlined_probe(
         "kinds.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nKind(1) AND NotCap(1)\nNothing(9) OR Odd(1) OR At(1, 1)\nSolved OR Same(1, 2)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+        &board,
+        defs,
+        "Kind(1) AND NotCap(1)\nNothing(9) OR Odd(1) OR At(1, 1)\nSolved OR Same(1, 2)",
+    );
     let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
     let cases: &[&[&str]] = &[
         &["Kind(1)"],
@@ -3397,12 +3376,12 @@ fn counting_loops_over_registers_agree_with_the_reference() {
                 CountC($ea, $ek)\n$en = $ek\nFORALL($ei, 1, $ea, IF(OWNER(\"p($ei)\") == 1, $en = $en + 1000000000, true))\n$en\nEND\n\
                 CountD($xa, $xb, $xk)\n$xn = 0\nFORALL($xi, $xa, $xb, IF((LOCTYPE(LOCATION(\"p($xi)\")) == \"cell\") AND (STATE(\"p($xi)\") >= $xk) AND (OWNER(\"p($xi)\") != 2), $xn = $xn + 1, true))\n$xn\nEND\n\
                 CountE($ya)\n$yn = 0\nFORSOME($yi, $ya, 0, IF((OWNER(\"p($yi)\") < 0) AND (LOCTYPE(LOCATION(\"p($yi)\")) != \"cell\"), true, $yn = $yn + 7))\n$yn\nEND\n";
-    let g = Game::parse(
+    inlined_probe(
         "count.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nCountA(1, 4) + CountB(1, 3, 0) + CountC(4, 0)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+        &board,
+        defs,
+        "CountA(1, 4) + CountB(1, 3, 0) + CountC(4, 0)",
+    );
     let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
     let cases: &[&[&str]] = &[
         &["CountA(1, 4)"],
@@ -3710,12 +3689,7 @@ fn comparisons_of_calls_in_and_or_agree_with_the_reference() {
     let defs = "Sq($qa)\n$qa * $qa\nEND\n\
                 Any($na)\n(Sq($na) > 4) OR (Sq($na - 1) == 1) OR (Sq($na + 1) <= 0)\nEND\n\
                 All($la)\n(Sq($la) >= 4) AND (Sq($la) != 9) AND (Sq($la + 1) < 50)\nEND\n";
-    let g = Game::parse(
-        "fused.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nAny(1)\nAll(2)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    inlined_probe("fused.game", &board, defs, "Any(1)\nAll(2)");
     let cases: &[&[&str]] = &[
         &["Any(3)"],
         &["Any(2)"],
@@ -3754,12 +3728,7 @@ fn or_true_guards_and_compared_ifs_agree_with_the_reference() {
                 FORALL($ol, 1, 4, IF($ol > $oa, $on = $on + 1000, true)) OR true\n\
                 FORALL($om, 1, 4, IF($om == $oa, $on = $on + 10000, true)) OR true\n$on == 12133\nEND\n\
                 Last($la)\n$ln = $la - 1\nIF(($ln > 0) AND (Sq($ln) == 4), $ln, 0 - 1)\nEND\n";
-    let g = Game::parse(
-        "guards.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nScan(3)\nOps(2)\nLast(2)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    inlined_probe("guards.game", &board, defs, "Scan(3)\nOps(2)\nLast(2)");
     let cases: &[&[&str]] = &[
         &["Scan(1)"],
         &["Scan(2)"],
@@ -3800,12 +3769,12 @@ fn register_plus_literal_agrees_with_the_reference() {
                 Near($na)\n$nb = $na + 1\nEMPTY(\"bin($nb)\") AND (($na - 1) < 5)\nEND\n\
                 Span($pa)\n$pn = 0\nFORALL($pi, $pa - 1, $pa + 1, IF(EMPTY(\"bin($pi)\"), $pn = $pn + 1, true))\n$pn\nEND\n\
                 Other($oa)\n$ob = 3 - $oa\n((3 - $ob) * 10) + Inner(0 - $ob)\nEND\n";
-    let g = Game::parse(
+    inlined_probe(
         "shift.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nShift(1) + Span(2)\nNear($x + 1)\n($x - 1) == Inner($x + 2)\nOther(2) + 1\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+        &board,
+        defs,
+        "Shift(1) + Span(2)\nNear($x + 1)\n($x - 1) == Inner($x + 2)\nOther(2) + 1",
+    );
     let cases: &[&[&str]] = &[
         &["Shift(1)"],
         &["Shift(0 - 5)"],
@@ -5539,12 +5508,7 @@ fn position_formulas_agree_with_the_reference() {
                 Seen($sa)\nFORALL($si, 1, 8, ((($si + 1 + 2 + 3 + 4 + 5 + 6) * ($si + 6 + 5 + 4 + 3 + 2 + 1)) > 0) OR true)\n\
                 ((OWNER(CONTENT(\"s(1,1)\")) == $sa) AND (OWNER(CONTENT(\"s(2,1)\")) == $sa)) OR \
                 ((OWNER(CONTENT(\"s(3,3)\")) == $sa) AND NOT EMPTY(\"s(2,2)\"))\nEND\n";
-    let g = Game::parse(
-        "formula.game",
-        &format!("{board}[EXPRESSIONS]\n{defs}Probe\nDnf(1) AND Cnf(2)\nEND\n"),
-    )
-    .unwrap();
-    assert_probe_inlined(&g);
+    let g = inlined_probe("formula.game", &board, defs, "Dnf(1) AND Cnf(2)");
     let seen = g.func_names.iter().position(|n| n == "Seen").unwrap();
     assert!(g.memo_info[seen].is_some(), "Seen is not memoized");
     let moved = "MOVE(\"p(3)\", \"bin(3)\", \"s(3,3)\")";
