@@ -875,7 +875,7 @@ impl Game {
         }
         let simple = r
             .simple_right
-            .as_deref()
+            .as_ref()
             .filter(|_| first == Some(true) && !sc.vars.reference);
         if let Some(list) = simple.filter(|_| !(r.hoist_call && sc.shared_valid)) {
             // `A` is true and every target's `B` a test of the position
@@ -1049,7 +1049,7 @@ impl Game {
                                 Some(false) => Some(false),
                                 // `B` read in place when it is a constant or an
                                 // `EMPTY` test (`Rule::simple_right`).
-                                Some(true) => match r.simple_right.as_deref() {
+                                Some(true) => match r.simple_right.as_ref().map(|s| &s.list) {
                                     // (Not through `Option::map`: its
                                     // closure was a call of its own.)
                                     Some(list) if (ti as usize) < list.len() => {
@@ -1851,13 +1851,31 @@ fn read_free_targets(r: &Rule, sc: &Scratch) -> bool {
 /// an `EMPTY` test (`list`, [`Rule::simple_right`]).
 #[inline(never)]
 fn simple_targets(
-    list: &[(LocationId, crate::game::TargetTest)],
+    simple: &crate::game::SimpleTargets,
     st: &State,
     targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>,
 ) {
+    let list = &simple.list;
+    if let Some((a, contents)) = simple
+        .chain
+        .and_then(|(a, b)| Some((a, st.loc_elem.get(a..b)?)))
+    {
+        // A fill order: target `i` is empty and `i - 1` occupied (or `i`
+        // the first), from the targets' emptiness alone, as bits.
+        let empty = contents.iter().rev().fold(0u64, |m, &e| {
+            (m << 1) | u64::from(e == crate::state::NO_ELEMENT)
+        });
+        let mut starts = empty & !(empty << 1);
+        while starts != 0 {
+            let i = starts.trailing_zeros() as usize;
+            targets.push(((a + i) as LocationId, None));
+            starts &= starts - 1;
+        }
+        return;
+    }
     // (The target's own emptiness first: both are reads of the position,
     // and a full target, the usual one, needs no more.)
-    for &(l, b) in list {
+    for &(l, b) in list.iter() {
         if st.content(l).is_none() && b.holds(st) {
             targets.push((l, None));
         }

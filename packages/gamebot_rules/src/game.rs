@@ -165,7 +165,7 @@ pub struct Rule {
     /// constant or an `EMPTY` test, per target: its location and that
     /// part. Once `A` is true, the targets are found by reading the
     /// position alone (`engine::simple_targets`).
-    pub(crate) simple_right: Option<Box<[(LocationId, TargetTest)]>>,
+    pub(crate) simple_right: Option<SimpleTargets>,
     /// The part `A` of a hoisted condition specialized per element or per
     /// `from` location (`Specializer::left_side`), which move generation
     /// runs in its place.
@@ -248,6 +248,39 @@ impl FromGate {
             Some((at, empty)) => crate::compile::empty_holds(st, at, empty),
             None => true,
         }
+    }
+}
+
+/// [`Rule::simple_right`]: per target its location and its part `B`, and
+/// whether the targets are a fill order ([`SimpleTargets::chain`]).
+#[derive(Clone, Debug)]
+pub(crate) struct SimpleTargets {
+    pub(crate) list: Box<[(LocationId, TargetTest)]>,
+    /// The range of location ids `a..b` when the targets are at most 64
+    /// locations with consecutive ids, in order, the first one's `B` true
+    /// and every other's "the target before is occupied" (`nim-orig`'s
+    /// `Slot`: discards fill from the first). The targets are then the
+    /// empty ones after an occupied one or first, found from the range's
+    /// contents as bits (`engine::simple_targets`).
+    pub(crate) chain: Option<(usize, usize)>,
+}
+
+impl SimpleTargets {
+    pub(crate) fn new(list: Box<[(LocationId, TargetTest)]>) -> SimpleTargets {
+        let chain = (!list.is_empty()
+            && list.len() <= 64
+            && list.iter().enumerate().all(|(i, (l, t))| match i {
+                0 => t.part == TestPart::True,
+                _ => {
+                    let before = list[i - 1].0;
+                    t.part == TestPart::Occupied && t.at == before && *l == before + 1
+                }
+            }))
+        .then(|| {
+            let a = usize::from(list[0].0);
+            (a, a + list.len())
+        });
+        SimpleTargets { list, chain }
     }
 }
 
@@ -1279,7 +1312,8 @@ impl Game {
                         }
                         _ => None,
                     })
-                    .collect::<Option<Box<[_]>>>();
+                    .collect::<Option<Box<[_]>>>()
+                    .map(SimpleTargets::new);
                 r.right_special = checks;
             }
             r.left_special = left_checks(r, &c.expr, &special, &compiler);
