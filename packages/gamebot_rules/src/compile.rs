@@ -1626,6 +1626,9 @@ thread_local! {
     /// How many calls of functions of effects ([`run_effects`]) were
     /// compiled on this thread.
     pub(crate) static EFFECT_CALLS_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// How many assignments of a sum ([`Compiler::assign_sum`]) were
+    /// compiled on this thread.
+    pub(crate) static ASSIGN_SUMS_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// A line of a function all of whose lines are effects
@@ -2387,6 +2390,57 @@ impl Compiler<'_> {
         }
     }
 
+    /// `$v = a + b` or `$v = a - b` with `a` and `b` variables or integer
+    /// literals, not both literals (`reversi6`'s `$cx = $cx + $dx`): one
+    /// closure that reads both Ints in place, adds or subtracts, and
+    /// assigns, where the assignment's closure called the operator's. Any
+    /// other case (an operand unbound or no Int, an overflow) runs the two
+    /// closures it replaces, which give the error. `None` for other shapes.
+    fn assign_sum(&self, v: VarId, x: &Expr) -> Option<Node> {
+        let Expr::Binary(op @ (Op::Add | Op::Sub), a, b) = x else {
+            return None;
+        };
+        // A variable (`Ok`) or a literal (`Err`).
+        let leaf = |e: &Expr| match *e {
+            Expr::Var(w) => Some(Ok(w)),
+            Expr::Int(i) => Some(Err(i)),
+            _ => None,
+        };
+        let (la, lb) = (leaf(a)?, leaf(b)?);
+        if la.is_err() && lb.is_err() {
+            return None;
+        }
+        let Opnd::Node(Node::Int(g)) = self.opnd(x) else {
+            return None;
+        };
+        let add = *op == Op::Add;
+        #[cfg(test)]
+        ASSIGN_SUMS_BUILT.with(|n| n.set(n.get() + 1));
+        #[inline(always)]
+        fn int_of(c: &Ctx<'_>, l: Result<VarId, i32>) -> Option<i32> {
+            match l {
+                Ok(w) => match c.vars.get(w) {
+                    Some(&Value::Int(p)) => Some(p),
+                    _ => None,
+                },
+                Err(i) => Some(i),
+            }
+        }
+        Some(Node::Bool(f(move |c| {
+            let sum = match (int_of(c, la), int_of(c, lb)) {
+                (Some(p), Some(q)) if add => p.checked_add(q),
+                (Some(p), Some(q)) => p.checked_sub(q),
+                _ => None,
+            };
+            let i = match sum {
+                Some(i) => i,
+                None => g(c)?,
+            };
+            c.vars.set_int(v, i);
+            Ok(true)
+        })))
+    }
+
     /// [`Compiler::node`] without trying the pure form at the root.
     fn node_slow(&self, e: &Expr) -> Node {
         match e {
@@ -2506,6 +2560,12 @@ impl Compiler<'_> {
                             return Node::Bool(self.union_into(v, items));
                         }
                     }
+                }
+                // `$v = $a + $b` (or `-`, over variables and literals) in one
+                // closure when both are Ints and the result fits; otherwise
+                // (an error to give) through the closures below.
+                if let Some(n) = self.assign_sum(v, x) {
+                    return n;
                 }
                 // The usual shapes get closures of their own ([`Opnd::set`]'s cases).
                 match self.opnd(x) {
