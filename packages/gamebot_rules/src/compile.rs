@@ -2395,25 +2395,27 @@ impl Compiler<'_> {
     /// closure that reads both Ints in place, adds or subtracts, and
     /// assigns, where the assignment's closure called the operator's. Any
     /// other case (an operand unbound or no Int, an overflow) runs the two
-    /// closures it replaces, which give the error. `None` for other shapes.
-    fn assign_sum(&self, v: VarId, x: &Expr) -> Option<Node> {
-        let Expr::Binary(op @ (Op::Add | Op::Sub), a, b) = x else {
-            return None;
-        };
+    /// closures it replaces, which give the error. For other shapes, `x`
+    /// compiled as an operand (`Compiler::opnd`, once either way).
+    fn assign_sum(&self, v: VarId, x: &Expr) -> Result<Node, Opnd> {
         // A variable (`Ok`) or a literal (`Err`).
         let leaf = |e: &Expr| match *e {
             Expr::Var(w) => Some(Ok(w)),
             Expr::Int(i) => Some(Err(i)),
             _ => None,
         };
-        let (la, lb) = (leaf(a)?, leaf(b)?);
-        if la.is_err() && lb.is_err() {
-            return None;
-        }
-        let Opnd::Node(Node::Int(g)) = self.opnd(x) else {
-            return None;
+        let shape = match x {
+            Expr::Binary(op @ (Op::Add | Op::Sub), a, b) => match (leaf(a), leaf(b)) {
+                (Some(Err(_)), Some(Err(_))) => None,
+                (Some(la), Some(lb)) => Some((*op == Op::Add, la, lb)),
+                _ => None,
+            },
+            _ => None,
         };
-        let add = *op == Op::Add;
+        let (add, la, lb, g) = match (shape, self.opnd(x)) {
+            (Some((add, la, lb)), Opnd::Node(Node::Int(g))) => (add, la, lb, g),
+            (_, opnd) => return Err(opnd),
+        };
         #[cfg(test)]
         ASSIGN_SUMS_BUILT.with(|n| n.set(n.get() + 1));
         #[inline(always)]
@@ -2426,7 +2428,7 @@ impl Compiler<'_> {
                 Err(i) => Some(i),
             }
         }
-        Some(Node::Bool(f(move |c| {
+        Ok(Node::Bool(f(move |c| {
             let sum = match (int_of(c, la), int_of(c, lb)) {
                 (Some(p), Some(q)) if add => p.checked_add(q),
                 (Some(p), Some(q)) => p.checked_sub(q),
@@ -2564,11 +2566,12 @@ impl Compiler<'_> {
                 // `$v = $a + $b` (or `-`, over variables and literals) in one
                 // closure when both are Ints and the result fits; otherwise
                 // (an error to give) through the closures below.
-                if let Some(n) = self.assign_sum(v, x) {
-                    return n;
-                }
+                let x_opnd = match self.assign_sum(v, x) {
+                    Ok(n) => return n,
+                    Err(o) => o,
+                };
                 // The usual shapes get closures of their own ([`Opnd::set`]'s cases).
-                match self.opnd(x) {
+                match x_opnd {
                     Opnd::Node(Node::Int(g)) => Node::Bool(f(move |c| {
                         let i = g(c)?;
                         c.vars.set_int(v, i);

@@ -1848,7 +1848,8 @@ fn read_free_targets(r: &Rule, sc: &Scratch) -> bool {
 
 /// The empty targets of a rule whose part `B` holds in `st`, in order,
 /// appended to `targets`, when `A` is true and every `B` is a constant or
-/// an `EMPTY` test (`list`, [`Rule::simple_right`]).
+/// an `EMPTY` test (`simple`, [`Rule::simple_right`]); a fill order
+/// (`SimpleTargets::chain`) from its range's contents as bits.
 #[inline(never)]
 fn simple_targets(
     simple: &crate::game::SimpleTargets,

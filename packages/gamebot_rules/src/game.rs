@@ -255,6 +255,8 @@ impl FromGate {
 /// whether the targets are a fill order ([`SimpleTargets::chain`]).
 #[derive(Clone, Debug)]
 pub(crate) struct SimpleTargets {
+    /// Per target, in the order of `Rule::to_matches`: its location and
+    /// its part `B`.
     pub(crate) list: Box<[(LocationId, TargetTest)]>,
     /// The range of location ids `a..b` when the targets are at most 64
     /// locations with consecutive ids, in order, the first one's `B` true
