@@ -1848,8 +1848,8 @@ fn read_free_targets(r: &Rule, sc: &Scratch) -> bool {
 
 /// The empty targets of a rule whose part `B` holds in `st`, in order,
 /// appended to `targets`, when `A` is true and every `B` is a constant or
-/// an `EMPTY` test (`simple`, [`Rule::simple_right`]); a fill order
-/// (`SimpleTargets::chain`) from its range's contents as bits.
+/// an `EMPTY` test (`simple`, [`Rule::simple_right`]); from the range's
+/// contents as bits when they allow it (`game::TargetBits`).
 #[inline(never)]
 fn simple_targets(
     simple: &crate::game::SimpleTargets,
@@ -1857,20 +1857,19 @@ fn simple_targets(
     targets: &mut Vec<(LocationId, Option<Arc<Deferred>>)>,
 ) {
     let list = &simple.list;
-    if let Some((a, contents)) = simple
-        .chain
-        .and_then(|(a, b)| Some((a, st.loc_elem.get(a..b)?)))
+    if let Some((b, contents)) = simple
+        .bits
+        .and_then(|b| Some((b, st.loc_elem.get(b.start..b.start + b.len)?)))
     {
-        // A fill order: target `i` is empty and `i - 1` occupied (or `i`
-        // the first), from the targets' emptiness alone, as bits.
+        // Bit `i`: target `i` is empty; then its `B` as bits (`TargetBits`).
         let empty = contents.iter().rev().fold(0u64, |m, &e| {
             (m << 1) | u64::from(e == crate::state::NO_ELEMENT)
         });
-        let mut starts = empty & !(empty << 1);
-        while starts != 0 {
-            let i = starts.trailing_zeros() as usize;
-            targets.push(((a + i) as LocationId, None));
-            starts &= starts - 1;
+        let mut found = empty & (b.always | ((!empty << (b.back % 64)) & b.below));
+        while found != 0 {
+            let i = found.trailing_zeros() as usize;
+            targets.push(((b.start + i) as LocationId, None));
+            found &= found - 1;
         }
         return;
     }

@@ -252,37 +252,81 @@ impl FromGate {
 }
 
 /// [`Rule::simple_right`]: per target its location and its part `B`, and
-/// whether the targets are a fill order ([`SimpleTargets::chain`]).
+/// whether the targets can be read as bits ([`SimpleTargets::bits`]).
 #[derive(Clone, Debug)]
 pub(crate) struct SimpleTargets {
     /// Per target, in the order of `Rule::to_matches`: its location and
     /// its part `B`.
     pub(crate) list: Box<[(LocationId, TargetTest)]>,
-    /// The range of location ids `a..b` when the targets are at most 64
-    /// locations with consecutive ids, in order, the first one's `B` true
-    /// and every other's "the target before is occupied" (`nim-orig`'s
-    /// `Slot`: discards fill from the first). The targets are then the
-    /// empty ones after an occupied one or first, found from the range's
-    /// contents as bits (`engine::simple_targets`).
-    pub(crate) chain: Option<(usize, usize)>,
+    /// The targets as bits over their contents, when they allow it.
+    pub(crate) bits: Option<TargetBits>,
+}
+
+/// Targets 4 to 64 locations with consecutive ids, in order, each of
+/// whose `B` is true, false, or "the target `back` places before is
+/// occupied", with one `back` for all (`tictactoe-orig`: every `B` true;
+/// `nim-orig`'s `Slot`, discards filled from the first: the first true,
+/// every other the one before, `back` 1; `connect4-orig`: the bottom row
+/// true, every other square the one below, `back` 7). With bit `i` of
+/// `empty` set when target `i` is empty, the targets are then
+/// `empty & (always | (!empty << back) & below)` (`engine::simple_targets`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TargetBits {
+    /// The first target's location id; the others follow it.
+    pub(crate) start: usize,
+    pub(crate) len: usize,
+    /// Bit `i`: target `i`'s `B` is true.
+    pub(crate) always: u64,
+    /// Bit `i`: target `i`'s `B` is "target `i - back` is occupied".
+    pub(crate) below: u64,
+    /// 1 to 63 (1 when no `B` reads another target).
+    pub(crate) back: u32,
 }
 
 impl SimpleTargets {
     pub(crate) fn new(list: Box<[(LocationId, TargetTest)]>) -> SimpleTargets {
-        let chain = (!list.is_empty()
-            && list.len() <= 64
-            && list.iter().enumerate().all(|(i, (l, t))| match i {
-                0 => t.part == TestPart::True,
-                _ => {
-                    let before = list[i - 1].0;
-                    t.part == TestPart::Occupied && t.at == before && *l == before + 1
+        let bits = TargetBits::of(&list);
+        SimpleTargets { list, bits }
+    }
+}
+
+impl TargetBits {
+    /// The fewest targets read as bits.
+    pub(crate) const MIN_LEN: usize = 4;
+
+    fn of(list: &[(LocationId, TargetTest)]) -> Option<TargetBits> {
+        let start = usize::from(list.first()?.0);
+        // (Fewer targets are read faster one by one: `nim`'s two token
+        // spots took 86 instructions a call as bits, 67 in the loop.)
+        if !(TargetBits::MIN_LEN..=64).contains(&list.len()) {
+            return None;
+        }
+        let (mut always, mut below, mut back) = (0u64, 0u64, None);
+        for (i, (l, t)) in list.iter().enumerate() {
+            let l = usize::from(*l);
+            if l != start + i {
+                return None;
+            }
+            match t.part {
+                TestPart::True => always |= 1 << i,
+                TestPart::False => {}
+                TestPart::Occupied => {
+                    let at = usize::from(t.at);
+                    if at < start || at >= l || *back.get_or_insert(l - at) != l - at {
+                        return None;
+                    }
+                    below |= 1 << i;
                 }
-            }))
-        .then(|| {
-            let a = usize::from(list[0].0);
-            (a, a + list.len())
-        });
-        SimpleTargets { list, chain }
+                TestPart::Empty => return None,
+            }
+        }
+        Some(TargetBits {
+            start,
+            len: list.len(),
+            always,
+            below,
+            back: back.unwrap_or(1) as u32,
+        })
     }
 }
 

@@ -4919,6 +4919,62 @@ fn hoisted_right_sides_are_specialized_per_target() {
     let nim = load(include_str!("../../../games/bench/nim-orig.game"));
     let take = target_checks(&nim, "take");
     assert!(take.starts_with("true test"), "{take}");
+    // Each read as bits (`game::TargetBits`): every square; the bottom row,
+    // then the square below (seven back); the first discard, then the
+    // one before.
+    let bits = |g: &Game, rule: &str| {
+        let r = g.rules.iter().find(|r| r.name == rule).unwrap();
+        let b = r.simple_right.as_ref().and_then(|s| s.bits);
+        b.map(|b| (b.len, b.always, b.below, b.back))
+    };
+    assert_eq!(bits(&ttt, "place"), Some((9, 0x1ff, 0, 1)));
+    assert_eq!(
+        bits(&c4, "drop"),
+        Some((42, 0x7f, ((1u64 << 42) - 1) & !0x7f, 7))
+    );
+    assert_eq!(bits(&nim, "take"), Some((16, 1, 0xfffe, 1)));
+}
+
+/// Which one-pass target lists are read as bits (`game::TargetBits::of`):
+/// 4 to 64 consecutive locations in order whose `B` is true, false or "the
+/// target `back` before is occupied" with one `back`; not when a location is out
+/// of order, a `B` reads emptiness, a later target or one outside the
+/// list, or two `B`s look back by different distances.
+#[test]
+fn target_bits_take_only_lists_they_can_read() {
+    use crate::game::{SimpleTargets, TargetTest};
+    let of = |list: Vec<(u16, TargetTest)>| SimpleTargets::new(list.into()).bits;
+    let t = |at| TargetTest::constant(true, at);
+    let f = |at| TargetTest::constant(false, at);
+    let occ = |at| TargetTest::empty(at, false);
+    let b = of(vec![(4, t(4)), (5, f(5)), (6, occ(4)), (7, occ(5))]).unwrap();
+    assert_eq!(
+        (b.start, b.len, b.always, b.below, b.back),
+        (4, 4, 1, 0b1100, 2)
+    );
+    // Four targets that pass, then each with one thing that does not.
+    let base = || vec![(10, t(10)), (11, t(11)), (12, t(12)), (13, t(13))];
+    let but = |k: usize, x: (u16, TargetTest)| {
+        let mut v = base();
+        v[k] = x;
+        of(v)
+    };
+    assert!(of(base()).is_some());
+    assert!(of(vec![]).is_none());
+    assert!(of(base()[..3].to_vec()).is_none(), "three");
+    assert!(but(2, (14, t(14))).is_none(), "a gap");
+    assert!(but(0, (12, t(12))).is_none(), "out of order");
+    assert!(but(1, (11, TargetTest::empty(10, true))).is_none(), "EMPTY");
+    assert!(but(0, (10, occ(11))).is_none(), "a later target");
+    assert!(but(0, (10, occ(9))).is_none(), "outside the list");
+    assert!(but(0, (10, occ(10))).is_none(), "itself");
+    assert!(
+        of(vec![(4, t(4)), (5, t(5)), (6, occ(5)), (7, occ(5))]).is_none(),
+        "two distances"
+    );
+    let many: Vec<_> = (0..65).map(|l| (l, t(l))).collect();
+    assert!(of(many[..64].to_vec()).is_some());
+    assert!(of(many).is_none(), "more than 64");
 }
 
 /// The moves generated with the specialized parts `A` and `B` of hoisted
@@ -5463,7 +5519,7 @@ name=pass\nelement=token\nfrom=spot($A)\nto=spot($B)\ncondition=STATE(\"token\")
 /// `EMPTY`, and when the sum kept for every row (`pure::KeptSum`) compares
 /// a changed element with another row's key or skips its other tests (the
 /// fourth game: matches go back on a row with its state), and when the
-/// discards read as a fill order (`game::SimpleTargets::chain`) miss the
+/// discards read as a fill order (`game::TargetBits`) miss the
 /// first empty one after a gap or take an empty one after an empty one (the
 /// fourth game: a match put back leaves a gap).
 #[test]
@@ -5493,7 +5549,10 @@ fn values_kept_across_positions_agree_with_the_reference() {
         assert!(r.left_precheck, "rule `{name}` does not ask first");
         // `Slot`'s discards fill from the first: read as a fill order.
         assert!(
-            r.simple_right.as_ref().is_some_and(|s| s.chain.is_some()),
+            r.simple_right
+                .as_ref()
+                .and_then(|s| s.bits)
+                .is_some_and(|b| (b.always, b.back) == (1, 1)),
             "rule `{name}`'s targets are not read in one pass as a fill order"
         );
     }
