@@ -1049,11 +1049,11 @@ impl Game {
                                 Some(false) => Some(false),
                                 // `B` read in place when it is a constant or an
                                 // `EMPTY` test (`Rule::simple_right`).
-                                Some(true) => match r.simple_right.as_ref().map(|s| &s.list) {
+                                Some(true) => match &r.simple_right {
                                     // (Not through `Option::map`: its
                                     // closure was a call of its own.)
-                                    Some(list) if (ti as usize) < list.len() => {
-                                        Some(list[ti as usize].1.holds(st))
+                                    Some(s) if (ti as usize) < s.list.len() => {
+                                        Some(s.list[ti as usize].1.holds(st))
                                     }
                                     Some(_) => None,
                                     None => r
