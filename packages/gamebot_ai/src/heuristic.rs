@@ -124,6 +124,29 @@ impl Heuristic {
         })
     }
 
+    /// Every player's [`Heuristic::raw`] value (player `p` at index `p − 1`),
+    /// each computed once: in a two-player game the player without an
+    /// `[EVALUATION]` record gets the negation of the value already computed
+    /// for the other, and mobility generates the moves once.
+    pub(crate) fn raw_each(self, w: &mut Worker<'_>, st: &State) -> Result<Vec<f64>> {
+        let game = w.game;
+        let n = game.player_count() as i32;
+        match self {
+            Heuristic::Eval if n == 2 && game.has_evaluation(1) != game.has_evaluation(2) => {
+                let p = if game.has_evaluation(1) { 1 } else { 2 };
+                let v = self.raw(w, st, p)?;
+                Ok(if p == 1 { vec![v, -v] } else { vec![-v, v] })
+            }
+            Heuristic::Mobility => {
+                let m = w.moves(st)?.len() as f64;
+                let me = st.player();
+                Ok((1..=n).map(|p| if p == me { m } else { -m }).collect())
+            }
+            Heuristic::Auto => self.resolve(game)?.raw_each(w, st),
+            h => (1..=n).map(|p| h.raw(w, st, p)).collect(),
+        }
+    }
+
     /// A default scale for [`squash`]: the raw difference that counts as "clearly better".
     pub(crate) fn default_scale(self) -> f64 {
         match self {
@@ -186,6 +209,49 @@ mod tests {
             let (x, y) = (squash(a, s), squash(b, s));
             prop_assert!(x.abs() < 0.4 && y.abs() < 0.4);
             if a < b { prop_assert!(x <= y); }
+        }
+    }
+
+    #[test]
+    fn every_players_values_at_once_are_each_players_value() {
+        use gamebot_rules::LegalMoves;
+        use rand::{Rng, SeedableRng};
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        // reversi 8×8 and pentago: an [EVALUATION] record for player 1 only;
+        // nim: scores; connect four: neither.
+        for name in ["reversi8.game", "nim.game", "pentago.game", "connect4.game"] {
+            let g = Game::load(format!("{dir}/{name}")).unwrap();
+            let mut w = Worker::new(&g);
+            let (mut sc, mut buf) = (g.scratch(), LegalMoves::new());
+            let mut st = g.initial_state();
+            let mut seen = 0;
+            while !st.is_over() && seen < 30 {
+                for h in [
+                    Heuristic::Auto,
+                    Heuristic::Pieces,
+                    Heuristic::Mobility,
+                    Heuristic::Score,
+                    Heuristic::Zero,
+                ]
+                .into_iter()
+                .chain(Heuristic::Eval.resolve(&g).ok())
+                {
+                    let each = h.raw_each(&mut w, &st).unwrap();
+                    let one: Vec<f64> = (1..=g.player_count() as i32)
+                        .map(|p| h.raw(&mut w, &st, p).unwrap())
+                        .collect();
+                    assert_eq!(each, one, "{name} {h} {}", st.hash());
+                }
+                g.legal_moves_of(&st, &mut sc, &mut buf).unwrap();
+                if buf.is_empty() {
+                    break;
+                }
+                g.apply_legal(&mut st, &buf, rng.gen_range(0..buf.len()), &mut sc)
+                    .unwrap();
+                seen += 1;
+            }
+            assert!(seen > 5, "{name}: {seen} positions");
         }
     }
 

@@ -41,8 +41,18 @@ impl Tally {
     }
     /// Positions searched per second of thinking.
     pub fn nodes_per_second(&self) -> f64 {
+        self.per_second(self.nodes)
+    }
+    /// Playouts per second of thinking (MCTS: leaves judged, one an
+    /// iteration unless the leaf is decided; with `cutoff=0` a leaf's moves
+    /// are not generated, so this, not [`Tally::nodes_per_second`], is its
+    /// search rate).
+    pub fn playouts_per_second(&self) -> f64 {
+        self.per_second(self.playouts)
+    }
+    fn per_second(&self, n: u64) -> f64 {
         if self.seconds > 0.0 {
-            self.nodes as f64 / self.seconds
+            n as f64 / self.seconds
         } else {
             0.0
         }

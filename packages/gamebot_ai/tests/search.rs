@@ -133,6 +133,53 @@ fn mcts_is_reproducible_for_a_fixed_budget_seed_and_thread_count() {
     );
 }
 
+/// Player 1 blocks player 2's only piece (2 is stuck: a draw, §7.11) or
+/// steps aside (2 then steps in and wins).
+const BLOCK_GAME: &str = "[ELEMENT TYPES]\nname=peg\nstates=1\n\
+[LOCATION TYPES]\nname=cell\n\
+[LOCATIONS]\nname=s(1)\ntype=cell\nname=s(2)\ntype=cell\nname=s(3)\ntype=cell\n\
+name=aside\ntype=cell\n\
+[PLAYER NAMES]\n1=one\n2=two\n\
+[MOVABLE ELEMENTS]\nname=x\ntype=peg\nplayer=1\nlocation=s(1)\n\
+name=y\ntype=peg\nplayer=2\nlocation=s(3)\n\
+[END OF GAME]\nsituation=(NOT EMPTY(\"s(2)\")) AND (OWNER(CONTENT(\"s(2)\")) == 2)\nwinner=2\n\
+[GAME RULES]\nname=block\nelement=x\nplayer=1\nfrom=s(1)\nto=s(2)\nfollowup=NEXTPLAYER\n\
+name=aside\nelement=x\nplayer=1\nfrom=s(1)\nto=aside\nfollowup=NEXTPLAYER\n\
+name=step\nelement=y\nplayer=2\nfrom=s(3)\nto=s(2)\nfollowup=NEXTPLAYER\n";
+
+/// Blocking is proven a draw (and chosen) whatever judges the leaves:
+/// playouts, playouts cut short, or (`cutoff=0`) the heuristic at once, which
+/// finds the stuck player only when the leaf is expanded.
+#[test]
+fn mcts_proves_a_stuck_opponent_a_draw_at_any_cutoff() {
+    let g = Game::parse("block.game", BLOCK_GAME).unwrap();
+    let s = g.initial_state();
+    for spec in [
+        "mcts:iterations=300,seed=1",
+        "mcts:iterations=300,seed=1,cutoff=2,heuristic=pieces",
+        "mcts:iterations=300,seed=1,cutoff=0,heuristic=pieces",
+    ] {
+        let d = strategy(spec)
+            .unwrap()
+            .choose(&g, &s, &SearchControl::new())
+            .unwrap();
+        assert_eq!(g.move_text(&d.mv), "x:s(1)->s(2)", "{spec}");
+        assert!(d.stats.complete, "{spec}: {:?}", d.stats);
+        let mut proven: Vec<(&str, f64, bool)> = d
+            .stats
+            .considered
+            .iter()
+            .map(|c| (c.mv.as_str(), c.value, c.proven))
+            .collect();
+        proven.sort_by_key(|c| c.0);
+        assert_eq!(
+            proven,
+            [("x:s(1)->aside", -1.0, true), ("x:s(1)->s(2)", 0.0, true)],
+            "{spec}"
+        );
+    }
+}
+
 #[test]
 fn mcts_reuses_its_tree() {
     let g = game("connect4");

@@ -160,21 +160,23 @@ fn print_result(r: &TournamentResult) -> anyhow::Result<()> {
     let mut order: Vec<usize> = (0..r.players.len()).collect();
     order.sort_by(|&x, &y| r.elo[y].total_cmp(&r.elo[x]));
     outln!(
-        "\n{:<w$}  {:>7}  {:>9}  {:>12}  {:>10}",
+        "\n{:<w$}  {:>7}  {:>9}  {:>12}  {:>12}  {:>10}",
         "player",
         "Elo",
         "s/move",
         "nodes/s",
+        "playouts/s",
         "moves"
     );
     for i in order {
         let t = &r.tally[i];
         outln!(
-            "{:<w$}  {:>+7.0}  {:>9.4}  {:>12.0}  {:>10}",
+            "{:<w$}  {:>+7.0}  {:>9.4}  {:>12.0}  {:>12.0}  {:>10}",
             r.players[i],
             r.elo[i],
             t.seconds_per_move(),
             t.nodes_per_second(),
+            t.playouts_per_second(),
             t.moves
         );
     }
@@ -201,6 +203,7 @@ fn to_json(r: &TournamentResult) -> serde_json::Value {
                     "seconds_per_move": t.seconds_per_move(),
                     "nodes_per_second": t.nodes_per_second(),
                     "playouts": t.playouts,
+                    "playouts_per_second": t.playouts_per_second(),
                 }),
             )
         })
