@@ -133,9 +133,10 @@ impl Heuristic {
         let n = game.player_count() as i32;
         match self {
             Heuristic::Eval if n == 2 && game.has_evaluation(1) != game.has_evaluation(2) => {
-                let p = if game.has_evaluation(1) { 1 } else { 2 };
-                let v = self.raw(w, st, p)?;
-                Ok(if p == 1 { vec![v, -v] } else { vec![-v, v] })
+                // One run of the one record (`raw` negates player 2's for
+                // player 1 when only player 2 has one).
+                let v = self.raw(w, st, 1)?;
+                Ok(vec![v, -v])
             }
             Heuristic::Mobility => {
                 let m = w.moves(st)?.len() as f64;
