@@ -1344,6 +1344,34 @@ pub(crate) struct GameTables<'a> {
 }
 
 impl<'a> Compiler<'a> {
+    /// The variables that the functions `fids` and every function they call
+    /// (following calls) mention (`memo::mentions`, their parameters
+    /// included); `None` when a call is of no defined function.
+    pub(crate) fn mentioned_by(
+        &self,
+        mut fids: Vec<FuncId>,
+    ) -> Option<rustc_hash::FxHashSet<VarId>> {
+        let mut seen: Vec<FuncId> = Vec::new();
+        let mut out = rustc_hash::FxHashSet::default();
+        while let Some(g) = fids.pop() {
+            if seen.contains(&g) {
+                continue;
+            }
+            seen.push(g);
+            let def = self.funcs.get(g as usize)?.as_ref()?;
+            out.extend(def.params.iter().copied());
+            for line in &def.body {
+                crate::memo::mentions(&line.expr, self.templates, &mut out);
+                line.expr.walk(&mut |x| {
+                    if let Expr::Call(h, _) = x {
+                        fids.push(*h);
+                    }
+                });
+            }
+        }
+        Some(out)
+    }
+
     /// A compiler of `t`'s expressions with no memoized function, no unit,
     /// no recording and no Bool function known yet: the probe that asks
     /// whether a function can be inlined (`pure::inlinable`), and the base

@@ -116,6 +116,20 @@ pub struct Vars {
     pub(crate) reference: bool,
     /// Memoized calls of pure functions (`memo.rs`); used by the compiled form.
     pub(crate) memo: crate::memo::Memo,
+    /// The variables written by register code (`pure.rs`, [`Vars::write_logged`])
+    /// with their values before, so that an evaluation over registers that
+    /// gives up can put them back ([`Vars::undo_to`]) before its closures run.
+    undo: Vec<(VarId, Option<Value>)>,
+    /// Per variable, the logging evaluation (`undo_at`) that logged it last:
+    /// an evaluation logs a variable's value before its first write only.
+    undo_stamp: Vec<u64>,
+    /// The number of the innermost logging evaluation running (0: none).
+    undo_at: u64,
+    /// The last number given to a logging evaluation.
+    undo_last: u64,
+    /// Evaluations over registers that write variables, nested: the log is
+    /// emptied when the outermost one gives a value.
+    undo_depth: u32,
 }
 
 impl Default for Vars {
@@ -132,6 +146,11 @@ impl Vars {
             steps_left: DEFAULT_STEP_BUDGET,
             reference: false,
             memo: crate::memo::Memo::default(),
+            undo: Vec::new(),
+            undo_stamp: vec![0; n],
+            undo_at: 0,
+            undo_last: 0,
+            undo_depth: 0,
         }
     }
     /// Sets the steps per operation (takes effect at the next operation).
@@ -196,6 +215,52 @@ impl Vars {
         match &mut self.slots[v as usize] {
             Some(Value::Int(x)) => *x = i,
             slot => *slot = Some(Value::Int(i)),
+        }
+    }
+    /// [`Vars::set_int`] by register code (`pure.rs`): the value before the
+    /// running logging evaluation's first write of `v` is logged, for
+    /// [`Vars::leave_logged`].
+    #[inline(always)]
+    pub(crate) fn write_logged(&mut self, v: VarId, i: i32) {
+        let stamp = &mut self.undo_stamp[v as usize];
+        if *stamp == self.undo_at {
+            self.set_int(v, i);
+        } else {
+            *stamp = self.undo_at;
+            let old = self.slots[v as usize].replace(Value::Int(i));
+            self.undo.push((v, old));
+        }
+    }
+    /// Enters an evaluation over registers that may write variables: the
+    /// log's mark and the enclosing logging evaluation's number, for
+    /// [`Vars::leave_logged`].
+    #[inline]
+    pub(crate) fn enter_logged(&mut self) -> (usize, u64) {
+        self.undo_depth += 1;
+        self.undo_last += 1;
+        let outer = std::mem::replace(&mut self.undo_at, self.undo_last);
+        (self.undo.len(), outer)
+    }
+    /// Leaves the evaluation entered at `mark` (inside the logging
+    /// evaluation `outer`): when it gave up (`done` is false) the variables
+    /// written since get their values before back, latest first (so each
+    /// ends with the value it had at the mark); when it gave a value its
+    /// writes stand (and are forgotten once no enclosing such evaluation can
+    /// still give up). The enclosing evaluation logs a variable again on its
+    /// next write (the stamp is this one's), so a give-up of its own puts
+    /// back the value from before it.
+    #[inline]
+    pub(crate) fn leave_logged(&mut self, (mark, outer): (usize, u64), done: bool) {
+        self.undo_at = outer;
+        self.undo_depth -= 1;
+        if !done {
+            while self.undo.len() > mark {
+                if let Some((v, old)) = self.undo.pop() {
+                    self.slots[v as usize] = old;
+                }
+            }
+        } else if self.undo_depth == 0 {
+            self.undo.clear();
         }
     }
     /// The variable slots and the memo tables, borrowed together.

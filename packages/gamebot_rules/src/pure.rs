@@ -152,6 +152,26 @@ pub(crate) enum Pure {
     /// A call of a memoized function (issue 18 fifteenth step): its memo
     /// entry looked up, or, when its table is off, its body inlined.
     Memo(Box<PMemo>),
+    /// An assignment, inside an inlined call, of a variable of the namespace
+    /// that is not dead (a caller or another function reads what it leaves:
+    /// a global shared by several functions, a parameter another function
+    /// reads) to an Int: written through at once (`Vars::write_logged`), as
+    /// the closures write it; `true`. (Issue 18, sixty-fourth step.)
+    Write(VarId, Box<Pure>),
+    /// `FORALL`/`FORSOME` over a variable that is not dead ([`LiveLoop`]).
+    LiveLoop(Box<LiveLoop>),
+}
+
+/// A loop over a variable of the namespace that is not dead: the variable
+/// written through before each iteration (`Vars::write_logged`), read by the
+/// body from the namespace, as `compile::over_range` runs the closures'
+/// loops; one budget step per iteration.
+pub(crate) struct LiveLoop {
+    all: bool,
+    var: VarId,
+    from: Pure,
+    to: Pure,
+    body: Pure,
 }
 
 /// A call of a memoized user function whose parameters are all dead, with
@@ -250,6 +270,46 @@ pub(crate) struct Inlined {
     /// the value kept there for the state's epoch, or keeps the value it
     /// gives there ([`call_int`]).
     keyed: Option<(u8, KeyedSlots)>,
+    /// Variables that are not dead held in registers of the call
+    /// ([`Entered::held`]): per line before the last (`steps`), what the
+    /// call writes into the namespace when that line is a false guard (the
+    /// call ends there); empty when the call holds none.
+    outs: Vec<Box<[(VarId, Pure)]>>,
+    /// What it writes when it gives its value.
+    out_end: Box<[(VarId, Pure)]>,
+}
+
+/// An inlinable call entered ([`Builder::enter`]).
+struct Entered<'a> {
+    /// Its arguments into registers.
+    argv: Vec<(u8, Pure)>,
+    /// Its lines before the last.
+    steps: Vec<Step>,
+    /// Per step, what it publishes when it ends the call ([`Inlined::outs`]).
+    outs: Vec<Box<[(VarId, Pure)]>>,
+    /// The variables that are not dead and that the call holds in registers
+    /// (see [`Builder::enter`]), in the order of their first writes.
+    held: Vec<VarId>,
+    /// The scope of its last line.
+    inner: Scope,
+    last: &'a Expr,
+}
+
+/// Where each variable of `held` is in `scope` (its latest slot), to be
+/// written into the namespace ([`publish`]).
+fn held_slots(held: &[VarId], scope: &Scope) -> Box<[(VarId, Pure)]> {
+    held.iter()
+        .filter_map(|&v| {
+            let &(_, slot, _) = scope.iter().rev().find(|(w, ..)| *w == v)?;
+            Some((
+                v,
+                match slot {
+                    Slot::Reg(r) | Slot::Alias(r) => Pure::Reg(r),
+                    Slot::Lit(i) => Pure::Lit(i),
+                },
+            ))
+        })
+        .collect()
 }
 
 /// [`Inlined::keyed`]: the slots of the literal arguments from `lo` on
@@ -360,6 +420,15 @@ struct Builder<'c, 'a> {
     /// The memoized function whose call is being inlined for a
     /// [`PMemo::inline`]: built even though it is memoized.
     inline_memo: Option<crate::expr::FuncId>,
+    /// Whether the tree writes variables of the namespace ([`Pure::Write`],
+    /// [`Pure::LiveLoop`]): its root is then run through [`logged`], and
+    /// the roots that keep or reuse values without running them refuse it.
+    live: bool,
+    /// Set just before a loop line over a held variable is built
+    /// ([`Builder::enter`]): that loop takes no form that may leave its
+    /// register unset (kept counts, [`KeptElemCount`], [`SummedCounts`]),
+    /// since the call writes the register's last value into the variable.
+    held_loop: bool,
 }
 
 /// The variables of one inlined call, with their types: each in a register,
@@ -400,7 +469,17 @@ impl<'c, 'a> Builder<'c, 'a> {
             memo_calls,
             inline_memo: None,
             tail: true,
+            live: false,
+            held_loop: false,
         }
+    }
+
+    /// [`Pure::Write`] of `v` (the tree is then [`Builder::live`]).
+    fn write(&mut self, v: VarId, x: Pure) -> Pure {
+        self.live = true;
+        #[cfg(test)]
+        WRITES_BUILT.with(|n| n.set(n.get() + 1));
+        Pure::Write(v, Box::new(x))
     }
 
     fn reg(&mut self) -> Option<u8> {
@@ -586,12 +665,20 @@ impl<'c, 'a> Builder<'c, 'a> {
             },
             // An assignment of a variable of this call held in a register
             // of its own, with a value of the same type: written in place.
-            Expr::Assign(v, x) => {
-                let &(_, slot, ty) = scope?.iter().rev().find(|(w, ..)| w == v)?;
-                let Slot::Reg(r) = slot else { return None };
-                let x = self.of(x, ty, scope, nest)?;
-                (Pure::Assign(r, Box::new(x)), Ty::Bool)
-            }
+            Expr::Assign(v, x) => match scope?.iter().rev().find(|(w, ..)| w == v) {
+                Some(&(_, Slot::Reg(r), ty)) => {
+                    let x = self.of(x, ty, scope, nest)?;
+                    (Pure::Assign(r, Box::new(x)), Ty::Bool)
+                }
+                Some(_) => return None,
+                // A variable that is not dead, inside an inlined call:
+                // written through.
+                None if self.c.dead.get(*v as usize) == Some(&false) => {
+                    let x = self.of(x, Ty::Int, scope, nest)?;
+                    (self.write(*v, x), Ty::Bool)
+                }
+                None => return None,
+            },
             Expr::Loop {
                 all,
                 var,
@@ -599,6 +686,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 to,
                 body,
             } => {
+                let held = std::mem::take(&mut self.held_loop);
                 // A memoized body (`memo::units`) keeps its table.
                 if self
                     .c
@@ -621,12 +709,30 @@ impl<'c, 'a> Builder<'c, 'a> {
                         inner.push((*var, Slot::Reg(r), Ty::Int));
                         r
                     }
+                    // A variable that is not dead: written through each
+                    // iteration, read by the body from the namespace.
+                    None if self.c.dead.get(*var as usize) == Some(&false) => {
+                        let body = self.of(body, Ty::Bool, scope, nest)?;
+                        self.live = true;
+                        #[cfg(test)]
+                        WRITES_BUILT.with(|n| n.set(n.get() + 1));
+                        return Some((
+                            Pure::LiveLoop(Box::new(LiveLoop {
+                                all: *all,
+                                var: *var,
+                                from,
+                                to,
+                                body,
+                            })),
+                            Ty::Bool,
+                        ));
+                    }
                     None => return None,
                 };
                 let body = self.of(body, Ty::Bool, Some(&inner), nest)?;
                 // A FORALL counting over elements ([`ElemCount`]) keeps its
                 // counts per position.
-                let slot = if *all {
+                let slot = if *all && !held {
                     crate::compile::counting_reg(&body).and_then(|(cond, when, n, _)| {
                         let (tab, tests) = element_tests(cond, reg, false)?;
                         self.kept_slot(tab, &tests, reg, n, when)
@@ -647,6 +753,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // A sum of a call's values ([`SummedCounts`]) may keep what
                 // its keys counted in its place in `Memo::sums`.
                 let slot = slot.or_else(|| {
+                    if held {
+                        return None;
+                    }
                     summing_call(&body)?;
                     let s = self.c.sum_slots.get();
                     self.c.sum_slots.set(s.checked_add(1)?);
@@ -707,14 +816,26 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// arguments into registers (in the caller's `scope`), its lines before
     /// the last (assignments into registers, guards), the scope of its body
     /// and its last line.
-    #[allow(clippy::type_complexity)]
+    ///
+    /// A variable that is not dead (another function reads what the call
+    /// leaves in it: a global shared by several functions, a parameter read
+    /// elsewhere) is *held* in registers like a dead one, and written into
+    /// the namespace when the call ends ([`Inlined::outs`],
+    /// [`Inlined::out_end`]), when the function calls no function (nothing
+    /// else runs while the call does, so nothing else can read the
+    /// namespace's value meanwhile) and the variable is a parameter or is
+    /// written only by lines of its own (an assignment line, a loop line),
+    /// so that which writes happened is known at each line. Before its
+    /// first write a read of it is the namespace's. Otherwise it is written
+    /// through ([`Pure::Write`], [`Pure::LiveLoop`]) and read from the
+    /// namespace.
     fn enter(
         &mut self,
         fid: crate::expr::FuncId,
         args: &[Expr],
         scope: Option<&Scope>,
         nest: u32,
-    ) -> Option<(Vec<(u8, Pure)>, Vec<Step>, Scope, &'a Expr)> {
+    ) -> Option<Entered<'a>> {
         if nest >= MAX_NEST {
             return None;
         }
@@ -727,15 +848,66 @@ impl<'c, 'a> Builder<'c, 'a> {
             || !func
                 .params
                 .iter()
-                .all(|&p| c.dead.get(p as usize) == Some(&true))
+                .all(|&p| c.dead.get(p as usize).is_some())
         {
             return None;
         }
         let (last, lines) = func.body.split_last()?;
         let mut argv = Vec::with_capacity(args.len());
         let mut inner: Scope = Vec::new();
+        // Which variables that are not dead are held in registers: not
+        // those a function it calls mentions (following calls: that
+        // function could read or write the namespace's value while the
+        // call runs), nor those written other than by a line of their own.
+        let mut through: Vec<VarId> = Vec::new();
+        let mut callees: Vec<crate::expr::FuncId> = Vec::new();
+        for line in &func.body {
+            line.expr.walk(&mut |x| match x {
+                Expr::Call(g, _) => callees.push(*g),
+                Expr::Assign(v, _) | Expr::Loop { var: v, .. } if !std::ptr::eq(x, &line.expr) => {
+                    through.push(*v)
+                }
+                _ => {}
+            });
+        }
+        let called = c.mentioned_by(callees);
+        let holds = |v: VarId| {
+            c.dead.get(v as usize) == Some(&false)
+                && !through.contains(&v)
+                && called.as_ref().is_some_and(|m| !m.contains(&v))
+        };
+        let mut held: Vec<VarId> = Vec::new();
+        // Parameters that are not dead (another function reads them, as
+        // `reversi6`'s `FlipRay` reads `Flanks`' `$dx`): written through
+        // ([`Pure::Write`]) as the first lines of the call. The closures
+        // bind each parameter right after evaluating its argument; here the
+        // arguments into registers come first, so every argument must be
+        // plain (no call, nothing written) and one into a register must not
+        // read a parameter written before it.
+        let mut writes: Vec<Step> = Vec::new();
+        let mut written: Vec<VarId> = Vec::new();
         for (a, &p) in args.iter().zip(&func.params) {
             let (x, ty) = self.value(a, scope, nest)?;
+            if holds(p) && ty == Ty::Int {
+                if !written.is_empty()
+                    && (x.has_effects() || written.iter().any(|&w| x.reads_var(w)))
+                {
+                    return None;
+                }
+                written.push(p);
+                held.push(p);
+            } else if c.dead.get(p as usize) == Some(&false) {
+                if ty != Ty::Int || x.has_effects() {
+                    return None;
+                }
+                written.push(p);
+                let w = self.write(p, x);
+                writes.push(Step::Guard(w, true));
+                continue;
+            }
+            if !written.is_empty() && (x.has_effects() || written.iter().any(|&w| x.reads_var(w))) {
+                return None;
+            }
             let slot = match x {
                 Pure::Reg(r) => Slot::Alias(r),
                 Pure::Lit(i) => Slot::Lit(i),
@@ -780,8 +952,12 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             }
         }
-        let mut steps = Vec::new();
+        let mut steps = writes;
+        let mut outs: Vec<Box<[(VarId, Pure)]>> = Vec::new();
         for line in lines {
+            // A loop line over a held variable (its own register, or one
+            // this call has for it already) must leave its register set.
+            self.held_loop = matches!(&line.expr, Expr::Loop { var, .. } if holds(*var));
             match &line.expr {
                 Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&true) => {
                     let (x, ty) = self.value(x, Some(&inner), nest + 1)?;
@@ -789,16 +965,35 @@ impl<'c, 'a> Builder<'c, 'a> {
                     steps.push(Step::Let(r, x));
                     inner.push((*v, Slot::Reg(r), ty));
                 }
+                // A held variable: into a register, as a dead one.
+                Expr::Assign(v, x) if holds(*v) => {
+                    let x = self.of(x, Ty::Int, Some(&inner), nest + 1)?;
+                    let r = self.reg()?;
+                    steps.push(Step::Let(r, x));
+                    inner.push((*v, Slot::Reg(r), Ty::Int));
+                    if !held.contains(v) {
+                        held.push(*v);
+                    }
+                }
+                // A variable that is not dead: written through.
+                Expr::Assign(v, x) if c.dead.get(*v as usize) == Some(&false) => {
+                    let x = self.of(x, Ty::Int, Some(&inner), nest + 1)?;
+                    let w = self.write(*v, x);
+                    steps.push(Step::Guard(w, true));
+                }
                 Expr::Assign(..) => return None,
                 // A loop line over a dead variable: its register stays in
                 // scope for the later lines (a loop that gives a value has
                 // set its variable).
                 Expr::Loop { var, .. }
-                    if c.dead.get(*var as usize) == Some(&true)
+                    if (c.dead.get(*var as usize) == Some(&true) || holds(*var))
                         && !inner.iter().any(|(w, ..)| w == var) =>
                 {
                     let r = self.reg()?;
                     inner.push((*var, Slot::Reg(r), Ty::Int));
+                    if holds(*var) && !held.contains(var) {
+                        held.push(*var);
+                    }
                     steps.push(Step::Guard(
                         self.of(&line.expr, Ty::Bool, Some(&inner), nest + 1)?,
                         crate::memo::always_true(&line.expr),
@@ -809,8 +1004,28 @@ impl<'c, 'a> Builder<'c, 'a> {
                     crate::memo::always_true(e),
                 )),
             }
+            // What a false guard line here publishes: the held variables
+            // written before it, and its own loop's variable.
+            if !held.is_empty() {
+                outs.resize_with(steps.len() - 1, || Box::new([]));
+                outs.push(match steps.last() {
+                    Some(Step::Guard(..)) => held_slots(&held, &inner),
+                    _ => Box::new([]),
+                });
+            }
         }
-        Some((argv, steps, inner, &last.expr))
+        if !held.is_empty() {
+            outs.resize_with(steps.len(), || Box::new([]));
+            self.live = true;
+        }
+        Some(Entered {
+            argv,
+            steps,
+            outs,
+            held,
+            inner,
+            last: &last.expr,
+        })
     }
 
     /// An inlinable call of `fid` (see [`Builder::enter`]) inlined.
@@ -823,7 +1038,14 @@ impl<'c, 'a> Builder<'c, 'a> {
         tail: bool,
     ) -> Option<(Pure, Ty)> {
         let mark = self.regs;
-        let (argv, steps, inner, last) = self.enter(fid, args, scope, nest)?;
+        let Entered {
+            argv,
+            steps,
+            outs,
+            held,
+            inner,
+            last,
+        } = self.enter(fid, args, scope, nest)?;
         // The last line is evaluated last: in tail position if the call is.
         self.tail = tail;
         let (body, ty) = self.build(last, Some(&inner), nest + 1)?;
@@ -851,7 +1073,13 @@ impl<'c, 'a> Builder<'c, 'a> {
             once: false,
             reads: u64::MAX,
             keyed: None,
+            outs,
+            out_end: held_slots(&held, &inner),
         };
+        #[cfg(test)]
+        if !call.out_end.is_empty() {
+            HELD_CALLS_BUILT.with(|n| n.set(n.get() + 1));
+        }
         // Integer literals as arguments (a call in a copy specialized for
         // one element, `nim-orig`'s `Left(3)`): as closed as none.
         if let Some(lits) = crate::expr::int_literals(args).filter(|_| !call.reads_namespace()) {
@@ -1060,7 +1288,7 @@ pub(crate) fn compile_residual(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
 pub(crate) fn compile_set(c: &Compiler<'_>, e: &Expr) -> Option<PInt> {
     let mut b = Builder::at_root(c, None, true);
     let (p, ty) = b.build(e, None, 0)?;
-    (ty == Ty::Set).then(|| lower_int(&p, c.record))
+    (ty == Ty::Set && !b.live).then(|| lower_int(&p, c.record))
 }
 
 /// The leaves of `p`'s chain of `and` (else `or`) nodes, in order.
@@ -1093,7 +1321,7 @@ fn clause_chain(p: &Pure) -> Option<(bool, Vec<&Pure>)> {
 pub(crate) fn compile_kept_formula(c: &Compiler<'_>, e: &Expr) -> Option<Code> {
     let mut b = Builder::at_root(c, None, true);
     let (p, ty) = b.build(e, None, 0)?;
-    (ty == Ty::Bool && b.calls == 0 && kept_formula_shape(&p))
+    (ty == Ty::Bool && b.calls == 0 && !b.live && kept_formula_shape(&p))
         .then(|| Code::Bool(lower_bool(&p, c.record)))
 }
 
@@ -1128,28 +1356,67 @@ fn compile_with(c: &Compiler<'_>, e: &Expr, top: bool, need_call: bool) -> Optio
     let mut b = Builder::at_root(c, None, memo_calls);
     let (p, ty) = b.build(e, None, 0)?;
     let rec = c.record;
+    // A residual must write no variable (`Ctx::run_special`).
+    if b.live && !need_call {
+        return None;
+    }
     // A call of a memoized function alone: inlined for when its table is
     // off (`Code::OffInt`/`OffBool`), the closures otherwise.
     if let Pure::Memo(m) = &p {
         let call = m.inline.as_ref()?;
-        return match ty {
-            Ty::Int => Some(Code::OffInt(m.fid, call_int(call, rec))),
-            Ty::Bool => Some(Code::OffBool(m.fid, call_bool(call, rec))),
-            _ => None,
+        let code = match ty {
+            Ty::Int => Code::OffInt(m.fid, call_int(call, rec)),
+            Ty::Bool => Code::OffBool(m.fid, call_bool(call, rec)),
+            _ => return None,
         };
+        return Some(code.logged(b.live));
     }
     if need_call && b.calls == 0 {
         return None;
     }
-    Some(match ty {
-        Ty::Int => Code::Int(lower_int(&p, rec)),
-        Ty::Bool => Code::Bool(lower_bool(&p, rec)),
-        // An Elem at the root would have to become a name again: left to
-        // the closures.
-        Ty::Elem | Ty::LType | Ty::EType => return None,
-        Ty::Loc => Code::Loc(lower_int(&p, rec)),
-        Ty::Set => Code::Set(lower_int(&p, rec)),
+    let live = b.live;
+    Some(Code::logged(
+        match ty {
+            Ty::Int => Code::Int(lower_int(&p, rec)),
+            Ty::Bool => Code::Bool(lower_bool(&p, rec)),
+            // An Elem at the root would have to become a name again: left to
+            // the closures.
+            Ty::Elem | Ty::LType | Ty::EType => return None,
+            Ty::Loc => Code::Loc(lower_int(&p, rec)),
+            Ty::Set => Code::Set(lower_int(&p, rec)),
+        },
+        live,
+    ))
+}
+
+/// The closure of a root whose tree writes variables of the namespace
+/// ([`Builder::live`]): what it wrote is put back when it gives up
+/// (`Vars::leave_logged`), so that its closures then run from the
+/// variables as they were — the give-up leaves no trace, as for any tree.
+fn logged<T: 'static>(p: P<T>) -> P<T> {
+    Box::new(move |c, r| {
+        let mark = c.vars.enter_logged();
+        let v = p(c, r);
+        c.vars.leave_logged(mark, v.is_some());
+        v
     })
+}
+
+impl Code {
+    /// [`logged`] of the code's closure when `live`.
+    fn logged(self, live: bool) -> Code {
+        if !live {
+            return self;
+        }
+        match self {
+            Code::Int(p) => Code::Int(logged(p)),
+            Code::Bool(p) => Code::Bool(logged(p)),
+            Code::Loc(p) => Code::Loc(logged(p)),
+            Code::Set(p) => Code::Set(logged(p)),
+            Code::OffInt(f, p) => Code::OffInt(f, logged(p)),
+            Code::OffBool(f, p) => Code::OffBool(f, logged(p)),
+        }
+    }
 }
 
 /// Whether a call of `f` with Int arguments can be inlined at the root of
@@ -1177,11 +1444,12 @@ pub(crate) fn body(c: &Compiler<'_>, f: crate::expr::FuncId) -> Option<Code> {
     let mut b = Builder::at_root(c, Some(f), false);
     let (p, ty) = b.build(&call, None, 0)?;
     let rec = c.record;
-    match ty {
-        Ty::Int => Some(Code::Int(lower_int(&p, rec))),
-        Ty::Bool => Some(Code::Bool(lower_bool(&p, rec))),
-        _ => None,
-    }
+    let code = match ty {
+        Ty::Int => Code::Int(lower_int(&p, rec)),
+        Ty::Bool => Code::Bool(lower_bool(&p, rec)),
+        _ => return None,
+    };
+    Some(code.logged(b.live))
 }
 
 /// A hoisted rule condition `F(..)` whose last line is `A AND B`
@@ -1201,12 +1469,22 @@ pub(crate) fn compile_split(
     args: &[Expr],
 ) -> Option<Split> {
     let mut b = Builder::at_root(c, None, false);
-    let (argv, steps, inner, last) = b.enter(f, args, None, 0)?;
+    let Entered {
+        argv,
+        steps,
+        inner,
+        last,
+        ..
+    } = b.enter(f, args, None, 0)?;
     let Expr::Binary(Op::And, x, y) = last else {
         return None;
     };
     let left = b.of(x, Ty::Bool, Some(&inner), 1)?;
     let right = b.of(y, Ty::Bool, Some(&inner), 1)?;
+    // `A`'s value is kept for the element's other targets: no writes.
+    if b.live {
+        return None;
+    }
     let rec = c.record;
     let call = Inlined {
         nest: 1,
@@ -1217,6 +1495,8 @@ pub(crate) fn compile_split(
         once: false,
         reads: u64::MAX,
         keyed: None,
+        outs: Vec::new(),
+        out_end: Box::new([]),
     };
     Some(Split {
         pro: Prologue::of(&call, rec),
@@ -1421,7 +1701,22 @@ enum PStep {
     /// always true) lowered as `X`, run for what it writes and its
     /// give-ups, its value not asked (the closure for `OR true` saved,
     /// issue 18 step 59).
-    Guard(PBool, bool),
+    /// With what the call publishes when the guard ends it ([`Inlined::outs`]).
+    Guard(PBool, bool, Outs),
+}
+
+/// Variables held in registers and where ([`Inlined::outs`]), lowered.
+type Outs = Box<[(VarId, Leaf)]>;
+
+/// Writes the held variables `outs` into the namespace (logged: the root
+/// is [`logged`]).
+#[inline]
+fn publish(c: &mut Ctx<'_>, r: &mut Regs, outs: &[(VarId, Leaf)]) -> Option<()> {
+    for (v, x) in outs {
+        let i = x.get(c, r)?;
+        c.vars.write_logged(*v, i);
+    }
+    Some(())
 }
 
 impl Prologue {
@@ -1437,14 +1732,23 @@ impl Prologue {
             lets: Vec::new(),
             steps: Vec::new(),
         };
-        for s in &call.steps {
+        for (at, s) in call.steps.iter().enumerate() {
+            let outs = || -> Outs {
+                call.outs
+                    .get(at)
+                    .map(|o| o.iter().map(|(v, x)| (*v, Leaf::of(x, rec))).collect())
+                    .unwrap_or_default()
+            };
             match s {
                 Step::Let(k, a) if !guards => pro.lets.push((*k, Leaf::of(a, rec))),
                 Step::Let(k, a) => pro.steps.push(PStep::Let(*k, Leaf::of(a, rec))),
-                Step::Guard(Pure::Or(x, t), true) if matches!(**t, Pure::BoolLit(true)) => {
-                    pro.steps.push(PStep::Guard(lower_bool(x, rec), true))
+                Step::Guard(Pure::Or(x, t), true) if matches!(**t, Pure::BoolLit(true)) => pro
+                    .steps
+                    .push(PStep::Guard(lower_bool(x, rec), true, outs())),
+                Step::Guard(g, _) => {
+                    pro.steps
+                        .push(PStep::Guard(lower_bool(g, rec), false, outs()))
                 }
-                Step::Guard(g, _) => pro.steps.push(PStep::Guard(lower_bool(g, rec), false)),
             }
         }
         pro
@@ -1506,8 +1810,11 @@ impl Prologue {
         for s in &self.steps {
             match s {
                 PStep::Let(k, a) => r[*k as usize % REGS] = a.get(c, r)?,
-                PStep::Guard(g, effect) => {
+                PStep::Guard(g, effect, outs) => {
                     if !g(c, r)? && !effect {
+                        if !outs.is_empty() {
+                            publish(c, r, outs)?;
+                        }
                         return Some(false);
                     }
                 }
@@ -1701,7 +2008,7 @@ impl KeptTest {
 pub(crate) fn kept_call_run(c: &Compiler<'_>, e: &Expr, slot: usize) -> Option<PInt> {
     let mut b = Builder::at_root(c, None, false);
     match b.build(e, None, 0)? {
-        (Pure::Call(call), Ty::Int) if call.cache.map(usize::from) == Some(slot) => {
+        (Pure::Call(call), Ty::Int) if !b.live && call.cache.map(usize::from) == Some(slot) => {
             Some(call_int_run(&call, c.record))
         }
         _ => None,
@@ -1709,6 +2016,14 @@ pub(crate) fn kept_call_run(c: &Compiler<'_>, e: &Expr, slot: usize) -> Option<P
 }
 
 impl Inlined {
+    /// [`Inlined::out_end`] lowered.
+    fn lowered_end(&self, rec: bool) -> Outs {
+        self.out_end
+            .iter()
+            .map(|(v, x)| (*v, Leaf::of(x, rec)))
+            .collect()
+    }
+
     fn call_cache(&self) -> Option<CallCache> {
         self.cache.map(|slot| CallCache {
             slot: slot as usize,
@@ -1747,10 +2062,11 @@ fn call_int_run(call: &Inlined, rec: bool) -> PInt {
     // A false guard line (a Loc or Set function, or a line that
     // cannot be false, `Builder::build`): the call gives `false`,
     // which no register holds; give up (`None`).
+    let end = call.lowered_end(rec);
     if pro.is_outer() {
-        prologue_then::<i32, true>(pro, body, None)
+        prologue_then::<i32, true>(pro, body, None, end)
     } else {
-        prologue_then::<i32, false>(pro, body, None)
+        prologue_then::<i32, false>(pro, body, None, end)
     }
 }
 
@@ -1761,7 +2077,27 @@ fn prologue_then<T: Copy + Send + Sync + 'static, const OUTER: bool>(
     pro: Prologue,
     body: P<T>,
     on_false: Option<T>,
+    end: Outs,
 ) -> P<T> {
+    // Held variables written into the namespace once the value is had.
+    if !end.is_empty() {
+        if pro.steps.is_empty() {
+            return Box::new(move |c, r| {
+                pro.run::<false, OUTER>(c, r)?;
+                let v = body(c, r)?;
+                publish(c, r, &end)?;
+                Some(v)
+            });
+        }
+        return Box::new(move |c, r| {
+            if !pro.run::<true, OUTER>(c, r)? {
+                return on_false;
+            }
+            let v = body(c, r)?;
+            publish(c, r, &end)?;
+            Some(v)
+        });
+    }
     if pro.is_bare() {
         return Box::new(move |c, r| {
             Prologue::enter::<OUTER>(c)?;
@@ -1794,10 +2130,11 @@ fn call_bool(call: &Inlined, rec: bool) -> PBool {
 fn call_bool_run(call: &Inlined, rec: bool) -> PBool {
     let pro = Prologue::of(call, rec);
     let body = lower_bool(&call.body, rec);
+    let end = call.lowered_end(rec);
     if pro.is_outer() {
-        prologue_then::<bool, true>(pro, body, Some(false))
+        prologue_then::<bool, true>(pro, body, Some(false), end)
     } else {
-        prologue_then::<bool, false>(pro, body, Some(false))
+        prologue_then::<bool, false>(pro, body, Some(false), end)
     }
 }
 
@@ -2266,6 +2603,38 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             fb(move |c, r| {
                 r[k as usize % REGS] = x.get(c, r)?;
                 Some(true)
+            })
+        }
+        Pure::Write(v, x) => {
+            let (v, x) = (*v, Leaf::of(x, rec));
+            fb(move |c, r| {
+                let i = x.get(c, r)?;
+                c.vars.write_logged(v, i);
+                Some(true)
+            })
+        }
+        Pure::LiveLoop(l) => {
+            let (all, var) = (l.all, l.var);
+            let (from, to) = (Leaf::of(&l.from, rec), Leaf::of(&l.to, rec));
+            let body = lower_bool(&l.body, rec);
+            fb(move |c, r| {
+                let (a, b) = (from.get(c, r)?, to.get(c, r)?);
+                let step: i64 = if a <= b { 1 } else { -1 };
+                let mut i = i64::from(a);
+                loop {
+                    c.vars.step().ok()?;
+                    c.vars.write_logged(var, i as i32);
+                    let x = body(c, r)?;
+                    // FORALL stops at the first false body, FORSOME at the
+                    // first true one.
+                    if all != x {
+                        return Some(x);
+                    }
+                    if i == i64::from(b) {
+                        return Some(all);
+                    }
+                    i += step;
+                }
             })
         }
         Pure::Loop(l) => {
@@ -3260,6 +3629,12 @@ thread_local! {
     /// How many loops [`summed_counts`] built on this thread (tests ask
     /// whether a game's loop took that form).
     pub(crate) static SUMMED_COUNTS_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// How many inlined calls holding variables that are not dead
+    /// ([`Inlined::out_end`]) were built on this thread.
+    pub(crate) static HELD_CALLS_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// How many variables written through ([`Pure::Write`],
+    /// [`Pure::LiveLoop`]) were built on this thread.
+    pub(crate) static WRITES_BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// The call a loop body `($n = $n + F(..)) OR true` sums ([`summed_counts`]).

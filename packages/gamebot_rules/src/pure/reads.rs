@@ -9,8 +9,11 @@
 use super::{Inlined, PElem, PLoc, Pure, Step, REGS};
 
 impl Inlined {
+    /// (A call that holds variables that are not dead writes them at its
+    /// end, [`Inlined::out_end`]: it counts as reading the namespace, so it
+    /// is never kept per position.)
     pub(super) fn reads_namespace(&self) -> bool {
-        let mut reads = false;
+        let mut reads = !self.out_end.is_empty() || self.outs.iter().any(|o| !o.is_empty());
         self.each_part(&mut |p| reads |= p.reads_namespace());
         reads
     }
@@ -115,12 +118,42 @@ impl Pure {
     /// Whether evaluating the expression may read a variable of the
     /// namespace ([`Pure::Var`]; a memoized call's entry may depend on
     /// variables it reads, so it counts as one).
+    /// A variable written through ([`Pure::Write`], [`Pure::LiveLoop`])
+    /// counts too: such a call is no function of the position alone.
     pub(super) fn reads_namespace(&self) -> bool {
-        if matches!(self, Pure::Var(_) | Pure::Memo(_)) {
+        if matches!(
+            self,
+            Pure::Var(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_)
+        ) {
             return true;
         }
         let mut reads = false;
         self.each_child(&mut |p| reads |= p.reads_namespace());
+        reads
+    }
+
+    /// Whether evaluating the expression may run a call or write a
+    /// variable of the namespace.
+    pub(super) fn has_effects(&self) -> bool {
+        if matches!(
+            self,
+            Pure::Call(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_)
+        ) {
+            return true;
+        }
+        let mut effects = false;
+        self.each_child(&mut |p| effects |= p.has_effects());
+        effects
+    }
+
+    /// Whether the expression reads variable `v` of the namespace (a call
+    /// in it may: [`Pure::has_effects`] tells).
+    pub(super) fn reads_var(&self, v: crate::expr::VarId) -> bool {
+        if matches!(*self, Pure::Var(w) if w == v) {
+            return true;
+        }
+        let mut reads = false;
+        self.each_child(&mut |p| reads |= p.reads_var(v));
         reads
     }
 
@@ -132,7 +165,9 @@ impl Pure {
                 f(a);
                 f(b);
             }
-            Pure::Not(a) | Pure::Abs(a) | Pure::Neg(a) | Pure::Assign(_, a) => f(a),
+            Pure::Not(a) | Pure::Abs(a) | Pure::Neg(a) | Pure::Assign(_, a) | Pure::Write(_, a) => {
+                f(a)
+            }
             Pure::If(a, b, c) => {
                 f(a);
                 f(b);
@@ -145,6 +180,11 @@ impl Pure {
                 PElem::Name(l) => l.each_index(f),
             },
             Pure::Loop(l) => {
+                f(&l.from);
+                f(&l.to);
+                f(&l.body);
+            }
+            Pure::LiveLoop(l) => {
                 f(&l.from);
                 f(&l.to);
                 f(&l.body);
@@ -198,7 +238,7 @@ impl Pure {
     fn read_bits(&self, regs: &[RegRange; REGS]) -> u64 {
         use crate::state::{attr_bit, content_bit, location_bit};
         let own = match self {
-            Pure::Var(_) | Pure::Memo(_) => return u64::MAX,
+            Pure::Var(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_) => return u64::MAX,
             Pure::Empty(l) | Pure::Content(l) => l.named_bits(regs, content_bit),
             Pure::Attr(_, e) | Pure::LocTypeOf(e) => {
                 let bit = if matches!(self, Pure::Attr(..)) {
