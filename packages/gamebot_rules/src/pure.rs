@@ -75,9 +75,10 @@
 //!
 //! A user function is inlinable when it is defined with as many parameters
 //! as the call has arguments, is not memoized, all its parameters are dead
-//! (`memo::dead_vars`: nothing can observe what a call leaves in them), every
-//! body line but the last assigns a dead variable (so it passes: an
-//! assignment gives `true`), is a loop over a dead variable, or is a Bool
+//! (`memo::dead_vars`: nothing can observe what a call leaves in them; since
+//! the sixty-fourth step, below, others are held or written through), every
+//! body line but the last assigns a variable (so it passes: an
+//! assignment gives `true`), is a loop, or is a Bool
 //! guard (a false one ends the call with `false`, §5.9: allowed when the
 //! last line is Bool, Loc or Set — the register form gives up on a false
 //! guard of a Loc or Set function — or when the line cannot be false,
@@ -86,6 +87,23 @@
 //! registers of the evaluation instead of the namespace; a dead variable is
 //! mentioned by this one function only and read only after a write in the
 //! same invocation, so no expression can tell the difference.
+//!
+//! Since the sixty-fourth step an inlined call may also write variables
+//! that are not dead: a global that several functions share, a parameter
+//! or loop variable that another function reads after the call
+//! (`reversi6`'s `FlipRay` reads `Flanks`' `$dx`, `$dy` and `$k`). Such a
+//! variable is *held* in registers like a dead one and written into the
+//! namespace when the call ends — at a false guard line the ones written
+//! so far ([`Inlined::outs`]), after the last line all of them
+//! ([`Inlined::out_end`]) — when no function the call calls mentions it
+//! (following calls: nothing else can see the namespace's value while the
+//! call runs) and it is a parameter or written only by lines of its own
+//! (so which writes happened is known at each line; a read before its first
+//! write is the namespace's). Any other is *written through* at once
+//! ([`Pure::Write`], [`Pure::LiveLoop`]) and read from the namespace. A
+//! root whose tree writes variables runs through [`logged`]: the writes are
+//! logged with the values before (`Vars::write_logged`), and put back when
+//! the root gives up, so its closures run from the variables as they were.
 //!
 //! The evaluation has no side effect but the evaluation-budget steps of the
 //! inlined calls (one per call, as `Ctx::enter_call` takes) and, in a game
@@ -97,7 +115,9 @@
 //! the reads it recorded are put back and the expression runs through its
 //! closures, which give the value or the error of the reference evaluator.
 //! So the value, the variables, the budget, the recorded reads and every
-//! error are those of the closures.
+//! error are those of the closures. (Since the sixty-fourth step the
+//! variables a call writes are a side effect too, put back on a give-up as
+//! described above.)
 
 use crate::compile::{Compiler, IdArg, IdTable};
 use crate::eval::Ctx;
