@@ -117,44 +117,47 @@ impl RegRange {
 impl Pure {
     /// Whether evaluating the expression may read a variable of the
     /// namespace ([`Pure::Var`]; a memoized call's entry may depend on
-    /// variables it reads, so it counts as one).
-    /// A variable written through ([`Pure::Write`], [`Pure::LiveLoop`])
-    /// counts too: such a call is no function of the position alone.
+    /// variables it reads, so it counts as one). A variable written through
+    /// ([`Pure::Write`], [`Pure::LiveLoop`]) counts too: such a call is no
+    /// function of the position alone.
     pub(super) fn reads_namespace(&self) -> bool {
-        if matches!(
-            self,
-            Pure::Var(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_)
-        ) {
-            return true;
-        }
-        let mut reads = false;
-        self.each_child(&mut |p| reads |= p.reads_namespace());
-        reads
+        self.any_node(&mut |p| {
+            matches!(
+                p,
+                Pure::Var(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_)
+            )
+        })
     }
 
     /// Whether evaluating the expression may run a call or write a
     /// variable of the namespace.
     pub(super) fn has_effects(&self) -> bool {
-        if matches!(
-            self,
-            Pure::Call(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_)
-        ) {
-            return true;
-        }
-        let mut effects = false;
-        self.each_child(&mut |p| effects |= p.has_effects());
-        effects
+        self.any_node(&mut |p| {
+            matches!(
+                p,
+                Pure::Call(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_)
+            )
+        })
     }
 
     /// Whether the expression reads variable `v` of the namespace (a call
     /// in it may: [`Pure::has_effects`] tells).
     pub(super) fn reads_var(&self, v: crate::expr::VarId) -> bool {
-        if matches!(*self, Pure::Var(w) if w == v) {
+        self.any_node(&mut |p| matches!(*p, Pure::Var(w) if w == v))
+    }
+
+    /// Whether `pred` holds for the expression or a node below it.
+    fn any_node(&self, pred: &mut dyn FnMut(&Pure) -> bool) -> bool {
+        if pred(self) {
             return true;
         }
-        let mut reads = false;
-        self.each_child(&mut |p| reads |= p.reads_var(v));
-        reads
+        let mut found = false;
+        self.each_child(&mut |p| {
+            if !found {
+                found = p.any_node(pred);
+            }
+        });
+        found
     }
 
     /// Calls `f` on each direct sub-expression.
