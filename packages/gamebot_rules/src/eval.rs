@@ -1219,8 +1219,12 @@ impl<'a> Ctx<'a> {
 
     /// `UNINDEX` of an evaluated name.
     pub(crate) fn unindex_value(&self, s: &Str) -> R<Value> {
-        if let Some(base) = self.indexed(s).and_then(|x| x.base) {
-            return Ok(Self::sym_value(base));
+        if let Some(x) = self.indexed(s) {
+            match (x.base, &x.base_text) {
+                (Some(base), _) => return Ok(Self::sym_value(base)),
+                (None, Some(text)) => return Ok(Value::Str(Str::Dyn(text.clone()))),
+                (None, None) => {}
+            }
         }
         let (base, _) = self.parse_indexes(s, "UNINDEX")?;
         Ok(match self.g.sym_of(&base) {

@@ -712,6 +712,10 @@ impl Template {
 pub(crate) struct Indexed {
     /// The text before the first `(` (the whole text without one), if known.
     pub base: Option<Sym>,
+    /// That text as the owned string `UNINDEX` gives when it is not known
+    /// (`rbin` of a location `rbin(3)`): made once at load, so a call clones
+    /// it instead of parsing the name and allocating (issue 18 step 65).
+    pub base_text: Option<Arc<String>>,
     pub idx: SmallVec<[i32; 2]>,
 }
 
@@ -1469,9 +1473,13 @@ impl Game {
         let sym_indexed = syms
             .iter()
             .map(|t| {
-                split_indexes(t).map(|(base, idx)| Indexed {
-                    base: sym_map.get(base).copied(),
-                    idx,
+                split_indexes(t).map(|(base, idx)| {
+                    let sym = sym_map.get(base).copied();
+                    Indexed {
+                        base: sym,
+                        base_text: sym.is_none().then(|| Arc::new(base.to_string())),
+                        idx,
+                    }
                 })
             })
             .collect();

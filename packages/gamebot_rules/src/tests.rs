@@ -562,6 +562,27 @@ fn loop_and_logic_vectors() {
     assert!(run("", &["$unbound"]).is_err());
 }
 
+/// `UNINDEX` of a name whose base is no known text (no name or literal is
+/// `t`) gives the owned string made at load (`game::Indexed::base_text`,
+/// issue 18 step 65): the base's text, equal to the same base of another
+/// name and to nothing else.
+#[test]
+fn unindex_of_a_base_that_is_no_known_text() {
+    match run("", &["UNINDEX(\"t(1)\")"]) {
+        Ok(Value::Str(crate::value::Str::Dyn(d))) => assert_eq!(d.as_str(), "t"),
+        other => panic!("expected the owned text `t`, got {other:?}"),
+    }
+    assert!(boolean(run(
+        "",
+        &["UNINDEX(\"t(1)\") == UNINDEX(LOCATION(\"p(1)\"))"]
+    )));
+    assert!(!boolean(run(
+        "",
+        &["UNINDEX(\"t(1)\") == UNINDEX(\"s(3,4)\")"]
+    )));
+    assert!(!boolean(run("", &["UNINDEX(\"t(1)\") == \"s\""])));
+}
+
 #[test]
 fn builtin_vectors() {
     assert!(matches!(
