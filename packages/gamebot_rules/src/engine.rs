@@ -882,6 +882,20 @@ impl Game {
             // (`Rule::simple_right`): what the loops below find, read in
             // one pass.
             simple_targets(list, st, &mut sc.targets);
+        } else if let Some(g) = r.gate.as_deref().filter(|_| !sc.vars.reference) {
+            // The condition's first conjunct tabulated (`Rule::gate`): a
+            // target where it is false is skipped, nothing bound or run
+            // (the condition is false there; `X` writes nothing and takes
+            // no budget step).
+            empty_targets(r, st, sc);
+            let row = &g[from as usize * r.to_matches.len()..][..r.to_matches.len()];
+            for &i in &sc.empty_to {
+                if !row[i as usize] {
+                    continue;
+                }
+                let (l, tb) = &r.to_matches[i as usize];
+                try_target!(i as usize, l, tb);
+            }
         } else if r.element_independent || r.condition.is_none() {
             // Targets computed once per position: straight over the locations.
             for (i, (l, tb)) in r.to_matches.iter().enumerate() {
@@ -892,17 +906,7 @@ impl Game {
             }
         } else {
             // Every element of the rule tries the same empty locations: found once.
-            if sc.empty_key != r.to_key {
-                sc.empty_to.clear();
-                sc.empty_to.extend(
-                    r.to_matches
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, (l, _))| st.content(*l).is_none())
-                        .map(|(i, _)| i as u32),
-                );
-                sc.empty_key = r.to_key;
-            }
+            empty_targets(r, st, sc);
             for &i in &sc.empty_to {
                 let (l, tb) = &r.to_matches[i as usize];
                 try_target!(i as usize, l, tb);
@@ -1552,11 +1556,20 @@ impl Game {
     pub(crate) fn tabulate_fixed_conditions(&mut self) {
         let mut tables = Vec::with_capacity(self.rules.len());
         let mut sc = self.scratch();
+        let mut gates = Vec::with_capacity(self.rules.len());
         for r in &self.rules {
-            tables.push(self.tabulate(r, &mut sc));
+            let fixed = self.tabulate(r, &mut sc);
+            gates.push(
+                fixed
+                    .is_none()
+                    .then(|| self.tabulate_gate(r, &mut sc))
+                    .flatten(),
+            );
+            tables.push(fixed);
         }
-        for (r, t) in self.rules.iter_mut().zip(tables) {
+        for ((r, t), g) in self.rules.iter_mut().zip(tables).zip(gates) {
             r.fixed = t;
+            r.gate = g;
         }
         // Conditions whose parts `A` and `B` are specialized, and which
         // write only dead variables: applying a move may use the parts too.
@@ -1585,6 +1598,53 @@ impl Game {
             && writes
                 .iter()
                 .all(|&v| self.dead.get(v as usize).copied().unwrap_or(false))
+    }
+
+    /// [`Rule::gate`]: the values of `X` in a condition `X AND Y` when `X`
+    /// reads no state, assigns nothing, loops over nothing and calls no
+    /// function (so it takes no budget step and writes nothing), for a rule
+    /// whose condition is neither tabulated whole nor hoisted; `None` when
+    /// any pair gives no value with only the patterns' variables bound.
+    fn tabulate_gate(&self, r: &Rule, sc: &mut Scratch) -> Option<Box<[bool]>> {
+        let c = r.condition.as_ref()?;
+        if r.to_locations.is_some() || r.hoist_first_conjunct || r.hoist_call {
+            return None;
+        }
+        let Expr::Binary(crate::lexer::Op::And, x, _) = &c.expr else {
+            return None;
+        };
+        let mut plain = true;
+        x.walk(&mut |y| {
+            plain &= !matches!(
+                y,
+                Expr::Assign(..) | Expr::Loop { .. } | Expr::Call(..) | Expr::Lazy(_)
+            )
+        });
+        if !plain || !reads_no_state(x, &self.funcs) {
+            return None;
+        }
+        let width = r.to_matches.len();
+        if width == 0 || r.from_match.len().checked_mul(width)? > MAX_FIXED {
+            return None;
+        }
+        let mut table = vec![false; r.from_match.len() * width];
+        for (from, fb) in r.from_match.iter().enumerate() {
+            let Some(fb) = fb else { continue };
+            for (i, (_, tb)) in r.to_matches.iter().enumerate() {
+                sc.vars.clear();
+                sc.vars.start_operation();
+                bind(&mut sc.vars, fb);
+                bind(&mut sc.vars, tb);
+                let v = Ctx::new(self, StateRef::Ro(&self.initial), &mut sc.vars).eval(x);
+                table[from * width + i] = match v.ok()? {
+                    Value::Bool(b) => b,
+                    _ => return None,
+                };
+            }
+        }
+        sc.vars.clear();
+        // A gate that never closes saves nothing.
+        table.iter().any(|&b| !b).then(|| table.into())
     }
 
     fn tabulate(&self, r: &Rule, sc: &mut Scratch) -> Option<crate::game::FixedCondition> {
@@ -1634,6 +1694,24 @@ impl Game {
             list: list.into(),
             silent,
         })
+    }
+}
+
+/// The indexes into `r.to_matches` of its empty locations, in
+/// `sc.empty_to`: found once per position for every element of the rule
+/// and the rules with the same `to_key`.
+#[inline(always)]
+fn empty_targets(r: &Rule, st: &State, sc: &mut Scratch) {
+    if sc.empty_key != r.to_key {
+        sc.empty_to.clear();
+        sc.empty_to.extend(
+            r.to_matches
+                .iter()
+                .enumerate()
+                .filter(|(_, (l, _))| st.content(*l).is_none())
+                .map(|(i, _)| i as u32),
+        );
+        sc.empty_key = r.to_key;
     }
 }
 

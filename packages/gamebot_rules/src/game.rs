@@ -144,6 +144,17 @@ pub struct Rule {
     /// (`Game::tabulate_fixed_conditions`): move generation looks it up
     /// instead of evaluating it.
     pub(crate) fixed: Option<FixedCondition>,
+    /// For a condition `X AND Y` that is not tabulated whole (`fixed`) nor
+    /// hoisted, whose `X` reads nothing of the state, assigns nothing,
+    /// loops over nothing and calls no function: `X`'s value for every pair
+    /// of a `from` location and a `to_matches` index (row `from`, as in
+    /// [`FixedCondition::table`]), when it gave one for every pair with only
+    /// the two patterns' variables bound when the game loaded. Move
+    /// generation skips a target whose `X` is false without binding or
+    /// evaluating anything: the condition would be false, and `X` takes no
+    /// budget step and writes nothing (issue 18 step 66,
+    /// `Game::tabulate_fixed_conditions`).
+    pub(crate) gate: Option<Box<[bool]>>,
     /// Per `from` location (empty when none): `toLocations` specialized for
     /// it at load (`specialize.rs`, `Specializer::targets`), which move
     /// generation runs in its place.

@@ -4478,6 +4478,95 @@ fn fixed_conditions_are_tabulated_and_agree_with_the_reference() {
     }
 }
 
+/// A game whose rules' conditions `X AND Y` can or cannot have `X`
+/// tabulated (`Rule::gate`): five cells in a row, three pieces.
+const FIRST_CONJUNCT_GAME: &str = "[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
+name=c(1)\ntype=cell\nname=c(2)\ntype=cell\nname=c(3)\ntype=cell\nname=c(4)\ntype=cell\n\
+name=c(5)\ntype=cell\n\
+[ELEMENT TYPES]\nname=peg\nstates=1\n[PLAYER NAMES]\n1=a\n2=b\n\
+[MOVABLE ELEMENTS]\nname=a(1)\ntype=peg\nlocation=c(1)\nname=a(2)\ntype=peg\nlocation=c(2)\n\
+name=a(3)\ntype=peg\nlocation=c(4)\n\
+[EXPRESSIONS]\n\
+Near($NX,$NY)\n(ABS($NX - $NY)) < 2\nEND\n\
+[GAME RULES]\n\
+name=jump\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=($Y == $X + 2) AND ($M = $X + 1) AND NOT EMPTY(\"c($M)\")\nfollowup=NEXTPLAYER\n\
+name=back\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=($Y < $X) AND EMPTY(\"c(3)\")\nfollowup=NEXTPLAYER\n\
+name=by-piece\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=($Y == $X + $N) AND EMPTY(\"c(5)\")\nfollowup=NEXTPLAYER\n\
+name=divides\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=((6 / ($Y - $X)) == 6) AND EMPTY(\"c(3)\")\nfollowup=NEXTPLAYER\n\
+name=called\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=Near($X, $Y) AND EMPTY(\"c(3)\")\nfollowup=NEXTPLAYER\n\
+name=whole\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=($Y == $X + 3) AND ($Y > 1)\nfollowup=NEXTPLAYER\n\
+name=hoisted\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=EMPTY(\"c(5)\") AND ($Y < $X)\nfollowup=NEXTPLAYER\n";
+
+/// The first conjunct `X` of a condition `X AND Y` that is neither
+/// tabulated whole nor hoisted is tabulated when it reads only the
+/// `from`/`to` patterns' variables, no state, assigns nothing and calls
+/// nothing (issue 18 step 66, `Rule::gate`: `frogs-old`'s jumps): `jump`
+/// (whose `Y` assigns `$M`) and `back`, not `by-piece` (`X` reads the
+/// element's `$N`), `divides` (`X` fails where `from` is `to`), `called`
+/// (`X` calls a function), `whole` (tabulated whole) nor `hoisted`. Move
+/// generation gives the moves of the reference evaluator, which evaluates
+/// every condition, in random games.
+#[test]
+fn first_conjuncts_are_tabulated_and_agree_with_the_reference() {
+    use rand::{Rng, SeedableRng};
+    let g = Game::parse("first.game", FIRST_CONJUNCT_GAME).unwrap();
+    let gated: Vec<(&str, bool, bool)> = g
+        .rules
+        .iter()
+        .map(|r| (r.name.as_str(), r.gate.is_some(), r.fixed.is_some()))
+        .collect();
+    assert_eq!(
+        gated,
+        [
+            ("jump", true, false),
+            ("back", true, false),
+            ("by-piece", false, false),
+            ("divides", false, false),
+            ("called", false, false),
+            ("whole", false, true),
+            ("hoisted", false, false)
+        ]
+    );
+    // `jump`'s gate: from c(1) only c(3) is open.
+    let jump = &g.rules[0];
+    let c1 = g.location_by_name("c(1)").unwrap() as usize;
+    let width = jump.to_matches.len();
+    let gate = jump.gate.as_deref().unwrap();
+    let open: Vec<&str> = jump
+        .to_matches
+        .iter()
+        .zip(&gate[c1 * width..(c1 + 1) * width])
+        .filter(|(_, &ok)| ok)
+        .map(|((l, _), _)| g.locations[*l as usize].name.as_str())
+        .collect();
+    assert_eq!(open, ["c(3)"]);
+    let mut moved = 0;
+    for seed in 0..30 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut st = g.initial_state();
+        let (mut sc, mut rsc) = (g.scratch(), g.scratch());
+        rsc.set_reference_evaluator(true);
+        let (mut moves, mut want) = (Vec::new(), Vec::new());
+        for _ in 0..30 {
+            g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
+            g.legal_moves_into(&st, &mut rsc, &mut want).unwrap();
+            let text = |ms: &[crate::Move]| ms.iter().map(|m| g.move_text(m)).collect::<Vec<_>>();
+            assert_eq!(text(&moves), text(&want), "seed {seed}, position {st:?}");
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())].clone();
+            moved += usize::from(mv.rule == 0);
+            let mut b = st.clone();
+            g.apply_with(&mut st, &mv, &mut sc).unwrap();
+            g.apply_with(&mut b, &mv, &mut rsc).unwrap();
+            assert_eq!(format!("{st:?}"), format!("{b:?}"), "{}", g.move_text(&mv));
+        }
+    }
+    // The games did jump (else the gated rule's moves were never needed).
+    assert!(moved > 0);
+}
+
 /// End-of-game checks partially evaluated at load (`specialize.rs`, issue
 /// 18 twenty-second step) where it pays: the original-style tic-tac-toe's
 /// `HasLine(1)` and `HasLine(2)` (a scan of 36 line starts of which 8 are on

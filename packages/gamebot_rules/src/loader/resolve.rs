@@ -307,6 +307,7 @@ impl Loader<'_> {
             known_binds: None,
             to_key: 0,
             fixed: None,
+            gate: None,
             to_special: Box::default(),
             from_gate,
             right_special: Box::default(),
