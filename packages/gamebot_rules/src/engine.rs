@@ -1623,6 +1623,24 @@ impl Game {
         if !plain || !reads_no_state(x, &self.funcs) {
             return None;
         }
+        let table = self.by_pairs(r, sc, |ctx| match ctx.eval(x).ok()? {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        })?;
+        // A gate that never closes saves nothing.
+        table.iter().any(|&b| !b).then(|| table.into())
+    }
+
+    /// `value` for every pair of a `from` location (row) and a `to_matches`
+    /// index (column) of rule `r`, each evaluated in the initial state with
+    /// only the two patterns' variables bound; `None` when a pair gives
+    /// none or the table would be larger than [`MAX_FIXED`].
+    fn by_pairs(
+        &self,
+        r: &Rule,
+        sc: &mut Scratch,
+        mut value: impl FnMut(&mut Ctx<'_>) -> Option<bool>,
+    ) -> Option<Vec<bool>> {
         let width = r.to_matches.len();
         if width == 0 || r.from_match.len().checked_mul(width)? > MAX_FIXED {
             return None;
@@ -1635,16 +1653,16 @@ impl Game {
                 sc.vars.start_operation();
                 bind(&mut sc.vars, fb);
                 bind(&mut sc.vars, tb);
-                let v = Ctx::new(self, StateRef::Ro(&self.initial), &mut sc.vars).eval(x);
-                table[from * width + i] = match v.ok()? {
-                    Value::Bool(b) => b,
-                    _ => return None,
-                };
+                let v = value(&mut Ctx::new(
+                    self,
+                    StateRef::Ro(&self.initial),
+                    &mut sc.vars,
+                ));
+                table[from * width + i] = v?;
             }
         }
         sc.vars.clear();
-        // A gate that never closes saves nothing.
-        table.iter().any(|&b| !b).then(|| table.into())
+        Some(table)
     }
 
     fn tabulate(&self, r: &Rule, sc: &mut Scratch) -> Option<crate::game::FixedCondition> {
@@ -1652,24 +1670,8 @@ impl Game {
         if r.to_locations.is_some() || !reads_no_state(&c.expr, &self.funcs) {
             return None;
         }
-        let width = r.to_matches.len();
-        if width == 0 || r.from_match.len().checked_mul(width)? > MAX_FIXED {
-            return None;
-        }
-        let nfrom = r.from_match.len();
-        let mut table = vec![false; nfrom * width];
-        for (from, fb) in r.from_match.iter().enumerate() {
-            let Some(fb) = fb else { continue };
-            for (i, (_, tb)) in r.to_matches.iter().enumerate() {
-                sc.vars.clear();
-                sc.vars.start_operation();
-                bind(&mut sc.vars, fb);
-                bind(&mut sc.vars, tb);
-                let ok = Ctx::new(self, StateRef::Ro(&self.initial), &mut sc.vars).run_cond(c);
-                table[from * width + i] = ok.ok()?;
-            }
-        }
-        sc.vars.clear();
+        let table = self.by_pairs(r, sc, |ctx| ctx.run_cond(c).ok())?;
+        let (width, nfrom) = (r.to_matches.len(), r.from_match.len());
         let mut starts = Vec::with_capacity(nfrom + 1);
         let mut list = Vec::new();
         for from in 0..nfrom {

@@ -4400,7 +4400,6 @@ name=far\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=Far($X, $Y)\nfollowup=N
 /// false is refused with the reference evaluator's error.
 #[test]
 fn fixed_conditions_are_tabulated_and_agree_with_the_reference() {
-    use rand::{Rng, SeedableRng};
     let g = Game::parse("fixed.game", FIXED_GAME).unwrap();
     let tabulated: Vec<(&str, Option<bool>)> = g
         .rules
@@ -4430,7 +4429,46 @@ fn fixed_conditions_are_tabulated_and_agree_with_the_reference() {
         .map(|((l, _), _)| g.locations[*l as usize].name.as_str())
         .collect();
     assert_eq!(names, ["c(3)", "c(4)"]);
-    for seed in 0..20 {
+    agree_in_random_games(&g, 20, |st, _, sc, rsc| {
+        // Every move of a piece to an empty cell, legal or not: the same
+        // outcome as the reference (the state after it, or the error).
+        for e in 0..g.elements.len() as u16 {
+            for to in 0..g.locations.len() as u16 {
+                let from = st.location_of(e);
+                if st.content(to).is_some() {
+                    continue;
+                }
+                for rule in 0..g.rules.len() as u16 {
+                    let mv = crate::Move {
+                        element: e,
+                        from,
+                        to,
+                        rule,
+                        followup: None,
+                    };
+                    let (mut a, mut b) = (st.clone(), st.clone());
+                    let ra = g.apply_with(&mut a, &mv, sc).map_err(|e| e.to_string());
+                    let rb = g.apply_with(&mut b, &mv, rsc).map_err(|e| e.to_string());
+                    assert_eq!(ra, rb, "{}", g.move_text(&mv));
+                    assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", g.move_text(&mv));
+                }
+            }
+        }
+    });
+}
+
+/// Plays `games` random games of `g` (seeds 0 to `games - 1`, at most 30
+/// moves each) asserting at every position that move generation gives the
+/// moves the reference evaluator gives; `each` gets every position with the
+/// move to be played from it and the two scratches (the compiled form's,
+/// the reference's), before the move is applied with the first.
+fn agree_in_random_games(
+    g: &Game,
+    games: u64,
+    mut each: impl FnMut(&crate::State, &crate::Move, &mut crate::Scratch, &mut crate::Scratch),
+) {
+    use rand::{Rng, SeedableRng};
+    for seed in 0..games {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut st = g.initial_state();
         let (mut sc, mut rsc) = (g.scratch(), g.scratch());
@@ -4444,35 +4482,8 @@ fn fixed_conditions_are_tabulated_and_agree_with_the_reference() {
             if moves.is_empty() {
                 break;
             }
-            // Every move of a piece to an empty cell, legal or not: the same
-            // outcome as the reference (the state after it, or the error).
-            for e in 0..g.elements.len() as u16 {
-                for to in 0..g.locations.len() as u16 {
-                    let from = st.location_of(e);
-                    if st.content(to).is_some() {
-                        continue;
-                    }
-                    for rule in 0..g.rules.len() as u16 {
-                        let mv = crate::Move {
-                            element: e,
-                            from,
-                            to,
-                            rule,
-                            followup: None,
-                        };
-                        let (mut a, mut b) = (st.clone(), st.clone());
-                        let ra = g
-                            .apply_with(&mut a, &mv, &mut sc)
-                            .map_err(|e| e.to_string());
-                        let rb = g
-                            .apply_with(&mut b, &mv, &mut rsc)
-                            .map_err(|e| e.to_string());
-                        assert_eq!(ra, rb, "seed {seed}, {}", g.move_text(&mv));
-                        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", g.move_text(&mv));
-                    }
-                }
-            }
             let mv = moves[rng.gen_range(0..moves.len())].clone();
+            each(&st, &mv, &mut sc, &mut rsc);
             g.apply_with(&mut st, &mv, &mut sc).unwrap();
         }
     }
@@ -4508,7 +4519,6 @@ name=hoisted\nelement=a($N)\nfrom=c($X)\nto=c($Y)\ncondition=EMPTY(\"c(5)\") AND
 /// every condition, in random games.
 #[test]
 fn first_conjuncts_are_tabulated_and_agree_with_the_reference() {
-    use rand::{Rng, SeedableRng};
     let g = Game::parse("first.game", FIRST_CONJUNCT_GAME).unwrap();
     let gated: Vec<(&str, bool, bool)> = g
         .rules
@@ -4541,28 +4551,13 @@ fn first_conjuncts_are_tabulated_and_agree_with_the_reference() {
         .collect();
     assert_eq!(open, ["c(3)"]);
     let mut moved = 0;
-    for seed in 0..30 {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut st = g.initial_state();
-        let (mut sc, mut rsc) = (g.scratch(), g.scratch());
-        rsc.set_reference_evaluator(true);
-        let (mut moves, mut want) = (Vec::new(), Vec::new());
-        for _ in 0..30 {
-            g.legal_moves_into(&st, &mut sc, &mut moves).unwrap();
-            g.legal_moves_into(&st, &mut rsc, &mut want).unwrap();
-            let text = |ms: &[crate::Move]| ms.iter().map(|m| g.move_text(m)).collect::<Vec<_>>();
-            assert_eq!(text(&moves), text(&want), "seed {seed}, position {st:?}");
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.gen_range(0..moves.len())].clone();
-            moved += usize::from(mv.rule == 0);
-            let mut b = st.clone();
-            g.apply_with(&mut st, &mv, &mut sc).unwrap();
-            g.apply_with(&mut b, &mv, &mut rsc).unwrap();
-            assert_eq!(format!("{st:?}"), format!("{b:?}"), "{}", g.move_text(&mv));
-        }
-    }
+    agree_in_random_games(&g, 30, |st, mv, sc, rsc| {
+        moved += usize::from(mv.rule == 0);
+        let (mut a, mut b) = (st.clone(), st.clone());
+        g.apply_with(&mut a, mv, sc).unwrap();
+        g.apply_with(&mut b, mv, rsc).unwrap();
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", g.move_text(mv));
+    });
     // The games did jump (else the gated rule's moves were never needed).
     assert!(moved > 0);
 }
