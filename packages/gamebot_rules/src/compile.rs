@@ -1344,29 +1344,24 @@ pub(crate) struct GameTables<'a> {
 }
 
 impl<'a> Compiler<'a> {
-    /// The variables that the functions `fids` and every function they call
-    /// (following calls) mention (`memo::mentions`, their parameters
+    /// The variables that the functions `body` calls, following calls
+    /// (`engine::reachable`), mention (`memo::mentions`, their parameters
     /// included); `None` when a call is of no defined function.
-    pub(crate) fn mentioned_by(
+    pub(crate) fn mentioned_by_callees(
         &self,
-        mut fids: Vec<FuncId>,
+        body: &[SrcExpr],
     ) -> Option<rustc_hash::FxHashSet<VarId>> {
-        let mut seen: Vec<FuncId> = Vec::new();
         let mut out = rustc_hash::FxHashSet::default();
-        while let Some(g) = fids.pop() {
-            if seen.contains(&g) {
-                continue;
+        for line in body {
+            let (defs, defined) = crate::engine::reachable(&line.expr, self.funcs);
+            if !defined {
+                return None;
             }
-            seen.push(g);
-            let def = self.funcs.get(g as usize)?.as_ref()?;
-            out.extend(def.params.iter().copied());
-            for line in &def.body {
-                crate::memo::mentions(&line.expr, self.templates, &mut out);
-                line.expr.walk(&mut |x| {
-                    if let Expr::Call(h, _) = x {
-                        fids.push(*h);
-                    }
-                });
+            for def in defs {
+                out.extend(def.params.iter().copied());
+                for l in &def.body {
+                    crate::memo::mentions(&l.expr, self.templates, &mut out);
+                }
             }
         }
         Some(out)

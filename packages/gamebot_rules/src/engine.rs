@@ -1756,7 +1756,7 @@ fn fixed_moves(
 
 /// The defined functions `e` can call, following calls, each once, and
 /// whether every function it can call is defined.
-fn reachable<'g>(
+pub(crate) fn reachable<'g>(
     e: &Expr,
     funcs: &'g [Option<crate::game::Function>],
 ) -> (Vec<&'g crate::game::Function>, bool) {

@@ -118,7 +118,7 @@ pub struct Vars {
     pub(crate) memo: crate::memo::Memo,
     /// The variables written by register code (`pure.rs`, [`Vars::write_logged`])
     /// with their values before, so that an evaluation over registers that
-    /// gives up can put them back ([`Vars::undo_to`]) before its closures run.
+    /// gives up can put them back ([`Vars::leave_logged`]) before its closures run.
     undo: Vec<(VarId, Option<Value>)>,
     /// Per variable, the logging evaluation (`undo_at`) that logged it last:
     /// an evaluation logs a variable's value before its first write only.
@@ -1220,11 +1220,7 @@ impl<'a> Ctx<'a> {
     /// `UNINDEX` of an evaluated name.
     pub(crate) fn unindex_value(&self, s: &Str) -> R<Value> {
         if let Some(x) = self.indexed(s) {
-            match (x.base, &x.base_text) {
-                (Some(base), _) => return Ok(Self::sym_value(base)),
-                (None, Some(text)) => return Ok(Value::Str(Str::Dyn(text.clone()))),
-                (None, None) => {}
-            }
+            return Ok(Value::Str(x.base.clone()));
         }
         let (base, _) = self.parse_indexes(s, "UNINDEX")?;
         Ok(match self.g.sym_of(&base) {

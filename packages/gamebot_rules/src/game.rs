@@ -5,7 +5,7 @@ use crate::expr::{Expr, VarId};
 use crate::model::*;
 use crate::pattern::{Bindings, Pattern};
 use crate::state::{ElementAttrs, Meta, State};
-use crate::value::Sym;
+use crate::value::{Str, Sym};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::path::Path;
@@ -721,12 +721,11 @@ impl Template {
 /// and `UNINDEX` without parsing at run time.
 #[derive(Clone, Debug)]
 pub(crate) struct Indexed {
-    /// The text before the first `(` (the whole text without one), if known.
-    pub base: Option<Sym>,
-    /// That text as the owned string `UNINDEX` gives when it is not known
-    /// (`rbin` of a location `rbin(3)`): made once at load, so a call clones
-    /// it instead of parsing the name and allocating (issue 18 step 65).
-    pub base_text: Option<Arc<String>>,
+    /// The text before the first `(` (the whole text without one): its
+    /// symbol when it is a known text, else the owned string (`rbin` of a
+    /// location `rbin(3)`), made once at load so that `UNINDEX` clones it
+    /// instead of parsing the name and allocating (issue 18 step 65).
+    pub base: Str,
     pub idx: SmallVec<[i32; 2]>,
 }
 
@@ -1484,13 +1483,12 @@ impl Game {
         let sym_indexed = syms
             .iter()
             .map(|t| {
-                split_indexes(t).map(|(base, idx)| {
-                    let sym = sym_map.get(base).copied();
-                    Indexed {
-                        base: sym,
-                        base_text: sym.is_none().then(|| Arc::new(base.to_string())),
-                        idx,
-                    }
+                split_indexes(t).map(|(base, idx)| Indexed {
+                    base: match sym_map.get(base) {
+                        Some(&s) => Str::Sym(s),
+                        None => Str::Dyn(Arc::new(base.to_string())),
+                    },
+                    idx,
                 })
             })
             .collect();

@@ -841,11 +841,12 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// leaves in it: a global shared by several functions, a parameter read
     /// elsewhere) is *held* in registers like a dead one, and written into
     /// the namespace when the call ends ([`Inlined::outs`],
-    /// [`Inlined::out_end`]), when the function calls no function (nothing
-    /// else runs while the call does, so nothing else can read the
-    /// namespace's value meanwhile) and the variable is a parameter or is
-    /// written only by lines of its own (an assignment line, a loop line),
-    /// so that which writes happened is known at each line. Before its
+    /// [`Inlined::out_end`]), when no function the call calls mentions it
+    /// (following calls: nothing else that runs while the call does can
+    /// read or write the namespace's value meanwhile) and the variable is a
+    /// parameter or is written only by lines of its own (an assignment
+    /// line, a loop line), so that which writes happened is known at each
+    /// line. Before its
     /// first write a read of it is the namespace's. Otherwise it is written
     /// through ([`Pure::Write`], [`Pure::LiveLoop`]) and read from the
     /// namespace.
@@ -880,17 +881,15 @@ impl<'c, 'a> Builder<'c, 'a> {
         // function could read or write the namespace's value while the
         // call runs), nor those written other than by a line of their own.
         let mut through: Vec<VarId> = Vec::new();
-        let mut callees: Vec<crate::expr::FuncId> = Vec::new();
         for line in &func.body {
             line.expr.walk(&mut |x| match x {
-                Expr::Call(g, _) => callees.push(*g),
                 Expr::Assign(v, _) | Expr::Loop { var: v, .. } if !std::ptr::eq(x, &line.expr) => {
                     through.push(*v)
                 }
                 _ => {}
             });
         }
-        let called = c.mentioned_by(callees);
+        let called = c.mentioned_by_callees(&func.body);
         let holds = |v: VarId| {
             c.dead.get(v as usize) == Some(&false)
                 && !through.contains(&v)
@@ -898,25 +897,19 @@ impl<'c, 'a> Builder<'c, 'a> {
         };
         let mut held: Vec<VarId> = Vec::new();
         // Parameters that are not dead (another function reads them, as
-        // `reversi6`'s `FlipRay` reads `Flanks`' `$dx`): written through
-        // ([`Pure::Write`]) as the first lines of the call. The closures
-        // bind each parameter right after evaluating its argument; here the
-        // arguments into registers come first, so every argument must be
-        // plain (no call, nothing written) and one into a register must not
-        // read a parameter written before it.
+        // `reversi6`'s `FlipRay` reads `Flanks`' `$dx`): held, or written
+        // through ([`Pure::Write`]) as the first lines of the call. The
+        // closures bind each parameter right after evaluating its argument;
+        // here the namespace is written after every argument is in its
+        // register, so after such a parameter an argument must be plain (no
+        // call, nothing written) and must not read a parameter written
+        // before it (nor a held one itself).
         let mut writes: Vec<Step> = Vec::new();
         let mut written: Vec<VarId> = Vec::new();
         for (a, &p) in args.iter().zip(&func.params) {
             let (x, ty) = self.value(a, scope, nest)?;
-            if holds(p) && ty == Ty::Int {
-                if !written.is_empty()
-                    && (x.has_effects() || written.iter().any(|&w| x.reads_var(w)))
-                {
-                    return None;
-                }
-                written.push(p);
-                held.push(p);
-            } else if c.dead.get(p as usize) == Some(&false) {
+            let hold = holds(p) && ty == Ty::Int;
+            if c.dead.get(p as usize) == Some(&false) && !hold {
                 if ty != Ty::Int || x.has_effects() {
                     return None;
                 }
@@ -924,6 +917,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let w = self.write(p, x);
                 writes.push(Step::Guard(w, true));
                 continue;
+            }
+            if hold {
+                written.push(p);
+                held.push(p);
             }
             if !written.is_empty() && (x.has_effects() || written.iter().any(|&w| x.reads_var(w))) {
                 return None;
@@ -972,8 +969,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             }
         }
+        // One entry per step: what a false guard there publishes.
+        let mut outs: Vec<Box<[(VarId, Pure)]>> = writes.iter().map(|_| Box::default()).collect();
         let mut steps = writes;
-        let mut outs: Vec<Box<[(VarId, Pure)]>> = Vec::new();
         for line in lines {
             // A loop line over a held variable (its own register, or one
             // this call has for it already) must leave its register set.
@@ -1026,16 +1024,12 @@ impl<'c, 'a> Builder<'c, 'a> {
             }
             // What a false guard line here publishes: the held variables
             // written before it, and its own loop's variable.
-            if !held.is_empty() {
-                outs.resize_with(steps.len() - 1, || Box::new([]));
-                outs.push(match steps.last() {
-                    Some(Step::Guard(..)) => held_slots(&held, &inner),
-                    _ => Box::new([]),
-                });
-            }
+            outs.push(match steps.last() {
+                Some(Step::Guard(..)) => held_slots(&held, &inner),
+                _ => Box::default(),
+            });
         }
         if !held.is_empty() {
-            outs.resize_with(steps.len(), || Box::new([]));
             self.live = true;
         }
         Some(Entered {
