@@ -2632,23 +2632,14 @@ fn lower_bool(p: &Pure, rec: bool) -> PBool {
             let (from, to) = (Leaf::of(&l.from, rec), Leaf::of(&l.to, rec));
             let body = lower_bool(&l.body, rec);
             fb(move |c, r| {
-                let (a, b) = (from.get(c, r)?, to.get(c, r)?);
-                let step: i64 = if a <= b { 1 } else { -1 };
-                let mut i = i64::from(a);
-                loop {
-                    c.vars.step().ok()?;
-                    c.vars.write_logged(var, i as i32);
+                let range = (from.get(c, r)?, to.get(c, r)?);
+                over_range_with(c, r, range, all, |c, r, i| {
+                    c.vars.write_logged(var, i);
                     let x = body(c, r)?;
                     // FORALL stops at the first false body, FORSOME at the
                     // first true one.
-                    if all != x {
-                        return Some(x);
-                    }
-                    if i == i64::from(b) {
-                        return Some(all);
-                    }
-                    i += step;
-                }
+                    Some((all != x).then_some(x))
+                })
             })
         }
         Pure::Loop(l) => {
@@ -4366,6 +4357,22 @@ pub(crate) fn over_range_reg(
     c: &mut Ctx<'_>,
     r: &mut Regs,
     var: u8,
+    range: (i32, i32),
+    end: bool,
+    mut body: impl FnMut(&mut Ctx<'_>, &mut Regs, i32) -> Option<Option<bool>>,
+) -> Option<bool> {
+    over_range_with(c, r, range, end, |c, r, i| {
+        r[var as usize % REGS] = i;
+        body(c, r, i)
+    })
+}
+
+/// [`over_range_reg`] without the register: `body` gets each value (a
+/// [`LiveLoop`] writes it into its variable).
+#[inline(always)]
+fn over_range_with(
+    c: &mut Ctx<'_>,
+    r: &mut Regs,
     (a, b): (i32, i32),
     end: bool,
     mut body: impl FnMut(&mut Ctx<'_>, &mut Regs, i32) -> Option<Option<bool>>,
@@ -4374,7 +4381,6 @@ pub(crate) fn over_range_reg(
     let mut i = i64::from(a);
     loop {
         c.vars.step().ok()?;
-        r[var as usize % REGS] = i as i32;
         if let Some(v) = body(c, r, i as i32)? {
             return Some(v);
         }
