@@ -1297,6 +1297,8 @@ pub(crate) struct Compiler<'a> {
     /// The sets of [`SplitTargets`] compiled so far, with their codes
     /// ([`Compiler::then_code`]).
     pub then_codes: std::cell::RefCell<Vec<(Expr, Arc<crate::pure::PInt>)>>,
+    /// Per function, [`Compiler::callee_mentions`], found once.
+    pub(crate) callee_mentions: std::cell::OnceCell<Vec<Option<rustc_hash::FxHashSet<VarId>>>>,
     /// The cache slots handed out to closed inlined calls
     /// (`pure::Inlined::cache`): the function, the type of its value and
     /// its arguments (integer literals, or none).
@@ -1344,27 +1346,19 @@ pub(crate) struct GameTables<'a> {
 }
 
 impl<'a> Compiler<'a> {
-    /// The variables that the functions `body` calls, following calls
-    /// (`engine::reachable`), mention (`memo::mentions`, their parameters
-    /// included); `None` when a call is of no defined function.
-    pub(crate) fn mentioned_by_callees(
-        &self,
-        body: &[SrcExpr],
-    ) -> Option<rustc_hash::FxHashSet<VarId>> {
-        let mut out = rustc_hash::FxHashSet::default();
-        for line in body {
-            let (defs, defined) = crate::engine::reachable(&line.expr, self.funcs);
-            if !defined {
-                return None;
-            }
-            for def in defs {
-                out.extend(def.params.iter().copied());
-                for l in &def.body {
-                    crate::memo::mentions(&l.expr, self.templates, &mut out);
-                }
-            }
-        }
-        Some(out)
+    /// The variables that the functions function `f` calls, following
+    /// calls, mention ([`mentioned_by_callees`]); `None` when `f` or a
+    /// function it calls is not defined. Found for every function at the
+    /// first call (`Compiler::callee_mentions`): every inlining of a call
+    /// asks.
+    pub(crate) fn callee_mentions(&self, f: FuncId) -> Option<&rustc_hash::FxHashSet<VarId>> {
+        let all = self.callee_mentions.get_or_init(|| {
+            self.funcs
+                .iter()
+                .map(|def| mentioned_by_callees(self, &def.as_ref()?.body))
+                .collect()
+        });
+        all.get(f as usize)?.as_ref()
     }
 
     /// A compiler of `t`'s expressions with no memoized function, no unit,
@@ -1400,8 +1394,32 @@ impl<'a> Compiler<'a> {
             sum_slots: Default::default(),
             kept_shapes: Default::default(),
             scan_slots: Default::default(),
+            callee_mentions: Default::default(),
         }
     }
+}
+
+/// The variables that the functions `body` calls, following calls
+/// (`engine::reachable`), mention (`memo::mentions`, their parameters
+/// included); `None` when a call is of no defined function.
+fn mentioned_by_callees(
+    c: &Compiler<'_>,
+    body: &[SrcExpr],
+) -> Option<rustc_hash::FxHashSet<VarId>> {
+    let mut out = rustc_hash::FxHashSet::default();
+    for line in body {
+        let (defs, defined) = crate::engine::reachable(&line.expr, c.funcs);
+        if !defined {
+            return None;
+        }
+        for def in defs {
+            out.extend(def.params.iter().copied());
+            for l in &def.body {
+                crate::memo::mentions(&l.expr, c.templates, &mut out);
+            }
+        }
+    }
+    Some(out)
 }
 
 /// `c` and `s` of a residual `IF(c, s, {})`.

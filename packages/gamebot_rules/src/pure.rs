@@ -889,11 +889,11 @@ impl<'c, 'a> Builder<'c, 'a> {
                 _ => {}
             });
         }
-        let called = c.mentioned_by_callees(&func.body);
+        let called = c.callee_mentions(fid);
         let holds = |v: VarId| {
             c.dead.get(v as usize) == Some(&false)
                 && !through.contains(&v)
-                && called.as_ref().is_some_and(|m| !m.contains(&v))
+                && called.is_some_and(|m| !m.contains(&v))
         };
         let mut held: Vec<VarId> = Vec::new();
         // Parameters that are not dead (another function reads them, as

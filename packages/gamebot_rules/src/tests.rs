@@ -563,7 +563,7 @@ fn loop_and_logic_vectors() {
 }
 
 /// `UNINDEX` of a name whose base is no known text (no name or literal is
-/// `t`) gives the owned string made at load (`game::Indexed::base_text`,
+/// `t`) gives the owned string made at load (`game::Indexed::base`,
 /// issue 18 step 65): the base's text, equal to the same base of another
 /// name and to nothing else.
 #[test]
