@@ -128,10 +128,22 @@ impl Scratch {
         self.vars.budget()
     }
 
+    /// The budget steps the last operation took (for move generation, the
+    /// whole of it; for applying a move, its last operation, the end
+    /// checks). The compiled form takes at most the steps the reference
+    /// evaluator takes for the same work, fewer where a kept value, a memo
+    /// entry or a residual specialized at load replaces an evaluation
+    /// (`tests/budgets.rs`).
+    pub fn steps_taken(&self) -> u64 {
+        self.vars.budget().saturating_sub(self.vars.steps_left())
+    }
+
     /// Evaluates expressions with the tree-walking reference evaluator
     /// (`true`) instead of the compiled form the engine uses by default.
-    /// Both give the same moves, states and errors; this exists so tests can
-    /// compare them.
+    /// Both give the same moves, states and errors, but for the evaluation
+    /// budget: the compiled form may take fewer steps, so at a budget the
+    /// reference evaluator runs out of, it may succeed or fail later
+    /// ([`Scratch::steps_taken`]). This exists so tests can compare them.
     pub fn set_reference_evaluator(&mut self, on: bool) {
         self.vars.reference = on;
     }
