@@ -19,7 +19,9 @@
 use gamebot_rules::{Game, Move, RuleError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::{Path, PathBuf};
+
+mod common;
+use common::{game_files, rel};
 
 /// Playouts per game (seeds 0..PLAYOUTS), each with its own budget.
 const PLAYOUTS: u64 = 200;
@@ -28,27 +30,6 @@ const MAX_PLIES: usize = 80;
 /// Budgets are drawn log-uniformly from 1..=MAX_BUDGET steps: below, around
 /// and above what the games' operations take.
 const MAX_BUDGET: f64 = 20_000.0;
-
-fn game_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
-    let mut v = Vec::new();
-    for dir in [root.clone(), root.join("bench")] {
-        if let Ok(rd) = std::fs::read_dir(&dir) {
-            v.extend(
-                rd.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "game")),
-            );
-        }
-    }
-    v.sort();
-    v
-}
-
-/// A game file's path under `games/`.
-fn rel(f: &Path) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
-    f.strip_prefix(&root).unwrap_or(f).display().to_string()
-}
 
 fn out_of_budget(r: &Result<(), RuleError>) -> bool {
     matches!(r, Err(RuleError::Eval { error, .. }) if error.message.starts_with("evaluation budget exhausted"))

@@ -13,7 +13,10 @@
 use gamebot_rules::{Game, LegalMoves, Move};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod common;
+use common::{game_files, rel};
 
 /// Playouts per game (seeds 0..PLAYOUTS).
 const PLAYOUTS: u64 = 40;
@@ -21,21 +24,6 @@ const PLAYOUTS: u64 = 40;
 const MAX_MOVES: usize = 300;
 
 const DATA: &str = "tests/data/playout-digests.txt";
-
-fn game_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
-    let mut v = Vec::new();
-    for dir in [root.clone(), root.join("bench")] {
-        if let Ok(rd) = std::fs::read_dir(&dir) {
-            v.extend(
-                rd.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "game")),
-            );
-        }
-    }
-    v.sort();
-    v
-}
 
 /// FNV-1a, 64 bits: stable across platforms and Rust versions.
 struct Fnv(u64);
@@ -127,11 +115,7 @@ fn seeded_playouts_are_identical() {
     let mut failures = Vec::new();
     for f in &files {
         let game = Game::load(f).unwrap_or_else(|e| panic!("{e}"));
-        let rel = f
-            .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games"))
-            .expect("under games/")
-            .display()
-            .to_string();
+        let rel = rel(f);
         let (d, n) = digest(&game, false, false);
         let line = format!("{d:016x} {n}");
         // The tree-walking reference evaluator plays the same games.
@@ -165,7 +149,7 @@ fn seeded_playouts_are_identical() {
 /// The digest really depends on the moves: a different seed set gives a different digest.
 #[test]
 fn digest_depends_on_the_playouts() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let root = common::games_dir();
     let g = Game::load(root.join("tictactoe.game")).unwrap();
     let (a, _) = digest(&g, false, false);
     let mut h = Fnv::new();
