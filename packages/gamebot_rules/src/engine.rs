@@ -1602,6 +1602,19 @@ impl Game {
         }
     }
 
+    /// Whether condition `c` of rule `r` may write, following calls, a
+    /// variable bound once per element before its targets are tried
+    /// ([`Rule::bound_before_targets`]). Then an evaluation at one target
+    /// may read what the evaluation at an earlier target wrote there
+    /// (§5.4: one namespace per rule and element): its value is not the
+    /// one it has with only the patterns bound, so the condition is not
+    /// tabulated ([`Game::tabulate`], [`Game::tabulate_gate`]).
+    fn writes_bound(&self, r: &Rule, c: &crate::game::SrcExpr) -> bool {
+        let mut writes = rustc_hash::FxHashSet::default();
+        !writes_following_calls(&c.expr, &self.funcs, &mut writes)
+            || !writes.is_disjoint(&r.bound_before_targets())
+    }
+
     /// Whether everything a condition may write, following calls, is a
     /// dead variable (so what it leaves in the namespace nothing reads).
     fn silent(&self, c: &crate::game::SrcExpr) -> bool {
@@ -1619,7 +1632,11 @@ impl Game {
     /// any pair gives no value with only the patterns' variables bound.
     fn tabulate_gate(&self, r: &Rule, sc: &mut Scratch) -> Option<Box<[bool]>> {
         let c = r.condition.as_ref()?;
-        if r.to_locations.is_some() || r.hoist_first_conjunct || r.hoist_call {
+        if r.to_locations.is_some()
+            || r.hoist_first_conjunct
+            || r.hoist_call
+            || self.writes_bound(r, c)
+        {
             return None;
         }
         let Expr::Binary(crate::lexer::Op::And, x, _) = &c.expr else {
@@ -1679,7 +1696,10 @@ impl Game {
 
     fn tabulate(&self, r: &Rule, sc: &mut Scratch) -> Option<crate::game::FixedCondition> {
         let c = r.condition.as_ref()?;
-        if r.to_locations.is_some() || !reads_no_state(&c.expr, &self.funcs) {
+        if r.to_locations.is_some()
+            || !reads_no_state(&c.expr, &self.funcs)
+            || self.writes_bound(r, c)
+        {
             return None;
         }
         let table = self.by_pairs(r, sc, |ctx| ctx.run_cond(c).ok())?;

@@ -832,12 +832,12 @@ fn count_call(n: &mut [u32], h: crate::expr::FuncId) {
 /// Calls `f` on every expression outside the user functions: the rules'
 /// targets, conditions, followups and bonuses, the scorings, the end
 /// conditions and the evaluations.
-fn for_each_outside_expr(
-    rules: &[Rule],
-    scorings: &[Scoring],
-    ends: &[EndCondition],
-    evaluations: &[Evaluation],
-    mut f: impl FnMut(&SrcExpr),
+fn for_each_outside_expr<'a>(
+    rules: &'a [Rule],
+    scorings: &'a [Scoring],
+    ends: &'a [EndCondition],
+    evaluations: &'a [Evaluation],
+    mut f: impl FnMut(&'a SrcExpr),
 ) {
     for r in rules {
         r.to_locations.iter().for_each(&mut f);
@@ -1058,6 +1058,20 @@ impl Game {
             outside.extend(r.pattern_vars());
         }
         let calls = crate::call_graph::CallGraph::new(&funcs);
+        let mut exprs: Vec<&Expr> = funcs
+            .iter()
+            .flatten()
+            .flat_map(|d| d.body.iter().map(|l| &l.expr))
+            .collect();
+        for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
+            exprs.push(&se.expr)
+        });
+        outside.extend(crate::memo::rebound_params(
+            &funcs,
+            &calls,
+            &templates,
+            exprs.into_iter(),
+        ));
         let dead = crate::memo::dead_vars(&funcs, &calls, &templates, &outside, var_names.len());
         // A dead variable is read only after a write in the same invocation:
         // what it held before is never read, so move generation need not

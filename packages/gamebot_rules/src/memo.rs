@@ -324,6 +324,61 @@ pub(crate) fn mentions(e: &Expr, templates: &[Template], out: &mut FxHashSet<Var
     });
 }
 
+/// The parameters a call binds before an argument that can call a function
+/// mentioning them is evaluated (§5.9: each parameter is bound as soon as
+/// its argument is evaluated, globally): in `Pos(0, Pos(3, 3))` the outer
+/// call binds `$vx` to 0, the inner one binds it to 3, and the outer body
+/// reads 3. Such a parameter is read after code outside its invocation
+/// wrote it, so it is not dead ([`dead_vars`] takes these as mentioned
+/// outside). `exprs` are every expression of the game, the functions'
+/// bodies included; `calls` follows calls from the argument's own.
+pub(crate) fn rebound_params<'e>(
+    funcs: &[Option<Function>],
+    calls: &crate::call_graph::CallGraph,
+    templates: &[Template],
+    exprs: impl Iterator<Item = &'e Expr>,
+) -> FxHashSet<VarId> {
+    // Per function: the variables its body and parameters mention.
+    let mentioned: Vec<FxHashSet<VarId>> = funcs
+        .iter()
+        .map(|def| {
+            let mut m = FxHashSet::default();
+            if let Some(def) = def {
+                m.extend(def.params.iter().copied());
+                for l in &def.body {
+                    mentions(&l.expr, templates, &mut m);
+                }
+            }
+            m
+        })
+        .collect();
+    let mut out = FxHashSet::default();
+    for e in exprs {
+        e.walk(&mut |x| {
+            let Expr::Call(f, args) = x else { return };
+            let Some(def) = funcs.get(*f as usize).and_then(Option::as_ref) else {
+                return;
+            };
+            for (i, a) in args.iter().enumerate().skip(1) {
+                crate::call_graph::call_sites(a, |h| {
+                    let h = h as usize;
+                    let reach = std::iter::once(h).chain(calls.reached(h));
+                    let hit: Vec<usize> = reach.collect();
+                    for &p in def.params.iter().take(i) {
+                        if hit
+                            .iter()
+                            .any(|&g| mentioned.get(g).is_some_and(|m| m.contains(&p)))
+                        {
+                            out.insert(p);
+                        }
+                    }
+                });
+            }
+        });
+    }
+    out
+}
+
 /// The variables no expression can observe once the invocation that wrote
 /// them has returned ("dead" after it): a memo hit need not write them back,
 /// and a miss need not save or unbind them.
@@ -332,7 +387,10 @@ pub(crate) fn mentions(e: &Expr, templates: &[Template], out: &mut FxHashSet<Var
 /// - some user functions mention it (as a parameter, read, assignment, loop
 ///   variable or interpolation), and nothing outside the functions does
 ///   (`outside`: rule patterns and filters, conditions, `toLocations`,
-///   followups, bonuses, scorings, end-of-game records, evaluations);
+///   followups, bonuses, scorings, end-of-game records, evaluations; and
+///   the parameters a later argument of their call can rebind,
+///   [`rebound_params`]: the argument runs between the parameter's write
+///   and the body's read, outside the invocation);
 /// - none of them can call itself or another of them (following calls and
 ///   deferred calls; issue 18 thirty-seventh step: until then, exactly one
 ///   function could mention it), and

@@ -6544,3 +6544,149 @@ fn from_gates_say_what_from_match_and_the_residuals_need() {
     }
     assert!(asked > 100, "{asked}");
 }
+
+/// A game of three cells `s(1,1)`..`s(3,1)`, one man on `s(1,1)`, with
+/// the functions `defs` and one rule per condition of `conds` (`r0`,
+/// `r1`, ...), each moving the man from `s($X,$Y)` to an empty `s($A,$B)`.
+fn row_game(defs: &str, conds: &[&str]) -> Game {
+    let mut t = String::from(
+        "[ELEMENT TYPES]\nname=man\nstates=2\n[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
+         name=s(1,1)\ntype=cell\nname=s(2,1)\ntype=cell\nname=s(3,1)\ntype=cell\n\
+         [PLAYER NAMES]\n1=p1\n2=p2\n[MOVABLE ELEMENTS]\nname=a(1)\ntype=man\nlocation=s(1,1)\n",
+    );
+    t.push_str(&format!("[EXPRESSIONS]\n{defs}[GAME RULES]\n"));
+    for (i, c) in conds.iter().enumerate() {
+        t.push_str(&format!(
+            "name=r{i}\nelement=a($N)\nfrom=s($X,$Y)\nto=s($A,$B)\ncondition={c}\n\n"
+        ));
+    }
+    Game::parse("row.game", &t).unwrap()
+}
+
+/// The moves of `g`'s initial position as each evaluator generates them,
+/// as text: `[compiled, reference]`.
+fn initial_moves(g: &Game) -> [Vec<String>; 2] {
+    [false, true].map(|reference| {
+        let mut sc = g.scratch();
+        sc.set_reference_evaluator(reference);
+        let mut moves = Vec::new();
+        g.legal_moves_into(&g.initial_state(), &mut sc, &mut moves)
+            .unwrap();
+        moves
+            .iter()
+            .map(|m| format!("{} {}", g.rule_name(m), g.move_text(m)))
+            .collect()
+    })
+}
+
+/// §5.9: a call binds each parameter as soon as its argument is evaluated,
+/// globally, so in `Pos(0, Pos(3, 3))` the inner call rebinds the outer's
+/// `$vx` (0) to 3 before the outer body reads it. Such a parameter is read
+/// after code outside its invocation wrote it: it is not dead
+/// (`memo::rebound_params`), else the registers would give each call its
+/// own `$vx` (found by `tests/random_games.rs`). The inner call may be
+/// reached through another function, with or without arguments.
+#[test]
+fn parameters_rebound_by_a_later_argument_agree_with_the_reference() {
+    let defs = "Pos($vx,$vy)\n$vx >= 1\nEND\nInner\nPos(3, 3)\nEND\nInner2($z)\nPos(3, 3)\nEND\n\
+                Outer\nPos(0, Pos(3, 3))\nEND\n";
+    let g = row_game(
+        defs,
+        &[
+            "Pos(0, Pos(3, 3))",
+            "Pos(0, Inner)",
+            "Pos(0, Inner2(1))",
+            "Outer",
+            "(Pos(0, Inner)) AND EMPTY(\"s($A,$B)\")",
+        ],
+    );
+    let var = |n: &str| g.var_names.iter().position(|x| x == n).unwrap();
+    assert!(!g.dead[var("vx")], "$vx is rebound by a later argument");
+    assert!(g.dead[var("vy")], "$vy is bound last: nothing rebinds it");
+    let [compiled, reference] = initial_moves(&g);
+    assert_eq!(compiled, reference);
+    assert_eq!(compiled.len(), 10, "{compiled:?}");
+}
+
+/// A closed call (no arguments, no namespace read: kept per position) may
+/// not contain a call that holds a variable that is not dead: that call
+/// writes it into the namespace when it ends, which a kept value would
+/// skip. Here `Closed` calls `SetG(3)`, which holds `$g` (read by the
+/// condition) and publishes it; the condition first sets `$g` to 0, so at
+/// every target the reference reads 3 after `Closed` (found by
+/// `tests/random_games.rs` through `Pos(0, Inner2(1))` above).
+#[test]
+fn closed_calls_that_write_held_variables_are_not_kept() {
+    let defs = "SetG($ga)\n$g = $ga\ntrue\nEND\nClosed\nSetG(3)\nEND\n";
+    let cond = "($g = 0) AND Closed AND ($g == 3)";
+    let g = row_game(defs, &[cond, &format!("({cond}) AND EMPTY(\"s($A,$B)\")")]);
+    let [compiled, reference] = initial_moves(&g);
+    assert_eq!(compiled, reference);
+    assert_eq!(compiled.len(), 4, "{compiled:?}");
+    // Evaluated again and again in one position (the kept value's epoch).
+    let c = g.rules[0].condition.as_ref().unwrap();
+    let mut st = g.initial_state();
+    for reference in [false, true] {
+        let mut sc = g.scratch();
+        sc.set_reference_evaluator(reference);
+        sc.vars.start_operation();
+        sc.vars.memo.for_game(g.id, g.memo_info.len());
+        for _ in 0..3 {
+            let v = Ctx::new(&g, StateRef::Rw(&mut st), &mut sc.vars).run_cond(c);
+            assert_eq!(v.ok(), Some(true), "reference evaluator: {reference}");
+        }
+    }
+}
+
+/// §5.4: generating one rule's moves for one element uses one namespace, so
+/// a condition that writes a variable bound once per element (`$X` of
+/// `from=`) changes it for the targets tried after: at `s(2,1)`,
+/// `$X = $A` makes `$X` 2, so `s(3,1)` is within one of it. Such a
+/// condition is neither tabulated per pair of locations (its value there
+/// would be the one with only the patterns bound) nor gated by its first
+/// conjunct (`Game::writes_bound`; found by `tests/random_games.rs`).
+#[test]
+fn conditions_that_write_a_variable_bound_per_element_are_not_tabulated() {
+    let defs = "Set($X)\ntrue\nEND\n";
+    let g = row_game(
+        defs,
+        &[
+            "((ABS($A - $X)) <= 1) AND ($X = $A)",
+            "((ABS($A - $X)) <= 1) AND Set($A)",
+            "($X == 1) AND Set($A)",
+            "($X == 1) AND ($X = $A)",
+            "(($X == 2) OR ($A == 2)) AND Set($A)",
+        ],
+    );
+    for r in &g.rules {
+        assert!(r.fixed.is_none() && r.gate.is_none(), "{}", r.name);
+    }
+    let [compiled, reference] = initial_moves(&g);
+    assert_eq!(compiled, reference);
+    assert_eq!(
+        compiled,
+        [
+            "r0 a(1):s(1,1)->s(2,1)",
+            "r0 a(1):s(1,1)->s(3,1)",
+            "r1 a(1):s(1,1)->s(2,1)",
+            "r1 a(1):s(1,1)->s(3,1)",
+            "r2 a(1):s(1,1)->s(2,1)",
+            "r3 a(1):s(1,1)->s(2,1)",
+            "r4 a(1):s(1,1)->s(2,1)",
+            "r4 a(1):s(1,1)->s(3,1)",
+        ]
+    );
+    // The same conditions without the write are tabulated.
+    let g = row_game(
+        defs,
+        &["(ABS($A - $X)) <= 1", "($X == 1) AND ((ABS($A - $X)) <= 1)"],
+    );
+    for r in &g.rules {
+        assert!(
+            r.fixed.is_some(),
+            "{} {:?}",
+            r.name,
+            r.condition.as_ref().map(|c| &c.expr)
+        );
+    }
+}

@@ -13,9 +13,15 @@ impl Inlined {
     /// end, [`Inlined::out_end`]: it counts as reading the namespace, so it
     /// is never kept per position.)
     pub(super) fn reads_namespace(&self) -> bool {
-        let mut reads = !self.out_end.is_empty() || self.outs.iter().any(|o| !o.is_empty());
+        let mut reads = self.publishes();
         self.each_part(&mut |p| reads |= p.reads_namespace());
         reads
+    }
+
+    /// Whether the call holds variables that are not dead, which it
+    /// writes into the namespace when it ends.
+    fn publishes(&self) -> bool {
+        !self.out_end.is_empty() || self.outs.iter().any(|o| !o.is_empty())
     }
 
     /// The bits of `State::changed` of everything the call may read of the
@@ -118,14 +124,16 @@ impl Pure {
     /// Whether evaluating the expression may read a variable of the
     /// namespace ([`Pure::Var`]; a memoized call's entry may depend on
     /// variables it reads, so it counts as one). A variable written through
-    /// ([`Pure::Write`], [`Pure::LiveLoop`]) counts too: such a call is no
-    /// function of the position alone.
+    /// ([`Pure::Write`], [`Pure::LiveLoop`]) counts too, and so does a
+    /// call inside it that holds variables that are not dead (it writes
+    /// them when it ends, [`Inlined::reads_namespace`]): such a call is no
+    /// function of the position alone — a value kept for it would skip
+    /// those writes.
     pub(super) fn reads_namespace(&self) -> bool {
-        self.any_node(&mut |p| {
-            matches!(
-                p,
-                Pure::Var(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_)
-            )
+        self.any_node(&mut |p| match p {
+            Pure::Var(_) | Pure::Memo(_) | Pure::Write(..) | Pure::LiveLoop(_) => true,
+            Pure::Call(c) => c.publishes(),
+            _ => false,
         })
     }
 
