@@ -416,9 +416,11 @@ impl Game {
     /// names the position `st` is in (the same epoch, not 0), was found
     /// with no larger step budget than `sc` has and the compiled evaluator
     /// runs, the move's own rule is known to match it: its condition is not
-    /// asked again where it writes only dead variables (`Rule::silent`) and
-    /// the rule has no `toLocations` (whose targets may lie outside `to=`)
-    /// and the game no rule bonuses (which compare every matching rule).
+    /// asked again where it writes only dead variables (`Rule::silent`), the
+    /// game has no rule bonuses (which compare every matching rule), and a
+    /// rule with `toLocations` has no condition (generation does not ask
+    /// it, §7.3) and the move's target matches its `to=` (a set may give
+    /// another).
     /// Rules before it are asked as `apply_with` asks them, so the rule
     /// chosen, the state after and any error are the same.
     #[inline]
@@ -1880,11 +1882,15 @@ fn bind_known(r: &Rule, st: &State, mv: &Move, vars: &mut Vars) -> bool {
     // A target outside `to=` (a `toLocations` set may give one; any other
     // rule's found moves match it): matching fails for the rule, and
     // `apply_with` chooses another or the move's own rule without its
-    // `to=` bindings.
+    // `to=` bindings. And a `toLocations` rule's condition is not asked
+    // in generation (§7.3), so finding the move says nothing of it:
+    // `apply_with` asks it (its value chooses the rule, its error stops
+    // the move).
     if r.to_locations.is_some()
-        && r.to_index
-            .get(mv.to as usize)
-            .is_none_or(|&i| i == u32::MAX)
+        && (r.condition.is_some()
+            || r.to_index
+                .get(mv.to as usize)
+                .is_none_or(|&i| i == u32::MAX))
     {
         return false;
     }

@@ -6690,3 +6690,43 @@ fn conditions_that_write_a_variable_bound_per_element_are_not_tabulated() {
         );
     }
 }
+
+/// Generation does not ask a `toLocations` rule's condition (§7.3), so a
+/// move of such a rule found legal says nothing of it: applying the move
+/// as found (`Game::apply_legal`) asks it as `apply_with` does — its error
+/// stops the move, and when it is false a later rule that matches the move
+/// is the one applied (found by `tests/random_games.rs`).
+#[test]
+fn moves_of_to_locations_rules_applied_as_found_ask_their_condition() {
+    let game = |rules: &str| {
+        let t = format!(
+            "[ELEMENT TYPES]\nname=man\nstates=3\n[LOCATION TYPES]\nname=cell\n[LOCATIONS]\n\
+             name=s(1,1)\ntype=cell\nname=s(2,1)\ntype=cell\n[PLAYER NAMES]\n1=p1\n2=p2\n\
+             [MOVABLE ELEMENTS]\nname=a(1)\ntype=man\nlocation=s(1,1)\n[GAME RULES]\n{rules}"
+        );
+        Game::parse("found.game", &t).unwrap()
+    };
+    let head = "name=r\nelement=a($N)\nfrom=s($X,$Y)\ntoLocations={\"s(2,1)\"}\n";
+    for g in [
+        // The condition fails.
+        game(&format!("{head}condition=$Q == 1\nfollowup=NEXTPLAYER\n")),
+        // The condition is false: the next rule matches the move.
+        game(&format!(
+            "{head}condition=$X == 2\nfollowup=SETSTATE(\"a(1)\", 2)\n\n\
+             name=q\nelement=a($N)\nfrom=s($X,$Y)\nto=s($A,$B)\nfollowup=SETSTATE(\"a(1)\", 3)\n"
+        )),
+    ] {
+        let mut sc = g.scratch();
+        let mut legal = crate::LegalMoves::new();
+        let st0 = g.initial_state();
+        g.legal_moves_of(&st0, &mut sc, &mut legal).unwrap();
+        assert!(!legal.is_empty());
+        for i in 0..legal.len() {
+            let (mut found, mut with) = (st0.clone(), st0.clone());
+            let a = g.apply_legal(&mut found, &legal, i, &mut sc);
+            let b = g.apply_with(&mut with, &legal[i], &mut sc);
+            assert_eq!(a.map_err(|e| e.to_string()), b.map_err(|e| e.to_string()));
+            assert_eq!(format!("{found:?}"), format!("{with:?}"));
+        }
+    }
+}
