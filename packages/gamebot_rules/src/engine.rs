@@ -732,6 +732,13 @@ impl Game {
                 sc.targets_shared = true;
                 return Ok(());
             }
+            // With no empty target nothing is evaluated (§7.3: the
+            // condition is asked per empty target), so `A` is not either:
+            // its budget steps and errors would be the compiled form's own.
+            empty_targets(r, st, sc);
+            if sc.empty_to.is_empty() {
+                return Ok(());
+            }
             return crate::compile::shared_targets(self, r, elem, from, st, sc);
         }
         // The first conjunct's value when it is the same for every target

@@ -6730,3 +6730,39 @@ fn moves_of_to_locations_rules_applied_as_found_ask_their_condition() {
         }
     }
 }
+
+/// §7.3: an old-style rule's condition is asked once per empty target, so
+/// with every target occupied nothing is asked. A rule whose elements share
+/// the targets of the first one whose hoisted `A` is true
+/// (`Rule::share_call_targets`) asked `A` of every later element anyway:
+/// budget steps the reference evaluator does not take and, with `10 /
+/// SCORE(2)`, a division by zero where the reference evaluator finds no
+/// move (found by `tests/random_games.rs`, comparing the steps taken).
+#[test]
+fn shared_targets_ask_nothing_without_an_empty_target() {
+    for x in ["SCORE(2)", "10 / SCORE(2)"] {
+        let t = format!(
+            "[ELEMENT TYPES]\nname=man\nstates=2\n[LOCATION TYPES]\nname=cell\nname=supply\n\
+             [LOCATIONS]\nname=s(1,1)\ntype=cell\nname=s(2,1)\ntype=cell\n\
+             name=sup(1,1)\ntype=supply\nname=sup(2,1)\ntype=supply\nname=sup(2,2)\ntype=supply\n\
+             [PLAYER NAMES]\n1=p1\n2=p2\n[MOVABLE ELEMENTS]\n\
+             name=m(1)\ntype=man\nlocation=sup(1,1)\nname=m(2)\ntype=man\nlocation=sup(2,1)\n\
+             name=m(3)\ntype=man\nlocation=sup(2,2)\nname=m(4)\ntype=man\nlocation=s(1,1)\n\
+             name=m(5)\ntype=man\nlocation=s(2,1)\n\
+             [EXPRESSIONS]\nIsValid($vx,$vy)\n($vx >= 1) AND ($vx <= 2) AND ($vy >= 1) AND ($vy <= 2)\nEND\n\
+             [GAME RULES]\nname=r\nelement=m($N)\nfrom=sup($Q,$K)\nto=s($A,$B)\n\
+             condition=(IsValid(IF(2 != $Q, $K, {x}), $Q + $Q)) AND (($A + $B) > 2)\n"
+        );
+        let g = Game::parse("full.game", &t).unwrap();
+        assert!(g.rules[0].hoist_first_conjunct && g.rules[0].share_call_targets);
+        let outs = [false, true].map(|reference| {
+            let mut sc = g.scratch();
+            sc.set_reference_evaluator(reference);
+            let mut moves = Vec::new();
+            let r = g.legal_moves_into(&g.initial_state(), &mut sc, &mut moves);
+            (r.map_err(|e| e.to_string()), moves.len(), sc.steps_taken())
+        });
+        assert_eq!(outs[0], outs[1], "{x}");
+        assert_eq!(outs[1], (Ok(()), 0, 0), "{x}");
+    }
+}
