@@ -1049,30 +1049,30 @@ impl Game {
         // Compile every expression once (issue 18): see `compile.rs`.
         let (mut rules, mut scorings, mut ends, mut evaluations) =
             (rules, scorings, ends, evaluations);
-        // Variables mentioned outside the user functions (for `memo::dead_vars`).
+        // Variables mentioned outside the user functions, and every
+        // expression of the game (for `memo::dead_vars`).
         let mut outside = rustc_hash::FxHashSet::default();
-        for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
-            crate::memo::mentions(&se.expr, &templates, &mut outside)
-        });
-        for r in &rules {
-            outside.extend(r.pattern_vars());
-        }
-        let calls = crate::call_graph::CallGraph::new(&funcs);
         let mut exprs: Vec<&Expr> = funcs
             .iter()
             .flatten()
             .flat_map(|d| d.body.iter().map(|l| &l.expr))
             .collect();
         for_each_outside_expr(&rules, &scorings, &ends, &evaluations, |se| {
-            exprs.push(&se.expr)
+            crate::memo::mentions(&se.expr, &templates, &mut outside);
+            exprs.push(&se.expr);
         });
-        outside.extend(crate::memo::rebound_params(
+        for r in &rules {
+            outside.extend(r.pattern_vars());
+        }
+        let calls = crate::call_graph::CallGraph::new(&funcs);
+        let dead = crate::memo::dead_vars(
             &funcs,
             &calls,
             &templates,
+            &outside,
             exprs.into_iter(),
-        ));
-        let dead = crate::memo::dead_vars(&funcs, &calls, &templates, &outside, var_names.len());
+            var_names.len(),
+        );
         // A dead variable is read only after a write in the same invocation:
         // what it held before is never read, so move generation need not
         // unbind it per element (`Rule::gen_clear`; issue 18 twelfth step).

@@ -324,61 +324,6 @@ pub(crate) fn mentions(e: &Expr, templates: &[Template], out: &mut FxHashSet<Var
     });
 }
 
-/// The parameters a call binds before an argument that can call a function
-/// mentioning them is evaluated (§5.9: each parameter is bound as soon as
-/// its argument is evaluated, globally): in `Pos(0, Pos(3, 3))` the outer
-/// call binds `$vx` to 0, the inner one binds it to 3, and the outer body
-/// reads 3. Such a parameter is read after code outside its invocation
-/// wrote it, so it is not dead ([`dead_vars`] takes these as mentioned
-/// outside). `exprs` are every expression of the game, the functions'
-/// bodies included; `calls` follows calls from the argument's own.
-pub(crate) fn rebound_params<'e>(
-    funcs: &[Option<Function>],
-    calls: &crate::call_graph::CallGraph,
-    templates: &[Template],
-    exprs: impl Iterator<Item = &'e Expr>,
-) -> FxHashSet<VarId> {
-    // Per function: the variables its body and parameters mention.
-    let mentioned: Vec<FxHashSet<VarId>> = funcs
-        .iter()
-        .map(|def| {
-            let mut m = FxHashSet::default();
-            if let Some(def) = def {
-                m.extend(def.params.iter().copied());
-                for l in &def.body {
-                    mentions(&l.expr, templates, &mut m);
-                }
-            }
-            m
-        })
-        .collect();
-    let mut out = FxHashSet::default();
-    for e in exprs {
-        e.walk(&mut |x| {
-            let Expr::Call(f, args) = x else { return };
-            let Some(def) = funcs.get(*f as usize).and_then(Option::as_ref) else {
-                return;
-            };
-            for (i, a) in args.iter().enumerate().skip(1) {
-                crate::call_graph::call_sites(a, |h| {
-                    let h = h as usize;
-                    let reach = std::iter::once(h).chain(calls.reached(h));
-                    let hit: Vec<usize> = reach.collect();
-                    for &p in def.params.iter().take(i) {
-                        if hit
-                            .iter()
-                            .any(|&g| mentioned.get(g).is_some_and(|m| m.contains(&p)))
-                        {
-                            out.insert(p);
-                        }
-                    }
-                });
-            }
-        });
-    }
-    out
-}
-
 /// The variables no expression can observe once the invocation that wrote
 /// them has returned ("dead" after it): a memo hit need not write them back,
 /// and a miss need not save or unbind them.
@@ -387,10 +332,14 @@ pub(crate) fn rebound_params<'e>(
 /// - some user functions mention it (as a parameter, read, assignment, loop
 ///   variable or interpolation), and nothing outside the functions does
 ///   (`outside`: rule patterns and filters, conditions, `toLocations`,
-///   followups, bonuses, scorings, end-of-game records, evaluations; and
-///   the parameters a later argument of their call can rebind,
-///   [`rebound_params`]: the argument runs between the parameter's write
-///   and the body's read, outside the invocation);
+///   followups, bonuses, scorings, end-of-game records, evaluations);
+/// - no call in `exprs` (every expression of the game, the functions'
+///   bodies included) binds it as a parameter before evaluating a later
+///   argument that can call one of them (§5.9: each parameter is bound as
+///   soon as its argument is evaluated, globally; in `Pos(0, Pos(3, 3))`
+///   the inner call rebinds the outer's `$vx`, which the outer body then
+///   reads: that argument runs between the write and the read, outside
+///   the invocation);
 /// - none of them can call itself or another of them (following calls and
 ///   deferred calls; issue 18 thirty-seventh step: until then, exactly one
 ///   function could mention it), and
@@ -411,11 +360,12 @@ pub(crate) fn rebound_params<'e>(
 /// before its branches, and of an assignment's value before the assignment
 /// is relied on; operands of anything else are checked against what was
 /// assigned before all of them.
-pub(crate) fn dead_vars(
+pub(crate) fn dead_vars<'e>(
     funcs: &[Option<Function>],
     calls: &crate::call_graph::CallGraph,
     templates: &[Template],
     outside: &FxHashSet<VarId>,
+    exprs: impl Iterator<Item = &'e Expr>,
     nvars: usize,
 ) -> Vec<bool> {
     // Per variable: the functions mentioning it.
@@ -448,6 +398,30 @@ pub(crate) fn dead_vars(
             });
         }
     }
+    // Parameters bound before a later argument that can call a function
+    // mentioning them.
+    let mut rebound = vec![false; nvars];
+    for e in exprs {
+        e.walk(&mut |x| {
+            let Expr::Call(f, args) = x else { return };
+            let Some(def) = funcs.get(*f as usize).and_then(Option::as_ref) else {
+                return;
+            };
+            for (i, a) in args.iter().enumerate().skip(1) {
+                crate::call_graph::call_sites(a, |h| {
+                    let h = h as usize;
+                    for &p in def.params.iter().take(i) {
+                        let o = owners.get(p as usize).map_or(&[][..], |o| &o[..]);
+                        if o.iter()
+                            .any(|&g| g as usize == h || calls.reaches(h, g as usize))
+                        {
+                            rebound[p as usize] = true;
+                        }
+                    }
+                });
+            }
+        });
+    }
     // Per function: the variables it may read before writing them.
     let early: Vec<FxHashSet<VarId>> = funcs
         .iter()
@@ -467,6 +441,7 @@ pub(crate) fn dead_vars(
             let o = &owners[v];
             !o.is_empty()
                 && !outside.contains(&(v as VarId))
+                && !rebound[v]
                 && o.iter().all(|&g| {
                     let g = g as usize;
                     !early[g].contains(&(v as VarId))

@@ -6583,7 +6583,7 @@ fn initial_moves(g: &Game) -> [Vec<String>; 2] {
 /// globally, so in `Pos(0, Pos(3, 3))` the inner call rebinds the outer's
 /// `$vx` (0) to 3 before the outer body reads it. Such a parameter is read
 /// after code outside its invocation wrote it: it is not dead
-/// (`memo::rebound_params`), else the registers would give each call its
+/// (`memo::dead_vars`), else the registers would give each call its
 /// own `$vx` (found by `tests/random_games.rs`). The inner call may be
 /// reached through another function, with or without arguments.
 #[test]
