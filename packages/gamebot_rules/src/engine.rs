@@ -1579,13 +1579,22 @@ impl Game {
         let mut sc = self.scratch();
         let mut gates = Vec::with_capacity(self.rules.len());
         for r in &self.rules {
-            let fixed = self.tabulate(r, &mut sc);
-            gates.push(
-                fixed
-                    .is_none()
-                    .then(|| self.tabulate_gate(r, &mut sc))
-                    .flatten(),
-            );
+            // A condition that may write a variable bound per element is
+            // tabulated neither whole nor by its first conjunct.
+            let bound = r
+                .condition
+                .as_ref()
+                .is_some_and(|c| self.writes_bound(r, c));
+            let fixed = if bound {
+                None
+            } else {
+                self.tabulate(r, &mut sc)
+            };
+            gates.push(if bound || fixed.is_some() {
+                None
+            } else {
+                self.tabulate_gate(r, &mut sc)
+            });
             tables.push(fixed);
         }
         for ((r, t), g) in self.rules.iter_mut().zip(tables).zip(gates) {
@@ -1603,9 +1612,15 @@ impl Game {
             r.silent = s;
             // A move found legal skips the condition only where what it
             // writes is dead and no bonus compares the matching rules
-            // (`Rule::known_binds`). (A `toLocations` target outside `to=`
-            // is asked in `bind_known`.)
-            if !(s || r.condition.is_none()) || self.has_bonuses {
+            // (`Rule::known_binds`), and never a `toLocations` rule's:
+            // generation does not ask it (§7.3), so finding the move says
+            // nothing of it (its value chooses the rule, its error stops
+            // the move). (A `toLocations` target outside `to=` is asked in
+            // `bind_known`.)
+            if !(s || r.condition.is_none())
+                || self.has_bonuses
+                || (r.to_locations.is_some() && r.condition.is_some())
+            {
                 r.known_binds = None;
             }
         }
@@ -1617,7 +1632,8 @@ impl Game {
     /// may read what the evaluation at an earlier target wrote there
     /// (§5.4: one namespace per rule and element): its value is not the
     /// one it has with only the patterns bound, so the condition is not
-    /// tabulated ([`Game::tabulate`], [`Game::tabulate_gate`]).
+    /// tabulated ([`Game::tabulate_fixed_conditions`] asks this before
+    /// [`Game::tabulate`] and [`Game::tabulate_gate`]).
     fn writes_bound(&self, r: &Rule, c: &crate::game::SrcExpr) -> bool {
         let mut writes = rustc_hash::FxHashSet::default();
         !writes_following_calls(&c.expr, &self.funcs, &mut writes)
@@ -1641,11 +1657,7 @@ impl Game {
     /// any pair gives no value with only the patterns' variables bound.
     fn tabulate_gate(&self, r: &Rule, sc: &mut Scratch) -> Option<Box<[bool]>> {
         let c = r.condition.as_ref()?;
-        if r.to_locations.is_some()
-            || r.hoist_first_conjunct
-            || r.hoist_call
-            || self.writes_bound(r, c)
-        {
+        if r.to_locations.is_some() || r.hoist_first_conjunct || r.hoist_call {
             return None;
         }
         let Expr::Binary(crate::lexer::Op::And, x, _) = &c.expr else {
@@ -1705,10 +1717,7 @@ impl Game {
 
     fn tabulate(&self, r: &Rule, sc: &mut Scratch) -> Option<crate::game::FixedCondition> {
         let c = r.condition.as_ref()?;
-        if r.to_locations.is_some()
-            || !reads_no_state(&c.expr, &self.funcs)
-            || self.writes_bound(r, c)
-        {
+        if r.to_locations.is_some() || !reads_no_state(&c.expr, &self.funcs) {
             return None;
         }
         let table = self.by_pairs(r, sc, |ctx| ctx.run_cond(c).ok())?;
@@ -1889,15 +1898,11 @@ fn bind_known(r: &Rule, st: &State, mv: &Move, vars: &mut Vars) -> bool {
     // A target outside `to=` (a `toLocations` set may give one; any other
     // rule's found moves match it): matching fails for the rule, and
     // `apply_with` chooses another or the move's own rule without its
-    // `to=` bindings. And a `toLocations` rule's condition is not asked
-    // in generation (§7.3), so finding the move says nothing of it:
-    // `apply_with` asks it (its value chooses the rule, its error stops
-    // the move).
+    // `to=` bindings.
     if r.to_locations.is_some()
-        && (r.condition.is_some()
-            || r.to_index
-                .get(mv.to as usize)
-                .is_none_or(|&i| i == u32::MAX))
+        && r.to_index
+            .get(mv.to as usize)
+            .is_none_or(|&i| i == u32::MAX)
     {
         return false;
     }
