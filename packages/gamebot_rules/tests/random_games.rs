@@ -2348,7 +2348,7 @@ fn too_deep(e: &str) -> bool {
 }
 
 /// Everything of a state the two evaluators must agree on.
-fn dump(game: &Game, st: &State) -> String {
+fn dump(st: &State) -> String {
     let mut s = format!("{st:?}");
     for e in 0..st.element_count() {
         let e = e as gamebot_rules::ElementId;
@@ -2363,7 +2363,6 @@ fn dump(game: &Game, st: &State) -> String {
         )
         .unwrap();
     }
-    let _ = game;
     s
 }
 
@@ -2478,7 +2477,7 @@ fn check_game(label: &str, text: &str, seed: u64, stats: &mut Stats) -> Result<(
                         at(),
                         format!(
                             "legal moves differ in state {}\ncompiled:  {}\nreference: {}{again}",
-                            dump(&game, &st),
+                            dump(&st),
                             show(&got),
                             show(&exp)
                         ),
@@ -2528,7 +2527,7 @@ fn check_game(label: &str, text: &str, seed: u64, stats: &mut Stats) -> Result<(
             let mv = list[i].clone();
             let mut st2 = st.clone();
             let st_before = st.clone();
-            let before = dump(&game, &st);
+            let before = dump(&st);
             let a = catch_unwind(AssertUnwindSafe(|| {
                 if found {
                     game.apply_legal(&mut st, &legal, i, &mut sc)
@@ -2548,7 +2547,7 @@ fn check_game(label: &str, text: &str, seed: u64, stats: &mut Stats) -> Result<(
                 )
             })?
             .map_err(|e| error_text(&e));
-            let (da, db) = (dump(&game, &st), dump(&game, &st2));
+            let (da, db) = (dump(&st), dump(&st2));
             let (v, again) = verdict(
                 &a.clone().map(|_| da.clone()),
                 &b.clone().map(|_| db.clone()),
@@ -2557,7 +2556,7 @@ fn check_game(label: &str, text: &str, seed: u64, stats: &mut Stats) -> Result<(
                     rsc.set_step_budget(gamebot_rules::DEFAULT_STEP_BUDGET);
                     let r = game
                         .apply_with(&mut st3, &mv, &mut rsc)
-                        .map(|_| dump(&game, &st3))
+                        .map(|_| dump(&st3))
                         .map_err(|e| error_text(&e));
                     rsc.set_step_budget(budget);
                     r
